@@ -1,0 +1,17 @@
+// Matrix products used by the attention maths.
+// Shapes: a [M, K], b [K, N] -> [M, N] (matmul); a [M, K], b [N, K] -> [M, N] (matmul_nt, a·bᵀ).
+// Plain cache-friendly loops for now; the training engine routes these through SIMD kernels.
+#pragma once
+
+#include "attn/tensor.hpp"
+
+namespace attn {
+
+// a [M, K] · b [K, N] -> [M, N]
+Tensor2 matmul(const Tensor2& a, const Tensor2& b);
+// a [M, K] · bᵀ where b is [N, K] -> [M, N]
+Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b);
+// a [M, K] · x [K] -> [M]
+Tensor1 matvec(const Tensor2& a, const Tensor1& x);
+
+}  // namespace attn

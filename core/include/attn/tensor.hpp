@@ -1,0 +1,58 @@
+// The one header that includes xtensor. Everything else in attn includes this, so a move of
+// xtensor's headers (or a switch of container type) touches only this file.
+//
+// Conventions used throughout the library:
+//   * float32 everywhere; tensors are row-major, fixed rank (xt::xtensor<float, N>).
+//   * Masks are uint8 tensors of the same shape as what they mask: 1 = visible, 0 = masked.
+//   * Functions check the shapes of their arguments and throw attn::ShapeError (an
+//     std::invalid_argument) whose message names the function, the argument and both shapes.
+//   * Nothing returns a lazy xtensor expression: results are evaluated containers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xview.hpp>
+
+namespace attn {
+
+using Tensor1 = xt::xtensor<float, 1>;
+using Tensor2 = xt::xtensor<float, 2>;
+using Tensor3 = xt::xtensor<float, 3>;
+using Tensor4 = xt::xtensor<float, 4>;
+using Mask1 = xt::xtensor<std::uint8_t, 1>;
+using Mask2 = xt::xtensor<std::uint8_t, 2>;
+using Mask3 = xt::xtensor<std::uint8_t, 3>;
+
+// A shape mismatch or an invalid size. Its message is meant for the person who passed the
+// arguments (e.g. "dot_scores: keys has shape [4, 2] but query has shape [3]; keys must be [T, 3]").
+class ShapeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// "[4, 3]" for any xtensor shape (or any container of sizes).
+template <class S>
+std::string shape_string(const S& shape) {
+  std::string out = "[";
+  bool first = true;
+  for (auto extent : shape) {
+    if (!first) out += ", ";
+    out += std::to_string(extent);
+    first = false;
+  }
+  return out + "]";
+}
+
+// Throws ShapeError("<where>: <what>") when `condition` is false.
+inline void require(bool condition, const std::string& where, const std::string& what) {
+  if (!condition) throw ShapeError(where + ": " + what);
+}
+
+}  // namespace attn

@@ -1,0 +1,58 @@
+#include "attn/linalg.hpp"
+
+namespace attn {
+
+Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
+  const std::size_t m = a.shape(0), k = a.shape(1), n = b.shape(1);
+  require(b.shape(0) == k, "matmul",
+          "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
+              "; b must have " + std::to_string(k) + " rows");
+  Tensor2 c = xt::zeros<float>({m, n});
+  const float* pa = a.data();
+  const float* pb = b.data();
+  float* pc = c.data();
+  // i-p-j order: the inner loop runs along contiguous rows of b and c (vectorisable).
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t p = 0; p < k; ++p) {
+      const float aip = pa[i * k + p];
+      const float* brow = pb + p * n;
+      float* crow = pc + i * n;
+      for (std::size_t j = 0; j < n; ++j) crow[j] += aip * brow[j];
+    }
+  }
+  return c;
+}
+
+Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
+  const std::size_t m = a.shape(0), k = a.shape(1), n = b.shape(0);
+  require(b.shape(1) == k, "matmul_nt",
+          "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
+              "; b must have " + std::to_string(k) + " columns");
+  Tensor2 c = xt::empty<float>({m, n});
+  const float* pa = a.data();
+  const float* pb = b.data();
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      float sum = 0.f;
+      for (std::size_t p = 0; p < k; ++p) sum += pa[i * k + p] * pb[j * k + p];
+      c(i, j) = sum;
+    }
+  }
+  return c;
+}
+
+Tensor1 matvec(const Tensor2& a, const Tensor1& x) {
+  const std::size_t m = a.shape(0), k = a.shape(1);
+  require(x.shape(0) == k, "matvec",
+          "a has shape " + shape_string(a.shape()) + " and x has shape " + shape_string(x.shape()) +
+              "; x must have " + std::to_string(k) + " entries");
+  Tensor1 y = xt::empty<float>({m});
+  for (std::size_t i = 0; i < m; ++i) {
+    float sum = 0.f;
+    for (std::size_t p = 0; p < k; ++p) sum += a(i, p) * x(p);
+    y(i) = sum;
+  }
+  return y;
+}
+
+}  // namespace attn
