@@ -1,0 +1,2 @@
+// Benchmarks (GEMM, training steps, comparisons with TensorFlow.js) arrive with the training engine.
+console.log('no benchmarks yet');

@@ -1,0 +1,71 @@
+// Runs every suite — native doctest (CTest), node tests of the wasm module, browser tests in
+// Chromium — and ends with one line "N passed, N failed" summing them. Exit code 1 on any failure.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function run(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const forward = (stream, sink) =>
+      stream.on('data', (chunk) => {
+        output += chunk;
+        sink.write(chunk);
+      });
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+// Each suite: how to run it and how to read its counts from its own summary.
+const suites = [
+  {
+    name: 'native (doctest via CTest)',
+    command: 'ctest',
+    args: ['--test-dir', 'build/native', '--output-on-failure', '-j', '2'],
+    count(output) {
+      const m = output.match(/(\d+)% tests passed, (\d+) tests? failed out of (\d+)/);
+      if (!m) return null;
+      const total = Number(m[3]);
+      const failed = Number(m[2]);
+      return { passed: total - failed, failed };
+    },
+  },
+  ...[
+    ['node (wasm module)', 'tests/js'],
+    ['browser (Chromium)', 'tests/e2e'],
+  ].map(([name, dir]) => ({
+    name,
+    command: process.execPath,
+    args: ['--test', '--test-reporter=tap', '--test-concurrency=1', dir],
+    count(output) {
+      const pass = output.match(/^# pass (\d+)$/m);
+      const fail = output.match(/^# fail (\d+)$/m);
+      const cancelled = output.match(/^# cancelled (\d+)$/m);
+      if (!pass || !fail) return null;
+      return { passed: Number(pass[1]), failed: Number(fail[1]) + Number(cancelled?.[1] ?? 0) };
+    },
+  })),
+];
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+for (const suite of suites) {
+  console.log(`\n=== ${suite.name} ===`);
+  const { code, output } = await run(suite.command, suite.args);
+  let counts = suite.count(output);
+  if (!counts) counts = { passed: 0, failed: 1 }; // the suite did not even report: count it as a failure
+  if (code !== 0 && counts.failed === 0) counts.failed = 1; // crashed after reporting
+  passed += counts.passed;
+  failed += counts.failed;
+  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed`);
+}
+console.log('\n=== summary ===');
+for (const line of lines) console.log(line);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs what is missing and builds what is out of date. Idempotent and quick when nothing changed.
+#   scripts/setup.sh web     Debian packages + npm packages + wasm module + page   (npm start, npm run build)
+#   scripts/setup.sh wasm    ... up to the wasm module                              (npm run dev)
+#   scripts/setup.sh native  ... the native library and test binaries               (npm run bench)
+#   scripts/setup.sh all     everything, plus Chromium for the browser tests        (npm test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="${1:-all}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# --- Debian packages -----------------------------------------------------------------------------
+packages=(cmake g++ make emscripten libxtensor-dev libxsimd-dev doctest-dev binaryen wabt)
+[ "$target" = all ] && packages+=(chromium)
+missing=()
+for pkg in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  else
+    echo "Missing Debian packages: ${missing[*]}" >&2
+    echo "Install them with:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# --- npm packages, from the committed lock file ----------------------------------------------------
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ ! -f node_modules/.attn-lock-hash ] || [ "$(cat node_modules/.attn-lock-hash)" != "$lock_hash" ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > node_modules/.attn-lock-hash
+fi
+
+# --- native build: library, doctest suites -------------------------------------------------------
+if [ "$target" = all ] || [ "$target" = native ]; then
+  if [ ! -f build/native/CMakeCache.txt ]; then
+    log "configuring the native build (build/native)"
+    cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
+  fi
+  log "building native (build/native)"
+  cmake --build build/native -j "$jobs" | grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
+  [ "${PIPESTATUS[0]}" = 0 ] || exit 1
+fi
+
+# --- wasm module ---------------------------------------------------------------------------------
+if [ "$target" != native ]; then
+  export NODE_PATH=/usr/share/nodejs  # emcc loads Debian's acorn from there
+  if [ ! -f build/wasm/CMakeCache.txt ]; then
+    log "configuring the wasm build (build/wasm)"
+    emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_OUTPUT_DIR="$PWD/web/generated" > /dev/null
+  fi
+  log "building the wasm module (web/generated/attn_engine.{mjs,wasm})"
+  cmake --build build/wasm -j "$jobs" | grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
+  [ "${PIPESTATUS[0]}" = 0 ] || exit 1
+fi
+
+# --- the page ------------------------------------------------------------------------------------
+if [ "$target" = web ] || [ "$target" = all ]; then
+  log "type-checking and building the page (dist/)"
+  npx tsc -p web/tsconfig.json --noEmit
+  npx vite build --config web/vite.config.ts --logLevel warn
+fi
+log "ready"

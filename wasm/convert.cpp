@@ -1,0 +1,73 @@
+#include "convert.hpp"
+
+#include <cmath>
+
+namespace attn::wasm {
+
+void throw_js_error(const std::string& message) {
+  static std::string buffer;
+  buffer = message;
+  val::global("Error").new_(val(buffer.c_str())).throw_();
+}
+
+std::vector<std::size_t> read_shape(const val& obj, const std::string& name) {
+  if (is_absent(obj) || obj.typeOf().as<std::string>() != "object") {
+    throw std::invalid_argument(name + " must be a tensor object {shape, data}");
+  }
+  const val shape = obj["shape"];
+  if (is_absent(shape) || !shape.isArray()) {
+    throw std::invalid_argument(name + ".shape must be an array of sizes");
+  }
+  const auto length = shape["length"].as<std::size_t>();
+  if (length > 8) throw std::invalid_argument(name + ".shape has " + std::to_string(length) + " dimensions; at most 8");
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < length; ++i) {
+    const val extent = shape[i];
+    const double d = extent.isNumber() ? extent.as<double>() : -1.0;
+    if (!(d >= 0) || d != std::floor(d) || d > 1e8) {
+      throw std::invalid_argument(name + ".shape[" + std::to_string(i) + "] must be a whole number >= 0");
+    }
+    out.push_back(static_cast<std::size_t>(d));
+  }
+  return out;
+}
+
+std::size_t rank_of(const val& obj, const std::string& name) { return read_shape(obj, name).size(); }
+
+namespace {
+std::size_t checked_length(const val& data, const std::string& name, std::size_t expected) {
+  if (is_absent(data) || data["length"].isUndefined()) {
+    throw std::invalid_argument(name + ".data must be a Float32Array or an array of numbers");
+  }
+  const auto length = data["length"].as<std::size_t>();
+  if (length != expected) {
+    throw ShapeError(name + ".data has " + std::to_string(length) + " values but its shape needs " +
+                     std::to_string(expected));
+  }
+  return length;
+}
+}  // namespace
+
+std::vector<float> read_floats(const val& obj, const std::string& name, std::size_t expected) {
+  const val data = obj["data"];
+  checked_length(data, name, expected);
+  std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(data);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) {
+      throw std::invalid_argument(name + ".data[" + std::to_string(i) + "] is not a finite number");
+    }
+  }
+  return values;
+}
+
+std::vector<std::uint8_t> read_mask_values(const val& obj, const std::string& name, std::size_t expected) {
+  const val data = obj["data"];
+  checked_length(data, name, expected);
+  std::vector<std::uint8_t> values(expected);
+  // Through Number(): accepts Uint8Array, numbers and booleans alike.
+  const std::vector<double> raw = emscripten::convertJSArrayToNumberVector<double>(data);
+  for (std::size_t i = 0; i < expected; ++i) values[i] = raw[i] != 0 ? 1 : 0;
+  return values;
+}
+
+}  // namespace attn::wasm

@@ -1,0 +1,99 @@
+// Conversions between JS values and attn tensors, and C++ → JS error translation.
+// JS tensors are plain objects {shape: number[], data: Float32Array | number[]} (row-major);
+// masks use Uint8Array (or number[]/boolean[]) data, 1 = visible.
+// Every conversion here copies: the data handed in or out is owned by the caller afterwards.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <array>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "attn/tensor.hpp"
+
+namespace attn::wasm {
+
+using emscripten::val;
+
+// Throws a JS Error carrying `message`. The message is copied into a static buffer first:
+// a JS throw unwinds past C++ destructors, so nothing on the stack may own heap memory.
+[[noreturn]] void throw_js_error(const std::string& message);
+
+// Runs `body`; a C++ exception becomes a JS Error with the exception's message.
+template <class Body>
+auto guarded(Body&& body) -> decltype(body()) {
+  static std::string failure;  // reused: see throw_js_error
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  } catch (...) {
+    failure = "attention engine: unknown C++ exception";
+  }
+  throw_js_error(failure);
+}
+
+// True when `v` is undefined or null (an omitted optional argument).
+inline bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
+
+// Reads obj.shape (an array of non-negative integers); `name` is used in error messages.
+std::vector<std::size_t> read_shape(const val& obj, const std::string& name);
+// Number of dimensions of a JS tensor object (its shape's length).
+std::size_t rank_of(const val& obj, const std::string& name);
+// Reads obj.data as floats, checking its length against the product of `shape`.
+std::vector<float> read_floats(const val& obj, const std::string& name, std::size_t expected);
+std::vector<std::uint8_t> read_mask_values(const val& obj, const std::string& name, std::size_t expected);
+
+template <std::size_t N>
+xt::xtensor<float, N> to_tensor(const val& obj, const std::string& name) {
+  const std::vector<std::size_t> shape = read_shape(obj, name);
+  if (shape.size() != N) {
+    throw ShapeError(name + " must have " + std::to_string(N) + " dimensions, got shape " + shape_string(shape));
+  }
+  std::array<std::size_t, N> fixed{};
+  std::size_t count = 1;
+  for (std::size_t i = 0; i < N; ++i) {
+    fixed[i] = shape[i];
+    count *= shape[i];
+  }
+  const std::vector<float> values = read_floats(obj, name, count);
+  xt::xtensor<float, N> out = xt::empty<float>(fixed);
+  std::copy(values.begin(), values.end(), out.begin());
+  return out;
+}
+
+template <std::size_t N>
+xt::xtensor<std::uint8_t, N> to_mask(const val& obj, const std::string& name) {
+  const std::vector<std::size_t> shape = read_shape(obj, name);
+  if (shape.size() != N) {
+    throw ShapeError(name + " must have " + std::to_string(N) + " dimensions, got shape " + shape_string(shape));
+  }
+  std::array<std::size_t, N> fixed{};
+  std::size_t count = 1;
+  for (std::size_t i = 0; i < N; ++i) {
+    fixed[i] = shape[i];
+    count *= shape[i];
+  }
+  const std::vector<std::uint8_t> values = read_mask_values(obj, name, count);
+  xt::xtensor<std::uint8_t, N> out = xt::empty<std::uint8_t>(fixed);
+  std::copy(values.begin(), values.end(), out.begin());
+  return out;
+}
+
+// {shape, data: Float32Array} (a copy) for a float tensor; Uint8Array data for a mask.
+template <class T, std::size_t N>
+val to_js(const xt::xtensor<T, N>& tensor) {
+  val shape = val::array();
+  for (std::size_t extent : tensor.shape()) shape.call<void>("push", extent);
+  const char* array_type = std::is_same<T, float>::value ? "Float32Array" : "Uint8Array";
+  // `new Float32Array(view)` copies out of the wasm heap; the view itself is never exposed.
+  val data = val::global(array_type).new_(emscripten::typed_memory_view(tensor.size(), tensor.data()));
+  val out = val::object();
+  out.set("shape", shape);
+  out.set("data", data);
+  return out;
+}
+
+}  // namespace attn::wasm

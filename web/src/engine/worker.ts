@@ -1,0 +1,63 @@
+// The Web Worker that owns the wasm engine: it instantiates the module once and answers calls.
+// Results are posted with their typed-array buffers transferred (they are fresh copies made by
+// the bindings, so nothing else holds them).
+import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
+import wasmUrl from '../../generated/attn_engine.wasm?url';
+import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
+
+const allowed = new Set<string>(ENGINE_METHODS);
+
+function post(message: FromWorker, transfer: Transferable[] = []): void {
+  self.postMessage(message, { transfer });
+}
+
+function collectBuffers(value: unknown, out: Set<ArrayBuffer>): void {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectBuffers(item, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) collectBuffers(item, out);
+  }
+}
+
+// Streaming compilation when the server sends application/wasm, bytes otherwise.
+async function instantiate(imports: WebAssembly.Imports): Promise<WebAssembly.Instance> {
+  const response = await fetch(wasmUrl);
+  if (!response.ok) throw new Error(`could not load ${wasmUrl}: HTTP ${response.status}`);
+  if (response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+  }
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
+}
+
+const engine: Promise<AttnEngine> = createAttnEngine({
+  instantiateWasm(imports, receive) {
+    instantiate(imports).then(
+      (instance) => receive(instance),
+      (error: unknown) => post({ type: 'init-failed', message: String(error) }),
+    );
+    return {};
+  },
+});
+
+engine.then(
+  (module) => post({ type: 'ready', version: module.version(), simd: module.simdEnabled() }),
+  (error: unknown) => post({ type: 'init-failed', message: String(error) }),
+);
+
+self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
+  const request = event.data;
+  if (request?.type !== 'call') return;
+  try {
+    if (!allowed.has(request.method)) throw new Error(`unknown engine method '${String(request.method)}'`);
+    const module = await engine;
+    const fn = module[request.method] as (...args: unknown[]) => unknown;
+    const value = fn(...request.args);
+    const buffers = new Set<ArrayBuffer>();
+    collectBuffers(value, buffers);
+    post({ type: 'result', id: request.id, value }, [...buffers]);
+  } catch (error) {
+    post({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
+  }
+});

@@ -1,0 +1,42 @@
+// Viridis colour scale (perceptually uniform and readable with the common colour-vision
+// deficiencies), as 9 control points interpolated linearly.
+const VIRIDIS: [number, number, number][] = [
+  [68, 1, 84],
+  [71, 44, 122],
+  [59, 81, 139],
+  [44, 113, 142],
+  [33, 144, 141],
+  [39, 173, 129],
+  [92, 200, 99],
+  [170, 220, 50],
+  [253, 231, 37],
+];
+
+/** Colour for t in [0, 1] (clamped). */
+export function viridis(t: number): [number, number, number] {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (VIRIDIS.length - 1);
+  const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = VIRIDIS[i];
+  const b = VIRIDIS[i + 1];
+  return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f)) as [number, number, number];
+}
+
+export function rgb([r, g, b]: [number, number, number]): string {
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Black or white, whichever reads better on the given background (WCAG relative luminance). */
+export function textColourOn([r, g, b]: [number, number, number]): string {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  return luminance > 0.22 ? '#000' : '#fff';
+}
+
+/** A CSS linear-gradient through the scale, for legends. */
+export function viridisGradient(): string {
+  return `linear-gradient(to right, ${VIRIDIS.map((c) => rgb(c)).join(', ')})`;
+}
