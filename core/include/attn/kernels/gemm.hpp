@@ -1,0 +1,29 @@
+// General matrix multiply, the hot kernel of every layer:
+//
+//   C[M, N] = alpha · op(A)[M, K] · op(B)[K, N] + beta · C
+//
+// Row-major with leading dimensions (the distance between rows), op(X) = X or Xᵀ:
+//   trans_a == false: A is stored [M, K] (lda >= K);  true: A is stored [K, M] (lda >= M).
+//   trans_b == false: B is stored [K, N] (ldb >= N);  true: B is stored [N, K] (ldb >= K).
+// beta == 0 overwrites C without reading it (NaNs in C do not propagate).
+//
+// `gemm` is the fast path (SIMD micro-kernels: wasm_simd128 in wasm, SSE/AVX natively);
+// `gemm_reference` is the plain triple loop the tests compare it against.
+#pragma once
+
+#include <cstddef>
+
+namespace attn::kernels {
+
+void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+          const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
+          std::size_t ldc);
+
+void gemm_reference(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                    const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
+                    std::size_t ldc);
+
+// Name of the implementation `gemm` uses in this build (e.g. "wasm_simd128 4x8", "sse 4x8", "scalar").
+const char* gemm_implementation();
+
+}  // namespace attn::kernels

@@ -1,0 +1,45 @@
+// A trainable parameter as seen by optimisers and serialisation: a name, a shape and views of
+// the value and gradient buffers (owned by the layer). See layers/README.md for the contract.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/tensor.hpp"
+
+namespace attn {
+
+using TokenIds = xt::xtensor<std::int32_t, 2>;  // [B, T]
+
+struct Parameter {
+  std::string name;                // e.g. "encoder.forward.w_x"
+  std::vector<std::size_t> shape;  // e.g. {32, 128}
+  float* value = nullptr;          // `size` floats, row-major
+  float* grad = nullptr;           // `size` floats, same layout
+  std::size_t size = 0;
+};
+
+using ParameterList = std::vector<Parameter>;
+
+// Appends a view of `value`/`grad` (same shape) named prefix + name. The tensors must outlive
+// the list and must not be resized while it is in use.
+template <class T>
+void add_parameter(ParameterList& out, const std::string& prefix, const std::string& name, T& value, T& grad) {
+  require(value.shape() == grad.shape(), "add_parameter",
+          prefix + name + ": value has shape " + shape_string(value.shape()) + " but grad has shape " +
+              shape_string(grad.shape()));
+  Parameter p;
+  p.name = prefix + name;
+  p.shape.assign(value.shape().begin(), value.shape().end());
+  p.value = value.data();
+  p.grad = grad.data();
+  p.size = value.size();
+  out.push_back(std::move(p));
+}
+
+// Sets every gradient in the list to zero (once per training step).
+void zero_grads(const ParameterList& params);
+// Total number of scalars in the list.
+std::size_t parameter_count(const ParameterList& params);
+
+}  // namespace attn
