@@ -61,6 +61,18 @@ TEST_CASE("synthetic_reviews.deterministic_from_seed") {
   CHECK(generate_synthetic_reviews(0, 7).empty());
 }
 
+TEST_CASE("synthetic_reviews.pinned_first_reviews") {
+  // Pinned so native and wasm builds (and refactors) provably produce the same corpus; the
+  // stream comes only from attn::Rng, and a 500-review hash matched under node as well.
+  const auto r = generate_synthetic_reviews(12, 1);  // the label shuffle depends on the count
+  CHECK(r[0].text == "the trailer came out last spring. the lead actor was incredibly weak.");
+  CHECK(r[0].label == 0);
+  CHECK(r[0].pattern == "intensifier");
+  CHECK(r[0].decisive == std::vector<std::uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1});
+  CHECK(r[1].text == "the script was hardly great.");
+  CHECK(r[2].text == "it is the second film of the series. the cinematography was dreadful.");
+}
+
 TEST_CASE("synthetic_reviews.balanced_shuffled_labels") {
   for (std::size_t count : {1u, 2u, 101u, 400u}) {
     const auto reviews = generate_synthetic_reviews(count, 3);

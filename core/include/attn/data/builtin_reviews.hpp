@@ -8,7 +8,9 @@
 //   label       1 = positive, 0 = negative (the overall verdict a reader would give)
 //   phenomenon  what makes the review easy or hard: plain, negation, contrast, sarcasm,
 //               intensifier, mixed
-//   text        1-4 sentences, no tabs or newlines
+//   text        1-4 sentences (15-80 words), no tabs or newlines
+// Rows are grouped by phenomenon, then label, so a consumer should shuffle (with attn::Rng)
+// before taking a prefix.
 #pragma once
 
 #include <string>
