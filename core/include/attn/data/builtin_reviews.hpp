@@ -4,7 +4,8 @@
 //
 // File format (UTF-8, one review per line, tab-separated, first line is the header):
 //   split<TAB>label<TAB>phenomenon<TAB>text
-//   split       "train" or "test" (a fixed 80/20 split, stratified by label and phenomenon)
+//   split       "train" or "test": a fixed 80/20 split stratified by label and phenomenon (the
+//               3rd, 8th, 13th, ... row of each phenomenon/label group is "test")
 //   label       1 = positive, 0 = negative (the overall verdict a reader would give)
 //   phenomenon  what makes the review easy or hard: plain, negation, contrast, sarcasm,
 //               intensifier, mixed
