@@ -11,8 +11,8 @@ using attn::test::check_close;
 
 namespace {
 
-const ScoreKind kPoolingKinds[] = {ScoreKind::additive, ScoreKind::concat, ScoreKind::general,
-                                   ScoreKind::scaled_dot, ScoreKind::dot};
+const ScoreKind kPoolingKinds[] = {ScoreKind::additive, ScoreKind::concat, ScoreKind::general, ScoreKind::scaled_dot,
+                                   ScoreKind::dot};
 
 Tensor3 random_sequence(Rng& rng, std::size_t b, std::size_t t, std::size_t d) {
   Tensor3 x = xt::empty<float>({b, t, d});

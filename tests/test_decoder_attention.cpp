@@ -36,8 +36,8 @@ constexpr std::size_t kSteps = 2;
 
 // --- Bahdanau ---------------------------------------------------------------------------------
 
-double bahdanau_loss(const BahdanauAttention& att, const Tensor3& ann, const std::vector<Tensor2>& s,
-                     const Mask2* mask, const std::vector<Tensor2>& r) {
+double bahdanau_loss(const BahdanauAttention& att, const Tensor3& ann, const std::vector<Tensor2>& s, const Mask2* mask,
+                     const std::vector<Tensor2>& r) {
   BahdanauKeys keys;
   att.precompute(ann, keys);
   double loss = 0.0;
@@ -85,9 +85,9 @@ double luong_loss(const LuongAttention& att, const Tensor3& ann, const std::vect
   return loss;
 }
 
-void luong_backward(LuongAttention& att, const ParameterList& params, const Tensor3& ann,
-                    const std::vector<Tensor2>& s, const Mask2* mask, const std::vector<Tensor2>& r,
-                    std::vector<Tensor2>& ds, Tensor3& dann, std::vector<Tensor2>* outputs = nullptr) {
+void luong_backward(LuongAttention& att, const ParameterList& params, const Tensor3& ann, const std::vector<Tensor2>& s,
+                    const Mask2* mask, const std::vector<Tensor2>& r, std::vector<Tensor2>& ds, Tensor3& dann,
+                    std::vector<Tensor2>* outputs = nullptr) {
   zero_grads(params);
   std::vector<LuongStepCache> caches(s.size());
   Tensor2 context, attentional, weights;
@@ -209,10 +209,11 @@ TEST_CASE("decoder_attention.bahdanau_rejects_bad_arguments") {
                        ShapeError);
   BahdanauKeys stale;
   att.precompute(Tensor3(xt::zeros<float>({2, 6, 4})), stale);
-  CHECK_THROWS_WITH_AS(att.step_forward(Tensor2(xt::zeros<float>({2, 3})), ann, stale, nullptr, context, weights, cache),
-                       "BahdanauAttention::step_forward: keys has shape [2, 6, 5]; expected [B, T, A] = [2, 3, 5] "
-                       "(call precompute on these annotations)",
-                       ShapeError);
+  CHECK_THROWS_WITH_AS(
+      att.step_forward(Tensor2(xt::zeros<float>({2, 3})), ann, stale, nullptr, context, weights, cache),
+      "BahdanauAttention::step_forward: keys has shape [2, 6, 5]; expected [B, T, A] = [2, 3, 5] "
+      "(call precompute on these annotations)",
+      ShapeError);
   att.step_forward(Tensor2(xt::zeros<float>({2, 3})), ann, keys, nullptr, context, weights, cache);
   Tensor2 ds;
   Tensor3 dann;  // not zeroed at the annotations' shape

@@ -28,9 +28,8 @@ void randomise_biases(MultiHeadSelfAttention& mha, Rng& rng) {
 }
 
 // Runs forward + backward once with zeroed grads; returns y and dx.
-void forward_backward(MultiHeadSelfAttention& mha, const ParameterList& params, const Tensor3& x,
-                      const Mask2* padding, bool causal, const Tensor3& dy, Tensor3& y, Tensor3& dx,
-                      MultiHeadAttentionCache& cache) {
+void forward_backward(MultiHeadSelfAttention& mha, const ParameterList& params, const Tensor3& x, const Mask2* padding,
+                      bool causal, const Tensor3& dy, Tensor3& y, Tensor3& dx, MultiHeadAttentionCache& cache) {
   zero_grads(params);
   mha.forward(x, padding, causal, y, cache);
   mha.backward(dy, cache, dx);

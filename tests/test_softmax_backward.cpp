@@ -60,9 +60,8 @@ TEST_CASE("softmax_backward.masked_entries_get_exactly_zero") {
   // Visible entries match finite differences (grad_check defaults: step 1e-2, rel 2e-2, abs 2e-3).
   const Tensor2 dx_r = masked_softmax_backward(y, r, mask, 1);
   auto loss = [&] { return attn::test::probe_loss(masked_softmax(x, mask, 1), r); };
-  attn::test::check_gradient("x", x.data(), dx_r.data(), x.size(), loss, {}, [&](std::size_t i) {
-    return mask.data()[i] == 0;
-  });
+  attn::test::check_gradient("x", x.data(), dx_r.data(), x.size(), loss, {},
+                             [&](std::size_t i) { return mask.data()[i] == 0; });
 }
 
 TEST_CASE("softmax_backward.in_place_on_raw_buffers") {
@@ -79,8 +78,7 @@ TEST_CASE("softmax_backward.rejects_bad_arguments") {
                        "softmax_backward: dy has shape [3] but y has shape [2]; they must match", ShapeError);
   Mask1 short_mask = {1};
   CHECK_THROWS_WITH_AS(masked_softmax_backward(vector({0.5f, 0.5f}), vector({1, 2}), short_mask),
-                       "masked_softmax_backward: mask has shape [1] but y has shape [2]; they must match",
-                       ShapeError);
+                       "masked_softmax_backward: mask has shape [1] but y has shape [2]; they must match", ShapeError);
   CHECK_THROWS_WITH_AS(softmax_backward(vector({0.5f, 0.5f}), vector({1, 2}), 0, 0.f),
                        doctest::Contains("softmax_backward: temperature must be a finite number > 0"),
                        std::invalid_argument);

@@ -4,8 +4,8 @@
 
 namespace attn::detail {
 
-void softmax_backward_strided(const float* y, const float* dy, const std::uint8_t* mask, float* dx,
-                              std::size_t outer, std::size_t n, std::size_t inner, float temperature) {
+void softmax_backward_strided(const float* y, const float* dy, const std::uint8_t* mask, float* dx, std::size_t outer,
+                              std::size_t n, std::size_t inner, float temperature) {
   if (!(temperature > 0.f) || !std::isfinite(temperature)) {
     throw std::invalid_argument("softmax_backward: temperature must be a finite number > 0, got " +
                                 std::to_string(temperature));

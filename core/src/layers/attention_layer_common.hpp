@@ -6,12 +6,20 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 #include "attn/kernels/gemm.hpp"
 #include "attn/random.hpp"
 #include "attn/tensor.hpp"
 
 namespace attn::layers_detail {
+
+// Like attn::require, but the message is built only on failure, so the success path of a
+// per-step call allocates nothing (layers/README.md rule 4).
+template <class MakeMessage>
+void check(bool condition, const char* where, MakeMessage&& message) {
+  if (!condition) throw ShapeError(std::string(where) + ": " + message());
+}
 
 // Resizes only when the shape changes, so a loop at fixed shapes allocates nothing.
 template <class T, std::size_t N>
@@ -39,8 +47,8 @@ inline Tensor1 glorot_vector(Rng& rng, std::size_t n) {
 }
 
 // y [rows, out] = x [rows, in] · w [in, out] (+ b [out] when b != nullptr). y is overwritten.
-inline void linear(const float* x, std::size_t rows, std::size_t in, const float* w, std::size_t out,
-                   const float* b, float* y) {
+inline void linear(const float* x, std::size_t rows, std::size_t in, const float* w, std::size_t out, const float* b,
+                   float* y) {
   kernels::gemm(false, false, rows, out, in, 1.f, x, in, w, out, 0.f, y, out);
   if (b == nullptr) return;
   for (std::size_t r = 0; r < rows; ++r) {
@@ -50,9 +58,8 @@ inline void linear(const float* x, std::size_t rows, std::size_t in, const float
 
 // Backward of y = x·w + b with dy [rows, out]: dw [in, out] += xᵀ dy, db [out] += Σ_rows dy
 // (db may be null), and dx [rows, in] = dy wᵀ (overwrite) or += when accumulate_dx.
-inline void linear_backward(const float* x, std::size_t rows, std::size_t in, const float* w,
-                            std::size_t out, const float* dy, float* dw, float* db, float* dx,
-                            bool accumulate_dx) {
+inline void linear_backward(const float* x, std::size_t rows, std::size_t in, const float* w, std::size_t out,
+                            const float* dy, float* dw, float* db, float* dx, bool accumulate_dx) {
   kernels::gemm(true, false, in, out, rows, 1.f, x, in, dy, out, 1.f, dw, out);
   if (db != nullptr) {
     for (std::size_t r = 0; r < rows; ++r) {
@@ -81,8 +88,8 @@ inline void weighted_sum(const float* w, const float* x, std::size_t nb, std::si
 
 // Backward of weighted_sum with dout [B, D]: dx[b, t] = w[b, t] dout[b] (+= when accumulate_dx),
 // dw[b, t] = dout[b]·x[b, t] (overwritten).
-inline void weighted_sum_backward(const float* w, const float* x, const float* dout, std::size_t nb,
-                                  std::size_t nt, std::size_t d, float* dx, bool accumulate_dx, float* dw) {
+inline void weighted_sum_backward(const float* w, const float* x, const float* dout, std::size_t nb, std::size_t nt,
+                                  std::size_t d, float* dx, bool accumulate_dx, float* dw) {
   for (std::size_t b = 0; b < nb; ++b) {
     const float* g = dout + b * d;
     for (std::size_t t = 0; t < nt; ++t) {

@@ -2,12 +2,13 @@
 
 #include <cmath>
 
+#include "attention_layer_common.hpp"
 #include "attn/attention/softmax_backward.hpp"
 #include "attn/kernels/vector_math.hpp"
-#include "attention_layer_common.hpp"
 
 namespace attn {
 namespace {
+using layers_detail::check;
 using layers_detail::copy_into;
 using layers_detail::ensure_shape;
 
@@ -25,10 +26,10 @@ ScoreKind supported_kind(ScoreKind kind) {
 
 AttentionPooling::AttentionPooling(ScoreKind kind, std::size_t input_dim, std::size_t attention_dim, Rng& rng)
     : kind_(supported_kind(kind)), input_dim_(input_dim), attention_dim_(attention_dim) {
-  require(input_dim > 0, kWhere, "input_dim must be >= 1");
+  check(input_dim > 0, kWhere, [&] { return "input_dim must be >= 1"; });
   const std::size_t d = input_dim, a = attention_dim;
   if (uses_hidden_layer()) {
-    require(a > 0, kWhere, std::string("attention_dim must be >= 1 for '") + score_kind_name(kind) + "'");
+    check(a > 0, kWhere, [&] { return std::string("attention_dim must be >= 1 for '") + score_kind_name(kind) + "'"; });
   }
   switch (kind_) {
     case ScoreKind::additive:
@@ -71,21 +72,21 @@ void AttentionPooling::parameters(ParameterList& out, const std::string& prefix)
       add_parameter(out, prefix, "q", q, dq);
       add_parameter(out, prefix, "w", w, dw);
       break;
-    default:
-      add_parameter(out, prefix, "q", q, dq);
-      break;
+    default: add_parameter(out, prefix, "q", q, dq); break;
   }
 }
 
 void AttentionPooling::forward(const Tensor3& h, const Mask2* mask, Tensor2& pooled,
                                AttentionPoolingCache& cache) const {
   const std::size_t nb = h.shape(0), nt = h.shape(1), d = input_dim_, a = attention_dim_;
-  require(nb > 0 && nt > 0 && h.shape(2) == d, "AttentionPooling::forward",
-          "h has shape " + shape_string(h.shape()) + "; expected [B, T, " + std::to_string(d) + "] with B, T >= 1");
+  check(nb > 0 && nt > 0 && h.shape(2) == d, "AttentionPooling::forward", [&] {
+    return "h has shape " + shape_string(h.shape()) + "; expected [B, T, " + std::to_string(d) + "] with B, T >= 1";
+  });
   if (mask != nullptr) {
-    require(mask->shape(0) == nb && mask->shape(1) == nt, "AttentionPooling::forward",
-            "mask has shape " + shape_string(mask->shape()) + " but h has shape " + shape_string(h.shape()) +
-                "; mask must be [B, T] = [" + std::to_string(nb) + ", " + std::to_string(nt) + "]");
+    check(mask->shape(0) == nb && mask->shape(1) == nt, "AttentionPooling::forward", [&] {
+      return "mask has shape " + shape_string(mask->shape()) + " but h has shape " + shape_string(h.shape()) +
+             "; mask must be [B, T] = [" + std::to_string(nb) + ", " + std::to_string(nt) + "]";
+    });
   }
   copy_into(cache.h, h);
   layers_detail::copy_mask(mask, nb, nt, cache.mask);
@@ -129,9 +130,10 @@ void AttentionPooling::forward(const Tensor3& h, const Mask2* mask, Tensor2& poo
 
 void AttentionPooling::backward(const Tensor2& dpooled, const AttentionPoolingCache& cache, Tensor3& dh) {
   const std::size_t nb = cache.h.shape(0), nt = cache.h.shape(1), d = input_dim_, a = attention_dim_;
-  require(dpooled.shape(0) == nb && dpooled.shape(1) == d, "AttentionPooling::backward",
-          "dpooled has shape " + shape_string(dpooled.shape()) + " but forward produced [" + std::to_string(nb) +
-              ", " + std::to_string(d) + "]");
+  check(dpooled.shape(0) == nb && dpooled.shape(1) == d, "AttentionPooling::backward", [&] {
+    return "dpooled has shape " + shape_string(dpooled.shape()) + " but forward produced [" + std::to_string(nb) +
+           ", " + std::to_string(d) + "]";
+  });
   const std::size_t rows = nb * nt;
   const float* h = cache.h.data();
   ensure_shape(dh, cache.h.shape());
@@ -140,10 +142,10 @@ void AttentionPooling::backward(const Tensor2& dpooled, const AttentionPoolingCa
 
   // pooled[b] = Σ_t a[b, t] h[b, t]  ->  dh[b, t] = a[b, t] dpooled[b],  da[b, t] = dpooled[b]·h[b, t]
   layers_detail::weighted_sum_backward(cache.weights.data(), h, dpooled.data(), nb, nt, d, dh.data(), false,
-                                      dweights_.data());
+                                       dweights_.data());
   // a = masked softmax(score)
-  detail::softmax_backward_strided(cache.weights.data(), dweights_.data(), cache.mask.data(), dscores_.data(), nb,
-                                   nt, 1, 1.f);
+  detail::softmax_backward_strided(cache.weights.data(), dweights_.data(), cache.mask.data(), dscores_.data(), nb, nt,
+                                   1, 1.f);
   const float* ds = dscores_.data();
 
   if (uses_hidden_layer()) {
@@ -161,8 +163,8 @@ void AttentionPooling::backward(const Tensor2& dpooled, const AttentionPoolingCa
     ensure_shape(dbias_, std::array<std::size_t, 1>{a});
     std::fill(dbias_.begin(), dbias_.end(), 0.f);
     const std::size_t offset = kind_ == ScoreKind::concat ? d * a : 0;
-    layers_detail::linear_backward(h, rows, d, w.data() + offset, a, dpre_.data(), dw.data() + offset,
-                                   dbias_.data(), dh.data(), true);
+    layers_detail::linear_backward(h, rows, d, w.data() + offset, a, dpre_.data(), dw.data() + offset, dbias_.data(),
+                                   dh.data(), true);
     if (kind_ == ScoreKind::additive) {
       // A plain loop: xtensor's `db += ...` assigns through a temporary, which would move db's
       // buffer out from under the published Parameter pointers.

@@ -2,12 +2,13 @@
 
 #include <cmath>
 
+#include "attention_layer_common.hpp"
 #include "attn/attention/softmax_backward.hpp"
 #include "attn/kernels/vector_math.hpp"
-#include "attention_layer_common.hpp"
 
 namespace attn {
 namespace {
+using layers_detail::check;
 using layers_detail::copy_into;
 using layers_detail::ensure_shape;
 
@@ -17,29 +18,31 @@ std::string dims(std::size_t a, std::size_t b, std::size_t c) {
 }
 
 // annotations [B, T, Dh] with B, T >= 1 and the layer's Dh.
-void require_annotations(const Tensor3& annotations, std::size_t key_dim, const std::string& where) {
-  require(annotations.shape(0) > 0 && annotations.shape(1) > 0 && annotations.shape(2) == key_dim, where,
-          "annotations has shape " + shape_string(annotations.shape()) + "; expected [B, T, " +
-              std::to_string(key_dim) + "] with B, T >= 1");
+void require_annotations(const Tensor3& annotations, std::size_t key_dim, const char* where) {
+  check(annotations.shape(0) > 0 && annotations.shape(1) > 0 && annotations.shape(2) == key_dim, where, [&] {
+    return "annotations has shape " + shape_string(annotations.shape()) + "; expected [B, T, " +
+           std::to_string(key_dim) + "] with B, T >= 1";
+  });
 }
 
-void require_query(const Tensor2& s, const char* name, std::size_t nb, std::size_t query_dim,
-                   const std::string& where) {
-  require(s.shape(0) == nb && s.shape(1) == query_dim, where,
-          std::string(name) + " has shape " + shape_string(s.shape()) + "; expected [B, Ds] = " + dims(nb, query_dim));
+void require_query(const Tensor2& s, const char* name, std::size_t nb, std::size_t query_dim, const char* where) {
+  check(s.shape(0) == nb && s.shape(1) == query_dim, where, [&] {
+    return std::string(name) + " has shape " + shape_string(s.shape()) + "; expected [B, Ds] = " + dims(nb, query_dim);
+  });
 }
 
-void require_mask(const Mask2* mask, std::size_t nb, std::size_t nt, const std::string& where) {
+void require_mask(const Mask2* mask, std::size_t nb, std::size_t nt, const char* where) {
   if (mask == nullptr) return;
-  require(mask->shape(0) == nb && mask->shape(1) == nt, where,
-          "mask has shape " + shape_string(mask->shape()) + "; expected [B, T] = " + dims(nb, nt));
+  check(mask->shape(0) == nb && mask->shape(1) == nt, where,
+        [&] { return "mask has shape " + shape_string(mask->shape()) + "; expected [B, T] = " + dims(nb, nt); });
 }
 
 // The annotation accumulator must already have the annotations' shape (it is summed over steps).
-void require_accumulator(const Tensor3& dannotations, const Tensor3& annotations, const std::string& where) {
-  require(dannotations.shape() == annotations.shape(), where,
-          "dannotations has shape " + shape_string(dannotations.shape()) + " but annotations has shape " +
-              shape_string(annotations.shape()) + "; it accumulates over steps, so zero it at that shape first");
+void require_accumulator(const Tensor3& dannotations, const Tensor3& annotations, const char* where) {
+  check(dannotations.shape() == annotations.shape(), where, [&] {
+    return "dannotations has shape " + shape_string(dannotations.shape()) + " but annotations has shape " +
+           shape_string(annotations.shape()) + "; it accumulates over steps, so zero it at that shape first";
+  });
 }
 
 // hidden = tanh(hidden + query[b]) for every t, then score = hidden v.
@@ -58,8 +61,8 @@ void additive_tail(Tensor3& hidden, const Tensor2& query, const Tensor1& v, Tens
 
 // Backward of additive_tail: dscores [B, T] -> dv += hiddenᵀ dscores; dpre [B, T, A] =
 // dscores v ⊙ (1 − hidden²) (written to dpre, or added when accumulate); dquery [B, A] = Σ_t dpre.
-void additive_tail_backward(const Tensor3& hidden, const Tensor1& v, const Tensor2& dscores, Tensor1& dv,
-                            float* dpre, bool accumulate, Tensor2& dquery) {
+void additive_tail_backward(const Tensor3& hidden, const Tensor1& v, const Tensor2& dscores, Tensor1& dv, float* dpre,
+                            bool accumulate, Tensor2& dquery) {
   const std::size_t nb = hidden.shape(0), nt = hidden.shape(1), a = hidden.shape(2);
   // score = hidden v  ->  dv += hiddenᵀ dscore
   kernels::gemm(true, false, a, 1, nb * nt, 1.f, hidden.data(), a, dscores.data(), 1, 1.f, dv.data(), 1);
@@ -86,9 +89,10 @@ void additive_tail_backward(const Tensor3& hidden, const Tensor1& v, const Tenso
 
 BahdanauAttention::BahdanauAttention(std::size_t query_dim, std::size_t key_dim, std::size_t attention_dim, Rng& rng)
     : query_dim_(query_dim), key_dim_(key_dim), attention_dim_(attention_dim) {
-  require(query_dim > 0 && key_dim > 0 && attention_dim > 0, "BahdanauAttention",
-          "query_dim, key_dim and attention_dim must be >= 1 (got " + std::to_string(query_dim) + ", " +
-              std::to_string(key_dim) + ", " + std::to_string(attention_dim) + ")");
+  check(query_dim > 0 && key_dim > 0 && attention_dim > 0, "BahdanauAttention", [&] {
+    return "query_dim, key_dim and attention_dim must be >= 1 (got " + std::to_string(query_dim) + ", " +
+           std::to_string(key_dim) + ", " + std::to_string(attention_dim) + ")";
+  });
   w1 = layers_detail::glorot(rng, query_dim, attention_dim);
   w2 = layers_detail::glorot(rng, key_dim, attention_dim);
   v = layers_detail::glorot_vector(rng, attention_dim);
@@ -115,13 +119,14 @@ void BahdanauAttention::precompute(const Tensor3& annotations, BahdanauKeys& key
 void BahdanauAttention::step_forward(const Tensor2& s_prev, const Tensor3& annotations, const BahdanauKeys& keys,
                                      const Mask2* mask, Tensor2& context, Tensor2& weights,
                                      BahdanauStepCache& cache) const {
-  const std::string where = "BahdanauAttention::step_forward";
+  const char* where = "BahdanauAttention::step_forward";
   require_annotations(annotations, key_dim_, where);
   const std::size_t nb = annotations.shape(0), nt = annotations.shape(1), a = attention_dim_;
   require_query(s_prev, "s_prev", nb, query_dim_, where);
-  require(keys.projected.shape(0) == nb && keys.projected.shape(1) == nt && keys.projected.shape(2) == a, where,
-          "keys has shape " + shape_string(keys.projected.shape()) + "; expected [B, T, A] = " + dims(nb, nt, a) +
-              " (call precompute on these annotations)");
+  check(keys.projected.shape(0) == nb && keys.projected.shape(1) == nt && keys.projected.shape(2) == a, where, [&] {
+    return "keys has shape " + shape_string(keys.projected.shape()) + "; expected [B, T, A] = " + dims(nb, nt, a) +
+           " (call precompute on these annotations)";
+  });
   require_mask(mask, nb, nt, where);
   copy_into(cache.s_prev, s_prev);
   copy_into(cache.annotations, annotations);
@@ -144,14 +149,16 @@ void BahdanauAttention::step_forward(const Tensor2& s_prev, const Tensor3& annot
 
 void BahdanauAttention::step_backward(const Tensor2& dcontext, const BahdanauStepCache& cache, Tensor2& ds_prev,
                                       Tensor3& dannotations, BahdanauKeysGrad& dkeys) {
-  const std::string where = "BahdanauAttention::step_backward";
+  const char* where = "BahdanauAttention::step_backward";
   const std::size_t nb = cache.annotations.shape(0), nt = cache.annotations.shape(1), a = attention_dim_;
-  require(dcontext.shape(0) == nb && dcontext.shape(1) == key_dim_, where,
-          "dcontext has shape " + shape_string(dcontext.shape()) + "; expected [B, Dh] = " + dims(nb, key_dim_));
+  check(dcontext.shape(0) == nb && dcontext.shape(1) == key_dim_, where, [&] {
+    return "dcontext has shape " + shape_string(dcontext.shape()) + "; expected [B, Dh] = " + dims(nb, key_dim_);
+  });
   require_accumulator(dannotations, cache.annotations, where);
-  require(dkeys.projected.shape() == cache.hidden.shape(), where,
-          "dkeys has shape " + shape_string(dkeys.projected.shape()) + "; expected [B, T, A] = " + dims(nb, nt, a) +
-              " (it accumulates over steps, so zero it at that shape first)");
+  check(dkeys.projected.shape() == cache.hidden.shape(), where, [&] {
+    return "dkeys has shape " + shape_string(dkeys.projected.shape()) + "; expected [B, T, A] = " + dims(nb, nt, a) +
+           " (it accumulates over steps, so zero it at that shape first)";
+  });
   ensure_shape(dweights_, std::array<std::size_t, 2>{nb, nt});
   ensure_shape(dscores_, std::array<std::size_t, 2>{nb, nt});
   ensure_shape(ds_prev, std::array<std::size_t, 2>{nb, query_dim_});
@@ -160,24 +167,25 @@ void BahdanauAttention::step_backward(const Tensor2& dcontext, const BahdanauSte
   layers_detail::weighted_sum_backward(cache.weights.data(), cache.annotations.data(), dcontext.data(), nb, nt,
                                        key_dim_, dannotations.data(), true, dweights_.data());
   // a = masked softmax(e)
-  detail::softmax_backward_strided(cache.weights.data(), dweights_.data(), cache.mask.data(), dscores_.data(), nb,
-                                   nt, 1, 1.f);
+  detail::softmax_backward_strided(cache.weights.data(), dweights_.data(), cache.mask.data(), dscores_.data(), nb, nt,
+                                   1, 1.f);
   // e = vᵀ tanh(s W1 + keys)  ->  dv +=, dkeys += dpre, dquery = Σ_j dpre
   additive_tail_backward(cache.hidden, v, dscores_, dv, dkeys.projected.data(), true, dquery_);
   // query = s W1  ->  dW1 += sᵀ dquery,  ds = dquery W1ᵀ
-  layers_detail::linear_backward(cache.s_prev.data(), nb, query_dim_, w1.data(), a, dquery_.data(), dw1.data(),
-                                 nullptr, ds_prev.data(), false);
+  layers_detail::linear_backward(cache.s_prev.data(), nb, query_dim_, w1.data(), a, dquery_.data(), dw1.data(), nullptr,
+                                 ds_prev.data(), false);
 }
 
 void BahdanauAttention::keys_backward(const BahdanauKeysGrad& dkeys, const Tensor3& annotations,
                                       Tensor3& dannotations) {
-  const std::string where = "BahdanauAttention::keys_backward";
+  const char* where = "BahdanauAttention::keys_backward";
   require_annotations(annotations, key_dim_, where);
   const std::size_t nb = annotations.shape(0), nt = annotations.shape(1);
-  require(dkeys.projected.shape(0) == nb && dkeys.projected.shape(1) == nt &&
-              dkeys.projected.shape(2) == attention_dim_,
-          where, "dkeys has shape " + shape_string(dkeys.projected.shape()) + "; expected [B, T, A] = " +
-                     dims(nb, nt, attention_dim_));
+  check(dkeys.projected.shape(0) == nb && dkeys.projected.shape(1) == nt && dkeys.projected.shape(2) == attention_dim_,
+        where, [&] {
+          return "dkeys has shape " + shape_string(dkeys.projected.shape()) +
+                 "; expected [B, T, A] = " + dims(nb, nt, attention_dim_);
+        });
   require_accumulator(dannotations, annotations, where);
   // keys = h W2  ->  dW2 += hᵀ dkeys,  dh += dkeys W2ᵀ
   layers_detail::linear_backward(annotations.data(), nb * nt, key_dim_, w2.data(), attention_dim_,
@@ -204,30 +212,27 @@ ScoreKind checked_luong_kind(ScoreKind kind, std::size_t query_dim, std::size_t 
 }
 }  // namespace
 
-LuongAttention::LuongAttention(ScoreKind kind, std::size_t query_dim, std::size_t key_dim,
-                               std::size_t max_source_len, Rng& rng)
+LuongAttention::LuongAttention(ScoreKind kind, std::size_t query_dim, std::size_t key_dim, std::size_t max_source_len,
+                               Rng& rng)
     : kind_(checked_luong_kind(kind, query_dim, key_dim)),
       query_dim_(query_dim),
       key_dim_(key_dim),
       max_source_len_(max_source_len),
       attention_dim_(query_dim) {
-  require(query_dim > 0 && key_dim > 0, "LuongAttention",
-          "query_dim and key_dim must be >= 1 (got " + std::to_string(query_dim) + ", " + std::to_string(key_dim) + ")");
-  require(kind != ScoreKind::location || max_source_len > 0, "LuongAttention",
-          "max_source_len must be >= 1 for 'location' (one learned weight column per source position)");
+  check(query_dim > 0 && key_dim > 0, "LuongAttention", [&] {
+    return "query_dim and key_dim must be >= 1 (got " + std::to_string(query_dim) + ", " + std::to_string(key_dim) +
+           ")";
+  });
+  check(kind != ScoreKind::location || max_source_len > 0, "LuongAttention",
+        [&] { return "max_source_len must be >= 1 for 'location' (one learned weight column per source position)"; });
   switch (kind_) {
-    case ScoreKind::general:
-      w_a = layers_detail::glorot(rng, query_dim, key_dim);
-      break;
+    case ScoreKind::general: w_a = layers_detail::glorot(rng, query_dim, key_dim); break;
     case ScoreKind::concat:
       w_a = layers_detail::glorot(rng, query_dim + key_dim, attention_dim_);
       v_a = layers_detail::glorot_vector(rng, attention_dim_);
       break;
-    case ScoreKind::location:
-      w_a = layers_detail::glorot(rng, query_dim, max_source_len);
-      break;
-    default:
-      break;
+    case ScoreKind::location: w_a = layers_detail::glorot(rng, query_dim, max_source_len); break;
+    default: break;
   }
   w_c = layers_detail::glorot(rng, key_dim + query_dim, query_dim);
   dw_a = xt::zeros<float>(w_a.shape());
@@ -243,18 +248,18 @@ void LuongAttention::parameters(ParameterList& out, const std::string& prefix) {
   add_parameter(out, prefix, "w_c", w_c, dw_c);
 }
 
-void LuongAttention::step_forward(const Tensor2& s_t, const Tensor3& annotations, const Mask2* mask,
-                                  Tensor2& context, Tensor2& attentional, Tensor2& weights,
-                                  LuongStepCache& cache) const {
-  const std::string where = "LuongAttention::step_forward";
+void LuongAttention::step_forward(const Tensor2& s_t, const Tensor3& annotations, const Mask2* mask, Tensor2& context,
+                                  Tensor2& attentional, Tensor2& weights, LuongStepCache& cache) const {
+  const char* where = "LuongAttention::step_forward";
   require_annotations(annotations, key_dim_, where);
   const std::size_t nb = annotations.shape(0), nt = annotations.shape(1);
   const std::size_t ds = query_dim_, dh = key_dim_, a = attention_dim_;
   require_query(s_t, "s_t", nb, ds, where);
   require_mask(mask, nb, nt, where);
-  require(kind_ != ScoreKind::location || nt <= max_source_len_, where,
-          "annotations has T = " + std::to_string(nt) + " but the 'location' score was built for max_source_len " +
-              std::to_string(max_source_len_) + " (one learned weight column per source position)");
+  check(kind_ != ScoreKind::location || nt <= max_source_len_, where, [&] {
+    return "annotations has T = " + std::to_string(nt) + " but the 'location' score was built for max_source_len " +
+           std::to_string(max_source_len_) + " (one learned weight column per source position)";
+  });
   copy_into(cache.s, s_t);
   copy_into(cache.annotations, annotations);
   layers_detail::copy_mask(mask, nb, nt, cache.mask);
@@ -290,8 +295,8 @@ void LuongAttention::step_forward(const Tensor2& s_t, const Tensor3& annotations
         for (std::size_t i = 0; i < cache.key.size(); ++i) cache.key.data()[i] = s_t.data()[i] * scale;
       }
       for (std::size_t b = 0; b < nb; ++b) {
-        kernels::gemm(false, true, 1, nt, dh, 1.f, cache.key.data() + b * dh, dh, annotations.data() + b * nt * dh,
-                      dh, 0.f, cache.scores.data() + b * nt, nt);
+        kernels::gemm(false, true, 1, nt, dh, 1.f, cache.key.data() + b * dh, dh, annotations.data() + b * nt * dh, dh,
+                      0.f, cache.scores.data() + b * nt, nt);
       }
       break;
     }
@@ -312,11 +317,12 @@ void LuongAttention::step_forward(const Tensor2& s_t, const Tensor3& annotations
 
 void LuongAttention::step_backward(const Tensor2& dattentional, const LuongStepCache& cache, Tensor2& ds_t,
                                    Tensor3& dannotations) {
-  const std::string where = "LuongAttention::step_backward";
+  const char* where = "LuongAttention::step_backward";
   const std::size_t nb = cache.annotations.shape(0), nt = cache.annotations.shape(1);
   const std::size_t ds = query_dim_, dh = key_dim_, a = attention_dim_;
-  require(dattentional.shape(0) == nb && dattentional.shape(1) == ds, where,
-          "dattentional has shape " + shape_string(dattentional.shape()) + "; expected [B, Ds] = " + dims(nb, ds));
+  check(dattentional.shape(0) == nb && dattentional.shape(1) == ds, where, [&] {
+    return "dattentional has shape " + shape_string(dattentional.shape()) + "; expected [B, Ds] = " + dims(nb, ds);
+  });
   require_accumulator(dannotations, cache.annotations, where);
   ensure_shape(dpre_out_, std::array<std::size_t, 2>{nb, ds});
   ensure_shape(djoined_, std::array<std::size_t, 2>{nb, dh + ds});
@@ -339,12 +345,12 @@ void LuongAttention::step_backward(const Tensor2& dattentional, const LuongStepC
   for (std::size_t b = 0; b < nb; ++b) {
     const std::size_t off = b * nt;
     layers_detail::weighted_sum_backward(cache.weights.data() + off, cache.annotations.data() + off * dh,
-                                         djoined_.data() + b * (dh + ds), 1, nt, dh,
-                                         dannotations.data() + off * dh, true, dweights_.data() + off);
+                                         djoined_.data() + b * (dh + ds), 1, nt, dh, dannotations.data() + off * dh,
+                                         true, dweights_.data() + off);
   }
   // a = masked softmax(e)
-  detail::softmax_backward_strided(cache.weights.data(), dweights_.data(), cache.mask.data(), dscores_.data(), nb,
-                                   nt, 1, 1.f);
+  detail::softmax_backward_strided(cache.weights.data(), dweights_.data(), cache.mask.data(), dscores_.data(), nb, nt,
+                                   1, 1.f);
 
   switch (kind_) {
     case ScoreKind::concat: {
@@ -368,8 +374,8 @@ void LuongAttention::step_backward(const Tensor2& dattentional, const LuongStepC
       // e_j = k·h_j  ->  dk = Σ_j de_j h_j,  dh_j += de_j k
       ensure_shape(dkey_, std::array<std::size_t, 2>{nb, dh});
       for (std::size_t b = 0; b < nb; ++b) {
-        kernels::gemm(false, false, 1, dh, nt, 1.f, dscores_.data() + b * nt, nt, cache.annotations.data() + b * nt * dh,
-                      dh, 0.f, dkey_.data() + b * dh, dh);
+        kernels::gemm(false, false, 1, dh, nt, 1.f, dscores_.data() + b * nt, nt,
+                      cache.annotations.data() + b * nt * dh, dh, 0.f, dkey_.data() + b * dh, dh);
         for (std::size_t t = 0; t < nt; ++t) {
           const float de = dscores_(b, t);
           float* dh_row = dannotations.data() + (b * nt + t) * dh;

@@ -2,17 +2,19 @@
 
 #include <cmath>
 
-#include "attn/attention/softmax_backward.hpp"
 #include "attention_layer_common.hpp"
+#include "attn/attention/softmax_backward.hpp"
 
 namespace attn {
 namespace {
+using layers_detail::check;
 using layers_detail::ensure_shape;
 
 std::size_t checked_heads(std::size_t d_model, std::size_t heads) {
-  require(heads > 0 && d_model > 0 && d_model % heads == 0, "MultiHeadSelfAttention",
-          "d_model (" + std::to_string(d_model) + ") must be divisible by the number of heads (" +
-              std::to_string(heads) + ")");
+  check(heads > 0 && d_model > 0 && d_model % heads == 0, "MultiHeadSelfAttention", [&] {
+    return "d_model (" + std::to_string(d_model) + ") must be divisible by the number of heads (" +
+           std::to_string(heads) + ")";
+  });
   return heads;
 }
 }  // namespace
@@ -42,17 +44,20 @@ void MultiHeadSelfAttention::parameters(ParameterList& out, const std::string& p
 void MultiHeadSelfAttention::forward(const Tensor3& x, const Mask2* key_padding, bool causal, Tensor3& y,
                                      MultiHeadAttentionCache& cache) const {
   const std::size_t nb = x.shape(0), nt = x.shape(1), d = d_model_, nh = heads_, hd = d / nh;
-  require(nb > 0 && nt > 0 && x.shape(2) == d, "MultiHeadSelfAttention::forward",
-          "x has shape " + shape_string(x.shape()) + "; expected [B, T, " + std::to_string(d) + "] with B, T >= 1");
+  check(nb > 0 && nt > 0 && x.shape(2) == d, "MultiHeadSelfAttention::forward", [&] {
+    return "x has shape " + shape_string(x.shape()) + "; expected [B, T, " + std::to_string(d) + "] with B, T >= 1";
+  });
   if (key_padding != nullptr) {
-    require(key_padding->shape(0) == nb && key_padding->shape(1) == nt, "MultiHeadSelfAttention::forward",
-            "key_padding has shape " + shape_string(key_padding->shape()) + " but x has shape " +
-                shape_string(x.shape()) + "; key_padding must be [B, T] = [" + std::to_string(nb) + ", " +
-                std::to_string(nt) + "]");
+    check(key_padding->shape(0) == nb && key_padding->shape(1) == nt, "MultiHeadSelfAttention::forward", [&] {
+      return "key_padding has shape " + shape_string(key_padding->shape()) + " but x has shape " +
+             shape_string(x.shape()) + "; key_padding must be [B, T] = [" + std::to_string(nb) + ", " +
+             std::to_string(nt) + "]";
+    });
   }
-  require(head_enabled.size() == nh, "MultiHeadSelfAttention::forward",
-          "head_enabled has " + std::to_string(head_enabled.size()) + " entries; expected one per head (" +
-              std::to_string(nh) + ")");
+  check(head_enabled.size() == nh, "MultiHeadSelfAttention::forward", [&] {
+    return "head_enabled has " + std::to_string(head_enabled.size()) + " entries; expected one per head (" +
+           std::to_string(nh) + ")";
+  });
   const std::size_t rows = nb * nt;
   const std::array<std::size_t, 3> seq_shape{nb, nt, d};
   layers_detail::copy_into(cache.x, x);
@@ -102,8 +107,9 @@ void MultiHeadSelfAttention::forward(const Tensor3& x, const Mask2* key_padding,
 
 void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentionCache& cache, Tensor3& dx) {
   const std::size_t nb = cache.x.shape(0), nt = cache.x.shape(1), d = d_model_, nh = heads_, hd = d / nh;
-  require(dy.shape() == cache.x.shape(), "MultiHeadSelfAttention::backward",
-          "dy has shape " + shape_string(dy.shape()) + " but forward produced " + shape_string(cache.x.shape()));
+  check(dy.shape() == cache.x.shape(), "MultiHeadSelfAttention::backward", [&] {
+    return "dy has shape " + shape_string(dy.shape()) + " but forward produced " + shape_string(cache.x.shape());
+  });
   const std::size_t rows = nb * nt;
   for (Tensor3* t : {&dheads_, &dq_, &dk_, &dv_, &dx}) ensure_shape(*t, cache.x.shape());
   ensure_shape(dprobs_, std::array<std::size_t, 2>{nt, nt});
@@ -132,10 +138,10 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
       // P_h = masked softmax(S_h)  ->  dS_h (in place over dP_h; masked entries 0)
       detail::softmax_backward_strided(probs, dprobs_.data(), mask, dprobs_.data(), nt, nt, 1, 1.f);
       // S_h = Q_h K_hᵀ / √d  ->  dQ_h = dS_h K_h / √d,  dK_h = dS_hᵀ Q_h / √d
-      kernels::gemm(false, false, nt, hd, nt, scale, dprobs_.data(), nt, cache.k.data() + col, d, 0.f,
-                    dq_.data() + col, d);
-      kernels::gemm(true, false, nt, hd, nt, scale, dprobs_.data(), nt, cache.q.data() + col, d, 0.f,
-                    dk_.data() + col, d);
+      kernels::gemm(false, false, nt, hd, nt, scale, dprobs_.data(), nt, cache.k.data() + col, d, 0.f, dq_.data() + col,
+                    d);
+      kernels::gemm(true, false, nt, hd, nt, scale, dprobs_.data(), nt, cache.q.data() + col, d, 0.f, dk_.data() + col,
+                    d);
     }
   }
   // Q, K, V = x W + b  ->  dW += xᵀ dQ (etc.), db += Σ dQ, dx = dQ W_qᵀ + dK W_kᵀ + dV W_vᵀ

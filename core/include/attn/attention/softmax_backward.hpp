@@ -19,17 +19,17 @@ namespace attn {
 namespace detail {
 // y, dy, mask (may be null), dx: row-major blocks of outer × n × inner; softmax ran along n.
 // dx may alias dy (each entry of dy is read before the same entry of dx is written).
-void softmax_backward_strided(const float* y, const float* dy, const std::uint8_t* mask, float* dx,
-                              std::size_t outer, std::size_t n, std::size_t inner, float temperature);
+void softmax_backward_strided(const float* y, const float* dy, const std::uint8_t* mask, float* dx, std::size_t outer,
+                              std::size_t n, std::size_t inner, float temperature);
 }  // namespace detail
 
 // y [...] (the softmax output), dy [...] -> dx [...], same shape, along `axis`.
 template <std::size_t N>
 xt::xtensor<float, N> softmax_backward(const xt::xtensor<float, N>& y, const xt::xtensor<float, N>& dy,
                                        std::size_t axis = N - 1, float temperature = 1.f) {
-  require(dy.shape() == y.shape(), "softmax_backward",
-          "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) +
-              "; they must match");
+  require(
+      dy.shape() == y.shape(), "softmax_backward",
+      "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) + "; they must match");
   std::size_t outer, n, inner;
   detail::softmax_dims<N>(y.shape(), axis, outer, n, inner);
   xt::xtensor<float, N> dx = xt::empty<float>(y.shape());
@@ -40,11 +40,11 @@ xt::xtensor<float, N> softmax_backward(const xt::xtensor<float, N>& y, const xt:
 // y [...] (the masked softmax output), dy [...], mask [...] (1 = visible) -> dx [...].
 template <std::size_t N>
 xt::xtensor<float, N> masked_softmax_backward(const xt::xtensor<float, N>& y, const xt::xtensor<float, N>& dy,
-                                              const xt::xtensor<std::uint8_t, N>& mask,
-                                              std::size_t axis = N - 1, float temperature = 1.f) {
-  require(dy.shape() == y.shape(), "masked_softmax_backward",
-          "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) +
-              "; they must match");
+                                              const xt::xtensor<std::uint8_t, N>& mask, std::size_t axis = N - 1,
+                                              float temperature = 1.f) {
+  require(
+      dy.shape() == y.shape(), "masked_softmax_backward",
+      "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) + "; they must match");
   require(mask.shape() == y.shape(), "masked_softmax_backward",
           "mask has shape " + shape_string(mask.shape()) + " but y has shape " + shape_string(y.shape()) +
               "; they must match");

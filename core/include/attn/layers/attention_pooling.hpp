@@ -32,12 +32,12 @@ namespace attn {
 
 // What backward needs; owned by the caller, resized only when shapes change.
 struct AttentionPoolingCache {
-  Tensor3 h;           // [B, T, D] copy of the input
-  Mask2 mask;          // [B, T] copy of the mask (all ones when none was given)
-  Tensor3 hidden;      // [B, T, A] tanh(...) of additive/concat; empty for the dot family
-  Tensor1 query_key;   // [D] the vector k with score_t = k·h_t (dot family: q, q/√D or W q)
-  Tensor2 scores;      // [B, T]
-  Tensor2 weights;     // [B, T] attention weights, masked positions exactly 0 (for visualisation)
+  Tensor3 h;          // [B, T, D] copy of the input
+  Mask2 mask;         // [B, T] copy of the mask (all ones when none was given)
+  Tensor3 hidden;     // [B, T, A] tanh(...) of additive/concat; empty for the dot family
+  Tensor1 query_key;  // [D] the vector k with score_t = k·h_t (dot family: q, q/√D or W q)
+  Tensor2 scores;     // [B, T]
+  Tensor2 weights;    // [B, T] attention weights, masked positions exactly 0 (for visualisation)
 };
 
 class AttentionPooling {

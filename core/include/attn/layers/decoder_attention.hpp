@@ -66,8 +66,8 @@ class BahdanauAttention {
                     Tensor2& context, Tensor2& weights, BahdanauStepCache& cache) const;
   // dcontext [B, Dh] -> ds_prev [B, Ds] (overwritten), dannotations [B, T, Dh] (+=),
   // dkeys.projected [B, T, A] (+=); dW1, dv +=.
-  void step_backward(const Tensor2& dcontext, const BahdanauStepCache& cache, Tensor2& ds_prev,
-                     Tensor3& dannotations, BahdanauKeysGrad& dkeys);
+  void step_backward(const Tensor2& dcontext, const BahdanauStepCache& cache, Tensor2& ds_prev, Tensor3& dannotations,
+                     BahdanauKeysGrad& dkeys);
   // Backward of precompute, once after every step_backward: dkeys [B, T, A], annotations
   // [B, T, Dh] -> dannotations [B, T, Dh] (+=); dW2 +=.
   void keys_backward(const BahdanauKeysGrad& dkeys, const Tensor3& annotations, Tensor3& dannotations);
@@ -112,8 +112,7 @@ class LuongAttention {
   void step_forward(const Tensor2& s_t, const Tensor3& annotations, const Mask2* mask, Tensor2& context,
                     Tensor2& attentional, Tensor2& weights, LuongStepCache& cache) const;
   // dattentional [B, Ds] -> ds_t [B, Ds] (overwritten), dannotations [B, T, Dh] (+=); params +=.
-  void step_backward(const Tensor2& dattentional, const LuongStepCache& cache, Tensor2& ds_t,
-                     Tensor3& dannotations);
+  void step_backward(const Tensor2& dattentional, const LuongStepCache& cache, Tensor2& ds_t, Tensor3& dannotations);
   // Appends (kind-dependent) w_a, v_a, then w_c.
   void parameters(ParameterList& out, const std::string& prefix);
 
