@@ -43,7 +43,8 @@ struct AttentionPoolingCache {
 class AttentionPooling {
  public:
   // Throws std::invalid_argument for location/cosine (listing the supported kinds) and
-  // ShapeError for input_dim == 0 or (additive/concat) attention_dim == 0.
+  // ShapeError for input_dim == 0 or (additive/concat) attention_dim == 0. attention_dim is
+  // read by additive and concat only.
   AttentionPooling(ScoreKind kind, std::size_t input_dim, std::size_t attention_dim, Rng& rng);
 
   // h [B, T, D], mask [B, T] (1 = real token) or null -> pooled [B, D]. A row whose positions

@@ -24,6 +24,11 @@
 // step_backward and keys_backward ADD into dannotations / dkeys. The caller zeroes them
 // before walking the steps backwards and passes them, correctly shaped, to every
 // step; a wrongly shaped accumulator throws instead of being silently reset.
+//
+// Bahdanau per source sequence: precompute once; step_forward per decoder step (one cache
+// each); step_backward for every step in reverse; then keys_backward once.
+// Luong concat uses A = Ds (the constructor takes no attention size; Luong et al. use the
+// hidden size throughout).
 #pragma once
 
 #include <string>

@@ -57,7 +57,9 @@ class MultiHeadSelfAttention {
   Tensor1 b_q, b_k, b_v, b_o;      // [D]
   Tensor2 dw_q, dw_k, dw_v, dw_o;  // [D, D]
   Tensor1 db_q, db_k, db_v, db_o;  // [D]
-  // Head ablation: a disabled head contributes 0 to C (and gets no gradient). Size H, all true.
+  // Head ablation: a disabled head contributes 0 to C (and its slices of W_q, W_k, W_v, b_q,
+  // b_k, b_v get no gradient); cache.weights still shows what it would have attended to.
+  // Size H, all true by default.
   std::vector<bool> head_enabled;
 
  private:
