@@ -68,6 +68,7 @@ bool GzipReader::read_member_header() {
     }
     return false;
   }
+  if (members_ > 0 && first != 0x1f) fail("unexpected data after gzip member " + std::to_string(members_) + " (no gzip header follows)");
   std::uint8_t header[10];
   header[0] = static_cast<std::uint8_t>(first);
   for (int i = 1; i < 10; ++i) header[i] = bits_.byte();
