@@ -5,6 +5,7 @@
 #include <string>
 
 #include "attn/data/review_loaders.hpp"
+#include "attn/random.hpp"
 #include "support/archive_writer.hpp"
 #include "support/fixture_files.hpp"
 
@@ -156,6 +157,30 @@ TEST_CASE("review_loaders.aclimdb_every_truncation_throws") {
   for (std::size_t cut = 0; cut < stored.size(); ++cut) {
     CHECK_THROWS_AS(archive(Bytes(stored.begin(), stored.begin() + static_cast<std::ptrdiff_t>(cut))), DataError);
   }
+}
+
+TEST_CASE("review_loaders.corrupt_archives_throw_data_error") {
+  // Stored blocks put tar headers verbatim in the stream, so flips hit the tar parser before the
+  // gzip CRC; fixed-Huffman flips hit the inflater. Either way: a result or a DataError.
+  TarBuilder b;
+  b.add("aclImdb/train/pos/0_9.txt", "Great film.");
+  b.add("aclImdb/train/neg/1_1.txt", "Dull.");
+  const Bytes tar = b.finish();
+  attn::Rng rng(11);
+  int caught = 0;
+  for (const Bytes& gz : {gzip_member(deflate_stored(tar), tar), gzip_fixed(tar)}) {
+    for (int trial = 0; trial < 400; ++trial) {
+      Bytes bad = gz;
+      bad[rng.below(static_cast<std::uint32_t>(bad.size()))] ^= static_cast<std::uint8_t>(1u << rng.below(8));
+      try {
+        const auto examples = archive(bad);
+        CHECK(examples.size() == 2);  // the flip hit an ignored header field (e.g. MTIME)
+      } catch (const DataError&) {
+        ++caught;
+      }
+    }
+  }
+  CHECK(caught > 700);
 }
 
 TEST_CASE("review_loaders.progress_reports") {

@@ -3,8 +3,9 @@
 // No tensors here (the shape legend B, T, D, H, V, U, A does not apply). Our wasm build has no
 // zlib, so this is our own inflater. Every malformed stream throws DataError saying what was
 // wrong; no input can make it read outside its buffers or loop without consuming input.
-// Memory: a 32 KiB history window plus a 64 KiB output area, a 16 KiB input buffer and ~50 KiB of
-// Huffman tables, whatever the stream length.
+// Memory: one linear 96 KiB buffer (32 KiB of history + 64 KiB of output; linear rather than a
+// 32 KiB ring so match copies need no index masking), a 16 KiB input buffer and ~57 KiB of
+// Huffman tables, ~170 KiB in all, whatever the stream length.
 #pragma once
 
 #include <array>
