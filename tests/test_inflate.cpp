@@ -200,6 +200,29 @@ TEST_CASE("inflate.rejects_malformed_dynamic_tables") {
   CHECK(error_of(past_end.finish()).find("code length repeat runs past the 258 lengths") != std::string::npos);
 }
 
+TEST_CASE("inflate.hand_built_dynamic_block") {
+  // Literal/length lengths: 'a'(97) = 1, 256 = 2, 257 = 2 (complete: 1/2 + 1/4 + 1/4); one
+  // distance code (symbol 0, length 1): incomplete, which RFC 1951 allows for a single code.
+  // Canonical codes: 'a' -> 0, 256 -> 10, 257 -> 11; distance 0 -> 0.
+  // HLIT = 258 (symbols 0..257), HDIST = 1; the 259 lengths are sent with the code-length code 18 -> 0, 1 -> 10, 2 -> 11:
+  //   18 (+86: 97 zeros), 1, 18 (+127: 138 zeros), 18 (+9: 20 zeros), 2, 2 | distance: 1.
+  BitWriter w;
+  put_dynamic_header(w, 258, 1, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2});
+  w.put_code(0, 1), w.put(86, 7);
+  w.put_code(2, 2);
+  w.put_code(0, 1), w.put(127, 7);
+  w.put_code(0, 1), w.put(9, 7);
+  w.put_code(3, 2);
+  w.put_code(3, 2);
+  w.put_code(2, 2);  // the distance code's length, 1
+  // Data: 'a', then length 3 (symbol 257) at distance 1, then end of block -> "aaaa".
+  w.put_code(0, 1);
+  w.put_code(3, 2);
+  w.put_code(0, 1);
+  w.put_code(2, 2);
+  CHECK(string_of(inflate_all(w.finish())) == "aaaa");
+}
+
 TEST_CASE("inflate.truncated_at_every_offset_throws") {
   const Bytes data = text_like(3000, 5);
   for (const Bytes& stream : {deflate_fixed(data), deflate_stored(data, 700)}) {
