@@ -1,0 +1,464 @@
+#include "attn/data/review_loaders.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "attn/io/gzip.hpp"
+#include "attn/io/tar.hpp"
+
+#ifndef __EMSCRIPTEN__
+#include <filesystem>
+#endif
+
+namespace attn {
+
+namespace {
+
+constexpr std::size_t kNoError = static_cast<std::size_t>(-1);
+constexpr std::size_t kProgressEvery = 256;  // examples between progress reports
+constexpr std::size_t kMaxCsvFields = 4096;
+
+// Offset of the first byte that does not start a well-formed UTF-8 sequence (overlong forms,
+// surrogates and code points above U+10FFFF rejected), or kNoError. Kept local on purpose: the
+// text unit has its own UTF-8 helpers, and loaders need only this yes/no check.
+std::size_t first_invalid_utf8(const std::string& text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length;
+    std::uint32_t code, smallest;
+    if ((c & 0xe0u) == 0xc0u) {
+      length = 2, code = c & 0x1fu, smallest = 0x80;
+    } else if ((c & 0xf0u) == 0xe0u) {
+      length = 3, code = c & 0x0fu, smallest = 0x800;
+    } else if ((c & 0xf8u) == 0xf0u) {
+      length = 4, code = c & 0x07u, smallest = 0x10000;
+    } else {
+      return i;
+    }
+    if (n - i < length) return i;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((p[i + k] & 0xc0u) != 0x80u) return i;
+      code = (code << 6) | (p[i + k] & 0x3fu);
+    }
+    if (code < smallest || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
+    i += length;
+  }
+  return kNoError;
+}
+
+void require_utf8(const std::string& text, const std::string& file, std::size_t line, const char* what) {
+  const std::size_t bad = first_invalid_utf8(text);
+  if (bad != kNoError) {
+    throw DataError(file, line, std::string(what) + " is not valid UTF-8 (bad byte at offset " + std::to_string(bad) +
+                                    "); save the file as UTF-8");
+  }
+}
+
+std::string trimmed_lower(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  std::string out = s.substr(b, e - b);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// 1, 0, or -1 when the text is not a label.
+int parse_label(const std::string& text) {
+  const std::string t = trimmed_lower(text);
+  if (t == "positive" || t == "pos" || t == "1") return 1;
+  if (t == "negative" || t == "neg" || t == "0") return 0;
+  return -1;
+}
+
+int require_label(const std::string& text, const std::string& file, std::size_t line) {
+  const int label = parse_label(text);
+  if (label < 0) {
+    // The label is user text: cut it short so a runaway field cannot flood the message.
+    const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+    throw DataError(file, line, "label '" + shown + "' is not one of positive, negative, pos, neg, 1, 0");
+  }
+  return label;
+}
+
+void check_count(std::size_t count, const LoadLimits& limits, const std::string& file) {
+  if (count > limits.max_examples) {
+    throw DataError(file, 0, "more than " + std::to_string(limits.max_examples) + " examples (the limit)");
+  }
+}
+
+// Buffered single-byte reads with one byte of lookahead, for the line-oriented parsers.
+class ByteReader {
+ public:
+  explicit ByteReader(ByteSource& source) : source_(source), buffer_(16384) {}
+  int get() {
+    if (pos_ == end_ && !fill()) return -1;
+    return buffer_[pos_++];
+  }
+  int peek() {
+    if (pos_ == end_ && !fill()) return -1;
+    return buffer_[pos_];
+  }
+  // Skips a UTF-8 byte order mark at the start.
+  void skip_bom() {
+    if (peek() != 0xef) return;
+    fill_at_least(3);
+    if (end_ - pos_ >= 3 && buffer_[pos_ + 1] == 0xbb && buffer_[pos_ + 2] == 0xbf) pos_ += 3;
+  }
+
+ private:
+  bool fill() {
+    pos_ = 0;
+    end_ = source_.read(buffer_.data(), buffer_.size());
+    return end_ != 0;
+  }
+  void fill_at_least(std::size_t n) {
+    // Only used at the very start (pos_ == 0 after the first fill).
+    while (end_ - pos_ < n) {
+      const std::size_t got = source_.read(buffer_.data() + end_, buffer_.size() - end_);
+      if (got == 0) return;
+      end_ += got;
+    }
+  }
+  ByteSource& source_;
+  std::vector<std::uint8_t> buffer_;
+  std::size_t pos_ = 0, end_ = 0;
+};
+
+// RFC 4180 record reader. Lines are counted from 1; a record reports the line it starts on.
+class CsvParser {
+ public:
+  CsvParser(ByteSource& source, std::size_t max_field) : in_(source), name_(source.name()), max_field_(max_field) {
+    in_.skip_bom();
+  }
+
+  // False at the end of the input. Blank lines are skipped.
+  bool next(std::vector<std::string>& fields, std::size_t& record_line) {
+    fields.clear();
+    int c = in_.get();
+    while (c == '\n' || c == '\r') {
+      end_line(c);
+      c = in_.get();
+    }
+    if (c < 0) return false;
+    record_line = line_;
+    std::string field;
+    for (;;) {
+      if (c == '"') {
+        const std::size_t quote_line = line_;
+        for (;;) {
+          c = in_.get();
+          if (c < 0) throw DataError(name_, quote_line, "unterminated quoted field (the quote opens on this line)");
+          if (c == '"') {
+            if (in_.peek() != '"') break;
+            in_.get();
+          } else if (c == '\n') {
+            ++line_;
+          }
+          field += static_cast<char>(c);
+          if (field.size() > max_field_) {
+            throw DataError(name_, quote_line, "quoted field is longer than the limit of " + std::to_string(max_field_) +
+                                                   " bytes (an unterminated quote?)");
+          }
+        }
+        c = in_.get();
+        if (c >= 0 && c != ',' && c != '\n' && c != '\r') {
+          throw DataError(name_, line_, "unexpected character after a closing quote (quotes inside a field must be doubled)");
+        }
+      } else {
+        // A stray quote inside an unquoted field is kept as text (common in hand-made files).
+        while (c >= 0 && c != ',' && c != '\n' && c != '\r') {
+          field += static_cast<char>(c);
+          if (field.size() > max_field_) {
+            throw DataError(name_, line_, "field is longer than the limit of " + std::to_string(max_field_) + " bytes");
+          }
+          c = in_.get();
+        }
+      }
+      fields.push_back(std::move(field));
+      field.clear();
+      if (fields.size() > kMaxCsvFields) throw DataError(name_, record_line, "more than " + std::to_string(kMaxCsvFields) + " fields");
+      if (c != ',') break;
+      c = in_.get();
+    }
+    if (c >= 0) end_line(c);
+    return true;
+  }
+
+ private:
+  void end_line(int c) {
+    if (c == '\r' && in_.peek() == '\n') in_.get();
+    ++line_;
+  }
+  ByteReader in_;
+  std::string name_;
+  std::size_t max_field_;
+  std::size_t line_ = 1;
+};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::size_t pick_column(const std::vector<std::string>& header, const std::string& wanted_name, int wanted_index,
+                        const std::vector<std::string>& defaults, const char* role, const std::string& file) {
+  const std::size_t columns = header.size();
+  if (!wanted_name.empty()) {
+    for (std::size_t i = 0; i < columns; ++i) {
+      if (trimmed_lower(header[i]) == trimmed_lower(wanted_name)) return i;
+    }
+    throw DataError(file, 1, std::string("no ") + role + " column named '" + wanted_name + "' (the header has: " + join(header) + ")");
+  }
+  if (wanted_index >= 0) {
+    if (static_cast<std::size_t>(wanted_index) >= columns) {
+      throw DataError(file, 1, std::string(role) + " column index " + std::to_string(wanted_index) + " is out of range (" +
+                                   std::to_string(columns) + " columns)");
+    }
+    return static_cast<std::size_t>(wanted_index);
+  }
+  for (const auto& name : defaults) {
+    for (std::size_t i = 0; i < columns; ++i) {
+      if (trimmed_lower(header[i]) == name) return i;
+    }
+  }
+  throw DataError(file, 1, std::string("no ") + role + " column: expected one of " + join(defaults) + " (the header has: " +
+                               join(header) + ")");
+}
+
+// Is this archive path "[<folder>/]<split>/{pos,neg}/<name>.txt"? Returns the label or -1.
+int aclimdb_label(std::string path, const std::string& split) {
+  while (path.compare(0, 2, "./") == 0) path.erase(0, 2);
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t slash = path.find('/', start);
+    parts.push_back(path.substr(start, slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  const std::size_t n = parts.size();
+  if (n != 3 && n != 4) return -1;
+  const std::string& file = parts[n - 1];
+  if (file.size() <= 4 || file.compare(file.size() - 4, 4, ".txt") != 0) return -1;
+  if (parts[n - 3] != split || (n == 4 && parts[0].empty())) return -1;
+  if (parts[n - 2] == "pos") return 1;
+  if (parts[n - 2] == "neg") return 0;
+  return -1;
+}
+
+void require_split(const std::string& split, const char* function) {
+  if (split != "train" && split != "test") {
+    throw std::invalid_argument(std::string(function) + ": split must be \"train\" or \"test\", got \"" + split + "\"");
+  }
+}
+
+}  // namespace
+
+bool looks_like_gzip(const std::uint8_t* first_bytes, std::size_t size) {
+  if (size < 2 || first_bytes[0] != 0x1f || first_bytes[1] != 0x8b) return false;
+  return size < 3 || first_bytes[2] == 8;
+}
+
+std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::string& split, const LoadLimits& limits,
+                                               const ProgressFn& progress) {
+  require_split(split, "load_aclimdb_archive");
+  const std::string archive = tar_gz.name();
+  CountingSource counted(tar_gz);
+  GzipReader gzip(counted, limits.max_decompressed_bytes);
+  // Entry sizes are bounded by the decompressed total; review files get the tighter bound below.
+  TarReader tar(gzip, limits.max_decompressed_bytes);
+  std::vector<LabelledText> examples;
+  auto report = [&]() {
+    if (progress) progress(LoadProgress{counted.bytes_read(), tar_gz.size(), examples.size()});
+  };
+  TarEntry entry;
+  while (tar.next(entry)) {
+    if (entry.type != TarEntryType::file) continue;
+    const int label = aclimdb_label(entry.name, split);
+    if (label < 0) continue;
+    const std::string origin = archive + ":" + entry.name;
+    if (entry.size > limits.max_example_bytes) {
+      throw DataError(origin, 0, "review is " + std::to_string(entry.size) + " bytes, larger than the limit of " +
+                                     std::to_string(limits.max_example_bytes) + " bytes");
+    }
+    std::string text(static_cast<std::size_t>(entry.size), '\0');
+    if (!text.empty()) tar.read(reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
+    require_utf8(text, origin, 0, "the review");
+    examples.push_back(LabelledText{std::move(text), label, origin});
+    check_count(examples.size(), limits, archive);
+    if (examples.size() % kProgressEvery == 0) report();
+  }
+  // Read the gzip stream to its end: this verifies the last member's CRC-32 and length, so an
+  // archive cut short after the tar end blocks is still reported.
+  std::uint8_t sink[4096];
+  while (gzip.read(sink, sizeof sink) != 0) {}
+  if (examples.empty()) {
+    throw DataError(archive, 0, "no reviews found: expected files like aclImdb/" + split + "/pos/*.txt and aclImdb/" + split +
+                                    "/neg/*.txt");
+  }
+  report();
+  return examples;
+}
+
+std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_dir, const std::string& split,
+                                              const LoadLimits& limits, const ProgressFn& progress) {
+  require_split(split, "load_aclimdb_folder");
+#ifdef __EMSCRIPTEN__
+  (void)limits;
+  (void)progress;
+  throw DataError(root_or_split_dir, 0, "reading folders is not available in the browser; load the .tar.gz archive instead");
+#else
+  namespace fs = std::filesystem;
+  std::vector<LabelledText> examples;
+  try {
+    const fs::path root(root_or_split_dir);
+    if (!fs::is_directory(root)) throw DataError(root_or_split_dir, 0, "folder not found");
+    fs::path split_dir;
+    if (fs::is_directory(root / split / "pos") && fs::is_directory(root / split / "neg")) {
+      split_dir = root / split;
+    } else if (fs::is_directory(root / "pos") && fs::is_directory(root / "neg")) {
+      split_dir = root;
+    } else {
+      throw DataError(root_or_split_dir, 0, "expected folders " + split + "/pos and " + split + "/neg, or pos and neg, inside it");
+    }
+    std::vector<std::pair<fs::path, int>> files;
+    std::uint64_t bytes_total = 0;
+    for (const auto& [folder, label] : {std::pair<const char*, int>{"pos", 1}, {"neg", 0}}) {
+      std::vector<fs::path> names;
+      for (const auto& item : fs::directory_iterator(split_dir / folder)) {
+        if (item.is_regular_file() && item.path().extension() == ".txt") names.push_back(item.path());
+      }
+      std::sort(names.begin(), names.end());
+      for (auto& name : names) {
+        bytes_total += fs::file_size(name);
+        files.emplace_back(std::move(name), label);
+      }
+    }
+    check_count(files.size(), limits, root_or_split_dir);
+    std::uint64_t bytes_read = 0;
+    for (const auto& [path, label] : files) {
+      FileSource file(path.string());
+      if (file.size() > limits.max_example_bytes) {
+        throw DataError(path.string(), 0, "review is " + std::to_string(file.size()) + " bytes, larger than the limit of " +
+                                              std::to_string(limits.max_example_bytes) + " bytes");
+      }
+      std::string text(static_cast<std::size_t>(file.size()), '\0');
+      const std::size_t got = text.empty() ? 0 : read_fully(file, reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
+      text.resize(got);  // the file may have shrunk since we looked
+      bytes_read += got;
+      require_utf8(text, path.string(), 0, "the review");
+      examples.push_back(LabelledText{std::move(text), label, path.string()});
+      if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{bytes_read, bytes_total, examples.size()});
+    }
+    if (examples.empty()) throw DataError(split_dir.string(), 0, "no .txt reviews found in pos/ or neg/");
+    if (progress) progress(LoadProgress{bytes_read, bytes_total, examples.size()});
+  } catch (const fs::filesystem_error& error) {
+    throw DataError(root_or_split_dir, 0, error.what());
+  }
+  return examples;
+#endif
+}
+
+std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, const ProgressFn& progress) {
+  const std::string file = csv.name();
+  CountingSource counted(csv);
+  CsvParser parser(counted, options.limits.max_example_bytes);
+  std::vector<std::string> fields;
+  std::size_t line = 0;
+  if (!parser.next(fields, line)) throw DataError(file, 0, "the file is empty");
+
+  std::size_t text_column = 0, label_column = 0, expected_fields = fields.size();
+  bool pending_row = false;  // without a header, the first record is data
+  if (options.has_header) {
+    text_column = pick_column(fields, options.text_column, options.text_index, {"review", "text", "sentence", "content"}, "text", file);
+    label_column = pick_column(fields, options.label_column, options.label_index, {"sentiment", "label", "polarity", "rating"},
+                               "label", file);
+  } else {
+    text_column = options.text_index >= 0 ? static_cast<std::size_t>(options.text_index) : 0;
+    label_column = options.label_index >= 0 ? static_cast<std::size_t>(options.label_index) : 1;
+    if (text_column >= expected_fields || label_column >= expected_fields || text_column == label_column) {
+      throw DataError(file, line, "cannot use columns " + std::to_string(text_column) + " (text) and " + std::to_string(label_column) +
+                                      " (label) of a " + std::to_string(expected_fields) + "-column file");
+    }
+    pending_row = true;
+  }
+
+  std::vector<LabelledText> examples;
+  while (pending_row || parser.next(fields, line)) {
+    pending_row = false;
+    if (fields.size() != expected_fields) {
+      throw DataError(file, line, "expected " + std::to_string(expected_fields) + " fields, found " + std::to_string(fields.size()));
+    }
+    const int label = require_label(fields[label_column], file, line);
+    require_utf8(fields[text_column], file, line, "the text");
+    examples.push_back(LabelledText{std::move(fields[text_column]), label, file + ":" + std::to_string(line)});
+    check_count(examples.size(), options.limits, file);
+    if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{counted.bytes_read(), csv.size(), examples.size()});
+  }
+  if (examples.empty()) throw DataError(file, 0, "the file has a header but no rows");
+  if (progress) progress(LoadProgress{counted.bytes_read(), csv.size(), examples.size()});
+  return examples;
+}
+
+std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, const ProgressFn& progress) {
+  const std::string file = tsv.name();
+  CountingSource counted(tsv);
+  ByteReader in(counted);
+  in.skip_bom();
+  std::vector<LabelledText> examples;
+  std::string text;
+  std::size_t line = 0;
+  bool any_content = false;
+  for (int c = in.peek(); c >= 0; c = in.peek()) {
+    ++line;
+    text.clear();
+    for (c = in.get(); c >= 0 && c != '\n'; c = in.get()) {
+      text += static_cast<char>(c);
+      if (text.size() > limits.max_example_bytes + 64) {
+        throw DataError(file, line, "line is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
+      }
+    }
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.find_first_not_of(" \t") == std::string::npos) continue;
+    const bool first_line = !any_content;
+    any_content = true;
+    const std::size_t tab = text.rfind('\t');
+    if (tab == std::string::npos) throw DataError(file, line, "expected 'sentence<TAB>label' but the line has no tab");
+    const std::string label_text = text.substr(tab + 1);
+    text.resize(tab);
+    if (first_line && parse_label(label_text) < 0) continue;  // a header line
+    const int label = require_label(label_text, file, line);
+    require_utf8(text, file, line, "the sentence");
+    examples.push_back(LabelledText{text, label, file + ":" + std::to_string(line)});
+    check_count(examples.size(), limits, file);
+    if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
+  }
+  if (!any_content) throw DataError(file, 0, "the file is empty");
+  if (examples.empty()) throw DataError(file, 0, "the file has a header but no rows");
+  if (progress) progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
+  return examples;
+}
+
+void check_two_classes(const std::vector<LabelledText>& examples, const std::string& source) {
+  std::size_t positive = 0;
+  for (const auto& example : examples) positive += example.label == 1 ? 1 : 0;
+  if (examples.empty()) throw DataError::plain(source, "no examples were found in " + source);
+  if (positive == examples.size()) {
+    throw DataError::plain(source, "only positive examples were found in " + source + "; a classifier needs both classes");
+  }
+  if (positive == 0) {
+    throw DataError::plain(source, "only negative examples were found in " + source + "; a classifier needs both classes");
+  }
+}
+
+}  // namespace attn
