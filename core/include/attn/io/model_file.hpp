@@ -15,6 +15,9 @@
 // is allocated or read, so a truncated or corrupted file throws ModelFileError and never reads
 // past the end or asks for gigabytes. Float data is copied bit for bit (NaN payloads, −0 and
 // denormals survive a round trip).
+//
+// Shapes: tensors are stored flat with their shape (any rank up to 8), as a ParameterList
+// publishes them; nothing here depends on B, T, D...
 #pragma once
 
 #include <cstddef>
@@ -27,7 +30,8 @@
 
 namespace attn {
 
-// Every failure to save, read, load or find a model file.
+// Every failure to read, parse, load or write a model file (bad arguments to save_model are
+// std::invalid_argument: they are bugs in the caller, not in the file).
 class ModelFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

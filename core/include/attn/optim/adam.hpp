@@ -17,6 +17,9 @@
 // are barely decayed; AdamW shrinks every decayed weight by the same factor (1 − lr·λ).
 //
 // State: buffers "m" and "v".
+//
+// Shapes: a parameter is seen flat, n_i = params[i].size floats in its own row-major layout;
+// state buffers mirror that (one slot of n_i floats per parameter).
 #pragma once
 
 #include <functional>

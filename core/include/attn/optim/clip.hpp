@@ -5,6 +5,9 @@
 //
 // One norm over all parameters keeps the direction of the whole update, unlike clipping each
 // tensor on its own. Recurrent nets need it: one exploding step can undo a whole run.
+//
+// Shapes: a parameter is seen flat, n_i = params[i].size floats in its own row-major layout;
+// state buffers mirror that (one slot of n_i floats per parameter).
 #pragma once
 
 #include "attn/layers/parameter.hpp"

@@ -10,6 +10,9 @@
 //
 // Gradients are read, never cleared: the caller zeroes them (zero_grads) before the next
 // backward pass, as the layer contract says.
+//
+// Shapes: a parameter is seen flat, n_i = params[i].size floats in its own row-major layout;
+// state buffers mirror that (one slot of n_i floats per parameter).
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,8 @@
 // moments are then filled before any move). inverse_sqrt is the Transformer paper's decay
 // (Vaswani et al. 2017, as in fairseq): it equals base at the end of the warm-up and halves every
 // time the step count quadruples. After total_steps, linear and cosine stay at `final_lr`.
+//
+// No tensors here: steps and learning rates are scalars.
 #pragma once
 
 #include <cstddef>

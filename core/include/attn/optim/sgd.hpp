@@ -9,6 +9,9 @@
 // Note this is not Sutskever et al.'s v = μv − lr·g: with a constant lr the two agree, but
 // PyTorch's form keeps lr outside the velocity, so a schedule changes the step at once.
 // State: one buffer "velocity" when μ > 0, none otherwise.
+//
+// Shapes: a parameter is seen flat, n_i = params[i].size floats in its own row-major layout;
+// state buffers mirror that (one slot of n_i floats per parameter).
 #pragma once
 
 #include "attn/optim/optimizer.hpp"
