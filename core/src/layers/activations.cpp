@@ -29,11 +29,16 @@ Activation activation_from_name(const std::string& name) {
 
 const char* activation_name(Activation activation) {
   switch (activation) {
-    case Activation::identity: return "identity";
-    case Activation::tanh: return "tanh";
-    case Activation::sigmoid: return "sigmoid";
-    case Activation::relu: return "relu";
-    case Activation::gelu: return "gelu";
+    case Activation::identity:
+      return "identity";
+    case Activation::tanh:
+      return "tanh";
+    case Activation::sigmoid:
+      return "sigmoid";
+    case Activation::relu:
+      return "relu";
+    case Activation::gelu:
+      return "gelu";
   }
   return "unknown";
 }
@@ -43,8 +48,12 @@ void activation_forward(Activation activation, const float* x, float* y, std::si
     case Activation::identity:
       if (y != x) std::copy(x, x + n, y);
       return;
-    case Activation::tanh: kernels::tanh(x, y, n); return;
-    case Activation::sigmoid: kernels::sigmoid(x, y, n); return;
+    case Activation::tanh:
+      kernels::tanh(x, y, n);
+      return;
+    case Activation::sigmoid:
+      kernels::sigmoid(x, y, n);
+      return;
     case Activation::relu:
       for (std::size_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : 0.f;
       return;
@@ -53,7 +62,8 @@ void activation_forward(Activation activation, const float* x, float* y, std::si
       for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const float* xs = x + start;
-        for (std::size_t i = 0; i < len; ++i) t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
+        for (std::size_t i = 0; i < len; ++i)
+          t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
         kernels::tanh(t, t, len);
         // y = ½ x (1 + tanh u); read x before writing y so in-place works.
         for (std::size_t i = 0; i < len; ++i) y[start + i] = 0.5f * xs[i] * (1.f + t[i]);
@@ -89,7 +99,8 @@ void activation_backward(Activation activation, const float* x, const float* y, 
       for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const float* xs = x + start;
-        for (std::size_t i = 0; i < len; ++i) t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
+        for (std::size_t i = 0; i < len; ++i)
+          t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
         kernels::tanh(t, t, len);
         for (std::size_t i = 0; i < len; ++i) {
           const float du = kGeluScale * (1.f + 3.f * kGeluCubic * xs[i] * xs[i]);

@@ -27,8 +27,9 @@ void Embedding::forward(const TokenIds& ids, Tensor3& y, EmbeddingCache& cache) 
     for (std::size_t t = 0; t < time; ++t) {
       const std::int32_t id = ids(b, t);
       if (id < 0 || static_cast<std::size_t>(id) >= vocab)
-        throw std::invalid_argument("Embedding: id " + std::to_string(id) + " at position [" + std::to_string(b) +
-                                    ", " + std::to_string(t) + "] is outside [0, " + std::to_string(vocab) + ")");
+        throw std::invalid_argument("Embedding: id " + std::to_string(id) + " at position [" +
+                                    std::to_string(b) + ", " + std::to_string(t) + "] is outside [0, " +
+                                    std::to_string(vocab) + ")");
     }
   }
   const std::array<std::size_t, 3> y_shape{batch, time, d};

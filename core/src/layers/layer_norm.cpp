@@ -100,8 +100,8 @@ std::size_t LayerNorm::check_backward(std::size_t dy_rows, std::size_t dy_cols, 
   const std::size_t rows = cache.x_hat.shape()[0];
   require(dy_rows == rows && dy_cols == dim() && cache.x_hat.shape()[1] == dim(), "LayerNorm::backward",
           "dy has shape " + dy_shape + " but the cache holds " + std::to_string(rows) + " rows of " +
-              std::to_string(cache.x_hat.shape()[1]) + "; dy must have " + std::to_string(rows) + " rows of " +
-              std::to_string(dim()));
+              std::to_string(cache.x_hat.shape()[1]) + "; dy must have " + std::to_string(rows) +
+              " rows of " + std::to_string(dim()));
   return rows;
 }
 

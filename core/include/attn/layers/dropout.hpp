@@ -19,10 +19,10 @@
 namespace attn {
 
 struct DropoutCache {
-  Mask1 keep;          // [n] 1 = kept, 0 = dropped; empty when the forward pass was the identity
-  std::size_t n = 0;   // units seen by forward
-  bool active = false; // false: forward was the identity (inference, or rate == 0)
-  float scale = 1.f;   // 1 / (1 − rate)
+  Mask1 keep;           // [n] 1 = kept, 0 = dropped; empty when the forward pass was the identity
+  std::size_t n = 0;    // units seen by forward
+  bool active = false;  // false: forward was the identity (inference, or rate == 0)
+  float scale = 1.f;    // 1 / (1 − rate)
 };
 
 class Dropout {
