@@ -1,0 +1,86 @@
+#include "attn/layers/positional_encoding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace attn {
+namespace {
+
+// PE[pos, j]: column pair (2i, 2i + 1) shares the angle pos / 10000^(2i / D).
+float sinusoid(std::size_t pos, std::size_t j, std::size_t dim) {
+  const double two_i = static_cast<double>(j - j % 2);
+  const double angle = static_cast<double>(pos) / std::pow(10000.0, two_i / static_cast<double>(dim));
+  return static_cast<float>(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
+}
+
+}  // namespace
+
+Tensor2 sinusoidal_positional_encoding(std::size_t max_len, std::size_t dim) {
+  if (dim == 0) throw std::invalid_argument("sinusoidal_positional_encoding: dim must be >= 1");
+  Tensor2 pe = xt::empty<float>({max_len, dim});
+  for (std::size_t pos = 0; pos < max_len; ++pos)
+    for (std::size_t j = 0; j < dim; ++j) pe(pos, j) = sinusoid(pos, j, dim);
+  return pe;
+}
+
+void add_sinusoidal_positional_encoding(Tensor3& x) {
+  const std::size_t batch = x.shape()[0], time = x.shape()[1], dim = x.shape()[2];
+  float* data = x.data();
+  for (std::size_t t = 0; t < time; ++t) {
+    for (std::size_t j = 0; j < dim; ++j) {
+      const float pe = sinusoid(t, j, dim);
+      for (std::size_t b = 0; b < batch; ++b) data[(b * time + t) * dim + j] += pe;
+    }
+  }
+}
+
+LearnedPositionalEncoding::LearnedPositionalEncoding(std::size_t max_len, std::size_t dim, Rng& rng) {
+  if (max_len == 0 || dim == 0)
+    throw std::invalid_argument("LearnedPositionalEncoding: max_len and dim must be >= 1 (got max_len " +
+                                std::to_string(max_len) + ", dim " + std::to_string(dim) + ")");
+  position_ = xt::empty<float>({max_len, dim});
+  for (auto& p : position_) p = rng.uniform(-0.05f, 0.05f);
+  dposition_ = xt::zeros<float>({max_len, dim});
+}
+
+void LearnedPositionalEncoding::check(const char* where, const char* name, const Tensor3& x) const {
+  require(x.shape()[2] == dim(), where,
+          std::string(name) + " has shape " + shape_string(x.shape()) + "; it must be [B, T, " +
+              std::to_string(dim()) + "]");
+  require(x.shape()[1] <= max_len(), where,
+          std::string(name) + " has " + std::to_string(x.shape()[1]) + " time steps but max_len is " +
+              std::to_string(max_len()) + "; build the encoding with a larger max_len");
+}
+
+void LearnedPositionalEncoding::forward(const Tensor3& x, Tensor3& y) const {
+  check("LearnedPositionalEncoding::forward", "x", x);
+  if (y.shape() != x.shape()) y.resize(x.shape());
+  const std::size_t batch = x.shape()[0], row = x.shape()[1] * dim();
+  // P's first T rows are contiguous, so each batch entry adds one flat block of T·D.
+  const float* p = position_.data();
+  for (std::size_t b = 0; b < batch; ++b) {
+    const float* xb = x.data() + b * row;
+    float* yb = y.data() + b * row;
+    for (std::size_t i = 0; i < row; ++i) yb[i] = xb[i] + p[i];
+  }
+}
+
+void LearnedPositionalEncoding::backward(const Tensor3& dy, Tensor3& dx) {
+  check("LearnedPositionalEncoding::backward", "dy", dy);
+  if (dx.shape() != dy.shape()) dx.resize(dy.shape());
+  const std::size_t batch = dy.shape()[0], row = dy.shape()[1] * dim();
+  // y = x + P[t]  ->  dx = dy,  dP[t] += Σ_b dy[b, t]
+  float* dp = dposition_.data();
+  for (std::size_t b = 0; b < batch; ++b) {
+    const float* g = dy.data() + b * row;
+    for (std::size_t i = 0; i < row; ++i) dp[i] += g[i];
+  }
+  if (dx.data() != dy.data()) std::copy(dy.data(), dy.data() + dy.size(), dx.data());
+}
+
+void LearnedPositionalEncoding::parameters(ParameterList& out, const std::string& prefix) {
+  add_parameter(out, prefix, "position", position_, dposition_);
+}
+
+}  // namespace attn
