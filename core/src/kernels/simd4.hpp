@@ -24,6 +24,9 @@
 #define ATTN_SIMD4_NAME "scalar"
 #endif
 
+// For the polynomial kernels, which GCC otherwise keeps out of line in each caller's loop.
+#define ATTN_SIMD4_INLINE inline __attribute__((always_inline))
+
 namespace attn::kernels::simd4 {
 
 #if defined(__wasm_simd128__)

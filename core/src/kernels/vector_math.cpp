@@ -33,7 +33,7 @@ F4 sign_bits() { return as_float(isplat(INT32_MIN)); }
 // ln 2 is split in two (Cody–Waite) so n·C1 is exact and r keeps its low bits. The clamp keeps
 // n in [−150, 128]; 2^n is applied as two factors 2^⌊n/2⌋ · 2^⌈n/2⌉ so each is a normal float,
 // and the product overflows to +inf / underflows to 0 exactly where the true value does.
-F4 exp4(F4 x) {
+ATTN_SIMD4_INLINE F4 exp4(F4 x) {
   x = min_keep_nan(max_keep_nan(x, splat(-104.f)), splat(89.f));
   // Adding 1.5·2^23 pushes the fraction out of the mantissa: round-to-nearest without a
   // float→int conversion, and the integer is the low mantissa bits.
@@ -58,7 +58,7 @@ F4 exp4(F4 x) {
 }
 
 // sigmoid(x) = 1 / (1 + e) for x >= 0, e / (1 + e) for x < 0, with e = exp(−|x|) <= 1.
-F4 sigmoid4(F4 x) {
+ATTN_SIMD4_INLINE F4 sigmoid4(F4 x) {
   const F4 one = splat(1.f);
   const F4 e = exp4(bit_or(x, sign_bits()));
   const F4 inv = one / (one + e);
@@ -67,7 +67,7 @@ F4 sigmoid4(F4 x) {
 
 // tanh(|x|) = (1 − e) / (1 + e), e = exp(−2|x|), loses relative accuracy to cancellation near 0,
 // so |x| < 0.625 uses Cephes' odd polynomial instead. The sign is put back last (keeps −0).
-F4 tanh4(F4 x) {
+ATTN_SIMD4_INLINE F4 tanh4(F4 x) {
   const F4 sign = bit_and(x, sign_bits());
   const F4 ax = bit_andnot(x, sign_bits());
   const F4 z = ax * ax;
