@@ -144,6 +144,23 @@ void micro_kernel(std::size_t kc, const float* ap, const float* bp, float alpha,
     for (std::size_t j = 0; j < cols; ++j) c[j] = beta == 0.f ? tile[r * kNr + j] : tile[r * kNr + j] + beta * c[j];
 }
 
+// Below this many multiply-adds (e.g. 1×3·3×4, 8×8·8×8) packing costs more than it saves.
+constexpr std::size_t kDirectMaxWork = 512;
+
+void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                 const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
+                 std::size_t ldc) {
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      float sum = 0.f;
+      for (std::size_t p = 0; p < k; ++p)
+        sum += (trans_a ? a[p * lda + i] : a[i * lda + p]) * (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
+      float& out = c[i * ldc + j];
+      out = beta == 0.f ? alpha * sum : alpha * sum + beta * out;
+    }
+  }
+}
+
 // Grown to the largest block seen, then reused: no allocation per call at steady state.
 thread_local std::vector<float> packed_a;
 thread_local std::vector<float> packed_b;
@@ -160,11 +177,19 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
       for (std::size_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.f ? 0.f : beta * c[i * ldc + j];
     return;
   }
+  if (m * n * k <= kDirectMaxWork) {
+    gemm_direct(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
   const auto round_up = [](std::size_t x, std::size_t to) { return (x + to - 1) / to * to; };
   const std::size_t a_need = round_up(std::min(m, kMc), kMr) * std::min(k, kKc);
   const std::size_t b_need = round_up(std::min(n, kNc), kNr) * std::min(k, kKc);
   if (packed_a.size() < a_need) packed_a.resize(a_need);
   if (packed_b.size() < b_need) packed_b.resize(b_need);
+  // Plain pointers: stores through c could alias the vectors' internals as far as the compiler
+  // knows, which would reload them (and the thread_local guard) in every tile.
+  float* const pa = packed_a.data();
+  float* const pb = packed_b.data();
 
   for (std::size_t jc = 0; jc < n; jc += kNc) {
     const std::size_t nc = std::min(kNc, n - jc);
@@ -172,14 +197,14 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
       const std::size_t kc = std::min(kKc, k - pc);
       // The first K block applies the caller's beta; later ones add onto what it wrote.
       const float beta_block = pc == 0 ? beta : 1.f;
-      pack_b(trans_b, b, ldb, pc, kc, jc, nc, packed_b.data());
+      pack_b(trans_b, b, ldb, pc, kc, jc, nc, pb);
       for (std::size_t ic = 0; ic < m; ic += kMc) {
         const std::size_t mc = std::min(kMc, m - ic);
-        pack_a(trans_a, a, lda, ic, mc, pc, kc, packed_a.data());
+        pack_a(trans_a, a, lda, ic, mc, pc, kc, pa);
         for (std::size_t jr = 0; jr < nc; jr += kNr) {
-          const float* bp = packed_b.data() + jr * kc;
+          const float* bp = pb + jr * kc;
           for (std::size_t ir = 0; ir < mc; ir += kMr) {
-            micro_kernel(kc, packed_a.data() + ir * kc, bp, alpha, beta_block, c + (ic + ir) * ldc + jc + jr,
+            micro_kernel(kc, pa + ir * kc, bp, alpha, beta_block, c + (ic + ir) * ldc + jc + jr,
                          ldc, std::min(kMr, mc - ir), std::min(kNr, nc - jr));
           }
         }
