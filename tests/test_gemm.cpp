@@ -110,6 +110,17 @@ TEST_CASE("gemm.hand_computed_2x2") {
   CHECK(d[3] == 46.f);
 }
 
+TEST_CASE("gemm.identity_times_b_is_b_exactly") {
+  // 9×9·9×10 = 810 multiply-adds, above the direct-loop cutoff, so this runs the packed kernel
+  // with edge tiles (9 = 2·4 + 1 rows, 10 = 8 + 2 columns). I·B adds exact zeros: C == B bit for bit.
+  const std::size_t m = 9, n = 10;
+  std::vector<float> identity(m * m, 0.f), b(m * n), c(m * n, -1.f);
+  for (std::size_t i = 0; i < m; ++i) identity[i * m + i] = 1.f;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * static_cast<float>(i) - 3.f;
+  gemm(false, false, m, n, m, 1.f, identity.data(), m, b.data(), n, 0.f, c.data(), n);
+  for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(c[i] == b[i]);
+}
+
 TEST_CASE("gemm.matches_reference_at_edge_sizes_for_all_transposes") {
   // Around the 4×8 tile and the blocking sizes: every remainder of M mod 4 and N mod 8, K = 1.
   const std::size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 64, 67};
