@@ -3,7 +3,7 @@
 //   {"impl":"native","kernel":"exp","variant":"fast","n":4096,"melem_per_s":...}
 // The same source runs natively and, compiled with Emscripten, under node (wasm SIMD and wasm
 // scalar builds); scripts/bench.mjs runs all three and lines them up. Each figure is the median
-// of several samples, each sample long enough (>= 20 ms) for the clock, after a warm-up call.
+// of several samples, each sample long enough (>= 20 ms) for the clock, after a warm-up.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,6 +25,7 @@ const char* const kImpl = "native";
 
 constexpr int kSamples = 7;
 constexpr double kMinSampleSeconds = 0.02;
+constexpr double kWarmUpSeconds = 0.05;
 
 volatile float sink;  // keeps results observable so no call is optimised away
 
@@ -32,11 +33,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Median seconds per call of `run`: one warm-up call (packing buffers grow, caches fill), a
-// calibration that picks how many calls make one sample, then kSamples samples.
+// Median seconds per call of `run`: a warm-up of at least kWarmUpSeconds (packing buffers grow,
+// caches fill, and V8 swaps its baseline wasm code for optimised code, which only happens between
+// calls), a calibration that picks how many calls make one sample, then kSamples samples.
 template <class F>
 double median_seconds_per_call(F&& run) {
-  run();
+  const auto warm_up = std::chrono::steady_clock::now();
+  do run();
+  while (seconds_since(warm_up) < kWarmUpSeconds);
   int calls = 1;
   for (;;) {
     const auto start = std::chrono::steady_clock::now();
