@@ -1,6 +1,9 @@
 #include "attn/kernels/vector_math.hpp"
 
 #include <cmath>
+#include <cstdint>
+
+#include "simd4.hpp"
 
 namespace attn::kernels {
 
@@ -20,9 +23,90 @@ void exp_reference(const float* x, float* y, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
 }
 
-// Placeholders until the SIMD versions land.
-void sigmoid(const float* x, float* y, std::size_t n) { sigmoid_reference(x, y, n); }
-void tanh(const float* x, float* y, std::size_t n) { tanh_reference(x, y, n); }
-void exp(const float* x, float* y, std::size_t n) { exp_reference(x, y, n); }
+namespace {
+
+using namespace simd4;
+
+F4 sign_bits() { return as_float(isplat(INT32_MIN)); }
+
+// exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x − n·ln 2 ∈ [−ln2/2, ln2/2] (Cephes expf).
+// ln 2 is split in two (Cody–Waite) so n·C1 is exact and r keeps its low bits. The clamp keeps
+// n in [−150, 128]; 2^n is applied as two factors 2^⌊n/2⌋ · 2^⌈n/2⌉ so each is a normal float,
+// and the product overflows to +inf / underflows to 0 exactly where the true value does.
+ATTN_SIMD4_INLINE F4 exp4(F4 x) {
+  x = min_keep_nan(max_keep_nan(x, splat(-104.f)), splat(89.f));
+  // Adding 1.5·2^23 pushes the fraction out of the mantissa: round-to-nearest without a
+  // float→int conversion, and the integer is the low mantissa bits.
+  const F4 magic = splat(12582912.f);
+  const F4 t = x * splat(1.44269504088896341f) + magic;
+  const F4 n = t - magic;
+  const I4 ni = as_int(t) - as_int(magic);
+  const F4 r = (x - n * splat(0.693359375f)) - n * splat(-2.12194440e-4f);
+  const F4 z = r * r;
+  F4 p = splat(1.9875691500e-4f);
+  p = p * r + splat(1.3981999507e-3f);
+  p = p * r + splat(8.3334519073e-3f);
+  p = p * r + splat(4.1665795894e-2f);
+  p = p * r + splat(1.6666665459e-1f);
+  p = p * r + splat(5.0000001201e-1f);
+  p = p * z + r + splat(1.f);
+  const I4 n_low = shift_right_arith(ni, 1);
+  const I4 n_high = ni - n_low;
+  const F4 scale_low = as_float(shift_left(n_low + isplat(127), 23));
+  const F4 scale_high = as_float(shift_left(n_high + isplat(127), 23));
+  return (p * scale_low) * scale_high;
+}
+
+// sigmoid(x) = 1 / (1 + e) for x >= 0, e / (1 + e) for x < 0, with e = exp(−|x|) <= 1.
+ATTN_SIMD4_INLINE F4 sigmoid4(F4 x) {
+  const F4 one = splat(1.f);
+  const F4 e = exp4(bit_or(x, sign_bits()));
+  const F4 inv = one / (one + e);
+  return select(less(x, splat(0.f)), e * inv, inv);
+}
+
+// tanh(|x|) = (1 − e) / (1 + e), e = exp(−2|x|), loses relative accuracy to cancellation near 0,
+// so |x| < 0.625 uses Cephes' odd polynomial instead. The sign is put back last (keeps −0).
+ATTN_SIMD4_INLINE F4 tanh4(F4 x) {
+  const F4 sign = bit_and(x, sign_bits());
+  const F4 ax = bit_andnot(x, sign_bits());
+  const F4 z = ax * ax;
+  F4 s = splat(-5.70498872745e-3f);
+  s = s * z + splat(2.06390887954e-2f);
+  s = s * z - splat(5.37397155531e-2f);
+  s = s * z + splat(1.33314422036e-1f);
+  s = s * z - splat(3.33332819422e-1f);
+  const F4 small = s * z * ax + ax;
+  const F4 one = splat(1.f);
+  const F4 e = exp4(splat(-2.f) * ax);
+  const F4 large = (one - e) / (one + e);
+  return bit_or(select(less(ax, splat(0.625f)), small, large), sign);
+}
+
+// Eight at a time (two independent chains hide latency), then a zero-padded last group of up to
+// four, so the tail gets exactly the same arithmetic as the body.
+template <F4 (*f)(F4)>
+void apply(const float* x, float* y, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const F4 a = f(load(x + i));
+    const F4 b = f(load(x + i + 4));
+    store(y + i, a);
+    store(y + i + 4, b);
+  }
+  for (; i + 4 <= n; i += 4) store(y + i, f(load(x + i)));
+  if (i < n) {
+    float buffer[4] = {0.f, 0.f, 0.f, 0.f};
+    for (std::size_t j = i; j < n; ++j) buffer[j - i] = x[j];
+    store(buffer, f(load(buffer)));
+    for (std::size_t j = i; j < n; ++j) y[j] = buffer[j - i];
+  }
+}
+
+}  // namespace
+
+void sigmoid(const float* x, float* y, std::size_t n) { apply<sigmoid4>(x, y, n); }
+void tanh(const float* x, float* y, std::size_t n) { apply<tanh4>(x, y, n); }
+void exp(const float* x, float* y, std::size_t n) { apply<exp4>(x, y, n); }
 
 }  // namespace attn::kernels

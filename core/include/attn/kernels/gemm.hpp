@@ -7,8 +7,14 @@
 //   trans_b == false: B is stored [K, N] (ldb >= N);  true: B is stored [N, K] (ldb >= K).
 // beta == 0 overwrites C without reading it (NaNs in C do not propagate).
 //
-// `gemm` is the fast path (SIMD micro-kernels: wasm_simd128 in wasm, SSE/AVX natively);
-// `gemm_reference` is the plain triple loop the tests compare it against.
+// `gemm` is the fast path: op(A) and op(B) are packed into contiguous panels (which absorbs the
+// transposes and leading dimensions) and a 4×8 register-blocked micro-kernel runs over them,
+// written once over four float lanes: wasm_simd128 in the SIMD wasm build, SSE2 natively, plain
+// scalar code in the scalar wasm build (ATTN_SIMD=OFF). Products of at most 512 multiply-adds
+// skip the packing. It sums in float in another order than `gemm_reference` (the plain triple
+// loop, summing in double, that tests compare it against); the two agree within the rounding
+// bound of a length-K float dot product. Packing buffers are thread_local and reused, so calls
+// allocate only when a larger block than ever before is seen.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,121 @@
+// Times the hot kernels against their plain-loop references and prints one JSON object per line:
+//   {"impl":"native","kernel":"gemm","variant":"fast","m":32,"n":512,"k":128,"gflops":...}
+//   {"impl":"native","kernel":"exp","variant":"fast","n":4096,"melem_per_s":...}
+// The same source runs natively and, compiled with Emscripten, under node (wasm SIMD and wasm
+// scalar builds); scripts/bench.mjs runs all three and lines them up. Each figure is the median
+// of several samples, each sample long enough (>= 20 ms) for the clock, after a warm-up.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "attn/kernels/gemm.hpp"
+#include "attn/kernels/vector_math.hpp"
+#include "attn/random.hpp"
+
+namespace {
+
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+const char* const kImpl = "wasm-simd";
+#elif defined(__EMSCRIPTEN__)
+const char* const kImpl = "wasm-scalar";
+#else
+const char* const kImpl = "native";
+#endif
+
+constexpr int kSamples = 7;
+constexpr double kMinSampleSeconds = 0.02;
+constexpr double kWarmUpSeconds = 0.05;
+
+volatile float sink;  // keeps results observable so no call is optimised away
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Median seconds per call of `run`: a warm-up of at least kWarmUpSeconds (packing buffers grow,
+// caches fill, and V8 swaps its baseline wasm code for optimised code, which only happens between
+// calls), a calibration that picks how many calls make one sample, then kSamples samples.
+template <class F>
+double median_seconds_per_call(F&& run) {
+  const auto warm_up = std::chrono::steady_clock::now();
+  do run();
+  while (seconds_since(warm_up) < kWarmUpSeconds);
+  int calls = 1;
+  for (;;) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) run();
+    if (seconds_since(start) >= kMinSampleSeconds) break;
+    calls *= 2;
+  }
+  std::vector<double> samples;
+  for (int s = 0; s < kSamples; ++s) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) run();
+    samples.push_back(seconds_since(start) / calls);
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[kSamples / 2];
+}
+
+void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
+  std::vector<float> a(m * k), b(k * n), c(m * n);
+  for (float& x : a) x = rng.uniform(-1.f, 1.f);
+  for (float& x : b) x = rng.uniform(-1.f, 1.f);
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  struct Variant {
+    const char* name;
+    decltype(&attn::kernels::gemm) gemm;
+  };
+  for (const Variant& v : {Variant{"fast", &attn::kernels::gemm}, Variant{"reference", &attn::kernels::gemm_reference}}) {
+    const double seconds = median_seconds_per_call([&] {
+      v.gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
+      sink = c[0];
+    });
+    std::printf("{\"impl\":\"%s\",\"kernel\":\"gemm\",\"variant\":\"%s\",\"gemm_impl\":\"%s\",\"m\":%zu,\"n\":%zu,"
+                "\"k\":%zu,\"gflops\":%.3f}\n",
+                kImpl, v.name, attn::kernels::gemm_implementation(), m, n, k, flops / seconds * 1e-9);
+    std::fflush(stdout);
+  }
+}
+
+void bench_vector_math(attn::Rng& rng, std::size_t n) {
+  std::vector<float> x(n), y(n);
+  // The range the gates see, with both signs and both polynomial branches of tanh.
+  for (float& v : x) v = rng.uniform(-8.f, 8.f);
+  struct Kernel {
+    const char* name;
+    const char* variant;
+    void (*f)(const float*, float*, std::size_t);
+  };
+  const Kernel kernels[] = {{"exp", "fast", attn::kernels::exp},
+                            {"exp", "reference", attn::kernels::exp_reference},
+                            {"sigmoid", "fast", attn::kernels::sigmoid},
+                            {"sigmoid", "reference", attn::kernels::sigmoid_reference},
+                            {"tanh", "fast", attn::kernels::tanh},
+                            {"tanh", "reference", attn::kernels::tanh_reference}};
+  for (const Kernel& kernel : kernels) {
+    const double seconds = median_seconds_per_call([&] {
+      kernel.f(x.data(), y.data(), n);
+      sink = y[n / 2];
+    });
+    std::printf("{\"impl\":\"%s\",\"kernel\":\"%s\",\"variant\":\"%s\",\"n\":%zu,\"melem_per_s\":%.1f}\n", kImpl,
+                kernel.name, kernel.variant, n, static_cast<double>(n) / seconds * 1e-6);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main() {
+  attn::Rng rng(2024);
+  struct Size {
+    std::size_t m, n, k;
+  };
+  // The products our models run: projections (32×128·128×512), attention heads (64³), a large
+  // square (256³), tall-skinny batched projections and a tiny one that is all overhead.
+  const Size sizes[] = {{32, 512, 128}, {64, 64, 64}, {256, 256, 256}, {6400, 128, 32}, {32, 128, 32}, {1, 4, 3}};
+  for (const Size& s : sizes) bench_gemm(rng, s.m, s.n, s.k);
+  bench_vector_math(rng, 4096);
+  return 0;
+}
