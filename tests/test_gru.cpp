@@ -304,7 +304,9 @@ TEST_CASE("gru.shape_errors") {
   CHECK_THROWS_WITH_AS(gru.backward(h_seq, &bad_last, cache, dx),
                        "GRU.backward: dh_last has shape [2, 4] but must be [2, 3]", ShapeError);
   GRUStepCache step;
-  Tensor2 h;
+  Tensor2 h, dx_t, dh_prev;
+  CHECK_THROWS_WITH_AS(gru.step_backward(xt::zeros<float>({2, 3}), step, dx_t, dh_prev),
+                       "GRU.step_backward: the cache holds no step_forward of this layer", ShapeError);
   CHECK_THROWS_WITH_AS(gru.step_forward(xt::zeros<float>({2, 5}), xt::zeros<float>({2, 3}), h, step),
                        "GRU.step_forward: x_t has shape [2, 5] but must be [B, 4]", ShapeError);
 }

@@ -295,8 +295,10 @@ TEST_CASE("lstm.shape_errors") {
   const Tensor2 bad_h0 = xt::zeros<float>({2, 2});
   CHECK_THROWS_WITH_AS(lstm.forward(x, nullptr, false, h_seq, cache, &bad_h0),
                        "LSTM.forward: h0 has shape [2, 2] but must be [2, 3]", ShapeError);
-  lstm.forward(x, nullptr, false, h_seq, cache);
   Tensor3 dx;
+  CHECK_THROWS_WITH_AS(lstm.backward(h_seq, nullptr, nullptr, cache, dx),
+                       "LSTM.backward: the cache holds no forward of this layer", ShapeError);
+  lstm.forward(x, nullptr, false, h_seq, cache);
   const Tensor3 bad_dh = xt::zeros<float>({2, 4, 3});
   CHECK_THROWS_WITH_AS(lstm.backward(bad_dh, nullptr, nullptr, cache, dx),
                        "LSTM.backward: dh_seq has shape [2, 4, 3] but the forward output h_seq has shape [2, 5, 3]",

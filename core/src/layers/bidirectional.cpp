@@ -6,6 +6,12 @@
 namespace attn {
 namespace {
 
+// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
+// step API runs once per decoder step).
+[[noreturn]] void fail(const char* where, const std::string& what) {
+  throw ShapeError(std::string(where) + ": " + what);
+}
+
 template <class T, class S>
 void resize_to(T& t, const S& want) {
   if (t.shape() != want) t.resize(want);
@@ -17,8 +23,7 @@ void direction_backward(LSTM& layer, const Tensor3& dh_seq, const Tensor2* dh_la
   layer.backward(dh_seq, dh_last, nullptr, cache, dx);
 }
 
-void direction_backward(GRU& layer, const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache& cache,
-                        Tensor3& dx) {
+void direction_backward(GRU& layer, const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache& cache, Tensor3& dx) {
   layer.backward(dh_seq, dh_last, cache, dx);
 }
 
@@ -59,17 +64,17 @@ void Bidirectional<RNN>::forward(const Tensor3& x, const Mask2* mask, Tensor3& h
 
 template <class RNN>
 void Bidirectional<RNN>::backward(const Tensor3& dh_seq, const Tensor2* dfinal, const Cache& cache, Tensor3& dx) {
-  const std::string where = "Bidirectional.backward";
-  require(cache.h_forward.size() > 0, where, "the cache holds no forward of this layer");
+  const char* where = "Bidirectional.backward";
+  if (!(cache.h_forward.size() > 0)) fail(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h_forward.shape(0), steps = cache.h_forward.shape(1), u = units();
   const std::array<std::size_t, 3> seq_shape{batch, steps, u};
-  require(dh_seq.shape() == (std::array<std::size_t, 3>{batch, steps, 2 * u}), where,
-          "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
-              shape_string(std::array<std::size_t, 3>{batch, steps, 2 * u}));
+  if (!(dh_seq.shape() == (std::array<std::size_t, 3>{batch, steps, 2 * u})))
+    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+                    shape_string(std::array<std::size_t, 3>{batch, steps, 2 * u}));
   if (dfinal != nullptr) {
-    require(dfinal->shape() == cache.h_last.shape(), where,
-            "dfinal has shape " + shape_string(dfinal->shape()) + " but the final state has shape " +
-                shape_string(cache.h_last.shape()));
+    if (!(dfinal->shape() == cache.h_last.shape()))
+      fail(where, "dfinal has shape " + shape_string(dfinal->shape()) + " but the final state has shape " +
+                      shape_string(cache.h_last.shape()));
   }
   // h_seq[b, t] = [→h_t ; ←h_t]: split the gradient back into the two halves.
   resize_to(dh_forward_, seq_shape);

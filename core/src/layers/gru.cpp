@@ -10,6 +10,12 @@
 namespace attn {
 namespace {
 
+// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
+// step API runs once per decoder step).
+[[noreturn]] void fail(const char* where, const std::string& what) {
+  throw ShapeError(std::string(where) + ": " + what);
+}
+
 template <class T, class S>
 void resize_to(T& t, const S& want) {
   if (t.shape() != want) t.resize(want);
@@ -39,8 +45,8 @@ void cell_forward(float* gates, const float* hproj, const float* h_prev, float* 
 // One row of the cell backwards. dh [U] comes in as the total gradient w.r.t. h_t and leaves
 // as the direct part of dL/dh_{t-1} (through z ⊙ h_prev); the part through hp is the caller's
 // gemm (dhproj · w_hᵀ). Writes dL/dxp to dxproj [3U] and dL/dhp to dhproj [3U].
-void cell_backward(float* dh, const float* gates, const float* hproj, const float* h_prev, float* dxproj,
-                   float* dhproj, std::size_t units) {
+void cell_backward(float* dh, const float* gates, const float* hproj, const float* h_prev, float* dxproj, float* dhproj,
+                   std::size_t units) {
   const std::size_t u = units;
   for (std::size_t j = 0; j < u; ++j) {
     const float r = gates[j], z = gates[u + j], n = gates[2 * u + j];
@@ -65,11 +71,10 @@ void cell_backward(float* dh, const float* gates, const float* hproj, const floa
 
 std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::array<std::size_t, 2>{a, b}); }
 
-void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const std::string& where,
-                   const std::string& name) {
+void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
   if (s == nullptr) return;
-  require(s->shape(0) == batch && s->shape(1) == units, where,
-          name + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+  if (!(s->shape(0) == batch && s->shape(1) == units))
+    fail(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
 }
 
 // rows × [n] block starting at `p`, rows `ld` apart, each set to `bias`.
@@ -111,10 +116,10 @@ void GRU::parameters(ParameterList& out, const std::string& prefix) {
 // ---- step API ------------------------------------------------------------------------------
 
 void GRU::step_forward(const Tensor2& x_t, const Tensor2& h_prev, Tensor2& h, GRUStepCache& cache) const {
-  const std::string where = "GRU.step_forward";
+  const char* where = "GRU.step_forward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
-  require(x_t.shape(1) == d && x_t.shape(0) > 0, where,
-          "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+  if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
+    fail(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
   const std::size_t batch = x_t.shape(0);
   require_state(&h_prev, batch, u, where, "h_prev");
 
@@ -132,16 +137,16 @@ void GRU::step_forward(const Tensor2& x_t, const Tensor2& h_prev, Tensor2& h, GR
   fill_rows(cache.hproj.data(), batch, g, b_h);
   kernels::gemm(false, false, batch, g, u, 1.f, cache.h_prev.data(), u, w_h.data(), g, 1.f, cache.hproj.data(), g);
   for (std::size_t r = 0; r < batch; ++r) {
-    cell_forward(cache.gates.data() + r * g, cache.hproj.data() + r * g, cache.h_prev.data() + r * u,
-                 h.data() + r * u, u);
+    cell_forward(cache.gates.data() + r * g, cache.hproj.data() + r * g, cache.h_prev.data() + r * u, h.data() + r * u,
+                 u);
   }
 }
 
 void GRU::step_backward(const Tensor2& dh, const GRUStepCache& cache, Tensor2& dx_t, Tensor2& dh_prev) {
-  const std::string where = "GRU.step_backward";
+  const char* where = "GRU.step_backward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
   const std::size_t batch = cache.gates.shape(0);
-  require(cache.gates.shape(1) == g && batch > 0, where, "the cache holds no step_forward of this layer");
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) fail(where, "the cache holds no step_forward of this layer");
   require_state(&dh, batch, u, where, "dh");
 
   const std::array<std::size_t, 2> gate_shape{batch, g};
@@ -168,16 +173,16 @@ void GRU::step_backward(const Tensor2& dh, const GRUStepCache& cache, Tensor2& d
 
 void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_seq, GRUCache& cache,
                   const Tensor2* h0) const {
-  const std::string where = "GRU.forward";
+  const char* where = "GRU.forward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
-  require(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0, where,
-          "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) +
-              "] with B, T >= 1");
+  if (!(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0))
+    fail(where,
+         "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) + "] with B, T >= 1");
   const std::size_t batch = x.shape(0), steps = x.shape(1);
   if (mask != nullptr) {
-    require(mask->shape(0) == batch && mask->shape(1) == steps, where,
-            "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
-                "; mask must be " + shape2(batch, steps));
+    if (!(mask->shape(0) == batch && mask->shape(1) == steps))
+      fail(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
+                      "; mask must be " + shape2(batch, steps));
   }
   require_state(h0, batch, u, where, "h0");
 
@@ -192,7 +197,10 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
     std::fill(cache.mask.begin(), cache.mask.end(), std::uint8_t{1});
   }
   resize_to(cache.h0, state_shape);
-  if (h0 != nullptr) copy_into(cache.h0, *h0); else std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
+  if (h0 != nullptr)
+    copy_into(cache.h0, *h0);
+  else
+    std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
   resize_to(cache.gates, gate_shape);
   resize_to(cache.hproj, gate_shape);
   resize_to(cache.h, seq_shape);
@@ -237,22 +245,24 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
   }
 }
 
-void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache& cache, Tensor3& dx,
-                   Tensor2* dh0) {
-  const std::string where = "GRU.backward";
+void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache& cache, Tensor3& dx, Tensor2* dh0) {
+  const char* where = "GRU.backward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
-  require(cache.h.size() > 0 && cache.gates.shape(2) == g, where, "the cache holds no forward of this layer");
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) fail(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
-  require(dh_seq.shape() == cache.h.shape(), where,
-          "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
-              shape_string(cache.h.shape()));
+  if (!(dh_seq.shape() == cache.h.shape()))
+    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+                    shape_string(cache.h.shape()));
   require_state(dh_last, batch, u, where, "dh_last");
 
   const std::array<std::size_t, 3> gate_shape{batch, steps, g};
   resize_to(dh_, std::array<std::size_t, 2>{batch, u});
   resize_to(dxproj_, gate_shape);
   resize_to(dhproj_, gate_shape);
-  if (dh_last != nullptr) copy_into(dh_, *dh_last); else std::fill(dh_.begin(), dh_.end(), 0.f);
+  if (dh_last != nullptr)
+    copy_into(dh_, *dh_last);
+  else
+    std::fill(dh_.begin(), dh_.end(), 0.f);
 
   const std::size_t gate_ld = steps * g, state_ld = steps * u;
   for (std::size_t s = steps; s-- > 0;) {
@@ -275,8 +285,8 @@ void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache
       float* dh = dh_.data() + r * u;
       for (std::size_t j = 0; j < u; ++j) dh[j] += dh_seq.data()[at + j];  // output and recurrence
       const std::size_t gate_at = (r * steps + t) * g;
-      cell_backward(dh, cache.gates.data() + gate_at, cache.hproj.data() + gate_at, h_prev + r * prev_ld,
-                    dxproj_row, dhproj_row, u);
+      cell_backward(dh, cache.gates.data() + gate_at, cache.hproj.data() + gate_at, h_prev + r * prev_ld, dxproj_row,
+                    dhproj_row, u);
     }
     // hp_t = h_{t-1} · w_h + b_h. Padded rows have zero dhproj, so their carried dh is kept.
     kernels::gemm(false, true, batch, u, g, 1.f, dhproj_t, gate_ld, w_h.data(), g, 1.f, dh_.data(), u);

@@ -10,6 +10,12 @@
 namespace attn {
 namespace {
 
+// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
+// step API runs once per decoder step).
+[[noreturn]] void fail(const char* where, const std::string& what) {
+  throw ShapeError(std::string(where) + ": " + what);
+}
+
 template <class T, class S>
 void resize_to(T& t, const S& want) {
   if (t.shape() != want) t.resize(want);
@@ -26,9 +32,9 @@ void copy_into(T& dst, const T& src) {
 // activates them in place and writes c, tanh(c) and h [U].
 void cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
   const std::size_t u = units;
-  kernels::sigmoid(gates, gates, 2 * u);                  // i, f
-  kernels::tanh(gates + 2 * u, gates + 2 * u, u);         // g
-  kernels::sigmoid(gates + 3 * u, gates + 3 * u, u);      // o
+  kernels::sigmoid(gates, gates, 2 * u);              // i, f
+  kernels::tanh(gates + 2 * u, gates + 2 * u, u);     // g
+  kernels::sigmoid(gates + 3 * u, gates + 3 * u, u);  // o
   const float* i = gates;
   const float* f = gates + u;
   const float* g = gates + 2 * u;
@@ -66,11 +72,10 @@ void cell_backward(const float* dh, float* dc, const float* gates, const float* 
 
 std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::array<std::size_t, 2>{a, b}); }
 
-void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const std::string& where,
-                   const std::string& name) {
+void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
   if (s == nullptr) return;
-  require(s->shape(0) == batch && s->shape(1) == units, where,
-          name + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+  if (!(s->shape(0) == batch && s->shape(1) == units))
+    fail(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
 }
 
 }  // namespace
@@ -99,10 +104,10 @@ void LSTM::parameters(ParameterList& out, const std::string& prefix) {
 
 void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2& c_prev, Tensor2& h, Tensor2& c,
                         LSTMStepCache& cache) const {
-  const std::string where = "LSTM.step_forward";
+  const char* where = "LSTM.step_forward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
-  require(x_t.shape(1) == d && x_t.shape(0) > 0, where,
-          "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+  if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
+    fail(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
   const std::size_t batch = x_t.shape(0);
   require_state(&h_prev, batch, u, where, "h_prev");
   require_state(&c_prev, batch, u, where, "c_prev");
@@ -130,10 +135,10 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
 
 void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCache& cache, Tensor2& dx_t,
                          Tensor2& dh_prev, Tensor2& dc_prev) {
-  const std::string where = "LSTM.step_backward";
+  const char* where = "LSTM.step_backward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   const std::size_t batch = cache.gates.shape(0);
-  require(cache.gates.shape(1) == g && batch > 0, where, "the cache holds no step_forward of this layer");
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) fail(where, "the cache holds no step_forward of this layer");
   require_state(&dh, batch, u, where, "dh");
   require_state(&dc, batch, u, where, "dc");
 
@@ -143,8 +148,8 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
   copy_into(dc_, dc);
   // The cell, row by row; dc_ becomes dL/dc_prev.
   for (std::size_t r = 0; r < batch; ++r) {
-    cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g,
-                  cache.tanh_c.data() + r * u, cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
+    cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g, cache.tanh_c.data() + r * u,
+                  cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
   }
   resize_to(dx_t, std::array<std::size_t, 2>{batch, d});
   resize_to(dh_prev, state_shape);
@@ -164,16 +169,16 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
 
 void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_seq, LSTMCache& cache,
                    const Tensor2* h0, const Tensor2* c0) const {
-  const std::string where = "LSTM.forward";
+  const char* where = "LSTM.forward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
-  require(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0, where,
-          "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) +
-              "] with B, T >= 1");
+  if (!(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0))
+    fail(where,
+         "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) + "] with B, T >= 1");
   const std::size_t batch = x.shape(0), steps = x.shape(1);
   if (mask != nullptr) {
-    require(mask->shape(0) == batch && mask->shape(1) == steps, where,
-            "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
-                "; mask must be " + shape2(batch, steps));
+    if (!(mask->shape(0) == batch && mask->shape(1) == steps))
+      fail(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
+                      "; mask must be " + shape2(batch, steps));
   }
   require_state(h0, batch, u, where, "h0");
   require_state(c0, batch, u, where, "c0");
@@ -190,8 +195,14 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   }
   resize_to(cache.h0, state_shape);
   resize_to(cache.c0, state_shape);
-  if (h0 != nullptr) copy_into(cache.h0, *h0); else std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
-  if (c0 != nullptr) copy_into(cache.c0, *c0); else std::fill(cache.c0.begin(), cache.c0.end(), 0.f);
+  if (h0 != nullptr)
+    copy_into(cache.h0, *h0);
+  else
+    std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
+  if (c0 != nullptr)
+    copy_into(cache.c0, *c0);
+  else
+    std::fill(cache.c0.begin(), cache.c0.end(), 0.f);
   resize_to(cache.gates, gate_shape);
   resize_to(cache.h, seq_shape);
   resize_to(cache.c, seq_shape);
@@ -241,13 +252,13 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
 
 void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2* dc_last, const LSTMCache& cache,
                     Tensor3& dx, Tensor2* dh0, Tensor2* dc0) {
-  const std::string where = "LSTM.backward";
+  const char* where = "LSTM.backward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
-  require(cache.h.size() > 0 && cache.gates.shape(2) == g, where, "the cache holds no forward of this layer");
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) fail(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
-  require(dh_seq.shape() == cache.h.shape(), where,
-          "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
-              shape_string(cache.h.shape()));
+  if (!(dh_seq.shape() == cache.h.shape()))
+    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+                    shape_string(cache.h.shape()));
   require_state(dh_last, batch, u, where, "dh_last");
   require_state(dc_last, batch, u, where, "dc_last");
 
@@ -255,8 +266,14 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   resize_to(dh_, state_shape);
   resize_to(dc_, state_shape);
   resize_to(dgates_, std::array<std::size_t, 3>{batch, steps, g});
-  if (dh_last != nullptr) copy_into(dh_, *dh_last); else std::fill(dh_.begin(), dh_.end(), 0.f);
-  if (dc_last != nullptr) copy_into(dc_, *dc_last); else std::fill(dc_.begin(), dc_.end(), 0.f);
+  if (dh_last != nullptr)
+    copy_into(dh_, *dh_last);
+  else
+    std::fill(dh_.begin(), dh_.end(), 0.f);
+  if (dc_last != nullptr)
+    copy_into(dc_, *dc_last);
+  else
+    std::fill(dc_.begin(), dc_.end(), 0.f);
 
   float* dgates = dgates_.data();
   const std::size_t gate_ld = steps * g, state_ld = steps * u;
