@@ -310,3 +310,19 @@ TEST_CASE("gru.shape_errors") {
   CHECK_THROWS_WITH_AS(gru.step_forward(xt::zeros<float>({2, 5}), xt::zeros<float>({2, 3}), h, step),
                        "GRU.step_forward: x_t has shape [2, 5] but must be [B, 4]", ShapeError);
 }
+
+TEST_CASE("gru.fixed_shapes_reuse_buffers") {
+  // Layer contract rule 4: a second call at the same shapes resizes nothing.
+  Rng rng(2);
+  GRU gru(3, 4, rng);
+  const Tensor3 x = random_tensor<Tensor3>(std::array<std::size_t, 3>{2, 5, 3}, rng);
+  Tensor3 h_seq, dx;
+  GRUCache cache;
+  gru.forward(x, nullptr, false, h_seq, cache);
+  gru.backward(h_seq, nullptr, cache, dx);
+  const float* buffers[] = {h_seq.data(), dx.data(), cache.gates.data(), cache.hproj.data(), cache.h_last.data()};
+  gru.forward(x, nullptr, true, h_seq, cache);
+  gru.backward(h_seq, nullptr, cache, dx);
+  const float* again[] = {h_seq.data(), dx.data(), cache.gates.data(), cache.hproj.data(), cache.h_last.data()};
+  for (std::size_t i = 0; i < 5; ++i) CHECK(buffers[i] == again[i]);
+}

@@ -309,3 +309,60 @@ TEST_CASE("lstm.shape_errors") {
                                          xt::zeros<float>({1, 3}), h, c, step),
                        "LSTM.step_forward: c_prev has shape [1, 3] but must be [2, 3]", ShapeError);
 }
+
+TEST_CASE("lstm.fixed_shapes_reuse_buffers") {
+  // Layer contract rule 4: a second call at the same shapes resizes nothing.
+  Rng rng(2);
+  LSTM lstm(3, 4, rng);
+  const Tensor3 x = random_tensor<Tensor3>(std::array<std::size_t, 3>{2, 5, 3}, rng);
+  Tensor3 h_seq, dx;
+  LSTMCache cache;
+  lstm.forward(x, nullptr, false, h_seq, cache);
+  lstm.backward(h_seq, nullptr, nullptr, cache, dx);
+  const float* buffers[] = {h_seq.data(), dx.data(), cache.gates.data(), cache.c.data(), cache.h_last.data()};
+  lstm.forward(x, nullptr, true, h_seq, cache);
+  lstm.backward(h_seq, nullptr, nullptr, cache, dx);
+  const float* again[] = {h_seq.data(), dx.data(), cache.gates.data(), cache.c.data(), cache.h_last.data()};
+  for (std::size_t i = 0; i < 5; ++i) CHECK(buffers[i] == again[i]);
+}
+
+TEST_CASE("lstm.learns_to_carry_the_first_token_through_padding") {
+  // Target: h_last[b, 0] = 0.5 · x[b, 0] with x[b, 0] = ±1, followed by 1–5 real steps of
+  // U(-1, 1) noise and then post-padding; plain SGD (lr 1) on L = mean_b (h_last[b, 0] − target)².
+  const std::size_t batch = 16, steps = 6;
+  Rng rng(12);
+  LSTM lstm(1, 4, rng);
+  Tensor3 x = random_tensor<Tensor3>(std::array<std::size_t, 3>{batch, steps, 1}, rng);
+  Mask2 mask = xt::zeros<std::uint8_t>({batch, steps});
+  Tensor1 target = xt::zeros<float>({batch});
+  for (std::size_t b = 0; b < batch; ++b) {
+    const std::size_t length = 2 + rng.below(5);
+    for (std::size_t t = 0; t < length; ++t) mask(b, t) = 1;
+    x(b, 0, 0) = b % 2 == 0 ? 1.f : -1.f;
+    target(b) = 0.5f * x(b, 0, 0);
+  }
+  ParameterList params;
+  lstm.parameters(params);
+  Tensor3 h_seq, dx;
+  const Tensor3 no_output_grad = xt::zeros<float>({batch, steps, std::size_t{4}});
+  Tensor2 dh_last = xt::zeros<float>({batch, std::size_t{4}});
+  LSTMCache cache;
+  double first_loss = 0, loss = 0;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    lstm.forward(x, &mask, false, h_seq, cache);
+    loss = 0;
+    for (std::size_t b = 0; b < batch; ++b) {
+      const float err = cache.h_last(b, 0) - target(b);
+      loss += err * err / batch;
+      dh_last(b, 0) = 2.f * err / batch;
+    }
+    if (iteration == 0) first_loss = loss;
+    zero_grads(params);
+    lstm.backward(no_output_grad, &dh_last, nullptr, cache, dx);
+    for (const Parameter& p : params) {
+      for (std::size_t i = 0; i < p.size; ++i) p.value[i] -= 1.f * p.grad[i];
+    }
+  }
+  INFO("loss " << first_loss << " -> " << loss);
+  CHECK(loss < 0.1 * first_loss);
+}
