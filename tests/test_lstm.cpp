@@ -174,24 +174,47 @@ TEST_CASE("lstm.sequence_gradients_with_pre_and_post_padding") {
 }
 
 TEST_CASE("lstm.sequence_matches_chained_steps") {
+  // A decoder chains step_forward / step_backward; forward and backward must agree with the
+  // sequence API (outputs, final states, dx, dh0, dc0, parameter grads).
   Rng rng(5);
-  LSTM lstm(3, 4, rng);
   const Tensor3 x = random_tensor<Tensor3>(std::array<std::size_t, 3>{2, 4, 3}, rng);
+  const Tensor3 dh_seq = random_tensor<Tensor3>(std::array<std::size_t, 3>{2, 4, 4}, rng);
+  const Tensor2 dh_last = state(2, 4, rng), dc_last = state(2, 4, rng);
   for (bool reverse : {false, true}) {
-    Tensor3 h_seq;
+    CAPTURE(reverse);
+    Rng init_seq(6), init_step(6);
+    LSTM seq(3, 4, init_seq), steps(3, 4, init_step);
+    Tensor3 h_seq, dx_seq;
+    Tensor2 dh0_seq, dc0_seq;
     LSTMCache cache;
-    lstm.forward(x, nullptr, reverse, h_seq, cache);
+    seq.forward(x, nullptr, reverse, h_seq, cache);
+    seq.backward(dh_seq, &dh_last, &dc_last, cache, dx_seq, &dh0_seq, &dc0_seq);
+
     Tensor2 h = xt::zeros<float>({2, 4}), c = xt::zeros<float>({2, 4});
-    LSTMStepCache step;
+    std::vector<LSTMStepCache> step_caches(4);
     for (std::size_t s = 0; s < 4; ++s) {
       const std::size_t t = reverse ? 3 - s : s;
       const Tensor2 x_t = xt::view(x, xt::all(), t, xt::all());
-      lstm.step_forward(x_t, h, c, h, c, step);  // in place: h, c alias h_prev, c_prev
+      steps.step_forward(x_t, h, c, h, c, step_caches[s]);  // in place: h, c alias h_prev, c_prev
       const Tensor2 out_t = xt::view(h_seq, xt::all(), t, xt::all());
       check_near(out_t, h, 1e-6f, "h_t");
     }
     check_near(cache.h_last, h, 1e-6f, "h_last");
     check_near(cache.c_last, c, 1e-6f, "c_last");
+
+    Tensor2 dh = dh_last, dc = dc_last, dx_t;
+    for (std::size_t s = 4; s-- > 0;) {
+      const std::size_t t = reverse ? 3 - s : s;
+      dh += xt::view(dh_seq, xt::all(), t, xt::all());
+      steps.step_backward(dh, dc, step_caches[s], dx_t, dh, dc);  // in place: dh_prev, dc_prev alias dh, dc
+      const Tensor2 dx_seq_t = xt::view(dx_seq, xt::all(), t, xt::all());
+      check_near(dx_t, dx_seq_t, 1e-6f, "dx_t");
+    }
+    check_near(dh, dh0_seq, 1e-6f, "dh0");
+    check_near(dc, dc0_seq, 1e-6f, "dc0");
+    check_near(steps.dw_x, seq.dw_x, 1e-6f, "dw_x");
+    check_near(steps.dw_h, seq.dw_h, 1e-6f, "dw_h");
+    check_near(steps.db, seq.db, 1e-6f, "db");
   }
 }
 
