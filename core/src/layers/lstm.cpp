@@ -1,0 +1,318 @@
+#include "attn/layers/lstm.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "attn/kernels/gemm.hpp"
+#include "attn/kernels/vector_math.hpp"
+
+namespace attn {
+namespace {
+
+// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
+// step API runs once per decoder step).
+[[noreturn]] void fail(const char* where, const std::string& what) {
+  throw ShapeError(std::string(where) + ": " + what);
+}
+
+template <class T, class S>
+void resize_to(T& t, const S& want) {
+  if (t.shape() != want) t.resize(want);
+}
+
+// dst = src without reallocating when the shape already matches.
+template <class T>
+void copy_into(T& dst, const T& src) {
+  resize_to(dst, src.shape());
+  std::copy(src.data(), src.data() + src.size(), dst.data());
+}
+
+// One row of the cell, after the gate pre-activations [4U] are in `gates`:
+// activates them in place and writes c, tanh(c) and h [U].
+void cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
+  const std::size_t u = units;
+  kernels::sigmoid(gates, gates, 2 * u);              // i, f
+  kernels::tanh(gates + 2 * u, gates + 2 * u, u);     // g
+  kernels::sigmoid(gates + 3 * u, gates + 3 * u, u);  // o
+  const float* i = gates;
+  const float* f = gates + u;
+  const float* g = gates + 2 * u;
+  const float* o = gates + 3 * u;
+  for (std::size_t j = 0; j < u; ++j) c[j] = f[j] * c_prev[j] + i[j] * g[j];
+  kernels::tanh(c, tanh_c, u);
+  for (std::size_t j = 0; j < u; ++j) h[j] = o[j] * tanh_c[j];
+}
+
+// One row of the cell backwards. dh [U] is the total gradient w.r.t. h_t; dc [U] comes in as
+// the gradient w.r.t. c_t from later steps and leaves as the gradient w.r.t. c_{t-1}.
+// Writes the pre-activation gradients [4U] to dgates; the h_{t-1} part (dgates · w_hᵀ) is the
+// caller's gemm.
+void cell_backward(const float* dh, float* dc, const float* gates, const float* tanh_c, const float* c_prev,
+                   float* dgates, std::size_t units) {
+  const std::size_t u = units;
+  for (std::size_t j = 0; j < u; ++j) {
+    const float i = gates[j], f = gates[u + j], g = gates[2 * u + j], o = gates[3 * u + j];
+    const float tc = tanh_c[j];
+    // h = o ⊙ tanh(c)
+    const float d_o = dh[j] * tc;
+    const float d_c = dc[j] + dh[j] * o * (1.f - tc * tc);
+    // c = f ⊙ c_prev + i ⊙ g
+    const float d_i = d_c * g;
+    const float d_f = d_c * c_prev[j];
+    const float d_g = d_c * i;
+    dc[j] = d_c * f;
+    // [i f g o] = [σ σ tanh σ](pre)
+    dgates[j] = d_i * i * (1.f - i);
+    dgates[u + j] = d_f * f * (1.f - f);
+    dgates[2 * u + j] = d_g * (1.f - g * g);
+    dgates[3 * u + j] = d_o * o * (1.f - o);
+  }
+}
+
+std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::array<std::size_t, 2>{a, b}); }
+
+void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
+  if (s == nullptr) return;
+  if (!(s->shape(0) == batch && s->shape(1) == units))
+    fail(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+}
+
+}  // namespace
+
+LSTM::LSTM(std::size_t input_size, std::size_t units, Rng& rng) : input_size_(input_size), units_(units) {
+  if (input_size == 0 || units == 0) throw ShapeError("LSTM: input_size and units must be positive");
+  const std::size_t g = 4 * units;
+  const float glorot = std::sqrt(6.f / static_cast<float>(input_size + g));
+  w_x = random_uniform(rng, input_size, g, -glorot, glorot);
+  const float recurrent = 1.f / std::sqrt(static_cast<float>(units));
+  w_h = random_uniform(rng, units, g, -recurrent, recurrent);
+  b = xt::zeros<float>({g});
+  for (std::size_t j = units; j < 2 * units; ++j) b(j) = 1.f;  // forget gate starts open
+  dw_x = xt::zeros<float>(w_x.shape());
+  dw_h = xt::zeros<float>(w_h.shape());
+  db = xt::zeros<float>(b.shape());
+}
+
+void LSTM::parameters(ParameterList& out, const std::string& prefix) {
+  add_parameter(out, prefix, "w_x", w_x, dw_x);
+  add_parameter(out, prefix, "w_h", w_h, dw_h);
+  add_parameter(out, prefix, "b", b, db);
+}
+
+// ---- step API ------------------------------------------------------------------------------
+
+void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2& c_prev, Tensor2& h, Tensor2& c,
+                        LSTMStepCache& cache) const {
+  const char* where = "LSTM.step_forward";
+  const std::size_t u = units_, g = 4 * units_, d = input_size_;
+  if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
+    fail(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+  const std::size_t batch = x_t.shape(0);
+  require_state(&h_prev, batch, u, where, "h_prev");
+  require_state(&c_prev, batch, u, where, "c_prev");
+
+  // Copies first, so h / c may alias h_prev / c_prev.
+  copy_into(cache.x, x_t);
+  copy_into(cache.h_prev, h_prev);
+  copy_into(cache.c_prev, c_prev);
+  const std::array<std::size_t, 2> gate_shape{batch, g}, state_shape{batch, u};
+  resize_to(cache.gates, gate_shape);
+  resize_to(cache.tanh_c, state_shape);
+  resize_to(h, state_shape);
+  resize_to(c, state_shape);
+
+  float* gates = cache.gates.data();
+  for (std::size_t r = 0; r < batch; ++r) std::copy(b.data(), b.data() + g, gates + r * g);
+  // pre = x_t · w_x + h_prev · w_h + b
+  kernels::gemm(false, false, batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
+  kernels::gemm(false, false, batch, g, u, 1.f, cache.h_prev.data(), u, w_h.data(), g, 1.f, gates, g);
+  for (std::size_t r = 0; r < batch; ++r) {
+    cell_forward(gates + r * g, cache.c_prev.data() + r * u, c.data() + r * u, cache.tanh_c.data() + r * u,
+                 h.data() + r * u, u);
+  }
+}
+
+void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCache& cache, Tensor2& dx_t,
+                         Tensor2& dh_prev, Tensor2& dc_prev) {
+  const char* where = "LSTM.step_backward";
+  const std::size_t u = units_, g = 4 * units_, d = input_size_;
+  const std::size_t batch = cache.gates.shape(0);
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) fail(where, "the cache holds no step_forward of this layer");
+  require_state(&dh, batch, u, where, "dh");
+  require_state(&dc, batch, u, where, "dc");
+
+  const std::array<std::size_t, 2> gate_shape{batch, g}, state_shape{batch, u};
+  resize_to(dstep_, gate_shape);
+  copy_into(dh_, dh);
+  copy_into(dc_, dc);
+  // The cell, row by row; dc_ becomes dL/dc_prev.
+  for (std::size_t r = 0; r < batch; ++r) {
+    cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g, cache.tanh_c.data() + r * u,
+                  cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
+  }
+  resize_to(dx_t, std::array<std::size_t, 2>{batch, d});
+  resize_to(dh_prev, state_shape);
+  copy_into(dc_prev, dc_);
+  // pre = x_t · w_x + h_prev · w_h + b
+  const float* dgates = dstep_.data();
+  kernels::gemm(false, true, batch, d, g, 1.f, dgates, g, w_x.data(), g, 0.f, dx_t.data(), d);
+  kernels::gemm(false, true, batch, u, g, 1.f, dgates, g, w_h.data(), g, 0.f, dh_prev.data(), u);
+  kernels::gemm(true, false, d, g, batch, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
+  kernels::gemm(true, false, u, g, batch, 1.f, cache.h_prev.data(), u, dgates, g, 1.f, dw_h.data(), g);
+  for (std::size_t r = 0; r < batch; ++r) {
+    for (std::size_t j = 0; j < g; ++j) db(j) += dgates[r * g + j];
+  }
+}
+
+// ---- sequence API --------------------------------------------------------------------------
+
+void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_seq, LSTMCache& cache,
+                   const Tensor2* h0, const Tensor2* c0) const {
+  const char* where = "LSTM.forward";
+  const std::size_t u = units_, g = 4 * units_, d = input_size_;
+  if (!(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0))
+    fail(where,
+         "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) + "] with B, T >= 1");
+  const std::size_t batch = x.shape(0), steps = x.shape(1);
+  if (mask != nullptr) {
+    if (!(mask->shape(0) == batch && mask->shape(1) == steps))
+      fail(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
+                      "; mask must be " + shape2(batch, steps));
+  }
+  require_state(h0, batch, u, where, "h0");
+  require_state(c0, batch, u, where, "c0");
+
+  const std::array<std::size_t, 2> state_shape{batch, u};
+  const std::array<std::size_t, 3> seq_shape{batch, steps, u}, gate_shape{batch, steps, g};
+  cache.reverse = reverse;
+  copy_into(cache.x, x);
+  if (mask != nullptr) {
+    copy_into(cache.mask, *mask);
+  } else {
+    resize_to(cache.mask, std::array<std::size_t, 2>{batch, steps});
+    std::fill(cache.mask.begin(), cache.mask.end(), std::uint8_t{1});
+  }
+  resize_to(cache.h0, state_shape);
+  resize_to(cache.c0, state_shape);
+  if (h0 != nullptr)
+    copy_into(cache.h0, *h0);
+  else
+    std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
+  if (c0 != nullptr)
+    copy_into(cache.c0, *c0);
+  else
+    std::fill(cache.c0.begin(), cache.c0.end(), 0.f);
+  resize_to(cache.gates, gate_shape);
+  resize_to(cache.h, seq_shape);
+  resize_to(cache.c, seq_shape);
+  resize_to(cache.tanh_c, seq_shape);
+  resize_to(cache.h_last, state_shape);
+  resize_to(cache.c_last, state_shape);
+  resize_to(h_seq, seq_shape);
+
+  // Input projection of every step at once: gates[B·T, 4U] = x[B·T, D] · w_x + b.
+  float* gates = cache.gates.data();
+  for (std::size_t r = 0; r < batch * steps; ++r) std::copy(b.data(), b.data() + g, gates + r * g);
+  kernels::gemm(false, false, batch * steps, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
+
+  // Rows of step t sit T·(4U) (or T·U) floats apart; the gemms read and write them in place.
+  const std::size_t gate_ld = steps * g, state_ld = steps * u;
+  for (std::size_t s = 0; s < steps; ++s) {
+    const std::size_t t = reverse ? steps - 1 - s : s;
+    const std::size_t t_prev = reverse ? t + 1 : t - 1;  // used only when s > 0
+    const float* h_prev = s == 0 ? cache.h0.data() : cache.h.data() + t_prev * u;
+    const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * u;
+    const std::size_t prev_ld = s == 0 ? u : state_ld;
+    float* gates_t = gates + t * g;
+    // pre_t += h_{t-1} · w_h
+    kernels::gemm(false, false, batch, g, u, 1.f, h_prev, prev_ld, w_h.data(), g, 1.f, gates_t, gate_ld);
+    for (std::size_t r = 0; r < batch; ++r) {
+      const std::size_t at = (r * steps + t) * u;
+      float* h_t = cache.h.data() + at;
+      float* c_t = cache.c.data() + at;
+      float* out = h_seq.data() + at;
+      if (cache.mask(r, t) != 0) {
+        cell_forward(gates_t + r * gate_ld, c_prev + r * prev_ld, c_t, cache.tanh_c.data() + at, h_t, u);
+        std::copy(h_t, h_t + u, out);
+      } else {
+        std::copy(h_prev + r * prev_ld, h_prev + r * prev_ld + u, h_t);
+        std::copy(c_prev + r * prev_ld, c_prev + r * prev_ld + u, c_t);
+        std::fill(out, out + u, 0.f);
+      }
+    }
+  }
+  const std::size_t t_last = reverse ? 0 : steps - 1;
+  for (std::size_t r = 0; r < batch; ++r) {
+    const std::size_t at = (r * steps + t_last) * u;
+    std::copy(cache.h.data() + at, cache.h.data() + at + u, cache.h_last.data() + r * u);
+    std::copy(cache.c.data() + at, cache.c.data() + at + u, cache.c_last.data() + r * u);
+  }
+}
+
+void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2* dc_last, const LSTMCache& cache,
+                    Tensor3& dx, Tensor2* dh0, Tensor2* dc0) {
+  const char* where = "LSTM.backward";
+  const std::size_t u = units_, g = 4 * units_, d = input_size_;
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) fail(where, "the cache holds no forward of this layer");
+  const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
+  if (!(dh_seq.shape() == cache.h.shape()))
+    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+                    shape_string(cache.h.shape()));
+  require_state(dh_last, batch, u, where, "dh_last");
+  require_state(dc_last, batch, u, where, "dc_last");
+
+  const std::array<std::size_t, 2> state_shape{batch, u};
+  resize_to(dh_, state_shape);
+  resize_to(dc_, state_shape);
+  resize_to(dgates_, std::array<std::size_t, 3>{batch, steps, g});
+  if (dh_last != nullptr)
+    copy_into(dh_, *dh_last);
+  else
+    std::fill(dh_.begin(), dh_.end(), 0.f);
+  if (dc_last != nullptr)
+    copy_into(dc_, *dc_last);
+  else
+    std::fill(dc_.begin(), dc_.end(), 0.f);
+
+  float* dgates = dgates_.data();
+  const std::size_t gate_ld = steps * g, state_ld = steps * u;
+  for (std::size_t s = steps; s-- > 0;) {
+    const std::size_t t = cache.reverse ? steps - 1 - s : s;
+    const std::size_t t_prev = cache.reverse ? t + 1 : t - 1;
+    const float* h_prev = s == 0 ? cache.h0.data() : cache.h.data() + t_prev * u;
+    const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * u;
+    const std::size_t prev_ld = s == 0 ? u : state_ld;
+    float* dgates_t = dgates + t * g;
+    for (std::size_t r = 0; r < batch; ++r) {
+      float* dh = dh_.data() + r * u;
+      float* dgates_row = dgates_t + r * gate_ld;
+      if (cache.mask(r, t) == 0) {
+        // State carried: dh / dc pass to t-1 untouched; h_seq[r, t] = 0 takes no gradient.
+        std::fill(dgates_row, dgates_row + g, 0.f);
+        continue;
+      }
+      const std::size_t at = (r * steps + t) * u;
+      for (std::size_t j = 0; j < u; ++j) dh[j] += dh_seq.data()[at + j];  // output and recurrence
+      cell_backward(dh, dc_.data() + r * u, cache.gates.data() + (r * steps + t) * g, cache.tanh_c.data() + at,
+                    c_prev + r * prev_ld, dgates_row, u);
+      // Consumed; the gemm below writes dL/dh_{t-1} for this row.
+      std::fill(dh, dh + u, 0.f);
+    }
+    // pre_t += h_{t-1} · w_h. Padded rows have zero dgates, so their carried dh is kept.
+    kernels::gemm(false, true, batch, u, g, 1.f, dgates_t, gate_ld, w_h.data(), g, 1.f, dh_.data(), u);
+    kernels::gemm(true, false, u, g, batch, 1.f, h_prev, prev_ld, dgates_t, gate_ld, 1.f, dw_h.data(), g);
+  }
+
+  // gates[B·T, 4U] = x[B·T, D] · w_x + b, all steps at once.
+  resize_to(dx, std::array<std::size_t, 3>{batch, steps, d});
+  kernels::gemm(false, true, batch * steps, d, g, 1.f, dgates, g, w_x.data(), g, 0.f, dx.data(), d);
+  kernels::gemm(true, false, d, g, batch * steps, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
+  for (std::size_t r = 0; r < batch * steps; ++r) {
+    for (std::size_t j = 0; j < g; ++j) db(j) += dgates[r * g + j];
+  }
+  if (dh0 != nullptr) copy_into(*dh0, dh_);
+  if (dc0 != nullptr) copy_into(*dc0, dc_);
+}
+
+}  // namespace attn
