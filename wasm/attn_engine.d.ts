@@ -63,6 +63,18 @@ export interface AttentionOutput {
   weights: OutTensor; // [Tq, Tk] or [H, Tq, Tk]
 }
 
+/** Result of a toy training run (see core/include/attn/train/toy_run.hpp). */
+export interface ToyRunResult {
+  /** Training loss at every step. */
+  losses: Float32Array;
+  testAccuracy: number;
+  /** Mean attention-pooling weight on the decisive positions of the test set. */
+  decisiveAttention: number;
+  /** Share of test examples whose most-attended position is decisive. */
+  decisiveArgmaxRate: number;
+  parameters: number;
+}
+
 export interface AttnEngine {
   version(): string;
   simdEnabled(): boolean;
@@ -86,6 +98,12 @@ export interface AttnEngine {
   splitHeads(x: Tensor, heads: number): OutTensor;
   /** x [H, T, d] -> [T, H*d]. */
   mergeHeads(x: Tensor): OutTensor;
+  /**
+   * Trains a small classifier on a synthetic task, synchronously. `configJson` is a flat JSON
+   * object (keys in snake_case: task, encoder, pooling, score, embed_dim, units, steps, seed, ...);
+   * onStep(step, loss) is called after every step.
+   */
+  runToyTask(configJson: string, onStep: ((step: number, loss: number) => void) | null): ToyRunResult;
 }
 
 export interface AttnEngineFactoryOptions {

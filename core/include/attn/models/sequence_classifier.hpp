@@ -1,0 +1,111 @@
+// A binary sequence classifier in the families the course compares:
+//
+//   (a) Embedding → BiLSTM | BiGRU → attention pooling (any learnable scoring) → Dense → σ
+//   (b) Embedding (· √D) + positional encoding → N pre-norm Transformer blocks → LayerNorm →
+//       attention or mean pooling → Dense → σ
+//   (c) baseline without attention: Embedding → BiLSTM | BiGRU → last states → Dense → σ
+//
+// Legend: B batch, T time, V vocabulary, E embedding size, U recurrent units per direction,
+// Dh encoder output size (2U for recurrent encoders, E for the Transformer).
+// The model owns its layers' caches: forward() then backward() on the same batch.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "attn/attention/scores.hpp"
+#include "attn/layers/attention_pooling.hpp"
+#include "attn/layers/dense.hpp"
+#include "attn/layers/embedding.hpp"
+#include "attn/layers/parameter.hpp"
+#include "attn/random.hpp"
+
+namespace attn {
+
+enum class EncoderKind { bilstm, bigru, transformer };
+enum class PoolingKind { attention, last, mean };
+enum class PositionalKind { sinusoidal, learned };
+
+struct ClassifierConfig {
+  std::size_t vocab_size = 5000;
+  std::size_t embed_dim = 32;  // E (= d_model for the Transformer)
+  EncoderKind encoder = EncoderKind::bilstm;
+  std::size_t units = 32;  // U, per direction
+  PoolingKind pooling = PoolingKind::attention;
+  ScoreKind score = ScoreKind::additive;  // attention pooling's scoring function
+  std::size_t attention_dim = 32;         // A, for additive/concat scoring
+  std::size_t layers = 1;                 // Transformer blocks
+  std::size_t heads = 2;
+  std::size_t ff_dim = 64;
+  std::size_t max_len = 512;  // longest sequence the positional encoding supports
+  PositionalKind positional = PositionalKind::sinusoidal;
+  float dropout = 0.f;
+  bool causal = false;  // Transformer: causal self-attention mask
+
+  // Checks ranges and combinations; throws std::invalid_argument saying what is wrong.
+  void validate() const;
+  std::string to_json() const;  // flat JSON with "model": "sequence_classifier"
+  static ClassifierConfig from_json(const std::string& json);
+};
+
+const char* encoder_kind_name(EncoderKind kind);
+EncoderKind encoder_kind_from_name(const std::string& name);
+const char* pooling_kind_name(PoolingKind kind);
+PoolingKind pooling_kind_from_name(const std::string& name);
+
+// The encoder between the embedding and the pooling (internal interface; see .cpp).
+class SequenceEncoder {
+ public:
+  virtual ~SequenceEncoder() = default;
+  // x [B, T, E], mask [B, T] -> h [B, T, Dh]; final_state [B, Dh] for recurrent encoders.
+  virtual void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h,
+                       Tensor2& final_state) = 0;
+  // dh [B, T, Dh], dfinal [B, Dh] or null -> dx [B, T, E]; parameter gradients accumulate.
+  virtual void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) = 0;
+  virtual void parameters(ParameterList& out, const std::string& prefix) = 0;
+  virtual std::size_t output_dim() const = 0;
+  // Self-attention weights of Transformer block `layer` from the last forward: [B, H, T, T].
+  virtual const Tensor4* self_attention(std::size_t layer) const;
+};
+
+class SequenceClassifier {
+ public:
+  SequenceClassifier(const ClassifierConfig& config, std::uint64_t seed);
+  ~SequenceClassifier();
+  SequenceClassifier(const SequenceClassifier&) = delete;
+  SequenceClassifier& operator=(const SequenceClassifier&) = delete;
+
+  // ids [B, T], mask [B, T] (1 = real token) -> logits [B]. `training` enables dropout (from rng).
+  void forward(const TokenIds& ids, const Mask2& mask, bool training, Rng& rng, Tensor1& logits);
+  // dlogits [B] -> parameter gradients (accumulated; zero them once per step).
+  void backward(const Tensor1& dlogits);
+
+  // Attention-pooling weights of the last forward, [B, T] (empty when pooling isn't attention).
+  const Tensor2& pooling_weights() const;
+  // Transformer self-attention of block `layer` from the last forward, [B, H, T, T], or null.
+  const Tensor4* self_attention(std::size_t layer) const;
+
+  ParameterList& parameters() { return parameters_; }
+  const ClassifierConfig& config() const { return config_; }
+
+ private:
+  SequenceClassifier(const ClassifierConfig& config, Rng&& rng);
+
+  ClassifierConfig config_;
+  Embedding embedding_;
+  std::unique_ptr<SequenceEncoder> encoder_;
+  std::unique_ptr<AttentionPooling> pooling_;
+  Dense output_;
+  ParameterList parameters_;
+
+  // Activations of the last forward and scratch for backward, reused across steps.
+  EmbeddingCache embedding_cache_;
+  Tensor3 embedded_, encoded_, d_encoded_, d_embedded_;
+  Tensor2 final_state_, pooled_, d_pooled_, d_final_, logits2_, d_logits2_;
+  Mask2 mask_;
+  AttentionPoolingCache pooling_cache_;
+  DenseCache output_cache_;
+  Tensor2 no_weights_;
+};
+
+}  // namespace attn

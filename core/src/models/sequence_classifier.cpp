@@ -1,0 +1,348 @@
+#include "attn/models/sequence_classifier.hpp"
+
+#include <cmath>
+
+#include "attn/io/flat_json.hpp"
+#include "attn/layers/bidirectional.hpp"
+#include "attn/layers/gru.hpp"
+#include "attn/layers/layer_norm.hpp"
+#include "attn/layers/lstm.hpp"
+#include "attn/layers/positional_encoding.hpp"
+#include "attn/layers/transformer_encoder.hpp"
+
+namespace attn {
+namespace {
+
+template <class T, std::size_t N>
+void ensure_shape(T& t, const std::array<std::size_t, N>& shape) {
+  if (t.shape() != shape) t.resize(shape);
+}
+
+// Embedding → BiLSTM/BiGRU. final_state = [→h_T; ←h_1].
+template <class Bi>
+class RecurrentEncoder final : public SequenceEncoder {
+ public:
+  RecurrentEncoder(std::size_t input, std::size_t units, Rng& rng) : rnn_(input, units, rng), units_(units) {}
+
+  void forward(const Tensor3& x, const Mask2& mask, bool, Rng&, Tensor3& h, Tensor2& final_state) override {
+    rnn_.forward(x, &mask, h, cache_);
+    final_state = rnn_.final_state(cache_);
+  }
+  void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) override { rnn_.backward(dh, dfinal, cache_, dx); }
+  void parameters(ParameterList& out, const std::string& prefix) override { rnn_.parameters(out, prefix); }
+  std::size_t output_dim() const override { return 2 * units_; }
+
+ private:
+  Bi rnn_;
+  typename Bi::Cache cache_;
+  std::size_t units_;
+};
+
+// Embedding · √E + positional encoding → N pre-norm blocks → LayerNorm.
+class TransformerEncoder final : public SequenceEncoder {
+ public:
+  TransformerEncoder(const ClassifierConfig& c, Rng& rng)
+      : config_(c), final_norm_(c.embed_dim), scale_(std::sqrt(static_cast<float>(c.embed_dim))) {
+    if (c.positional == PositionalKind::learned) learned_ = std::make_unique<LearnedPositionalEncoding>(c.max_len, c.embed_dim, rng);
+    TransformerEncoderConfig block;
+    block.d_model = c.embed_dim;
+    block.heads = c.heads;
+    block.ff_dim = c.ff_dim;
+    block.dropout = c.dropout;
+    for (std::size_t i = 0; i < c.layers; ++i) blocks_.emplace_back(block, rng);
+    caches_.resize(c.layers);
+    activations_.resize(c.layers + 1);
+    weights_.resize(c.layers);
+  }
+
+  void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h, Tensor2& final_state) override {
+    require(x.shape(1) <= config_.max_len, "SequenceClassifier",
+            "sequence length " + std::to_string(x.shape(1)) + " exceeds max_len " + std::to_string(config_.max_len));
+    // activations_[0] = x · √E + PE
+    Tensor3& in = activations_[0];
+    ensure_shape(scaled_, x.shape());
+    for (std::size_t i = 0; i < x.size(); ++i) scaled_.data()[i] = x.data()[i] * scale_;
+    if (learned_) {
+      learned_->forward(scaled_, in);
+    } else {
+      in = scaled_;
+      add_sinusoidal_positional_encoding(in);
+    }
+    for (std::size_t l = 0; l < blocks_.size(); ++l) {
+      blocks_[l].forward(activations_[l], &mask, config_.causal, training, rng, activations_[l + 1], caches_[l]);
+    }
+    final_norm_.forward(activations_.back(), h, norm_cache_);
+    final_state.resize({0, 0});
+  }
+
+  void backward(const Tensor3& dh, const Tensor2*, Tensor3& dx) override {
+    final_norm_.backward(dh, norm_cache_, d_a_);
+    for (std::size_t l = blocks_.size(); l-- > 0;) {
+      blocks_[l].backward(d_a_, caches_[l], d_b_);
+      std::swap(d_a_, d_b_);
+    }
+    // activations_[0] = scaled + PE: the positional term is a constant (or learned) addend.
+    if (learned_) {
+      learned_->backward(d_a_, d_b_);
+      std::swap(d_a_, d_b_);
+    }
+    ensure_shape(dx, d_a_.shape());
+    for (std::size_t i = 0; i < dx.size(); ++i) dx.data()[i] = d_a_.data()[i] * scale_;
+  }
+
+  void parameters(ParameterList& out, const std::string& prefix) override {
+    if (learned_) learned_->parameters(out, prefix + "positional.");
+    for (std::size_t l = 0; l < blocks_.size(); ++l) blocks_[l].parameters(out, prefix + "block" + std::to_string(l) + ".");
+    final_norm_.parameters(out, prefix + "final_norm.");
+  }
+  std::size_t output_dim() const override { return config_.embed_dim; }
+  const Tensor4* self_attention(std::size_t layer) const override {
+    return layer < caches_.size() ? &caches_[layer].attention.weights : nullptr;
+  }
+
+ private:
+  ClassifierConfig config_;
+  std::unique_ptr<LearnedPositionalEncoding> learned_;
+  std::vector<TransformerEncoderBlock> blocks_;
+  std::vector<TransformerEncoderCache> caches_;
+  std::vector<Tensor3> activations_;
+  std::vector<Tensor4> weights_;
+  LayerNorm final_norm_;
+  LayerNormCache norm_cache_;
+  float scale_;
+  Tensor3 scaled_, d_a_, d_b_;
+};
+
+std::unique_ptr<SequenceEncoder> make_encoder(const ClassifierConfig& c, Rng& rng) {
+  switch (c.encoder) {
+    case EncoderKind::bilstm: return std::make_unique<RecurrentEncoder<BiLSTM>>(c.embed_dim, c.units, rng);
+    case EncoderKind::bigru: return std::make_unique<RecurrentEncoder<BiGRU>>(c.embed_dim, c.units, rng);
+    case EncoderKind::transformer: return std::make_unique<TransformerEncoder>(c, rng);
+  }
+  throw std::invalid_argument("unknown encoder");
+}
+
+template <class Kind>
+Kind kind_from_name(const std::string& name, std::initializer_list<Kind> kinds, const char* (*to_name)(Kind),
+                    const char* what) {
+  std::string valid;
+  for (Kind k : kinds) {
+    if (name == to_name(k)) return k;
+    valid += (valid.empty() ? "" : ", ") + std::string(to_name(k));
+  }
+  throw std::invalid_argument("unknown " + std::string(what) + " '" + name + "'; valid: " + valid);
+}
+
+}  // namespace
+
+const Tensor4* SequenceEncoder::self_attention(std::size_t) const { return nullptr; }
+
+const char* encoder_kind_name(EncoderKind kind) {
+  switch (kind) {
+    case EncoderKind::bilstm: return "bilstm";
+    case EncoderKind::bigru: return "bigru";
+    case EncoderKind::transformer: return "transformer";
+  }
+  return "unknown";
+}
+
+EncoderKind encoder_kind_from_name(const std::string& name) {
+  return kind_from_name(name, {EncoderKind::bilstm, EncoderKind::bigru, EncoderKind::transformer}, encoder_kind_name,
+                        "encoder");
+}
+
+const char* pooling_kind_name(PoolingKind kind) {
+  switch (kind) {
+    case PoolingKind::attention: return "attention";
+    case PoolingKind::last: return "last";
+    case PoolingKind::mean: return "mean";
+  }
+  return "unknown";
+}
+
+PoolingKind pooling_kind_from_name(const std::string& name) {
+  return kind_from_name(name, {PoolingKind::attention, PoolingKind::last, PoolingKind::mean}, pooling_kind_name,
+                        "pooling");
+}
+
+void ClassifierConfig::validate() const {
+  auto fail = [](const std::string& what) { throw std::invalid_argument("invalid model configuration: " + what); };
+  if (vocab_size < 4) fail("vocab_size must be at least 4 (pad, start, out-of-vocabulary and one word), got " + std::to_string(vocab_size));
+  if (embed_dim < 1 || embed_dim > 4096) fail("embed_dim must be between 1 and 4096");
+  if (encoder != EncoderKind::transformer && (units < 1 || units > 4096)) fail("units must be between 1 and 4096");
+  if (attention_dim < 1 || attention_dim > 4096) fail("attention_dim must be between 1 and 4096");
+  if (!(dropout >= 0.f && dropout < 1.f)) fail("dropout must be in [0, 1)");
+  if (encoder == EncoderKind::transformer) {
+    if (pooling == PoolingKind::last) fail("pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'");
+    if (layers < 1 || layers > 64) fail("layers must be between 1 and 64");
+    if (heads < 1 || embed_dim % heads != 0) {
+      fail("heads (" + std::to_string(heads) + ") must divide embed_dim (" + std::to_string(embed_dim) + ")");
+    }
+    if (ff_dim < 1 || ff_dim > 16384) fail("ff_dim must be between 1 and 16384");
+    if (max_len < 1 || max_len > 65536) fail("max_len must be between 1 and 65536");
+  }
+  if (pooling == PoolingKind::attention && (score == ScoreKind::location || score == ScoreKind::cosine)) {
+    fail(std::string("attention pooling cannot use '") + score_kind_name(score) +
+         "' scoring; use additive, concat, general, dot or scaled_dot");
+  }
+}
+
+std::string ClassifierConfig::to_json() const {
+  FlatJson j;
+  j.set("model", "sequence_classifier")
+      .set("vocab_size", static_cast<double>(vocab_size))
+      .set("embed_dim", static_cast<double>(embed_dim))
+      .set("encoder", encoder_kind_name(encoder))
+      .set("units", static_cast<double>(units))
+      .set("pooling", pooling_kind_name(pooling))
+      .set("score", score_kind_name(score))
+      .set("attention_dim", static_cast<double>(attention_dim))
+      .set("layers", static_cast<double>(layers))
+      .set("heads", static_cast<double>(heads))
+      .set("ff_dim", static_cast<double>(ff_dim))
+      .set("max_len", static_cast<double>(max_len))
+      .set("positional", positional == PositionalKind::learned ? "learned" : "sinusoidal")
+      .set("dropout", static_cast<double>(dropout))
+      .set("causal", causal);
+  return j.dump();
+}
+
+ClassifierConfig ClassifierConfig::from_json(const std::string& json) {
+  const FlatJson j = FlatJson::parse(json);
+  if (j.get_string("model") != "sequence_classifier") {
+    throw std::invalid_argument("this file holds a '" + j.get_string("model") + "' model, not a sequence classifier");
+  }
+  ClassifierConfig c;
+  c.vocab_size = j.get_size("vocab_size");
+  c.embed_dim = j.get_size("embed_dim");
+  c.encoder = encoder_kind_from_name(j.get_string("encoder"));
+  c.units = j.get_size("units");
+  c.pooling = pooling_kind_from_name(j.get_string("pooling"));
+  c.score = score_kind_from_name(j.get_string("score"));
+  c.attention_dim = j.get_size("attention_dim");
+  c.layers = j.get_size("layers");
+  c.heads = j.get_size("heads");
+  c.ff_dim = j.get_size("ff_dim");
+  c.max_len = j.get_size("max_len");
+  const std::string positional = j.get_string("positional");
+  if (positional != "learned" && positional != "sinusoidal") {
+    throw std::invalid_argument("unknown positional encoding '" + positional + "'; valid: sinusoidal, learned");
+  }
+  c.positional = positional == "learned" ? PositionalKind::learned : PositionalKind::sinusoidal;
+  c.dropout = static_cast<float>(j.get_number("dropout"));
+  c.causal = j.get_bool("causal");
+  c.validate();
+  return c;
+}
+
+namespace {
+// Validates before any layer is built (a bad configuration must not allocate absurd sizes).
+const ClassifierConfig& validated(const ClassifierConfig& c) {
+  c.validate();
+  return c;
+}
+}  // namespace
+
+SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, std::uint64_t seed)
+    : SequenceClassifier(validated(config), Rng(seed)) {}
+
+SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, Rng&& rng)
+    : config_(config),
+      embedding_(config.vocab_size, config.embed_dim, rng, 0),
+      encoder_(make_encoder(config, rng)),
+      output_(encoder_->output_dim(), 1, rng) {
+  if (config.pooling == PoolingKind::attention) {
+    pooling_ = std::make_unique<AttentionPooling>(config.score, encoder_->output_dim(), config.attention_dim, rng);
+  }
+  embedding_.parameters(parameters_, "embedding.");
+  encoder_->parameters(parameters_, "encoder.");
+  if (pooling_) pooling_->parameters(parameters_, "pooling.");
+  output_.parameters(parameters_, "output.");
+}
+
+SequenceClassifier::~SequenceClassifier() = default;
+
+void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool training, Rng& rng, Tensor1& logits) {
+  require(mask.shape() == ids.shape(), "SequenceClassifier::forward",
+          "mask has shape " + shape_string(mask.shape()) + " but ids has shape " + shape_string(ids.shape()));
+  require(ids.shape(0) > 0 && ids.shape(1) > 0, "SequenceClassifier::forward",
+          "ids has shape " + shape_string(ids.shape()) + "; need at least one sequence of length >= 1");
+  const std::size_t batch = ids.shape(0), time = ids.shape(1), dh = encoder_->output_dim();
+  mask_ = mask;
+  embedding_.forward(ids, embedded_, embedding_cache_);
+  encoder_->forward(embedded_, mask_, training, rng, encoded_, final_state_);
+  switch (config_.pooling) {
+    case PoolingKind::attention:
+      pooling_->forward(encoded_, &mask_, pooled_, pooling_cache_);
+      break;
+    case PoolingKind::last:
+      pooled_ = final_state_;
+      break;
+    case PoolingKind::mean: {
+      // pooled[b] = Σ_t mask[b,t] h[b,t] / max(1, Σ_t mask[b,t])
+      ensure_shape(pooled_, std::array<std::size_t, 2>{batch, dh});
+      pooled_.fill(0.f);
+      for (std::size_t b = 0; b < batch; ++b) {
+        std::size_t count = 0;
+        for (std::size_t t = 0; t < time; ++t) {
+          if (!mask_(b, t)) continue;
+          ++count;
+          for (std::size_t d = 0; d < dh; ++d) pooled_(b, d) += encoded_(b, t, d);
+        }
+        const float inv = 1.f / static_cast<float>(std::max<std::size_t>(count, 1));
+        for (std::size_t d = 0; d < dh; ++d) pooled_(b, d) *= inv;
+      }
+      break;
+    }
+  }
+  output_.forward(pooled_, logits2_, output_cache_);
+  ensure_shape(logits, std::array<std::size_t, 1>{batch});
+  for (std::size_t b = 0; b < batch; ++b) logits(b) = logits2_(b, 0);
+}
+
+void SequenceClassifier::backward(const Tensor1& dlogits) {
+  const std::size_t batch = logits2_.shape(0), time = encoded_.shape(1), dh = encoder_->output_dim();
+  require(dlogits.shape(0) == batch, "SequenceClassifier::backward",
+          "dlogits has shape " + shape_string(dlogits.shape()) + " but the last forward had batch " +
+              std::to_string(batch));
+  ensure_shape(d_logits2_, std::array<std::size_t, 2>{batch, 1});
+  for (std::size_t b = 0; b < batch; ++b) d_logits2_(b, 0) = dlogits(b);
+  // logits = Dense(pooled)
+  output_.backward(d_logits2_, output_cache_, d_pooled_);
+  // pooled = pool(encoded)
+  const Tensor2* dfinal = nullptr;
+  switch (config_.pooling) {
+    case PoolingKind::attention:
+      pooling_->backward(d_pooled_, pooling_cache_, d_encoded_);
+      break;
+    case PoolingKind::last:
+      ensure_shape(d_encoded_, encoded_.shape());
+      d_encoded_.fill(0.f);
+      d_final_ = d_pooled_;
+      dfinal = &d_final_;
+      break;
+    case PoolingKind::mean:
+      ensure_shape(d_encoded_, encoded_.shape());
+      for (std::size_t b = 0; b < batch; ++b) {
+        std::size_t count = 0;
+        for (std::size_t t = 0; t < time; ++t) count += mask_(b, t) ? 1 : 0;
+        const float inv = 1.f / static_cast<float>(std::max<std::size_t>(count, 1));
+        for (std::size_t t = 0; t < time; ++t) {
+          for (std::size_t d = 0; d < dh; ++d) d_encoded_(b, t, d) = mask_(b, t) ? d_pooled_(b, d) * inv : 0.f;
+        }
+      }
+      break;
+  }
+  // encoded = encoder(embedded)
+  encoder_->backward(d_encoded_, dfinal, d_embedded_);
+  // embedded = Embedding(ids)
+  embedding_.backward(d_embedded_, embedding_cache_);
+}
+
+const Tensor2& SequenceClassifier::pooling_weights() const {
+  return pooling_ ? pooling_cache_.weights : no_weights_;
+}
+
+const Tensor4* SequenceClassifier::self_attention(std::size_t layer) const { return encoder_->self_attention(layer); }
+
+}  // namespace attn

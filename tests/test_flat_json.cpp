@@ -1,0 +1,40 @@
+#include <doctest/doctest.h>
+
+#include "attn/io/flat_json.hpp"
+
+using attn::FlatJson;
+
+TEST_CASE("flat_json.round_trip") {
+  FlatJson j;
+  j.set("name", "bi\"lstm\n").set("units", 32.0).set("lr", 0.001).set("causal", true);
+  const FlatJson back = FlatJson::parse(j.dump());
+  CHECK(back.get_string("name") == "bi\"lstm\n");
+  CHECK(back.get_size("units") == 32);
+  CHECK(back.get_number("lr") == doctest::Approx(0.001));
+  CHECK(back.get_bool("causal"));
+  CHECK(back.dump() == j.dump());
+}
+
+TEST_CASE("flat_json.parses_whitespace_escapes_and_empty") {
+  const FlatJson j = FlatJson::parse(" { \"a\" : -1.5e2 ,\"b\":\"\\u00e9\\t\", \"c\": false } ");
+  CHECK(j.get_number("a") == -150.0);
+  CHECK(j.get_string("b") == "\xc3\xa9\t");
+  CHECK_FALSE(j.get_bool("c"));
+  CHECK(FlatJson::parse("{}").keys().empty());
+}
+
+TEST_CASE("flat_json.errors_name_the_problem") {
+  CHECK_THROWS_WITH_AS(FlatJson::parse("{\"a\": [1]}"),
+                       "invalid JSON at offset 6: nested values are not supported in key 'a'", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(FlatJson::parse("{\"a\": 1, \"a\": 2}"), doctest::Contains("duplicate key 'a'"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(FlatJson::parse("{\"a\": 1} x"), doctest::Contains("trailing characters"), std::invalid_argument);
+  CHECK_THROWS_AS(FlatJson::parse("{\"a\": \"unterminated}"), std::invalid_argument);
+  CHECK_THROWS_AS(FlatJson::parse(""), std::invalid_argument);
+  CHECK_THROWS_AS(FlatJson::parse("{\"a\": 1e999}"), std::invalid_argument);
+  const FlatJson j = FlatJson::parse("{\"units\": 2.5, \"name\": \"x\"}");
+  CHECK_THROWS_WITH_AS(j.get_size("units"), "configuration value 'units' must be a whole number between 0 and 1073741824",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(j.get_number("name"), "configuration value 'name' must be a number", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(j.get_string("missing"), "configuration is missing 'missing'", std::invalid_argument);
+}

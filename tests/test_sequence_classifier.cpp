@@ -1,0 +1,129 @@
+#include <doctest/doctest.h>
+
+#include "attn/losses/binary_cross_entropy.hpp"
+#include "attn/models/sequence_classifier.hpp"
+#include "support/grad_check.hpp"
+
+using namespace attn;
+using attn::test::check_parameter_gradients;
+using attn::test::GradCheckOptions;
+
+namespace {
+ClassifierConfig small(EncoderKind encoder, PoolingKind pooling, ScoreKind score = ScoreKind::additive) {
+  ClassifierConfig c;
+  c.vocab_size = 12;
+  c.embed_dim = 4;
+  c.encoder = encoder;
+  c.units = 3;
+  c.pooling = pooling;
+  c.score = score;
+  c.attention_dim = 4;
+  c.layers = 1;
+  c.heads = 2;
+  c.ff_dim = 6;
+  c.max_len = 8;
+  return c;
+}
+
+// B = 3, T = 5: sequence 1 has pre-padding, sequence 2 post-padding.
+const TokenIds kIds = {{4, 5, 6, 7, 8}, {0, 0, 9, 10, 11}, {5, 7, 9, 0, 0}};
+const Mask2 kMask = {{1, 1, 1, 1, 1}, {0, 0, 1, 1, 1}, {1, 1, 1, 0, 0}};
+const Tensor1 kLabels = {1.f, 0.f, 1.f};
+
+// Whole model + BCE: analytic gradients of every parameter against central differences.
+void check_model(const ClassifierConfig& config) {
+  SequenceClassifier model(config, 17);
+  Rng rng(1);
+  Tensor1 logits, dlogits;
+  zero_grads(model.parameters());
+  model.forward(kIds, kMask, false, rng, logits);
+  binary_cross_entropy_with_logits(logits, kLabels, &dlogits);
+  model.backward(dlogits);
+  auto loss = [&]() {
+    model.forward(kIds, kMask, false, rng, logits);
+    return static_cast<double>(binary_cross_entropy_with_logits(logits, kLabels, nullptr));
+  };
+  // tolerance: |analytic - numeric| <= 1e-4 + 2e-2 · max(|analytic|, |numeric|), h = 1e-2
+  // (the BCE loss is O(1) and its gradients O(0.01–0.1), so the absolute floor is smaller).
+  GradCheckOptions opt;
+  opt.abs_tol = 1e-4;
+  opt.max_probes = 12;
+  check_parameter_gradients(model.parameters(), loss, opt);
+}
+}  // namespace
+
+TEST_CASE("sequence_classifier.gradients_bilstm_attention_bce") {
+  check_model(small(EncoderKind::bilstm, PoolingKind::attention));
+}
+
+TEST_CASE("sequence_classifier.gradients_bigru_with_every_pooling_score") {
+  for (ScoreKind score : {ScoreKind::additive, ScoreKind::concat, ScoreKind::general, ScoreKind::scaled_dot}) {
+    CAPTURE(score_kind_name(score));
+    check_model(small(EncoderKind::bigru, PoolingKind::attention, score));
+  }
+}
+
+TEST_CASE("sequence_classifier.gradients_last_state_and_mean_pooling") {
+  check_model(small(EncoderKind::bilstm, PoolingKind::last));
+  check_model(small(EncoderKind::bilstm, PoolingKind::mean));
+}
+
+TEST_CASE("sequence_classifier.gradients_transformer") {
+  check_model(small(EncoderKind::transformer, PoolingKind::attention));
+  ClassifierConfig learned = small(EncoderKind::transformer, PoolingKind::mean);
+  learned.positional = PositionalKind::learned;
+  check_model(learned);
+}
+
+TEST_CASE("sequence_classifier.padding_does_not_change_predictions") {
+  for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer}) {
+    CAPTURE(encoder_kind_name(encoder));
+    SequenceClassifier model(small(encoder, PoolingKind::attention), 5);
+    Rng rng(1);
+    Tensor1 short_logits, long_logits;
+    const TokenIds ids = {{4, 5, 6}};
+    const Mask2 mask = {{1, 1, 1}};
+    model.forward(ids, mask, false, rng, short_logits);
+    const Tensor2 short_weights = model.pooling_weights();
+    const TokenIds padded = {{4, 5, 6, 0, 0}};
+    const Mask2 padded_mask = {{1, 1, 1, 0, 0}};
+    model.forward(padded, padded_mask, false, rng, long_logits);
+    CHECK(long_logits(0) == doctest::Approx(short_logits(0)).epsilon(1e-5));
+    CHECK(model.pooling_weights()(0, 3) == 0.f);
+    CHECK(model.pooling_weights()(0, 0) == doctest::Approx(short_weights(0, 0)).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("sequence_classifier.config_json_round_trip_and_validation") {
+  ClassifierConfig c = small(EncoderKind::transformer, PoolingKind::mean);
+  c.dropout = 0.25f;
+  c.causal = true;
+  const ClassifierConfig back = ClassifierConfig::from_json(c.to_json());
+  CHECK(back.to_json() == c.to_json());
+  CHECK(back.encoder == EncoderKind::transformer);
+  CHECK(back.dropout == 0.25f);
+
+  ClassifierConfig bad = small(EncoderKind::transformer, PoolingKind::attention);
+  bad.heads = 3;
+  CHECK_THROWS_WITH_AS(SequenceClassifier(bad, 1),
+                       "invalid model configuration: heads (3) must divide embed_dim (4)", std::invalid_argument);
+  bad = small(EncoderKind::transformer, PoolingKind::last);
+  CHECK_THROWS_WITH_AS(bad.validate(),
+                       "invalid model configuration: pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'",
+                       std::invalid_argument);
+  bad = small(EncoderKind::bilstm, PoolingKind::attention);
+  bad.vocab_size = 3;
+  CHECK_THROWS_AS(bad.validate(), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(encoder_kind_from_name("lstm"), "unknown encoder 'lstm'; valid: bilstm, bigru, transformer",
+                       std::invalid_argument);
+}
+
+TEST_CASE("sequence_classifier.same_seed_same_parameters") {
+  SequenceClassifier a(small(EncoderKind::bilstm, PoolingKind::attention), 9);
+  SequenceClassifier b(small(EncoderKind::bilstm, PoolingKind::attention), 9);
+  REQUIRE(a.parameters().size() == b.parameters().size());
+  for (std::size_t i = 0; i < a.parameters().size(); ++i) {
+    const Parameter& pa = a.parameters()[i];
+    CHECK(std::equal(pa.value, pa.value + pa.size, b.parameters()[i].value));
+  }
+}
