@@ -31,7 +31,7 @@ const Mask2 kMask = {{1, 1, 1, 1, 1}, {0, 0, 1, 1, 1}, {1, 1, 1, 0, 0}};
 const Tensor1 kLabels = {1.f, 0.f, 1.f};
 
 // Whole model + BCE: analytic gradients of every parameter against central differences.
-void check_model(const ClassifierConfig& config) {
+void check_model(const ClassifierConfig& config, double step = 1e-2) {
   SequenceClassifier model(config, 17);
   Rng rng(1);
   Tensor1 logits, dlogits;
@@ -48,6 +48,7 @@ void check_model(const ClassifierConfig& config) {
   GradCheckOptions opt;
   opt.abs_tol = 1e-4;
   opt.max_probes = 12;
+  opt.step = step;
   check_parameter_gradients(model.parameters(), loss, opt);
 }
 }  // namespace
@@ -68,11 +69,14 @@ TEST_CASE("sequence_classifier.gradients_last_state_and_mean_pooling") {
   check_model(small(EncoderKind::bilstm, PoolingKind::mean));
 }
 
+// h = 1e-3 here: with D = 4 the LayerNorms make the loss strongly curved in the embeddings, and
+// h = 1e-2 gave ~10% truncation error on the largest embedding gradients (not a bug: the same
+// entries agree to < 2% at h = 1e-3).
 TEST_CASE("sequence_classifier.gradients_transformer") {
-  check_model(small(EncoderKind::transformer, PoolingKind::attention));
+  check_model(small(EncoderKind::transformer, PoolingKind::attention), 1e-3);
   ClassifierConfig learned = small(EncoderKind::transformer, PoolingKind::mean);
   learned.positional = PositionalKind::learned;
-  check_model(learned);
+  check_model(learned, 1e-3);
 }
 
 TEST_CASE("sequence_classifier.padding_does_not_change_predictions") {

@@ -55,4 +55,16 @@ inline void require(bool condition, const std::string& where, const std::string&
   if (!condition) throw ShapeError(where + ": " + what);
 }
 
+// dst += src element-wise, same shape, in place. Unlike xtensor's `+=`, which may evaluate into a
+// temporary and swap buffers (moving the data pointer that parameter lists and caches hold),
+// this never reallocates.
+template <class T, std::size_t N>
+void add_to(xt::xtensor<T, N>& dst, const xt::xtensor<T, N>& src) {
+  require(dst.shape() == src.shape(), "add_to",
+          "dst has shape " + shape_string(dst.shape()) + " but src has shape " + shape_string(src.shape()));
+  T* d = dst.data();
+  const T* s = src.data();
+  for (std::size_t i = 0, n = dst.size(); i < n; ++i) d[i] += s[i];
+}
+
 }  // namespace attn

@@ -27,7 +27,7 @@ void TransformerEncoderBlock::forward(const Tensor3& x, const Mask2* key_padding
   attention_.forward(c.ln1_out, key_padding, causal, c.attention_out, c.attention);
   resize_like(c.a, x.shape());
   drop1_.forward(c.attention_out.data(), c.a.data(), c.a.size(), training, rng, c.drop1);
-  c.a += x;
+  add_to(c.a, x);
   // y = a + Dropout(W2 · act(W1 · LN2(a)))
   ln2_.forward(c.a, c.ln2_out, c.ln2);
   ff1_.forward(c.ln2_out, c.ff_pre, c.ff1);
@@ -36,7 +36,7 @@ void TransformerEncoderBlock::forward(const Tensor3& x, const Mask2* key_padding
   ff2_.forward(c.ff_act, c.ff_out, c.ff2);
   resize_like(y, x.shape());
   drop2_.forward(c.ff_out.data(), y.data(), y.size(), training, rng, c.drop2);
-  y += c.a;
+  add_to(y, c.a);
 }
 
 void TransformerEncoderBlock::backward(const Tensor3& dy, const TransformerEncoderCache& c, Tensor3& dx) {
@@ -53,7 +53,7 @@ void TransformerEncoderBlock::backward(const Tensor3& dy, const TransformerEncod
   ff1_.backward(d_ff_pre_, c.ff1, d_ln2_out_);
   // ln2_out = LN2(a); a also feeds the residual: da = dy + dLN2
   ln2_.backward(d_ln2_out_, c.ln2, d_a_);
-  d_a_ += dy;
+  add_to(d_a_, dy);
   // a = x + Dropout(attention_out)
   resize_like(d_attention_out_, dy.shape());
   drop1_.backward(d_a_.data(), d_attention_out_.data(), d_a_.size(), c.drop1);
@@ -61,7 +61,7 @@ void TransformerEncoderBlock::backward(const Tensor3& dy, const TransformerEncod
   attention_.backward(d_attention_out_, c.attention, d_ln1_out_);
   // ln1_out = LN1(x); x also feeds the residual: dx = da + dLN1
   ln1_.backward(d_ln1_out_, c.ln1, dx);
-  dx += d_a_;
+  add_to(dx, d_a_);
 }
 
 void TransformerEncoderBlock::parameters(ParameterList& out, const std::string& prefix) {

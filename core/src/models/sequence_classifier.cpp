@@ -26,7 +26,7 @@ class RecurrentEncoder final : public SequenceEncoder {
 
   void forward(const Tensor3& x, const Mask2& mask, bool, Rng&, Tensor3& h, Tensor2& final_state) override {
     rnn_.forward(x, &mask, h, cache_);
-    final_state = rnn_.final_state(cache_);
+    final_state = cache_.h_last;
   }
   void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) override { rnn_.backward(dh, dfinal, cache_, dx); }
   void parameters(ParameterList& out, const std::string& prefix) override { rnn_.parameters(out, prefix); }
