@@ -1,6 +1,8 @@
-// Times the hot kernels against their plain-loop references and prints one JSON object per line:
+// Times the hot kernels against their plain-loop references, and whole training steps of the
+// sentiment models, and prints one JSON object per line:
 //   {"impl":"native","kernel":"gemm","variant":"fast","m":32,"n":512,"k":128,"gflops":...}
 //   {"impl":"native","kernel":"exp","variant":"fast","n":4096,"melem_per_s":...}
+//   {"impl":"native","kernel":"train_step","model":"bilstm-attention","ms_per_step":...,"tokens_per_s":...}
 // The same source runs natively and, compiled with Emscripten, under node (wasm SIMD and wasm
 // scalar builds); scripts/bench.mjs runs all three and lines them up. Each figure is the median
 // of several samples, each sample long enough (>= 20 ms) for the clock, after a warm-up.
@@ -10,6 +12,8 @@
 #include <vector>
 
 #include "attn/kernels/gemm.hpp"
+#include "attn/optim/adam.hpp"
+#include "attn/train/classifier_step.hpp"
 #include "attn/kernels/vector_math.hpp"
 #include "attn/random.hpp"
 
@@ -105,6 +109,45 @@ void bench_vector_math(attn::Rng& rng, std::size_t n) {
   }
 }
 
+// One full optimisation step (forward, BCE, backward, clipping, Adam) on a batch of random
+// reviews: batch 32 × maxlen 200 tokens, vocabulary 5000, no padding.
+void bench_train_step(const char* name, const attn::ClassifierConfig& config) {
+  const std::size_t batch_size = 32, maxlen = 200;
+  attn::SequenceClassifier model(config, 1);
+  attn::Adam optimizer(1e-3f);
+  attn::Rng rng(5);
+  attn::ClassifierBatch batch;
+  batch.ids = xt::empty<std::int32_t>({batch_size, maxlen});
+  batch.mask = xt::ones<std::uint8_t>({batch_size, maxlen});
+  batch.labels = xt::empty<float>({batch_size});
+  for (auto& id : batch.ids) id = static_cast<std::int32_t>(4 + rng.below(static_cast<std::uint32_t>(config.vocab_size - 4)));
+  for (auto& label : batch.labels) label = static_cast<float>(rng.below(2));
+  attn::StepBuffers buffers;
+  const double seconds = median_seconds_per_call([&] {
+    sink = attn::train_step(model, optimizer, batch, 5.f, rng, buffers).loss;
+  });
+  std::printf("{\"impl\":\"%s\",\"kernel\":\"train_step\",\"model\":\"%s\",\"batch\":%zu,\"maxlen\":%zu,"
+              "\"params\":%zu,\"ms_per_step\":%.2f,\"tokens_per_s\":%.0f}\n",
+              kImpl, name, batch_size, maxlen, attn::parameter_count(model.parameters()), seconds * 1e3,
+              static_cast<double>(batch_size * maxlen) / seconds);
+  std::fflush(stdout);
+}
+
+void bench_training() {
+  attn::ClassifierConfig bilstm;  // (a) Embedding(5000, 32) → BiLSTM(32) → additive attention → Dense(1)
+  bilstm.vocab_size = 5000;
+  bilstm.embed_dim = 32;
+  bilstm.units = 32;
+  bilstm.attention_dim = 32;
+  bench_train_step("bilstm-attention", bilstm);
+  attn::ClassifierConfig transformer = bilstm;  // 1 pre-norm block, d_model 32, 2 heads, FF 64
+  transformer.encoder = attn::EncoderKind::transformer;
+  transformer.heads = 2;
+  transformer.ff_dim = 64;
+  transformer.layers = 1;
+  bench_train_step("transformer-1block", transformer);
+}
+
 }  // namespace
 
 int main() {
@@ -117,5 +160,6 @@ int main() {
   const Size sizes[] = {{32, 512, 128}, {64, 64, 64}, {256, 256, 256}, {6400, 128, 32}, {32, 128, 32}, {1, 4, 3}};
   for (const Size& s : sizes) bench_gemm(rng, s.m, s.n, s.k);
   bench_vector_math(rng, 4096);
+  bench_training();
   return 0;
 }

@@ -1,12 +1,13 @@
-// Kernel benchmarks side by side: the same program (bench/bench_kernels.cpp) run natively
-// (build/native/attn_bench), as wasm SIMD and as wasm scalar under node. Each run prints JSON
-// lines; this script collects them and prints two tables (GEMM GFLOP/s, vector maths Melem/s).
+// Benchmarks side by side: the same program (bench/bench_kernels.cpp) run natively
+// (build/native-bench/attn_bench), as wasm SIMD and as wasm scalar under node. Each run prints JSON
+// lines; this script collects them and prints three tables (GEMM GFLOP/s, training steps,
+// vector maths Melem/s).
 //
 //   npm run bench                       tables
-//   npm run --silent bench -- --json    one JSON object {"gemm": [...], "vector_math": [...], "env": {...}}
+//   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "vector_math": [...], "env": {...}}
 //   node scripts/bench.mjs --native-only
 //
-// The native binary comes from `scripts/setup.sh native`. The two wasm builds live in their own
+// The native bench build (build/native-bench, without xtensor's assertions) and the two wasm builds live in their own
 // build directories (build/wasm-bench-simd, build/wasm-bench-scalar, differing only in ATTN_SIMD);
 // they are configured on first use and brought up to date incrementally (a no-op when nothing
 // changed), so the numbers always describe the checked-out sources.
@@ -86,11 +87,16 @@ function parseLines(stdout) {
 
 async function main() {
   const records = [];
-  const nativeBench = path.join(root, 'build/native/attn_bench');
-  if (!existsSync(nativeBench)) {
-    log('building build/native/attn_bench');
-    await run('cmake', ['--build', 'build/native', '--target', 'attn_bench', '-j', jobs]);
+  // The native bench has its own build: the test build (build/native) enables xtensor's
+  // bounds assertions, which would slow the native side of every comparison.
+  const nativeDir = 'build/native-bench';
+  if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
+    log(`configuring ${nativeDir}`);
+    await run('cmake', ['-S', '.', '-B', nativeDir, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_XTENSOR_ASSERT=OFF', '-DATTN_BUILD_TESTS=OFF']);
   }
+  log(`building ${nativeDir}/attn_bench`);
+  await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
+  const nativeBench = path.join(root, nativeDir, 'attn_bench');
   // One at a time: they would otherwise compete for the same cores.
   log('running native');
   records.push(...parseLines(await run(nativeBench, [])));
@@ -106,7 +112,8 @@ async function main() {
   }
 
   const gemm = records.filter((r) => r.kernel === 'gemm');
-  const vectorMath = records.filter((r) => r.kernel !== 'gemm');
+  const trainStep = records.filter((r) => r.kernel === 'train_step');
+  const vectorMath = records.filter((r) => r.kernel !== 'gemm' && r.kernel !== 'train_step');
   const env = {
     date: new Date().toISOString(),
     node: process.version,
@@ -118,10 +125,10 @@ async function main() {
     emscripten: nativeOnly ? null : (await run('emcc', ['--version'], { env: emscriptenEnv })).split('\n')[0],
   };
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ gemm, vector_math: vectorMath, env })}\n`);
+    process.stdout.write(`${JSON.stringify({ gemm, vector_math: vectorMath, train_step: trainStep, env })}\n`);
     return;
   }
-  printTables(gemm, vectorMath, env);
+  printTables(gemm, vectorMath, trainStep, env);
 }
 
 function table(header, rows) {
@@ -130,7 +137,7 @@ function table(header, rows) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function printTables(gemm, vectorMath, env) {
+function printTables(gemm, vectorMath, trainStep, env) {
   const impls = ['native', 'wasm-simd', 'wasm-scalar'].filter((impl) => gemm.some((r) => r.impl === impl));
   const pick = (list, impl, variant, match) =>
     list.find((r) => r.impl === impl && r.variant === variant && match(r));
@@ -166,7 +173,20 @@ function printTables(gemm, vectorMath, env) {
     ];
   });
 
+  const models = [...new Set(trainStep.map((r) => r.model))];
+  const stepHeader = ['Training step (batch 32 × 200 tokens)', ...impls.flatMap((i) => [`${i} ms`, `${i} tok/s`])];
+  if (impls.includes('native') && impls.includes('wasm-simd')) stepHeader.push('wasm-simd/native');
+  const stepRows = models.map((model) => {
+    const row = [model];
+    const of = (impl) => trainStep.find((r) => r.model === model && r.impl === impl);
+    for (const impl of impls) row.push(fmt(of(impl)?.ms_per_step, 1), fmt(of(impl)?.tokens_per_s, 0));
+    if (stepHeader.at(-1) === 'wasm-simd/native') row.push(`${fmt(of('wasm-simd')?.ms_per_step / of('native')?.ms_per_step, 2)}×`);
+    return row;
+  });
+
   console.log(table(gemmHeader, gemmRows));
+  console.log();
+  console.log(table(stepHeader, stepRows));
   console.log();
   console.log(table(vmHeader, vmRows));
   console.log();

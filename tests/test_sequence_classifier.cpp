@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <cstring>
+
+#include "attn/io/model_file.hpp"
 #include "attn/losses/binary_cross_entropy.hpp"
 #include "attn/models/sequence_classifier.hpp"
 #include "support/grad_check.hpp"
@@ -130,4 +133,47 @@ TEST_CASE("sequence_classifier.same_seed_same_parameters") {
     const Parameter& pa = a.parameters()[i];
     CHECK(std::equal(pa.value, pa.value + pa.size, b.parameters()[i].value));
   }
+}
+
+TEST_CASE("sequence_classifier.save_load_round_trip_is_bit_exact") {
+  for (EncoderKind encoder : {EncoderKind::bigru, EncoderKind::transformer}) {
+    CAPTURE(encoder_kind_name(encoder));
+    SequenceClassifier model(small(encoder, PoolingKind::attention), 21);
+    // Move the weights away from their initial values so a fresh model would differ.
+    for (const Parameter& p : model.parameters()) {
+      for (std::size_t i = 0; i < p.size; ++i) p.value[i] += 0.01f * static_cast<float>(i % 7);
+    }
+    const std::vector<std::uint8_t> bytes = save_classifier(model);
+    const auto loaded = load_classifier(bytes.data(), bytes.size());
+    CHECK(loaded->config().to_json() == model.config().to_json());
+    REQUIRE(loaded->parameters().size() == model.parameters().size());
+    for (std::size_t i = 0; i < model.parameters().size(); ++i) {
+      const Parameter& a = model.parameters()[i];
+      const Parameter& b = loaded->parameters()[i];
+      CHECK(a.name == b.name);
+      CHECK(std::memcmp(a.value, b.value, a.size * sizeof(float)) == 0);
+    }
+    Rng rng(1);
+    Tensor1 original, reloaded;
+    model.forward(kIds, kMask, false, rng, original);
+    loaded->forward(kIds, kMask, false, rng, reloaded);
+    CHECK(original == reloaded);
+    CHECK(save_classifier(*loaded) == bytes);
+  }
+}
+
+TEST_CASE("sequence_classifier.load_rejects_damaged_and_foreign_files") {
+  SequenceClassifier model(small(EncoderKind::bilstm, PoolingKind::attention), 21);
+  std::vector<std::uint8_t> bytes = save_classifier(model);
+  std::vector<std::uint8_t> truncated(bytes.begin(), bytes.end() - 9);
+  CHECK_THROWS_WITH_AS(load_classifier(truncated.data(), truncated.size()), doctest::Contains("truncated"),
+                       ModelFileError);
+  std::vector<std::uint8_t> flipped = bytes;
+  flipped[flipped.size() / 2] ^= 0x10;
+  CHECK_THROWS_AS(load_classifier(flipped.data(), flipped.size()), ModelFileError);
+  // Same configuration text, other shapes: a GRU's parameters presented as an LSTM's.
+  SequenceClassifier gru(small(EncoderKind::bigru, PoolingKind::attention), 21);
+  const std::vector<std::uint8_t> foreign = save_model(model.config().to_json(), gru.parameters());
+  CHECK_THROWS_WITH_AS(load_classifier(foreign.data(), foreign.size()), doctest::Contains("another architecture"),
+                       ModelFileError);
 }

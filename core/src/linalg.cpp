@@ -4,7 +4,7 @@ namespace attn {
 
 Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
   const std::size_t m = a.shape(0), k = a.shape(1), n = b.shape(1);
-  require(b.shape(0) == k, "matmul",
+  ATTN_REQUIRE(b.shape(0) == k, "matmul",
           "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
               "; b must have " + std::to_string(k) + " rows");
   Tensor2 c = xt::zeros<float>({m, n});
@@ -25,7 +25,7 @@ Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
 
 Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
   const std::size_t m = a.shape(0), k = a.shape(1), n = b.shape(0);
-  require(b.shape(1) == k, "matmul_nt",
+  ATTN_REQUIRE(b.shape(1) == k, "matmul_nt",
           "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
               "; b must have " + std::to_string(k) + " columns");
   Tensor2 c = xt::empty<float>({m, n});
@@ -43,7 +43,7 @@ Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
 
 Tensor1 matvec(const Tensor2& a, const Tensor1& x) {
   const std::size_t m = a.shape(0), k = a.shape(1);
-  require(x.shape(0) == k, "matvec",
+  ATTN_REQUIRE(x.shape(0) == k, "matvec",
           "a has shape " + shape_string(a.shape()) + " and x has shape " + shape_string(x.shape()) +
               "; x must have " + std::to_string(k) + " entries");
   Tensor1 y = xt::empty<float>({m});

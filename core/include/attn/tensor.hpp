@@ -9,7 +9,9 @@
 //   * Nothing returns a lazy xtensor expression: results are evaluated containers.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -50,9 +52,30 @@ std::string shape_string(const S& shape) {
   return out + "]";
 }
 
-// Throws ShapeError("<where>: <what>") when `condition` is false.
-inline void require(bool condition, const std::string& where, const std::string& what) {
-  if (!condition) throw ShapeError(where + ": " + what);
+// Throws ShapeError("<where>: <what>").
+[[noreturn]] inline void throw_shape_error(const std::string& where, const std::string& what) {
+  throw ShapeError(where + ": " + what);
+}
+
+// Throws ShapeError("<where>: <what>") when `condition` is false. A macro so that `what` (usually
+// a string built from shapes) is evaluated only on failure: checks on the per-step path of a
+// training loop must not allocate (layers/README.md rule 4).
+#define ATTN_REQUIRE(condition, where, what)                            \
+  do {                                                                   \
+    if (!(condition)) ::attn::throw_shape_error((where), (what));        \
+  } while (false)
+
+// Resizes `t` only when its shape differs, so a loop at fixed shapes reuses its buffers.
+template <class T, class S>
+void ensure_shape(T& t, const S& shape) {
+  if (!std::equal(t.shape().begin(), t.shape().end(), std::begin(shape), std::end(shape))) t.resize(shape);
+}
+
+// dst = src, reusing dst's buffer when the shapes already agree.
+template <class T>
+void copy_into(T& dst, const T& src) {
+  ensure_shape(dst, src.shape());
+  std::copy(src.data(), src.data() + src.size(), dst.data());
 }
 
 // dst += src element-wise, same shape, in place. Unlike xtensor's `+=`, which may evaluate into a
@@ -60,7 +83,7 @@ inline void require(bool condition, const std::string& where, const std::string&
 // this never reallocates.
 template <class T, std::size_t N>
 void add_to(xt::xtensor<T, N>& dst, const xt::xtensor<T, N>& src) {
-  require(dst.shape() == src.shape(), "add_to",
+  ATTN_REQUIRE(dst.shape() == src.shape(), "add_to",
           "dst has shape " + shape_string(dst.shape()) + " but src has shape " + shape_string(src.shape()));
   T* d = dst.data();
   const T* s = src.data();

@@ -13,7 +13,7 @@ AttendResult attend(ScoreKind kind, const Tensor1& query, const Tensor2& annotat
   AttendResult r;
   r.scores = scores(kind, query, annotations, params);
   if (key_mask != nullptr) {
-    require(key_mask->shape(0) == annotations.shape(0), "attend",
+    ATTN_REQUIRE(key_mask->shape(0) == annotations.shape(0), "attend",
             "mask has shape " + shape_string(key_mask->shape()) + " but there are " +
                 std::to_string(annotations.shape(0)) + " annotations");
     r.weights = masked_softmax(r.scores, *key_mask, 0, temperature);
@@ -27,7 +27,7 @@ AttendResult attend(ScoreKind kind, const Tensor1& query, const Tensor2& annotat
 
 ScoreParams init_score_params(ScoreKind kind, std::size_t ds, std::size_t dh, std::size_t t,
                               std::size_t attention_dim, std::uint64_t seed) {
-  require(ds > 0 && dh > 0 && t > 0, "init_score_params",
+  ATTN_REQUIRE(ds > 0 && dh > 0 && t > 0, "init_score_params",
           "sizes must be >= 1 (ds=" + std::to_string(ds) + ", dh=" + std::to_string(dh) +
               ", T=" + std::to_string(t) + ")");
   Rng rng(seed);
@@ -38,13 +38,13 @@ ScoreParams init_score_params(ScoreKind kind, std::size_t ds, std::size_t dh, st
       p.w = random_uniform(rng, ds, dh, -bound(dh), bound(dh));
       break;
     case ScoreKind::additive:
-      require(attention_dim > 0, "init_score_params", "attention_dim must be >= 1 for additive");
+      ATTN_REQUIRE(attention_dim > 0, "init_score_params", "attention_dim must be >= 1 for additive");
       p.w1 = random_uniform(rng, attention_dim, ds, -bound(ds), bound(ds));
       p.w2 = random_uniform(rng, attention_dim, dh, -bound(dh), bound(dh));
       p.v = random_uniform(rng, attention_dim, -bound(attention_dim), bound(attention_dim));
       break;
     case ScoreKind::concat:
-      require(attention_dim > 0, "init_score_params", "attention_dim must be >= 1 for concat");
+      ATTN_REQUIRE(attention_dim > 0, "init_score_params", "attention_dim must be >= 1 for concat");
       p.w = random_uniform(rng, attention_dim, ds + dh, -bound(ds + dh), bound(ds + dh));
       p.v = random_uniform(rng, attention_dim, -bound(attention_dim), bound(attention_dim));
       break;

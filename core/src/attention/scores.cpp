@@ -8,22 +8,22 @@ namespace attn {
 namespace {
 
 void require_nonempty(const Tensor2& queries, const Tensor2& keys, const char* where) {
-  require(queries.shape(0) > 0 && queries.shape(1) > 0, where,
+  ATTN_REQUIRE(queries.shape(0) > 0 && queries.shape(1) > 0, where,
           "queries has shape " + shape_string(queries.shape()) + "; it needs at least one query of size >= 1");
-  require(keys.shape(0) > 0 && keys.shape(1) > 0, where,
+  ATTN_REQUIRE(keys.shape(0) > 0 && keys.shape(1) > 0, where,
           "keys has shape " + shape_string(keys.shape()) + "; it needs at least one key of size >= 1");
 }
 
 void require_same_size(const Tensor2& queries, const Tensor2& keys, const char* where) {
   require_nonempty(queries, keys, where);
-  require(queries.shape(1) == keys.shape(1), where,
+  ATTN_REQUIRE(queries.shape(1) == keys.shape(1), where,
           "keys has shape " + shape_string(keys.shape()) + " but queries has shape " +
               shape_string(queries.shape()) + "; keys must be [T, " + std::to_string(queries.shape(1)) + "]");
 }
 
 void require_param_shape(const Tensor2& p, std::size_t rows, std::size_t cols, const char* where,
                          const char* name) {
-  require(p.shape(0) == rows && p.shape(1) == cols, where,
+  ATTN_REQUIRE(p.shape(0) == rows && p.shape(1) == cols, where,
           std::string(name) + " has shape " + shape_string(p.shape()) + "; expected [" +
               std::to_string(rows) + ", " + std::to_string(cols) + "]");
 }
@@ -104,7 +104,7 @@ Tensor2 additive_scores(const Tensor2& queries, const Tensor2& keys, const Tenso
                         const Tensor2& w2, const Tensor1& v) {
   require_nonempty(queries, keys, "additive_scores");
   const std::size_t na = v.shape(0);
-  require(na > 0, "additive_scores", "v is empty; it must be [A] with A >= 1");
+  ATTN_REQUIRE(na > 0, "additive_scores", "v is empty; it must be [A] with A >= 1");
   require_param_shape(w1, na, queries.shape(1), "additive_scores", "W1");
   require_param_shape(w2, na, keys.shape(1), "additive_scores", "W2");
   return additive_from_projections(matmul_nt(queries, w1), matmul_nt(keys, w2), v);
@@ -114,7 +114,7 @@ Tensor2 concat_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2
                       const Tensor1& v) {
   require_nonempty(queries, keys, "concat_scores");
   const std::size_t na = v.shape(0), ds = queries.shape(1), dh = keys.shape(1);
-  require(na > 0, "concat_scores", "v is empty; it must be [A] with A >= 1");
+  ATTN_REQUIRE(na > 0, "concat_scores", "v is empty; it must be [A] with A >= 1");
   require_param_shape(w, na, ds + dh, "concat_scores", "W");
   // W [s; h] = W[:, :Ds] s + W[:, Ds:] h, so concat is additive with W split by columns.
   const Tensor2 ws = xt::view(w, xt::all(), xt::range(0, ds));

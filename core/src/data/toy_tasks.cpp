@@ -94,10 +94,10 @@ SequenceDataset make_first_of_two_task(std::size_t count, std::size_t min_len, s
 
 void make_batch(const SequenceDataset& data, const std::size_t* indices, std::size_t count, Padding padding,
                 ClassifierBatch& out) {
-  require(count > 0, "make_batch", "count must be >= 1");
+  ATTN_REQUIRE(count > 0, "make_batch", "count must be >= 1");
   std::size_t longest = 1;
   for (std::size_t i = 0; i < count; ++i) {
-    require(indices[i] < data.size(), "make_batch",
+    ATTN_REQUIRE(indices[i] < data.size(), "make_batch",
             "index " + std::to_string(indices[i]) + " is out of range for " + std::to_string(data.size()) + " examples");
     longest = std::max(longest, data.tokens[indices[i]].size());
   }

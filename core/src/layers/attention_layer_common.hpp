@@ -21,18 +21,8 @@ void check(bool condition, const char* where, MakeMessage&& message) {
   if (!condition) throw ShapeError(std::string(where) + ": " + message());
 }
 
-// Resizes only when the shape changes, so a loop at fixed shapes allocates nothing.
-template <class T, std::size_t N>
-void ensure_shape(T& t, const std::array<std::size_t, N>& shape) {
-  if (t.shape() != shape) t.resize(shape);
-}
-
-// dst = src, reusing dst's buffer when the shapes already agree.
-template <class T>
-void copy_into(T& dst, const T& src) {
-  ensure_shape(dst, src.shape());
-  std::copy(src.data(), src.data() + src.size(), dst.data());
-}
+using attn::copy_into;
+using attn::ensure_shape;
 
 // Glorot/Xavier uniform: U(±√(6 / (fan_in + fan_out))), drawn in row-major order.
 inline Tensor2 glorot(Rng& rng, std::size_t fan_in, std::size_t fan_out) {

@@ -6,16 +6,6 @@
 namespace attn {
 namespace {
 
-// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
-// step API runs once per decoder step).
-[[noreturn]] void fail(const char* where, const std::string& what) {
-  throw ShapeError(std::string(where) + ": " + what);
-}
-
-template <class T, class S>
-void resize_to(T& t, const S& want) {
-  if (t.shape() != want) t.resize(want);
-}
 
 // The final state is h only, so an LSTM direction gets no gradient for its cell state.
 void direction_backward(LSTM& layer, const Tensor3& dh_seq, const Tensor2* dh_last, const LSTMCache& cache,
@@ -45,8 +35,8 @@ void Bidirectional<RNN>::forward(const Tensor3& x, const Mask2* mask, Tensor3& h
   forward_layer.forward(x, mask, false, cache.h_forward, cache.forward);
   backward_layer.forward(x, mask, true, cache.h_backward, cache.backward);
   const std::size_t batch = x.shape(0), steps = x.shape(1), u = units();
-  resize_to(h_seq, std::array<std::size_t, 3>{batch, steps, 2 * u});
-  resize_to(cache.h_last, std::array<std::size_t, 2>{batch, 2 * u});
+  ensure_shape(h_seq, std::array<std::size_t, 3>{batch, steps, 2 * u});
+  ensure_shape(cache.h_last, std::array<std::size_t, 2>{batch, 2 * u});
   // h_seq[b, t] = [→h_t ; ←h_t]
   for (std::size_t row = 0; row < batch * steps; ++row) {
     const float* f = cache.h_forward.data() + row * u;
@@ -65,20 +55,20 @@ void Bidirectional<RNN>::forward(const Tensor3& x, const Mask2* mask, Tensor3& h
 template <class RNN>
 void Bidirectional<RNN>::backward(const Tensor3& dh_seq, const Tensor2* dfinal, const Cache& cache, Tensor3& dx) {
   const char* where = "Bidirectional.backward";
-  if (!(cache.h_forward.size() > 0)) fail(where, "the cache holds no forward of this layer");
+  if (!(cache.h_forward.size() > 0)) throw_shape_error(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h_forward.shape(0), steps = cache.h_forward.shape(1), u = units();
   const std::array<std::size_t, 3> seq_shape{batch, steps, u};
   if (!(dh_seq.shape() == (std::array<std::size_t, 3>{batch, steps, 2 * u})))
-    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
                     shape_string(std::array<std::size_t, 3>{batch, steps, 2 * u}));
   if (dfinal != nullptr) {
     if (!(dfinal->shape() == cache.h_last.shape()))
-      fail(where, "dfinal has shape " + shape_string(dfinal->shape()) + " but the final state has shape " +
+      throw_shape_error(where, "dfinal has shape " + shape_string(dfinal->shape()) + " but the final state has shape " +
                       shape_string(cache.h_last.shape()));
   }
   // h_seq[b, t] = [→h_t ; ←h_t]: split the gradient back into the two halves.
-  resize_to(dh_forward_, seq_shape);
-  resize_to(dh_backward_, seq_shape);
+  ensure_shape(dh_forward_, seq_shape);
+  ensure_shape(dh_backward_, seq_shape);
   for (std::size_t row = 0; row < batch * steps; ++row) {
     const float* src = dh_seq.data() + row * 2 * u;
     std::copy(src, src + u, dh_forward_.data() + row * u);
@@ -87,8 +77,8 @@ void Bidirectional<RNN>::backward(const Tensor3& dh_seq, const Tensor2* dfinal, 
   const Tensor2* dlast_forward = nullptr;
   const Tensor2* dlast_backward = nullptr;
   if (dfinal != nullptr) {
-    resize_to(dlast_forward_, std::array<std::size_t, 2>{batch, u});
-    resize_to(dlast_backward_, std::array<std::size_t, 2>{batch, u});
+    ensure_shape(dlast_forward_, std::array<std::size_t, 2>{batch, u});
+    ensure_shape(dlast_backward_, std::array<std::size_t, 2>{batch, u});
     for (std::size_t r = 0; r < batch; ++r) {
       const float* src = dfinal->data() + r * 2 * u;
       std::copy(src, src + u, dlast_forward_.data() + r * u);

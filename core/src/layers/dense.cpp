@@ -53,7 +53,7 @@ void Dense::backward_rows(const float* x, const float* dy, std::size_t rows, flo
 
 void Dense::forward(const Tensor2& x, Tensor2& y, DenseCache& cache) const {
   const std::size_t rows = x.shape()[0], in = input_size();
-  require(x.shape()[1] == in, "Dense::forward",
+  ATTN_REQUIRE(x.shape()[1] == in, "Dense::forward",
           "x has shape " + shape_string(x.shape()) + "; x must be [N, " + std::to_string(in) + "]");
   const std::array<std::size_t, 2> y_shape{rows, output_size()};
   if (y.shape() != y_shape) y.resize(y_shape);
@@ -64,7 +64,7 @@ void Dense::forward(const Tensor2& x, Tensor2& y, DenseCache& cache) const {
 
 void Dense::forward(const Tensor3& x, Tensor3& y, DenseCache& cache) const {
   const std::size_t batch = x.shape()[0], time = x.shape()[1], in = input_size();
-  require(x.shape()[2] == in, "Dense::forward",
+  ATTN_REQUIRE(x.shape()[2] == in, "Dense::forward",
           "x has shape " + shape_string(x.shape()) + "; x must be [B, T, " + std::to_string(in) + "]");
   const std::array<std::size_t, 3> y_shape{batch, time, output_size()};
   if (y.shape() != y_shape) y.resize(y_shape);
@@ -77,9 +77,9 @@ void Dense::forward(const Tensor3& x, Tensor3& y, DenseCache& cache) const {
 std::size_t Dense::check_backward(const char* where, std::size_t dy_rows, std::size_t dy_cols,
                                   const std::string& dy_shape, const DenseCache& cache) const {
   const std::size_t rows = cache.x.shape()[0];
-  require(cache.x.shape()[1] == input_size(), where,
+  ATTN_REQUIRE(cache.x.shape()[1] == input_size(), where,
           "the cache holds x of shape " + shape_string(cache.x.shape()) + "; run forward first");
-  require(dy_rows == rows && dy_cols == output_size(), where,
+  ATTN_REQUIRE(dy_rows == rows && dy_cols == output_size(), where,
           "dy has shape " + dy_shape + " but forward saw " + std::to_string(rows) + " rows; dy must have " +
               std::to_string(rows) + " rows of " + std::to_string(output_size()));
   return rows;

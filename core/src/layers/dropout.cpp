@@ -34,7 +34,7 @@ void Dropout::forward(const float* x, float* y, std::size_t n, bool training, Rn
 }
 
 void Dropout::backward(const float* dy, float* dx, std::size_t n, const DropoutCache& cache) const {
-  require(n == cache.n, "Dropout::backward",
+  ATTN_REQUIRE(n == cache.n, "Dropout::backward",
           "dy has " + std::to_string(n) + " units but forward saw " + std::to_string(cache.n));
   // y = x  (identity pass)
   if (!cache.active) {

@@ -48,7 +48,7 @@ void Embedding::forward(const TokenIds& ids, Tensor3& y, EmbeddingCache& cache) 
 void Embedding::backward(const Tensor3& dy, const EmbeddingCache& cache) {
   const std::size_t batch = cache.ids.shape()[0], time = cache.ids.shape()[1], d = dim();
   const std::array<std::size_t, 3> want{batch, time, d};
-  require(dy.shape() == want, "Embedding::backward",
+  ATTN_REQUIRE(dy.shape() == want, "Embedding::backward",
           "dy has shape " + shape_string(dy.shape()) + " but the cached ids are " +
               shape_string(cache.ids.shape()) + "; dy must be " + shape_string(want));
   // y[b, t, :] = weight[id, :]  ->  dweight[id, :] += dy[b, t, :]  (rows repeat, so accumulate)

@@ -10,23 +10,6 @@
 namespace attn {
 namespace {
 
-// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
-// step API runs once per decoder step).
-[[noreturn]] void fail(const char* where, const std::string& what) {
-  throw ShapeError(std::string(where) + ": " + what);
-}
-
-template <class T, class S>
-void resize_to(T& t, const S& want) {
-  if (t.shape() != want) t.resize(want);
-}
-
-// dst = src without reallocating when the shape already matches.
-template <class T>
-void copy_into(T& dst, const T& src) {
-  resize_to(dst, src.shape());
-  std::copy(src.data(), src.data() + src.size(), dst.data());
-}
 
 // One row of the cell. `gates` [3U] holds xp on entry and the activations r, z, n on exit;
 // hproj [3U] is hp; writes h [U].
@@ -74,7 +57,7 @@ std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::arra
 void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
   if (s == nullptr) return;
   if (!(s->shape(0) == batch && s->shape(1) == units))
-    fail(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+    throw_shape_error(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
 }
 
 // rows × [n] block starting at `p`, rows `ld` apart, each set to `bias`.
@@ -119,7 +102,7 @@ void GRU::step_forward(const Tensor2& x_t, const Tensor2& h_prev, Tensor2& h, GR
   const char* where = "GRU.step_forward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
   if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
-    fail(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+    throw_shape_error(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
   const std::size_t batch = x_t.shape(0);
   require_state(&h_prev, batch, u, where, "h_prev");
 
@@ -127,9 +110,9 @@ void GRU::step_forward(const Tensor2& x_t, const Tensor2& h_prev, Tensor2& h, GR
   copy_into(cache.x, x_t);
   copy_into(cache.h_prev, h_prev);
   const std::array<std::size_t, 2> gate_shape{batch, g};
-  resize_to(cache.gates, gate_shape);
-  resize_to(cache.hproj, gate_shape);
-  resize_to(h, std::array<std::size_t, 2>{batch, u});
+  ensure_shape(cache.gates, gate_shape);
+  ensure_shape(cache.hproj, gate_shape);
+  ensure_shape(h, std::array<std::size_t, 2>{batch, u});
 
   // xp = x_t · w_x + b_x, hp = h_prev · w_h + b_h
   fill_rows(cache.gates.data(), batch, g, b_x);
@@ -146,12 +129,12 @@ void GRU::step_backward(const Tensor2& dh, const GRUStepCache& cache, Tensor2& d
   const char* where = "GRU.step_backward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
   const std::size_t batch = cache.gates.shape(0);
-  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) fail(where, "the cache holds no step_forward of this layer");
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) throw_shape_error(where, "the cache holds no step_forward of this layer");
   require_state(&dh, batch, u, where, "dh");
 
   const std::array<std::size_t, 2> gate_shape{batch, g};
-  resize_to(dxstep_, gate_shape);
-  resize_to(dhstep_, gate_shape);
+  ensure_shape(dxstep_, gate_shape);
+  ensure_shape(dhstep_, gate_shape);
   copy_into(dh_, dh);
   for (std::size_t r = 0; r < batch; ++r) {
     cell_backward(dh_.data() + r * u, cache.gates.data() + r * g, cache.hproj.data() + r * g,
@@ -163,7 +146,7 @@ void GRU::step_backward(const Tensor2& dh, const GRUStepCache& cache, Tensor2& d
   add_column_sums(db_h, dhstep_.data(), batch, g);
   copy_into(dh_prev, dh_);
   // xp = x_t · w_x + b_x
-  resize_to(dx_t, std::array<std::size_t, 2>{batch, d});
+  ensure_shape(dx_t, std::array<std::size_t, 2>{batch, d});
   kernels::gemm(false, true, batch, d, g, 1.f, dxstep_.data(), g, w_x.data(), g, 0.f, dx_t.data(), d);
   kernels::gemm(true, false, d, g, batch, 1.f, cache.x.data(), d, dxstep_.data(), g, 1.f, dw_x.data(), g);
   add_column_sums(db_x, dxstep_.data(), batch, g);
@@ -176,12 +159,12 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
   const char* where = "GRU.forward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
   if (!(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0))
-    fail(where,
+    throw_shape_error(where,
          "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) + "] with B, T >= 1");
   const std::size_t batch = x.shape(0), steps = x.shape(1);
   if (mask != nullptr) {
     if (!(mask->shape(0) == batch && mask->shape(1) == steps))
-      fail(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
+      throw_shape_error(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
                       "; mask must be " + shape2(batch, steps));
   }
   require_state(h0, batch, u, where, "h0");
@@ -193,19 +176,19 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
   if (mask != nullptr) {
     copy_into(cache.mask, *mask);
   } else {
-    resize_to(cache.mask, std::array<std::size_t, 2>{batch, steps});
+    ensure_shape(cache.mask, std::array<std::size_t, 2>{batch, steps});
     std::fill(cache.mask.begin(), cache.mask.end(), std::uint8_t{1});
   }
-  resize_to(cache.h0, state_shape);
+  ensure_shape(cache.h0, state_shape);
   if (h0 != nullptr)
     copy_into(cache.h0, *h0);
   else
     std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
-  resize_to(cache.gates, gate_shape);
-  resize_to(cache.hproj, gate_shape);
-  resize_to(cache.h, seq_shape);
-  resize_to(cache.h_last, state_shape);
-  resize_to(h_seq, seq_shape);
+  ensure_shape(cache.gates, gate_shape);
+  ensure_shape(cache.hproj, gate_shape);
+  ensure_shape(cache.h, seq_shape);
+  ensure_shape(cache.h_last, state_shape);
+  ensure_shape(h_seq, seq_shape);
 
   // Input projection of every step at once: xp[B·T, 3U] = x[B·T, D] · w_x + b_x.
   float* gates = cache.gates.data();
@@ -248,17 +231,17 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
 void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache& cache, Tensor3& dx, Tensor2* dh0) {
   const char* where = "GRU.backward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
-  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) fail(where, "the cache holds no forward of this layer");
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) throw_shape_error(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
   if (!(dh_seq.shape() == cache.h.shape()))
-    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
                     shape_string(cache.h.shape()));
   require_state(dh_last, batch, u, where, "dh_last");
 
   const std::array<std::size_t, 3> gate_shape{batch, steps, g};
-  resize_to(dh_, std::array<std::size_t, 2>{batch, u});
-  resize_to(dxproj_, gate_shape);
-  resize_to(dhproj_, gate_shape);
+  ensure_shape(dh_, std::array<std::size_t, 2>{batch, u});
+  ensure_shape(dxproj_, gate_shape);
+  ensure_shape(dhproj_, gate_shape);
   if (dh_last != nullptr)
     copy_into(dh_, *dh_last);
   else
@@ -295,7 +278,7 @@ void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache
   add_column_sums(db_h, dhproj_.data(), batch * steps, g);
 
   // xp[B·T, 3U] = x[B·T, D] · w_x + b_x, all steps at once.
-  resize_to(dx, std::array<std::size_t, 3>{batch, steps, d});
+  ensure_shape(dx, std::array<std::size_t, 3>{batch, steps, d});
   kernels::gemm(false, true, batch * steps, d, g, 1.f, dxproj_.data(), g, w_x.data(), g, 0.f, dx.data(), d);
   kernels::gemm(true, false, d, g, batch * steps, 1.f, cache.x.data(), d, dxproj_.data(), g, 1.f, dw_x.data(), g);
   add_column_sums(db_x, dxproj_.data(), batch * steps, g);

@@ -10,23 +10,6 @@
 namespace attn {
 namespace {
 
-// Builds the message only on failure, so calls at fixed, valid shapes allocate nothing (the
-// step API runs once per decoder step).
-[[noreturn]] void fail(const char* where, const std::string& what) {
-  throw ShapeError(std::string(where) + ": " + what);
-}
-
-template <class T, class S>
-void resize_to(T& t, const S& want) {
-  if (t.shape() != want) t.resize(want);
-}
-
-// dst = src without reallocating when the shape already matches.
-template <class T>
-void copy_into(T& dst, const T& src) {
-  resize_to(dst, src.shape());
-  std::copy(src.data(), src.data() + src.size(), dst.data());
-}
 
 // One row of the cell, after the gate pre-activations [4U] are in `gates`:
 // activates them in place and writes c, tanh(c) and h [U].
@@ -75,7 +58,7 @@ std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::arra
 void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
   if (s == nullptr) return;
   if (!(s->shape(0) == batch && s->shape(1) == units))
-    fail(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+    throw_shape_error(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
 }
 
 }  // namespace
@@ -107,7 +90,7 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   const char* where = "LSTM.step_forward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
-    fail(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+    throw_shape_error(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
   const std::size_t batch = x_t.shape(0);
   require_state(&h_prev, batch, u, where, "h_prev");
   require_state(&c_prev, batch, u, where, "c_prev");
@@ -117,10 +100,10 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   copy_into(cache.h_prev, h_prev);
   copy_into(cache.c_prev, c_prev);
   const std::array<std::size_t, 2> gate_shape{batch, g}, state_shape{batch, u};
-  resize_to(cache.gates, gate_shape);
-  resize_to(cache.tanh_c, state_shape);
-  resize_to(h, state_shape);
-  resize_to(c, state_shape);
+  ensure_shape(cache.gates, gate_shape);
+  ensure_shape(cache.tanh_c, state_shape);
+  ensure_shape(h, state_shape);
+  ensure_shape(c, state_shape);
 
   float* gates = cache.gates.data();
   for (std::size_t r = 0; r < batch; ++r) std::copy(b.data(), b.data() + g, gates + r * g);
@@ -138,12 +121,12 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
   const char* where = "LSTM.step_backward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   const std::size_t batch = cache.gates.shape(0);
-  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) fail(where, "the cache holds no step_forward of this layer");
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) throw_shape_error(where, "the cache holds no step_forward of this layer");
   require_state(&dh, batch, u, where, "dh");
   require_state(&dc, batch, u, where, "dc");
 
   const std::array<std::size_t, 2> gate_shape{batch, g}, state_shape{batch, u};
-  resize_to(dstep_, gate_shape);
+  ensure_shape(dstep_, gate_shape);
   copy_into(dh_, dh);
   copy_into(dc_, dc);
   // The cell, row by row; dc_ becomes dL/dc_prev.
@@ -151,8 +134,8 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
     cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g, cache.tanh_c.data() + r * u,
                   cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
   }
-  resize_to(dx_t, std::array<std::size_t, 2>{batch, d});
-  resize_to(dh_prev, state_shape);
+  ensure_shape(dx_t, std::array<std::size_t, 2>{batch, d});
+  ensure_shape(dh_prev, state_shape);
   copy_into(dc_prev, dc_);
   // pre = x_t · w_x + h_prev · w_h + b
   const float* dgates = dstep_.data();
@@ -172,12 +155,12 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   const char* where = "LSTM.forward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   if (!(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0))
-    fail(where,
+    throw_shape_error(where,
          "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) + "] with B, T >= 1");
   const std::size_t batch = x.shape(0), steps = x.shape(1);
   if (mask != nullptr) {
     if (!(mask->shape(0) == batch && mask->shape(1) == steps))
-      fail(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
+      throw_shape_error(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
                       "; mask must be " + shape2(batch, steps));
   }
   require_state(h0, batch, u, where, "h0");
@@ -190,11 +173,11 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   if (mask != nullptr) {
     copy_into(cache.mask, *mask);
   } else {
-    resize_to(cache.mask, std::array<std::size_t, 2>{batch, steps});
+    ensure_shape(cache.mask, std::array<std::size_t, 2>{batch, steps});
     std::fill(cache.mask.begin(), cache.mask.end(), std::uint8_t{1});
   }
-  resize_to(cache.h0, state_shape);
-  resize_to(cache.c0, state_shape);
+  ensure_shape(cache.h0, state_shape);
+  ensure_shape(cache.c0, state_shape);
   if (h0 != nullptr)
     copy_into(cache.h0, *h0);
   else
@@ -203,13 +186,13 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
     copy_into(cache.c0, *c0);
   else
     std::fill(cache.c0.begin(), cache.c0.end(), 0.f);
-  resize_to(cache.gates, gate_shape);
-  resize_to(cache.h, seq_shape);
-  resize_to(cache.c, seq_shape);
-  resize_to(cache.tanh_c, seq_shape);
-  resize_to(cache.h_last, state_shape);
-  resize_to(cache.c_last, state_shape);
-  resize_to(h_seq, seq_shape);
+  ensure_shape(cache.gates, gate_shape);
+  ensure_shape(cache.h, seq_shape);
+  ensure_shape(cache.c, seq_shape);
+  ensure_shape(cache.tanh_c, seq_shape);
+  ensure_shape(cache.h_last, state_shape);
+  ensure_shape(cache.c_last, state_shape);
+  ensure_shape(h_seq, seq_shape);
 
   // Input projection of every step at once: gates[B·T, 4U] = x[B·T, D] · w_x + b.
   float* gates = cache.gates.data();
@@ -254,18 +237,18 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
                     Tensor3& dx, Tensor2* dh0, Tensor2* dc0) {
   const char* where = "LSTM.backward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
-  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) fail(where, "the cache holds no forward of this layer");
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) throw_shape_error(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
   if (!(dh_seq.shape() == cache.h.shape()))
-    fail(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
+    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
                     shape_string(cache.h.shape()));
   require_state(dh_last, batch, u, where, "dh_last");
   require_state(dc_last, batch, u, where, "dc_last");
 
   const std::array<std::size_t, 2> state_shape{batch, u};
-  resize_to(dh_, state_shape);
-  resize_to(dc_, state_shape);
-  resize_to(dgates_, std::array<std::size_t, 3>{batch, steps, g});
+  ensure_shape(dh_, state_shape);
+  ensure_shape(dc_, state_shape);
+  ensure_shape(dgates_, std::array<std::size_t, 3>{batch, steps, g});
   if (dh_last != nullptr)
     copy_into(dh_, *dh_last);
   else
@@ -305,7 +288,7 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   }
 
   // gates[B·T, 4U] = x[B·T, D] · w_x + b, all steps at once.
-  resize_to(dx, std::array<std::size_t, 3>{batch, steps, d});
+  ensure_shape(dx, std::array<std::size_t, 3>{batch, steps, d});
   kernels::gemm(false, true, batch * steps, d, g, 1.f, dgates, g, w_x.data(), g, 0.f, dx.data(), d);
   kernels::gemm(true, false, d, g, batch * steps, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
   for (std::size_t r = 0; r < batch * steps; ++r) {

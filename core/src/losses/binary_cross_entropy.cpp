@@ -9,8 +9,8 @@ namespace {
 
 void check_arguments(const Tensor1& logits, const Tensor1& targets, const Tensor1* weights) {
   const char* where = "binary_cross_entropy_with_logits";
-  require(logits.size() >= 1, where, "logits is empty; the mean loss over 0 examples is undefined");
-  require(targets.shape() == logits.shape(), where,
+  ATTN_REQUIRE(logits.size() >= 1, where, "logits is empty; the mean loss over 0 examples is undefined");
+  ATTN_REQUIRE(targets.shape() == logits.shape(), where,
           "targets has shape " + shape_string(targets.shape()) + " but logits has shape " +
               shape_string(logits.shape()) + "; they must match");
   for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -20,7 +20,7 @@ void check_arguments(const Tensor1& logits, const Tensor1& targets, const Tensor
     }
   }
   if (weights == nullptr) return;
-  require(weights->shape() == logits.shape(), where,
+  ATTN_REQUIRE(weights->shape() == logits.shape(), where,
           "weights has shape " + shape_string(weights->shape()) + " but logits has shape " +
               shape_string(logits.shape()) + "; they must match");
   for (std::size_t i = 0; i < weights->size(); ++i) {

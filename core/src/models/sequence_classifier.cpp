@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "attn/io/flat_json.hpp"
+#include "attn/io/model_file.hpp"
 #include "attn/layers/bidirectional.hpp"
 #include "attn/layers/gru.hpp"
 #include "attn/layers/layer_norm.hpp"
@@ -12,11 +13,6 @@
 
 namespace attn {
 namespace {
-
-template <class T, std::size_t N>
-void ensure_shape(T& t, const std::array<std::size_t, N>& shape) {
-  if (t.shape() != shape) t.resize(shape);
-}
 
 // Embedding → BiLSTM/BiGRU. final_state = [→h_T; ←h_1].
 template <class Bi>
@@ -56,7 +52,7 @@ class TransformerEncoder final : public SequenceEncoder {
   }
 
   void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h, Tensor2& final_state) override {
-    require(x.shape(1) <= config_.max_len, "SequenceClassifier",
+    ATTN_REQUIRE(x.shape(1) <= config_.max_len, "SequenceClassifier",
             "sequence length " + std::to_string(x.shape(1)) + " exceeds max_len " + std::to_string(config_.max_len));
     // activations_[0] = x · √E + PE
     Tensor3& in = activations_[0];
@@ -263,9 +259,9 @@ SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, Rng&& rng
 SequenceClassifier::~SequenceClassifier() = default;
 
 void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool training, Rng& rng, Tensor1& logits) {
-  require(mask.shape() == ids.shape(), "SequenceClassifier::forward",
+  ATTN_REQUIRE(mask.shape() == ids.shape(), "SequenceClassifier::forward",
           "mask has shape " + shape_string(mask.shape()) + " but ids has shape " + shape_string(ids.shape()));
-  require(ids.shape(0) > 0 && ids.shape(1) > 0, "SequenceClassifier::forward",
+  ATTN_REQUIRE(ids.shape(0) > 0 && ids.shape(1) > 0, "SequenceClassifier::forward",
           "ids has shape " + shape_string(ids.shape()) + "; need at least one sequence of length >= 1");
   const std::size_t batch = ids.shape(0), time = ids.shape(1), dh = encoder_->output_dim();
   mask_ = mask;
@@ -302,7 +298,7 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
 
 void SequenceClassifier::backward(const Tensor1& dlogits) {
   const std::size_t batch = logits2_.shape(0), time = encoded_.shape(1), dh = encoder_->output_dim();
-  require(dlogits.shape(0) == batch, "SequenceClassifier::backward",
+  ATTN_REQUIRE(dlogits.shape(0) == batch, "SequenceClassifier::backward",
           "dlogits has shape " + shape_string(dlogits.shape()) + " but the last forward had batch " +
               std::to_string(batch));
   ensure_shape(d_logits2_, std::array<std::size_t, 2>{batch, 1});
@@ -344,5 +340,17 @@ const Tensor2& SequenceClassifier::pooling_weights() const {
 }
 
 const Tensor4* SequenceClassifier::self_attention(std::size_t layer) const { return encoder_->self_attention(layer); }
+
+std::vector<std::uint8_t> save_classifier(SequenceClassifier& model) {
+  return save_model(model.config().to_json(), model.parameters());
+}
+
+std::unique_ptr<SequenceClassifier> load_classifier(const std::uint8_t* data, std::size_t size) {
+  const ModelFile file = read_model(data, size);
+  // The seed is irrelevant: every parameter is overwritten from the file.
+  auto model = std::make_unique<SequenceClassifier>(ClassifierConfig::from_json(file.config_json), 0);
+  load_parameters(file, model->parameters());
+  return model;
+}
 
 }  // namespace attn

@@ -45,11 +45,11 @@ void Optimizer::prepare(const ParameterList& params) {
     prepared_ = true;
     return;
   }
-  require(params.size() == sizes_.size(), where,
+  ATTN_REQUIRE(params.size() == sizes_.size(), where,
           "got " + std::to_string(params.size()) + " parameters but the optimiser state was created for " +
               std::to_string(sizes_.size()) + "; an optimiser belongs to one model");
   for (std::size_t i = 0; i < params.size(); ++i) {
-    require(params[i].size == sizes_[i], where,
+    ATTN_REQUIRE(params[i].size == sizes_[i], where,
             "parameter " + std::to_string(i) + " ('" + params[i].name + "') has " +
                 std::to_string(params[i].size) + " values but the optimiser state was created for " +
                 std::to_string(sizes_[i]) + "; an optimiser belongs to one model");
@@ -58,11 +58,11 @@ void Optimizer::prepare(const ParameterList& params) {
 
 void Optimizer::load_state(const OptimizerState& state) {
   const std::string where = name_ + ".load_state";
-  require(state.buffers.size() == state_.buffers.size(), where,
+  ATTN_REQUIRE(state.buffers.size() == state_.buffers.size(), where,
           "the state has " + std::to_string(state.buffers.size()) + " buffers but " + name_ + " keeps " +
               std::to_string(state_.buffers.size()));
   for (std::size_t k = 0; k < state.buffers.size(); ++k) {
-    require(state.buffers[k].name == state_.buffers[k].name, where,
+    ATTN_REQUIRE(state.buffers[k].name == state_.buffers[k].name, where,
             "buffer " + std::to_string(k) + " is '" + state.buffers[k].name + "' but " + name_ + " expects '" +
                 state_.buffers[k].name + "'");
   }
@@ -73,7 +73,7 @@ void Optimizer::load_state(const OptimizerState& state) {
     for (const StateBuffer& buffer : state.buffers) {
       bool same = buffer.slots.size() == sizes.size();
       for (std::size_t i = 0; same && i < sizes.size(); ++i) same = buffer.slots[i].size() == sizes[i];
-      require(same, where, "buffer '" + buffer.name + "' does not have the same slot sizes as buffer '" +
+      ATTN_REQUIRE(same, where, "buffer '" + buffer.name + "' does not have the same slot sizes as buffer '" +
                                state.buffers[0].name + "'");
     }
   }

@@ -22,7 +22,7 @@ void softmax_strided(const float* x, const std::uint8_t* mask, float* y, std::si
 template <std::size_t N>
 void softmax_dims(const std::array<std::size_t, N>& shape, std::size_t axis, std::size_t& outer,
                   std::size_t& n, std::size_t& inner) {
-  require(axis < N, "softmax", "axis " + std::to_string(axis) + " is out of range for a rank-" +
+  ATTN_REQUIRE(axis < N, "softmax", "axis " + std::to_string(axis) + " is out of range for a rank-" +
                                    std::to_string(N) + " tensor");
   outer = 1;
   inner = 1;
@@ -48,7 +48,7 @@ template <std::size_t N>
 xt::xtensor<float, N> masked_softmax(const xt::xtensor<float, N>& x,
                                      const xt::xtensor<std::uint8_t, N>& mask,
                                      std::size_t axis = N - 1, float temperature = 1.f) {
-  require(mask.shape() == x.shape(), "masked_softmax",
+  ATTN_REQUIRE(mask.shape() == x.shape(), "masked_softmax",
           "mask has shape " + shape_string(mask.shape()) + " but x has shape " + shape_string(x.shape()) +
               "; they must match");
   std::size_t outer, n, inner;

@@ -27,7 +27,7 @@ void softmax_backward_strided(const float* y, const float* dy, const std::uint8_
 template <std::size_t N>
 xt::xtensor<float, N> softmax_backward(const xt::xtensor<float, N>& y, const xt::xtensor<float, N>& dy,
                                        std::size_t axis = N - 1, float temperature = 1.f) {
-  require(
+  ATTN_REQUIRE(
       dy.shape() == y.shape(), "softmax_backward",
       "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) + "; they must match");
   std::size_t outer, n, inner;
@@ -42,10 +42,10 @@ template <std::size_t N>
 xt::xtensor<float, N> masked_softmax_backward(const xt::xtensor<float, N>& y, const xt::xtensor<float, N>& dy,
                                               const xt::xtensor<std::uint8_t, N>& mask, std::size_t axis = N - 1,
                                               float temperature = 1.f) {
-  require(
+  ATTN_REQUIRE(
       dy.shape() == y.shape(), "masked_softmax_backward",
       "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) + "; they must match");
-  require(mask.shape() == y.shape(), "masked_softmax_backward",
+  ATTN_REQUIRE(mask.shape() == y.shape(), "masked_softmax_backward",
           "mask has shape " + shape_string(mask.shape()) + " but y has shape " + shape_string(y.shape()) +
               "; they must match");
   std::size_t outer, n, inner;

@@ -25,7 +25,7 @@ using ParameterList = std::vector<Parameter>;
 // the list and must not be resized while it is in use.
 template <class T>
 void add_parameter(ParameterList& out, const std::string& prefix, const std::string& name, T& value, T& grad) {
-  require(value.shape() == grad.shape(), "add_parameter",
+  ATTN_REQUIRE(value.shape() == grad.shape(), "add_parameter",
           prefix + name + ": value has shape " + shape_string(value.shape()) + " but grad has shape " +
               shape_string(grad.shape()));
   Parameter p;

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "attn/attention/scores.hpp"
 #include "attn/layers/attention_pooling.hpp"
@@ -107,5 +108,12 @@ class SequenceClassifier {
   DenseCache output_cache_;
   Tensor2 no_weights_;
 };
+
+// The whole model — its configuration (as JSON) and every parameter — in one model file
+// (io/model_file.hpp: magic, version, named tensors with shapes, CRC-32).
+std::vector<std::uint8_t> save_classifier(SequenceClassifier& model);
+// Rebuilds the model the bytes describe. Throws ModelFileError for a damaged or foreign file and
+// std::invalid_argument for a configuration this build rejects.
+std::unique_ptr<SequenceClassifier> load_classifier(const std::uint8_t* data, std::size_t size);
 
 }  // namespace attn
