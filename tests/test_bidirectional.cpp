@@ -4,11 +4,14 @@
 #include <vector>
 
 #include "attn/layers/bidirectional.hpp"
-#include "support/grad_check.hpp"
-#include "support/tensor_check.hpp"
+#include "support/recurrent_fixtures.hpp"
 
 using namespace attn;
 using attn::test::check_close;
+using attn::test::check_near;
+using attn::test::mixed_mask;
+using attn::test::random_state;
+using attn::test::random_tensor;
 using attn::test::check_gradient;
 using attn::test::check_parameter_gradients;
 using attn::test::GradCheckOptions;
@@ -18,34 +21,6 @@ using attn::test::probe_weights;
 using attn::test::vector;
 
 namespace {
-
-// Float32 forward passes, central differences with h = 1e-2 accumulated in double; every entry
-// of every tensor is probed.
-const GradCheckOptions kGrad{1e-2, 1e-2, 1e-3, 100000, 1};
-
-template <class T, class S>
-T random_tensor(const S& shape, Rng& rng, float lo = -1.f, float hi = 1.f) {
-  T t = xt::empty<float>(shape);
-  for (auto& v : t) v = rng.uniform(lo, hi);
-  return t;
-}
-
-template <class A, class B>
-void check_near(const A& a, const B& b, float tol, const char* what) {
-  REQUIRE(a.size() == b.size());
-  auto ai = a.begin();
-  auto bi = b.begin();
-  for (std::size_t i = 0; ai != a.end(); ++ai, ++bi, ++i) {
-    INFO(what << " flat index " << i << ": " << *ai << " vs " << *bi);
-    CHECK(std::fabs(*ai - *bi) <= tol);
-  }
-}
-
-// Row 0 all real, row 1 pre-padded (Keras 'pre'), row 2 post-padded.
-Mask2 mixed_mask() {
-  Mask2 m = {{1, 1, 1, 1, 1}, {0, 0, 1, 1, 1}, {1, 1, 1, 0, 0}};
-  return m;
-}
 
 template <class Bi>
 void check_bidirectional_gradients(std::uint64_t seed) {
@@ -71,8 +46,8 @@ void check_bidirectional_gradients(std::uint64_t seed) {
     layer.forward(x, &mask, out, scratch);
     return probe_loss(out, r_seq) + probe_loss(scratch.h_last, r_last);
   };
-  check_parameter_gradients(params, loss, kGrad);
-  check_gradient("x", x.data(), dx.data(), x.size(), loss, kGrad);
+  check_parameter_gradients(params, loss, attn::test::kRecurrentGrad);
+  check_gradient("x", x.data(), dx.data(), x.size(), loss, attn::test::kRecurrentGrad);
   for (std::size_t b = 0; b < 3; ++b) {
     for (std::size_t t = 0; t < 5; ++t) {
       if (mask(b, t) != 0) continue;

@@ -4,11 +4,14 @@
 #include <vector>
 
 #include "attn/layers/gru.hpp"
-#include "support/grad_check.hpp"
-#include "support/tensor_check.hpp"
+#include "support/recurrent_fixtures.hpp"
 
 using namespace attn;
 using attn::test::check_close;
+using attn::test::check_near;
+using attn::test::mixed_mask;
+using attn::test::random_state;
+using attn::test::random_tensor;
 using attn::test::check_gradient;
 using attn::test::check_parameter_gradients;
 using attn::test::GradCheckOptions;
@@ -18,38 +21,6 @@ using attn::test::probe_weights;
 using attn::test::vector;
 
 namespace {
-
-// Float32 forward passes, central differences with h = 1e-2 accumulated in double; every entry
-// of every tensor is probed.
-const GradCheckOptions kGrad{1e-2, 1e-2, 1e-3, 100000, 1};
-
-template <class T, class S>
-T random_tensor(const S& shape, Rng& rng, float lo = -1.f, float hi = 1.f) {
-  T t = xt::empty<float>(shape);
-  for (auto& v : t) v = rng.uniform(lo, hi);
-  return t;
-}
-
-Tensor2 state(std::size_t batch, std::size_t units, Rng& rng) {
-  return random_tensor<Tensor2>(std::array<std::size_t, 2>{batch, units}, rng);
-}
-
-template <class A, class B>
-void check_near(const A& a, const B& b, float tol, const char* what) {
-  REQUIRE(a.size() == b.size());
-  auto ai = a.begin();
-  auto bi = b.begin();
-  for (std::size_t i = 0; ai != a.end(); ++ai, ++bi, ++i) {
-    INFO(what << " flat index " << i << ": " << *ai << " vs " << *bi);
-    CHECK(std::fabs(*ai - *bi) <= tol);
-  }
-}
-
-// Row 0 all real, row 1 pre-padded (Keras 'pre'), row 2 post-padded.
-Mask2 mixed_mask() {
-  Mask2 m = {{1, 1, 1, 1, 1}, {0, 0, 1, 1, 1}, {1, 1, 1, 0, 0}};
-  return m;
-}
 
 // Random biases, so the gradient checks see the b_h ≠ 0 path through r ⊙ hp_n.
 void randomise_biases(GRU& gru, Rng& rng) {
@@ -118,7 +89,7 @@ TEST_CASE("gru.step_gradients") {
   Rng rng(7);
   GRU gru(3, 4, rng);
   randomise_biases(gru, rng);
-  Tensor2 x = state(2, 3, rng), h_prev = state(2, 4, rng);
+  Tensor2 x = random_state(2, 3, rng), h_prev = random_state(2, 4, rng);
   GRUStepCache cache;
   Tensor2 h;
   gru.step_forward(x, h_prev, h, cache);
@@ -135,9 +106,9 @@ TEST_CASE("gru.step_gradients") {
     gru.step_forward(x, h_prev, hh, scratch);
     return probe_loss(hh, rh);
   };
-  check_parameter_gradients(params, loss, kGrad);
-  check_gradient("x_t", x.data(), dx.data(), x.size(), loss, kGrad);
-  check_gradient("h_prev", h_prev.data(), dh_prev.data(), h_prev.size(), loss, kGrad);
+  check_parameter_gradients(params, loss, attn::test::kRecurrentGrad);
+  check_gradient("x_t", x.data(), dx.data(), x.size(), loss, attn::test::kRecurrentGrad);
+  check_gradient("h_prev", h_prev.data(), dh_prev.data(), h_prev.size(), loss, attn::test::kRecurrentGrad);
 }
 
 TEST_CASE("gru.sequence_gradients_with_pre_and_post_padding") {
@@ -148,7 +119,7 @@ TEST_CASE("gru.sequence_gradients_with_pre_and_post_padding") {
     randomise_biases(gru, rng);
     const Mask2 mask = mixed_mask();
     Tensor3 x = random_tensor<Tensor3>(std::array<std::size_t, 3>{3, 5, 3}, rng);
-    Tensor2 h0 = state(3, 4, rng);
+    Tensor2 h0 = random_state(3, 4, rng);
     Tensor3 h_seq;
     GRUCache cache;
     gru.forward(x, &mask, reverse, h_seq, cache, &h0);
@@ -167,9 +138,9 @@ TEST_CASE("gru.sequence_gradients_with_pre_and_post_padding") {
       gru.forward(x, &mask, reverse, out, scratch, &h0);
       return probe_loss(out, r_seq) + probe_loss(scratch.h_last, r_h);
     };
-    check_parameter_gradients(params, loss, kGrad);
-    check_gradient("x", x.data(), dx.data(), x.size(), loss, kGrad);
-    check_gradient("h0", h0.data(), dh0.data(), h0.size(), loss, kGrad);
+    check_parameter_gradients(params, loss, attn::test::kRecurrentGrad);
+    check_gradient("x", x.data(), dx.data(), x.size(), loss, attn::test::kRecurrentGrad);
+    check_gradient("h0", h0.data(), dh0.data(), h0.size(), loss, attn::test::kRecurrentGrad);
     // Padded positions: no output, no input gradient, exactly.
     for (std::size_t b = 0; b < 3; ++b) {
       for (std::size_t t = 0; t < 5; ++t) {
@@ -187,7 +158,7 @@ TEST_CASE("gru.sequence_matches_chained_steps") {
   Rng rng(5);
   const Tensor3 x = random_tensor<Tensor3>(std::array<std::size_t, 3>{2, 4, 3}, rng);
   const Tensor3 dh_seq = random_tensor<Tensor3>(std::array<std::size_t, 3>{2, 4, 4}, rng);
-  const Tensor2 dh_last = state(2, 4, rng);
+  const Tensor2 dh_last = random_state(2, 4, rng);
   for (bool reverse : {false, true}) {
     CAPTURE(reverse);
     Rng init_seq(6), init_step(6), biases_seq(8), biases_step(8);
@@ -235,7 +206,7 @@ TEST_CASE("gru.padding_does_not_change_real_positions") {
   Rng data(9);
   const Tensor3 x_real = random_tensor<Tensor3>(std::array<std::size_t, 3>{batch, real, d}, data);
   const Tensor3 dh_real = random_tensor<Tensor3>(std::array<std::size_t, 3>{batch, real, u}, data);
-  const Tensor2 h0 = state(batch, u, data), dh_last = state(batch, u, data);
+  const Tensor2 h0 = random_state(batch, u, data), dh_last = random_state(batch, u, data);
   const std::vector<std::vector<std::size_t>> offsets = {{0, 0}, {2, 2}, {2, 0}};  // post, pre, mixed
 
   for (bool reverse : {false, true}) {

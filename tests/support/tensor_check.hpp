@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "attn/random.hpp"
 #include "attn/tensor.hpp"
 
 namespace attn::test {
@@ -43,6 +44,26 @@ inline Tensor1 vector(std::initializer_list<float> values) {
   std::size_t i = 0;
   for (float x : values) out(i++) = x;
   return out;
+}
+
+// A tensor of `shape` filled from U(lo, hi).
+template <class T, class S>
+T random_tensor(const S& shape, Rng& rng, float lo = -1.f, float hi = 1.f) {
+  T t = xt::empty<float>(shape);
+  for (auto& v : t) v = rng.uniform(lo, hi);
+  return t;
+}
+
+// Element-wise |a - b| <= tol for two tensors (or containers) of the same size.
+template <class A, class B>
+void check_near(const A& a, const B& b, float tol, const char* what) {
+  REQUIRE(a.size() == b.size());
+  auto ai = a.begin();
+  auto bi = b.begin();
+  for (std::size_t i = 0; ai != a.end(); ++ai, ++bi, ++i) {
+    INFO(what << " flat index " << i << ": " << *ai << " vs " << *bi);
+    CHECK(std::fabs(*ai - *bi) <= tol);
+  }
 }
 
 }  // namespace attn::test

@@ -78,6 +78,16 @@ void copy_into(T& dst, const T& src) {
   std::copy(src.data(), src.data() + src.size(), dst.data());
 }
 
+// out = *mask, or all ones [rows, cols] when mask is null ("every position is real").
+inline void copy_mask_or_ones(const Mask2* mask, std::size_t rows, std::size_t cols, Mask2& out) {
+  ensure_shape(out, std::array<std::size_t, 2>{rows, cols});
+  if (mask != nullptr) {
+    std::copy(mask->data(), mask->data() + mask->size(), out.data());
+  } else {
+    std::fill(out.begin(), out.end(), std::uint8_t{1});
+  }
+}
+
 // dst += src element-wise, same shape, in place. Unlike xtensor's `+=`, which may evaluate into a
 // temporary and swap buffers (moving the data pointer that parameter lists and caches hold),
 // this never reallocates.

@@ -59,16 +59,6 @@ inline void linear_backward(const float* x, std::size_t rows, std::size_t in, co
   if (dx != nullptr) kernels::gemm(false, true, rows, in, out, 1.f, dy, out, w, out, accumulate_dx ? 1.f : 0.f, dx, in);
 }
 
-// out = *mask, or all ones [nb, nt] when mask is null (the softmax then sees every position).
-inline void copy_mask(const Mask2* mask, std::size_t nb, std::size_t nt, Mask2& out) {
-  ensure_shape(out, std::array<std::size_t, 2>{nb, nt});
-  if (mask != nullptr) {
-    std::copy(mask->data(), mask->data() + mask->size(), out.data());
-  } else {
-    std::fill(out.begin(), out.end(), std::uint8_t{1});
-  }
-}
-
 // The context vector: out[b] = Σ_t w[b, t] x[b, t]; w [B, T], x [B, T, D] -> out [B, D].
 inline void weighted_sum(const float* w, const float* x, std::size_t nb, std::size_t nt, std::size_t d, float* out) {
   for (std::size_t b = 0; b < nb; ++b) {

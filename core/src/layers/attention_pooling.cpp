@@ -89,7 +89,7 @@ void AttentionPooling::forward(const Tensor3& h, const Mask2* mask, Tensor2& poo
     });
   }
   copy_into(cache.h, h);
-  layers_detail::copy_mask(mask, nb, nt, cache.mask);
+  copy_mask_or_ones(mask, nb, nt, cache.mask);
   ensure_shape(cache.scores, std::array<std::size_t, 2>{nb, nt});
   ensure_shape(cache.weights, std::array<std::size_t, 2>{nb, nt});
   ensure_shape(pooled, std::array<std::size_t, 2>{nb, d});

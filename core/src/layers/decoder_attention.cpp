@@ -130,7 +130,7 @@ void BahdanauAttention::step_forward(const Tensor2& s_prev, const Tensor3& annot
   require_mask(mask, nb, nt, where);
   copy_into(cache.s_prev, s_prev);
   copy_into(cache.annotations, annotations);
-  layers_detail::copy_mask(mask, nb, nt, cache.mask);
+  copy_mask_or_ones(mask, nb, nt, cache.mask);
   copy_into(cache.hidden, keys.projected);
   ensure_shape(cache.query, std::array<std::size_t, 2>{nb, a});
   ensure_shape(cache.scores, std::array<std::size_t, 2>{nb, nt});
@@ -262,7 +262,7 @@ void LuongAttention::step_forward(const Tensor2& s_t, const Tensor3& annotations
   });
   copy_into(cache.s, s_t);
   copy_into(cache.annotations, annotations);
-  layers_detail::copy_mask(mask, nb, nt, cache.mask);
+  copy_mask_or_ones(mask, nb, nt, cache.mask);
   ensure_shape(cache.scores, std::array<std::size_t, 2>{nb, nt});
   ensure_shape(cache.weights, std::array<std::size_t, 2>{nb, nt});
   ensure_shape(cache.joined, std::array<std::size_t, 2>{nb, dh + ds});

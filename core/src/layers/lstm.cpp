@@ -6,10 +6,13 @@
 
 #include "attn/kernels/gemm.hpp"
 #include "attn/kernels/vector_math.hpp"
+#include "recurrent_common.hpp"
 
 namespace attn {
 namespace {
 
+using recurrent_detail::require_sequence;
+using recurrent_detail::require_state;
 
 // One row of the cell, after the gate pre-activations [4U] are in `gates`:
 // activates them in place and writes c, tanh(c) and h [U].
@@ -51,14 +54,6 @@ void cell_backward(const float* dh, float* dc, const float* gates, const float* 
     dgates[2 * u + j] = d_g * (1.f - g * g);
     dgates[3 * u + j] = d_o * o * (1.f - o);
   }
-}
-
-std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::array<std::size_t, 2>{a, b}); }
-
-void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
-  if (s == nullptr) return;
-  if (!(s->shape(0) == batch && s->shape(1) == units))
-    throw_shape_error(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
 }
 
 }  // namespace
@@ -154,15 +149,8 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
                    const Tensor2* h0, const Tensor2* c0) const {
   const char* where = "LSTM.forward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
-  if (!(x.shape(2) == d && x.shape(0) > 0 && x.shape(1) > 0))
-    throw_shape_error(where,
-         "x has shape " + shape_string(x.shape()) + " but must be [B, T, " + std::to_string(d) + "] with B, T >= 1");
+  require_sequence(where, x, mask, d);
   const std::size_t batch = x.shape(0), steps = x.shape(1);
-  if (mask != nullptr) {
-    if (!(mask->shape(0) == batch && mask->shape(1) == steps))
-      throw_shape_error(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " + shape_string(x.shape()) +
-                      "; mask must be " + shape2(batch, steps));
-  }
   require_state(h0, batch, u, where, "h0");
   require_state(c0, batch, u, where, "c0");
 
@@ -170,12 +158,7 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   const std::array<std::size_t, 3> seq_shape{batch, steps, u}, gate_shape{batch, steps, g};
   cache.reverse = reverse;
   copy_into(cache.x, x);
-  if (mask != nullptr) {
-    copy_into(cache.mask, *mask);
-  } else {
-    ensure_shape(cache.mask, std::array<std::size_t, 2>{batch, steps});
-    std::fill(cache.mask.begin(), cache.mask.end(), std::uint8_t{1});
-  }
+  copy_mask_or_ones(mask, batch, steps, cache.mask);
   ensure_shape(cache.h0, state_shape);
   ensure_shape(cache.c0, state_shape);
   if (h0 != nullptr)

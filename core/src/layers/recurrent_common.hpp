@@ -1,0 +1,30 @@
+// Shared argument checks of the recurrent layers (LSTM, GRU). Messages are built only on failure.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "attn/tensor.hpp"
+
+namespace attn::recurrent_detail {
+
+inline std::string shape2(std::size_t a, std::size_t b) { return shape_string(std::array<std::size_t, 2>{a, b}); }
+
+// A state argument (h0, c0, h_prev, ...) must be [B, U] when given.
+inline void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
+  if (s == nullptr) return;
+  if (!(s->shape(0) == batch && s->shape(1) == units))
+    throw_shape_error(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+}
+
+// x must be [B, T, D] with B, T >= 1, and mask (when given) [B, T].
+inline void require_sequence(const char* where, const Tensor3& x, const Mask2* mask, std::size_t input_size) {
+  if (!(x.shape(2) == input_size && x.shape(0) > 0 && x.shape(1) > 0))
+    throw_shape_error(where, "x has shape " + shape_string(x.shape()) + " but must be [B, T, " +
+                                 std::to_string(input_size) + "] with B, T >= 1");
+  if (mask != nullptr && !(mask->shape(0) == x.shape(0) && mask->shape(1) == x.shape(1)))
+    throw_shape_error(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " +
+                                 shape_string(x.shape()) + "; mask must be " + shape2(x.shape(0), x.shape(1)));
+}
+
+}  // namespace attn::recurrent_detail
