@@ -38,3 +38,10 @@ TEST_CASE("flat_json.errors_name_the_problem") {
   CHECK_THROWS_WITH_AS(j.get_number("name"), "configuration value 'name' must be a number", std::invalid_argument);
   CHECK_THROWS_WITH_AS(j.get_string("missing"), "configuration is missing 'missing'", std::invalid_argument);
 }
+
+TEST_CASE("flat_json.arrays_are_written_for_output") {
+  FlatJson j;
+  j.set("tokens", std::vector<std::string>{"don't", "say \"hi\""}).set("weights", std::vector<double>{0.25, 1e-3});
+  CHECK(j.dump() == "{\"tokens\":[\"don't\",\"say \\\"hi\\\"\"],\"weights\":[0.25,0.001]}");
+  CHECK_THROWS_WITH_AS(j.get_number("weights"), "configuration value 'weights' must be a number", std::invalid_argument);
+}

@@ -149,7 +149,7 @@ std::string FlatJson::dump() const {
   for (const auto& [key, value] : values_) {
     if (!first) out += ",";
     first = false;
-    out += quote(key) + ":" + (value.type == Type::string ? quote(value.text) : value.text);
+    out += quote(key) + ":" + (value.type == Type::string ? quote(value.text) : value.text);  // arrays: pre-rendered
   }
   return out + "}";
 }
@@ -172,11 +172,30 @@ FlatJson& FlatJson::set(const std::string& key, bool value) {
   return *this;
 }
 
+FlatJson& FlatJson::set(const std::string& key, const std::vector<double>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) throw std::invalid_argument("FlatJson: '" + key + "' holds a non-finite number");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", values[i]);
+    text += (i ? "," : "") + std::string(buf);
+  }
+  values_[key] = Value{Type::array, text + "]", 0};
+  return *this;
+}
+
+FlatJson& FlatJson::set(const std::string& key, const std::vector<std::string>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + quote(values[i]);
+  values_[key] = Value{Type::array, text + "]", 0};
+  return *this;
+}
+
 const FlatJson::Value& FlatJson::at(const std::string& key, Type type) const {
   const auto it = values_.find(key);
   if (it == values_.end()) throw std::invalid_argument("configuration is missing '" + key + "'");
   if (it->second.type != type) {
-    const char* names[] = {"a string", "a number", "a boolean"};
+    const char* names[] = {"a string", "a number", "a boolean", "an array"};
     throw std::invalid_argument("configuration value '" + key + "' must be " + names[static_cast<int>(type)]);
   }
   return it->second;

@@ -21,6 +21,9 @@ class FlatJson {
   FlatJson& set(const std::string& key, const char* value) { return set(key, std::string(value)); }
   FlatJson& set(const std::string& key, double value);
   FlatJson& set(const std::string& key, bool value);
+  // Arrays are for output only (the CLI's --json lines); parse() still rejects nested values.
+  FlatJson& set(const std::string& key, const std::vector<double>& values);
+  FlatJson& set(const std::string& key, const std::vector<std::string>& values);
 
   bool has(const std::string& key) const { return values_.count(key) != 0; }
   std::vector<std::string> keys() const;
@@ -32,7 +35,7 @@ class FlatJson {
   std::size_t get_size(const std::string& key, std::size_t max = 1u << 30) const;
 
  private:
-  enum class Type { string, number, boolean };
+  enum class Type { string, number, boolean, array };
   struct Value {
     Type type;
     std::string text;  // string value, or the number/boolean as written

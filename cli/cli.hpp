@@ -1,0 +1,18 @@
+// The `attn` command-line tool, as a function so tests can run it in-process.
+//   attn train   --task sentiment --data PATH [--test PATH] --model bilstm-attention|transformer|bilstm|bow ...
+//   attn eval    --model-file FILE --data PATH [--json]
+//   attn predict --model-file FILE --text "..." [--json]
+// Exit codes: 0 success, 1 the work failed (bad data, unreadable file, diverged training),
+// 2 bad arguments (with the usage text on `err`).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace attn::cli {
+
+// `arguments` excludes the program name: {"train", "--data", "builtin", ...}.
+int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+}  // namespace attn::cli

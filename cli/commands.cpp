@@ -1,0 +1,369 @@
+// attn train / eval / predict for the sentiment task. Models: the neural SequenceClassifier
+// families (through the SentimentModel bundle) and the bag-of-n-grams baseline.
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "args.hpp"
+#include "attn/io/flat_json.hpp"
+#include "attn/io/model_file.hpp"
+#include "attn/models/bag_of_ngrams.hpp"
+#include "attn/models/sentiment_model.hpp"
+#include "attn/text/tokenizer.hpp"
+#include "cli.hpp"
+#include "sentiment_data.hpp"
+
+namespace attn::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const CommandSpec kTrain{
+    "train",
+    "train a sentiment model; report held-out accuracy",
+    {{"task", "NAME", "sentiment (the only task so far)"},
+     {"data", "PATH", "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv"},
+     {"test", "PATH", "test set (default: the test half of --data when it has one)"},
+     {"model", "NAME", "bilstm-attention (default) | transformer | bilstm | bow"},
+     {"vocab", "N", "vocabulary size, Keras' num_words (default 5000)"},
+     {"maxlen", "N", "pad/truncate reviews to N tokens, 'pre' like Keras (default 500)"},
+     {"epochs", "N", "passes over the training data (default 5; bow 10)"},
+     {"batch", "N", "minibatch size (default 32)"},
+     {"lr", "X", "learning rate (default 0.001; bow 0.02)"},
+     {"seed", "N", "fixes initialisation, shuffling, dropout and the validation split (default 1)"},
+     {"save", "FILE", "write the trained model to FILE"},
+     {"embed", "N", "embedding size / Transformer d_model (default 32)"},
+     {"units", "N", "recurrent units per direction (default 32)"},
+     {"score", "NAME", "attention pooling score: additive (default) | concat | general | dot | scaled_dot"},
+     {"layers", "N", "Transformer blocks (default 1)"},
+     {"heads", "N", "attention heads (default 2)"},
+     {"dropout", "X", "dropout rate in [0, 1) (default 0)"},
+     {"validation-split", "X", "share of the training data held out for early stopping (default 0.1)"},
+     {"patience", "N", "epochs without validation improvement before stopping (default 2; 0 = off)"},
+     {"json", "", "print one JSON object per line (progress, epochs, done)"}},
+    {"data"}};
+
+const CommandSpec kEval{"eval",
+                        "evaluate a saved model on labelled data",
+                        {{"model-file", "FILE", "a model written by attn train --save"},
+                         {"data", "PATH", "labelled reviews (for aclImdb: its test half)"},
+                         {"json", "", "print one JSON object"}},
+                        {"model-file", "data"}};
+
+const CommandSpec kPredict{"predict",
+                           "classify one text and show the attention over its tokens",
+                           {{"model-file", "FILE", "a model written by attn train --save"},
+                            {"text", "TEXT", "the review to classify"},
+                            {"json", "", "print one JSON object"}},
+                           {"model-file", "text"}};
+
+const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict};
+
+std::string general_usage() {
+  std::string out = "usage: attn <command> [options]\ncommands:\n";
+  for (const CommandSpec* c : kCommands) out += "  " + c->name + std::string(10 - c->name.size(), ' ') + c->summary + "\n";
+  return out + "run 'attn <command> --help' for its options\n";
+}
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+void add_metrics(FlatJson& j, const std::string& prefix, const ClassificationMetrics& m) {
+  j.set(prefix + "accuracy", m.accuracy)
+      .set(prefix + "loss", m.loss)
+      .set(prefix + "precision", m.precision)
+      .set(prefix + "recall", m.recall)
+      .set(prefix + "f1", m.f1)
+      .set(prefix + "confusion", std::vector<double>{static_cast<double>(m.tn), static_cast<double>(m.fp),
+                                                     static_cast<double>(m.fn), static_cast<double>(m.tp)});
+}
+
+std::string describe(const ClassificationMetrics& m) {
+  std::ostringstream s;
+  s.precision(4);
+  s << "accuracy " << m.accuracy << ", F1 " << m.f1 << " (precision " << m.precision << ", recall " << m.recall
+    << "); confusion [[tn " << m.tn << ", fp " << m.fp << "], [fn " << m.fn << ", tp " << m.tp << "]]";
+  return s.str();
+}
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) { return read_file(path); }
+
+void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) { write_file_atomically(path, bytes); }
+
+std::vector<std::vector<std::string>> tokenize_all(const std::vector<LabelledText>& examples) {
+  std::vector<std::vector<std::string>> docs;
+  docs.reserve(examples.size());
+  for (const LabelledText& e : examples) docs.push_back(tokenize(e.text));
+  return docs;
+}
+
+std::vector<int> labels_of(const std::vector<LabelledText>& examples) {
+  std::vector<int> labels;
+  labels.reserve(examples.size());
+  for (const LabelledText& e : examples) labels.push_back(e.label);
+  return labels;
+}
+
+// Prints progress (stderr, or JSON lines on stdout) at most every half second.
+class ProgressPrinter {
+ public:
+  ProgressPrinter(bool json, std::ostream& out, std::ostream& err) : json_(json), out_(out), err_(err) {}
+  void loading(const LoadProgress& p) {
+    if (!due()) return;
+    if (json_) {
+      out_ << FlatJson().set("event", "loading").set("examples", static_cast<double>(p.examples))
+                  .set("bytes_read", static_cast<double>(p.bytes_read)).dump() << "\n" << std::flush;
+    } else {
+      err_ << "\rloading: " << p.examples << " reviews" << std::flush;
+    }
+  }
+  void step(const StepProgress& p, std::size_t epochs) {
+    if (!due()) return;
+    if (json_) {
+      out_ << FlatJson().set("event", "progress").set("step", static_cast<double>(p.step))
+                  .set("epoch", static_cast<double>(p.epoch + 1)).set("loss", static_cast<double>(p.loss))
+                  .set("examples_per_s", p.examples_per_second).set("elapsed_s", p.elapsed).dump()
+           << "\n" << std::flush;
+    } else {
+      err_ << "\repoch " << p.epoch + 1 << "/" << epochs << " step " << p.step << ": loss " << p.loss << ", "
+           << static_cast<long>(p.examples_per_second) << " examples/s   " << std::flush;
+    }
+  }
+  void end_line() {
+    if (!json_) err_ << "\n";
+  }
+
+ private:
+  bool due() {
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(500)) return false;
+    last_ = now;
+    return true;
+  }
+  bool json_;
+  std::ostream& out_;
+  std::ostream& err_;
+  Clock::time_point last_{};
+};
+
+int train_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const bool json = args.flag("json");
+  args.choice("task", "sentiment", {"sentiment"});
+  const std::string model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
+  const bool bow = model_name == "bow";
+  const std::size_t seed = args.whole("seed", 1, 0, 1u << 31);
+  const std::size_t epochs = args.whole("epochs", bow ? 10 : 5, 1, 1000);
+  const double lr = args.number("lr", bow ? 0.02 : 1e-3, 0, 10);
+  TextPipelineConfig pipeline;
+  pipeline.num_words = args.whole("vocab", 5000, 5, 1u << 22);
+  pipeline.maxlen = args.whole("maxlen", 500, 1, 100000);
+  ClassifierConfig classifier;
+  classifier.vocab_size = pipeline.num_words;
+  classifier.embed_dim = args.whole("embed", 32, 1, 4096);
+  classifier.units = args.whole("units", 32, 1, 4096);
+  classifier.attention_dim = classifier.embed_dim;
+  classifier.score = score_kind_from_name(args.choice("score", "additive", {"additive", "concat", "general", "dot", "scaled_dot"}));
+  classifier.layers = args.whole("layers", 1, 1, 64);
+  classifier.heads = args.whole("heads", 2, 1, 64);
+  classifier.ff_dim = 2 * classifier.embed_dim;
+  classifier.max_len = pipeline.maxlen;
+  classifier.dropout = static_cast<float>(args.number("dropout", 0, -1, 0.99));
+  if (model_name == "transformer") classifier.encoder = EncoderKind::transformer;
+  if (model_name == "bilstm") classifier.pooling = PoolingKind::last;
+  TrainerConfig trainer;
+  trainer.epochs = epochs;
+  trainer.batch_size = args.whole("batch", 32, 1, 65536);
+  trainer.learning_rate = static_cast<float>(lr);
+  trainer.seed = seed;
+  trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
+  trainer.early_stopping_patience = args.whole("patience", 2, 0, 1000);
+  classifier.validate();  // configuration errors surface before any data is read
+  trainer.validate();
+
+  ProgressPrinter progress(json, out, err);
+  const SentimentData data =
+      load_sentiment_data(args.get("data"), args.get("test"), [&](const LoadProgress& p) { progress.loading(p); });
+  progress.end_line();
+  if (!data.note.empty()) err << "note: " << data.note << "\n";
+  if (json) {
+    out << FlatJson().set("event", "data").set("train_examples", static_cast<double>(data.train.size()))
+               .set("test_examples", static_cast<double>(data.test.size())).set("train_source", data.train_source)
+               .set("test_source", data.test_source).dump() << "\n";
+  } else {
+    out << "data: " << data.train.size() << " training reviews from " << data.train_source << ", "
+        << data.test.size() << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n";
+  }
+
+  FlatJson done;
+  done.set("event", "done").set("model", model_name).set("train_examples", static_cast<double>(data.train.size()));
+  const auto start = Clock::now();
+  std::vector<std::uint8_t> saved;
+  if (bow) {
+    BagOfNgramsConfig config;
+    config.epochs = epochs;
+    config.learning_rate = static_cast<float>(lr);
+    config.seed = seed;
+    BagOfNgramsClassifier model;
+    model.fit(tokenize_all(data.train), labels_of(data.train), config, {});
+    done.set("train_seconds", seconds_since(start)).set("params", static_cast<double>(model.parameter_count()));
+    if (!data.test.empty()) {
+      const ClassificationMetrics m = classification_metrics(model.predict_proba(tokenize_all(data.test)), labels_of(data.test));
+      add_metrics(done, "test_", m);
+      if (!json) out << "test: " << describe(m) << "\n";
+    }
+    if (args.has("save")) saved = save_bag_of_ngrams(model);
+  } else {
+    TrainingCallbacks callbacks;
+    callbacks.on_step = [&](const StepProgress& p) {
+      progress.step(p, epochs);
+      return true;
+    };
+    callbacks.on_epoch = [&](const EpochProgress& e) {
+      progress.end_line();
+      FlatJson line;
+      line.set("event", "epoch").set("epoch", static_cast<double>(e.epoch + 1)).set("train_loss", e.train_loss)
+          .set("train_accuracy", e.train_accuracy).set("seconds", e.seconds);
+      if (e.has_validation) add_metrics(line, "val_", e.validation);
+      if (json) {
+        out << line.dump() << "\n" << std::flush;
+      } else {
+        out << "epoch " << e.epoch + 1 << ": train loss " << e.train_loss << ", train accuracy " << e.train_accuracy;
+        if (e.has_validation) out << "; validation " << describe(e.validation);
+        out << " (" << e.seconds << " s)\n" << std::flush;
+      }
+      return true;
+    };
+    SentimentTraining trained = train_sentiment_model(data.train, pipeline, classifier, trainer, seed, callbacks);
+    done.set("train_seconds", seconds_since(start))
+        .set("params", static_cast<double>(parameter_count(trained.model.classifier->parameters())))
+        .set("epochs_run", static_cast<double>(trained.result.history.size()))
+        .set("best_epoch", static_cast<double>(trained.result.best_epoch + 1))
+        .set("early_stopped", trained.result.early_stopped);
+    if (!data.test.empty()) {
+      const ClassificationMetrics m = evaluate(trained.model, data.test);
+      add_metrics(done, "test_", m);
+      if (!json) out << "test: " << describe(m) << "\n";
+    }
+    if (args.has("save")) saved = save_sentiment_model(trained.model);
+  }
+  if (args.has("save")) {
+    write_bytes(args.get("save"), saved);
+    done.set("saved", args.get("save"));
+    if (!json) out << "saved " << args.get("save") << " (" << saved.size() << " bytes)\n";
+  }
+  if (json) {
+    out << done.dump() << "\n";
+  } else {
+    out << "trained in " << done.get_number("train_seconds") << " s, " << static_cast<long>(done.get_number("params"))
+        << " parameters\n";
+  }
+  return 0;
+}
+
+// The "model" kind a model file declares in its configuration.
+std::string model_kind(const std::vector<std::uint8_t>& bytes) {
+  const ModelFile file = read_model(bytes.data(), bytes.size());
+  const FlatJson config = FlatJson::parse(file.config_json);
+  return config.has("model") ? config.get_string("model") : "";
+}
+
+int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const std::vector<std::uint8_t> bytes = read_bytes(args.get("model-file"));
+  const std::string kind = model_kind(bytes);
+  ProgressPrinter progress(args.flag("json"), out, err);
+  const std::vector<LabelledText> examples =
+      load_evaluation_data(args.get("data"), [&](const LoadProgress& p) { progress.loading(p); });
+  progress.end_line();
+  ClassificationMetrics m;
+  if (kind == "bag_of_ngrams") {
+    const BagOfNgramsClassifier model = load_bag_of_ngrams(bytes.data(), bytes.size());
+    m = classification_metrics(model.predict_proba(tokenize_all(examples)), labels_of(examples));
+  } else {
+    m = evaluate(load_sentiment_model(bytes), examples);
+  }
+  if (args.flag("json")) {
+    FlatJson j;
+    j.set("event", "done").set("examples", static_cast<double>(examples.size()));
+    add_metrics(j, "", m);
+    out << j.dump() << "\n";
+  } else {
+    out << examples.size() << " reviews: " << describe(m) << "\n";
+  }
+  return 0;
+}
+
+int predict_command(const Args& args, std::ostream& out, std::ostream&) {
+  const std::vector<std::uint8_t> bytes = read_bytes(args.get("model-file"));
+  const std::string text = args.get("text");
+  float probability = 0;
+  std::vector<std::string> tokens;
+  std::vector<double> weights;
+  if (model_kind(bytes) == "bag_of_ngrams") {
+    const BagOfNgramsClassifier model = load_bag_of_ngrams(bytes.data(), bytes.size());
+    tokens = tokenize(text);
+    probability = model.predict_proba(tokens);
+  } else {
+    const Explanation e = explain(load_sentiment_model(bytes), text);
+    probability = e.probability;
+    tokens = e.tokens;
+    weights.assign(e.weights.begin(), e.weights.end());
+  }
+  const std::string label = probability >= 0.5f ? "positive" : "negative";
+  if (args.flag("json")) {
+    FlatJson j;
+    j.set("event", "done").set("label", label).set("probability", static_cast<double>(probability)).set("tokens", tokens);
+    if (!weights.empty()) j.set("attention", weights);
+    out << j.dump() << "\n";
+    return 0;
+  }
+  out << label << " (P(positive) = " << probability << ")\n";
+  if (!weights.empty()) {
+    out << "attention:\n";
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      const int bar = static_cast<int>(std::lround(weights[i] * 40));
+      out << "  " << tokens[i] << std::string(tokens[i].size() < 16 ? 16 - tokens[i].size() : 1, ' ') << weights[i]
+          << " " << std::string(static_cast<std::size_t>(bar), '#') << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
+    (arguments.empty() ? err : out) << general_usage();
+    return arguments.empty() ? 2 : 0;
+  }
+  const CommandSpec* spec = nullptr;
+  for (const CommandSpec* c : kCommands) {
+    if (c->name == arguments[0]) spec = c;
+  }
+  if (spec == nullptr) {
+    err << "attn: unknown command '" << arguments[0] << "'\n" << general_usage();
+    return 2;
+  }
+  const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+  if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h")) {
+    out << usage(*spec);
+    return 0;
+  }
+  try {
+    const Args args = parse_args(*spec, rest);
+    if (spec == &kTrain) return train_command(args, out, err);
+    if (spec == &kEval) return eval_command(args, out, err);
+    return predict_command(args, out, err);
+  } catch (const UsageError& e) {
+    err << "attn " << spec->name << ": " << e.what() << "\n" << usage(*spec);
+    return 2;
+  } catch (const std::invalid_argument& e) {  // a setting the engine rejects (e.g. heads vs embed)
+    err << "attn " << spec->name << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "attn " << spec->name << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace attn::cli

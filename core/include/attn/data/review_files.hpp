@@ -1,0 +1,22 @@
+// Which loader a review file needs, decided from its name and first bytes, so the CLI, the wasm
+// API and the page accept the same files: a gzip stream is an aclImdb .tar.gz, ".csv" is RFC 4180
+// CSV, ".tsv"/".txt" is sentence<TAB>label.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/data/review_loaders.hpp"
+
+namespace attn {
+
+enum class ReviewFormat { aclimdb_archive, csv, tsv };
+
+const char* review_format_name(ReviewFormat format);
+// Throws DataError naming the file when neither the bytes nor the name tell the format.
+ReviewFormat detect_review_format(const std::string& name, const std::uint8_t* head, std::size_t head_size);
+// `split` ("train" | "test") selects the half of an aclImdb archive; CSV/TSV files are one set.
+std::vector<LabelledText> load_review_file(ByteSource& source, ReviewFormat format, const std::string& split,
+                                           const LoadLimits& limits = {}, const ProgressFn& progress = {});
+
+}  // namespace attn

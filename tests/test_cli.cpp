@@ -1,0 +1,161 @@
+// The `attn` command line, run in-process through attn::cli::run (the binary's main calls it).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "attn/io/flat_json.hpp"
+#include "cli.hpp"
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result attn(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int code = attn::cli::run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+// The last line of `text` parsed as flat JSON (the --json "done" line).
+attn::FlatJson last_json_line(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line, last;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) last = line;
+  }
+  // Arrays (confusion, tokens) are output-only: drop them before parsing the flat remainder.
+  std::string flat;
+  int depth = 0;
+  for (std::size_t i = 0; i < last.size(); ++i) {
+    if (last[i] == '[') {
+      ++depth;
+      flat += "0";
+    }
+    if (depth == 0) flat += last[i];
+    if (last[i] == ']') --depth;
+  }
+  return attn::FlatJson::parse(flat);
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("attn-test-cli-" + name)).string();
+}
+
+}  // namespace
+
+TEST_CASE("cli.usage_and_argument_errors") {
+  Result r = attn({});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("usage: attn <command>") != std::string::npos);
+  CHECK(attn({"--help"}).code == 0);
+  r = attn({"fly"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("attn: unknown command 'fly'") != std::string::npos);
+  r = attn({"train", "--help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("--maxlen N") != std::string::npos);
+
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"train"}, "attn train: missing required option --data"},
+      {{"train", "--data"}, "attn train: --data needs a value (PATH)"},
+      {{"train", "--data", "builtin", "--epoch", "3"}, "attn train: unknown option '--epoch' for 'attn train'"},
+      {{"train", "--data", "builtin", "--epochs", "0"}, "attn train: --epochs must be a whole number from 1 to 1000, got '0'"},
+      {{"train", "--data", "builtin", "--maxlen", "0"}, "attn train: --maxlen must be a whole number from 1 to 100000, got '0'"},
+      {{"train", "--data", "builtin", "--batch", "0"}, "attn train: --batch must be a whole number from 1 to 65536, got '0'"},
+      {{"train", "--data", "builtin", "--vocab", "3"}, "attn train: --vocab must be a whole number from 5 to 4194304, got '3'"},
+      {{"train", "--data", "builtin", "--lr", "-1"}, "attn train: --lr must be a number greater than 0 and at most 10, got '-1'"},
+      {{"train", "--data", "builtin", "--lr", "abc"}, "attn train: --lr must be a number greater than 0 and at most 10, got 'abc'"},
+      {{"train", "--data", "builtin", "--model", "cnn"},
+       "attn train: --model must be one of bilstm-attention|transformer|bilstm|bow, got 'cnn'"},
+      {{"train", "--data", "builtin", "--task", "dates"}, "attn train: --task must be one of sentiment, got 'dates'"},
+      {{"train", "--data", "builtin", "--json", "yes"}, "attn train: unexpected argument 'yes' (options start with --)"},
+      {{"train", "--data", "builtin", "--seed", "1", "--seed", "2"}, "attn train: --seed is given twice"},
+      {{"train", "--data", "builtin", "--model", "transformer", "--heads", "3"},
+       "attn train: invalid model configuration: heads (3) must divide embed_dim (32)"},
+      {{"predict", "--model-file", "x.model"}, "attn predict: missing required option --text"},
+      {{"eval", "--data", "builtin"}, "attn eval: missing required option --model-file"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.message);
+    r = attn(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind(c.message, 0) == 0);
+  }
+}
+
+TEST_CASE("cli.data_errors_exit_1_with_the_file_and_line") {
+  const std::string csv = temp_path("bad.csv");
+  {
+    std::ofstream f(csv);
+    f << "review,sentiment\n\"a fine film\",positive\n\"dull\",maybe\n";
+  }
+  Result r = attn({"train", "--data", csv, "--model", "bow"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("bad.csv:3: label 'maybe' is not one of") != std::string::npos);
+  r = attn({"train", "--data", temp_path("missing.csv"), "--model", "bow"});
+  CHECK(r.code == 1);
+  r = attn({"eval", "--model-file", temp_path("missing.model"), "--data", "builtin"});
+  CHECK(r.code == 1);
+  std::remove(csv.c_str());
+}
+
+TEST_CASE("cli.bow_train_save_eval_predict_on_a_csv") {
+  // Quoted fields with commas, doubled quotes and a newline, as RFC 4180 allows.
+  const std::string csv = temp_path("reviews.csv");
+  {
+    std::ofstream f(csv);
+    f << "review,sentiment\n";
+    for (int i = 0; i < 20; ++i) {
+      f << "\"A wonderful, moving film; the \"\"best\"\" acting this year\",positive\n";
+      f << "\"Dull and tedious,\nan awful waste of time\",negative\n";
+    }
+  }
+  const std::string model = temp_path("bow.model");
+  Result r = attn({"train", "--data", csv, "--test", csv, "--model", "bow", "--save", model, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_string("event") == "done");
+  CHECK(done.get_number("test_accuracy") == 1.0);
+  CHECK(done.get_number("train_seconds") >= 0.0);
+  CHECK(done.get_number("params") > 0);
+  r = attn({"eval", "--model-file", model, "--data", csv, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(last_json_line(r.out).get_number("accuracy") == 1.0);
+  r = attn({"predict", "--model-file", model, "--text", "an awful, tedious waste", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(last_json_line(r.out).get_string("label") == "negative");
+  std::remove(csv.c_str());
+  std::remove(model.c_str());
+}
+
+TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
+  const std::string model = temp_path("bilstm.model");
+  Result r = attn({"train", "--data", "builtin", "--model", "bilstm-attention", "--epochs", "2", "--maxlen", "64",
+                   "--embed", "16", "--units", "16", "--save", model, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"event\":\"epoch\"") != std::string::npos);
+  attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_number("train_examples") == 528);
+  CHECK(done.get_number("test_accuracy") >= 0.0);
+  CHECK(done.get_number("test_accuracy") <= 1.0);
+  r = attn({"predict", "--model-file", model, "--text", "A warm, funny and beautifully acted film.", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"attention\":[") != std::string::npos);
+  CHECK(r.out.find("\"tokens\":[\"<start>\",\"a\",\"warm\"") != std::string::npos);
+  r = attn({"predict", "--model-file", model, "--text", "Not good."});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("attention:") != std::string::npos);
+  std::remove(model.c_str());
+}
