@@ -23,7 +23,9 @@ BatchStats train_step(SequenceClassifier& model, Optimizer& optimizer, const Cla
   stats.loss = binary_cross_entropy_with_logits(buffers.logits, batch.labels, &buffers.dlogits);
   if (!std::isfinite(stats.loss)) throw std::runtime_error("training diverged: the loss is not finite");
   model.backward(buffers.dlogits);
-  stats.grad_norm = clip_grad_norm(model.parameters(), clip_norm > 0.f ? clip_norm : INFINITY);
+  // clip_grad_norm insists on a finite bound, so "no clipping" only measures the norm.
+  stats.grad_norm = clip_norm > 0.f ? clip_grad_norm(model.parameters(), clip_norm)
+                                    : static_cast<float>(grad_norm(model.parameters()));
   if (!std::isfinite(stats.grad_norm)) throw std::runtime_error("training diverged: the gradient norm is not finite");
   optimizer.step(model.parameters());
   stats.correct = count_correct(buffers.logits, batch.labels);

@@ -1,0 +1,466 @@
+#include "attn/train/classifier_trainer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "attn/io/flat_json.hpp"
+#include "attn/optim/adam.hpp"
+#include "attn/optim/schedule.hpp"
+#include "attn/optim/sgd.hpp"
+#include "attn/train/classifier_step.hpp"
+
+namespace attn {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string number_text(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+void fail_config(const std::string& field, const std::string& rule, const std::string& value) {
+  throw std::invalid_argument("TrainerConfig: " + field + " must be " + rule + ", got " + value);
+}
+
+void shuffle(std::vector<std::size_t>& v, Rng& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
+}
+
+// Gathers data[indices[0..count)] into `out`: T = min(longest, maxlen); padding before the ids
+// (pre) or after them (post). Sequences longer than maxlen keep their last ids, as encode's
+// default truncation does. Reuses `out`'s buffers when the shape repeats.
+void gather_batch(const EncodedDataset& data, const std::size_t* indices, std::size_t count, std::size_t maxlen,
+                  PadMode padding, ClassifierBatch& out) {
+  std::size_t longest = 0;
+  for (std::size_t b = 0; b < count; ++b) longest = std::max(longest, data.sequences[indices[b]].size());
+  const std::size_t T = std::max<std::size_t>(1, std::min(longest, maxlen));
+  const std::array<std::size_t, 2> shape{count, T};
+  if (out.ids.shape() != shape) out.ids.resize(shape);
+  if (out.mask.shape() != shape) out.mask.resize(shape);
+  if (out.labels.shape() != std::array<std::size_t, 1>{count}) out.labels.resize({count});
+  std::fill(out.ids.begin(), out.ids.end(), Vocabulary::pad);
+  std::fill(out.mask.begin(), out.mask.end(), 0.f);
+  for (std::size_t b = 0; b < count; ++b) {
+    const std::vector<std::int32_t>& seq = data.sequences[indices[b]];
+    const std::size_t n = std::min(seq.size(), T);
+    const std::size_t skip = seq.size() - n;
+    const std::size_t offset = padding == PadMode::pre ? T - n : 0;
+    for (std::size_t t = 0; t < n; ++t) {
+      out.ids(b, offset + t) = seq[skip + t];
+      out.mask(b, offset + t) = 1.f;
+    }
+    out.labels(b) = static_cast<float>(data.labels[indices[b]]);
+  }
+}
+
+// Batches of one epoch: a shuffled order cut into batch_size slices. With bucketing, each chunk
+// of 50 batches is sorted by length first (similar lengths share a batch, so little padding),
+// then the order of the batches is shuffled so lengths do not march up within a chunk.
+std::vector<std::vector<std::size_t>> epoch_batches(const EncodedDataset& data, std::size_t batch_size, bool bucket,
+                                                    Rng& rng) {
+  std::vector<std::size_t> order(data.size());
+  std::iota(order.begin(), order.end(), 0);
+  shuffle(order, rng);
+  const std::size_t chunk = 50 * batch_size;
+  if (bucket) {
+    for (std::size_t start = 0; start < order.size(); start += chunk) {
+      const auto first = order.begin() + static_cast<std::ptrdiff_t>(start);
+      const auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), start + chunk));
+      std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
+        return data.sequences[a].size() < data.sequences[b].size();
+      });
+    }
+  }
+  std::vector<std::vector<std::size_t>> batches;
+  for (std::size_t start = 0; start < order.size(); start += batch_size) {
+    const std::size_t end = std::min(order.size(), start + batch_size);
+    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(start),
+                         order.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  if (bucket) {
+    for (std::size_t i = batches.size(); i > 1; --i) {
+      std::swap(batches[i - 1], batches[rng.below(static_cast<std::uint32_t>(i))]);
+    }
+  }
+  return batches;
+}
+
+using Snapshot = std::vector<std::vector<float>>;
+
+void take_snapshot(const ParameterList& params, Snapshot& into) {
+  into.resize(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) into[i].assign(params[i].value, params[i].value + params[i].size);
+}
+
+void restore_snapshot(const ParameterList& params, const Snapshot& from) {
+  for (std::size_t i = 0; i < params.size(); ++i) std::copy(from[i].begin(), from[i].end(), params[i].value);
+}
+
+std::unique_ptr<Optimizer> make_optimizer(const TrainerConfig& c) {
+  if (c.optimizer == "adam") return std::make_unique<Adam>(c.learning_rate, 0.9f, 0.999f, 1e-8f, c.weight_decay);
+  if (c.optimizer == "adamw") {
+    return std::make_unique<AdamW>(c.learning_rate, 0.9f, 0.999f, 1e-8f, c.weight_decay, decay_matrices_only);
+  }
+  return std::make_unique<SGD>(c.learning_rate, 0.f, false, c.weight_decay);
+}
+
+void check_dataset(const EncodedDataset& data, const SequenceClassifier& model, const char* which) {
+  if (data.labels.size() != data.sequences.size()) {
+    throw std::invalid_argument(std::string("train_classifier: the ") + which + " set has " +
+                                std::to_string(data.sequences.size()) + " sequences but " +
+                                std::to_string(data.labels.size()) + " labels");
+  }
+  const std::int64_t vocab = static_cast<std::int64_t>(model.config().vocab_size);
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (data.labels[i] != 0 && data.labels[i] != 1) {
+      throw std::invalid_argument(std::string("train_classifier: ") + which + " label " + std::to_string(i) +
+                                  " must be 0 or 1, got " + std::to_string(data.labels[i]));
+    }
+    for (std::int32_t id : data.sequences[i]) {
+      if (id < 0 || id >= vocab) {
+        throw std::invalid_argument(std::string("train_classifier: ") + which + " sequence " + std::to_string(i) +
+                                    " holds id " + std::to_string(id) + ", outside the model's vocabulary [0, " +
+                                    std::to_string(vocab) + ")");
+      }
+    }
+  }
+}
+
+float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
+
+}  // namespace
+
+EncodedDataset encode_dataset(const TextPipeline& pipeline, const std::vector<LabelledText>& examples) {
+  EncodedDataset out;
+  out.sequences = pipeline.encode_all(examples);
+  out.labels.reserve(examples.size());
+  for (const LabelledText& e : examples) out.labels.push_back(e.label);
+  return out;
+}
+
+std::pair<EncodedDataset, EncodedDataset> stratified_split(const EncodedDataset& data, float fraction,
+                                                           std::uint64_t seed) {
+  if (!(fraction >= 0.f && fraction < 1.f)) {
+    throw std::invalid_argument("stratified_split: fraction must be in [0, 1), got " + number_text(fraction));
+  }
+  Rng rng(seed, 0x5b117);
+  std::vector<bool> held_out(data.size(), false);
+  for (int label = 0; label <= 1; ++label) {
+    std::vector<std::size_t> members;
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      if (data.labels[i] == label) members.push_back(i);
+    }
+    shuffle(members, rng);
+    const auto take = static_cast<std::size_t>(std::lround(static_cast<double>(fraction) * members.size()));
+    for (std::size_t k = 0; k < take; ++k) held_out[members[k]] = true;
+  }
+  std::pair<EncodedDataset, EncodedDataset> out;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    EncodedDataset& part = held_out[i] ? out.second : out.first;
+    part.sequences.push_back(data.sequences[i]);
+    part.labels.push_back(data.labels[i]);
+  }
+  return out;
+}
+
+void TrainerConfig::validate() const {
+  if (epochs < 1) fail_config("epochs", ">= 1", std::to_string(epochs));
+  if (batch_size < 1) fail_config("batch_size", ">= 1", std::to_string(batch_size));
+  if (!(std::isfinite(learning_rate) && learning_rate > 0.f)) {
+    fail_config("learning_rate", "finite and > 0", number_text(learning_rate));
+  }
+  if (optimizer != "adam" && optimizer != "adamw" && optimizer != "sgd") {
+    fail_config("optimizer", "one of adam, adamw, sgd", "'" + optimizer + "'");
+  }
+  if (!(std::isfinite(weight_decay) && weight_decay >= 0.f)) {
+    fail_config("weight_decay", "finite and >= 0", number_text(weight_decay));
+  }
+  if (!std::isfinite(clip_norm)) fail_config("clip_norm", "finite (<= 0 disables clipping)", number_text(clip_norm));
+  if (schedule != "constant" && schedule != "linear" && schedule != "cosine" && schedule != "inverse_sqrt") {
+    fail_config("schedule", "one of constant, linear, cosine, inverse_sqrt", "'" + schedule + "'");
+  }
+  if (!(validation_split >= 0.f && validation_split < 1.f)) {
+    fail_config("validation_split", "in [0, 1)", number_text(validation_split));
+  }
+}
+
+std::string TrainerConfig::to_json() const {
+  FlatJson j;
+  j.set("epochs", static_cast<double>(epochs))
+      .set("batch_size", static_cast<double>(batch_size))
+      .set("learning_rate", static_cast<double>(learning_rate))
+      .set("optimizer", optimizer)
+      .set("weight_decay", static_cast<double>(weight_decay))
+      .set("clip_norm", static_cast<double>(clip_norm))
+      .set("schedule", schedule)
+      .set("warmup_steps", static_cast<double>(warmup_steps))
+      .set("validation_split", static_cast<double>(validation_split))
+      .set("early_stopping_patience", static_cast<double>(early_stopping_patience))
+      .set("bucket_by_length", bucket_by_length)
+      .set("seed", static_cast<double>(seed));
+  return j.dump();
+}
+
+TrainerConfig TrainerConfig::from_json(const std::string& json) {
+  const FlatJson j = FlatJson::parse(json);
+  static const std::set<std::string> known = {"epochs", "batch_size", "learning_rate", "optimizer", "weight_decay",
+                                              "clip_norm", "schedule", "warmup_steps", "validation_split",
+                                              "early_stopping_patience", "bucket_by_length", "seed"};
+  for (const std::string& key : j.keys()) {
+    if (!known.count(key)) throw std::invalid_argument("TrainerConfig: unknown setting '" + key + "'");
+  }
+  TrainerConfig c;
+  if (j.has("epochs")) c.epochs = j.get_size("epochs");
+  if (j.has("batch_size")) c.batch_size = j.get_size("batch_size");
+  if (j.has("learning_rate")) c.learning_rate = static_cast<float>(j.get_number("learning_rate"));
+  if (j.has("optimizer")) c.optimizer = j.get_string("optimizer");
+  if (j.has("weight_decay")) c.weight_decay = static_cast<float>(j.get_number("weight_decay"));
+  if (j.has("clip_norm")) c.clip_norm = static_cast<float>(j.get_number("clip_norm"));
+  if (j.has("schedule")) c.schedule = j.get_string("schedule");
+  if (j.has("warmup_steps")) c.warmup_steps = j.get_size("warmup_steps");
+  if (j.has("validation_split")) c.validation_split = static_cast<float>(j.get_number("validation_split"));
+  if (j.has("early_stopping_patience")) c.early_stopping_patience = j.get_size("early_stopping_patience");
+  if (j.has("bucket_by_length")) c.bucket_by_length = j.get_bool("bucket_by_length");
+  // Seeds travel as JSON numbers (doubles): 2^53 keeps them exact.
+  if (j.has("seed")) c.seed = j.get_size("seed", std::size_t{1} << 53);
+  c.validate();
+  return c;
+}
+
+ClassificationMetrics metrics_from_counts(std::size_t tp, std::size_t fp, std::size_t tn, std::size_t fn,
+                                          double loss) {
+  ClassificationMetrics m;
+  m.tp = tp, m.fp = fp, m.tn = tn, m.fn = fn, m.loss = loss;
+  const double total = static_cast<double>(tp + fp + tn + fn);
+  m.accuracy = total > 0 ? static_cast<double>(tp + tn) / total : 0.0;
+  m.precision = tp + fp > 0 ? static_cast<double>(tp) / static_cast<double>(tp + fp) : 0.0;
+  m.recall = tp + fn > 0 ? static_cast<double>(tp) / static_cast<double>(tp + fn) : 0.0;
+  m.f1 = m.precision + m.recall > 0 ? 2 * m.precision * m.recall / (m.precision + m.recall) : 0.0;
+  return m;
+}
+
+ClassificationMetrics classification_metrics(const std::vector<float>& probabilities, const std::vector<int>& labels) {
+  if (probabilities.size() != labels.size()) {
+    throw std::invalid_argument("classification_metrics: " + std::to_string(probabilities.size()) +
+                                " probabilities but " + std::to_string(labels.size()) + " labels");
+  }
+  std::size_t tp = 0, fp = 0, tn = 0, fn = 0;
+  double loss = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const bool predicted = probabilities[i] > 0.5f, actual = labels[i] == 1;
+    tp += predicted && actual, fp += predicted && !actual, tn += !predicted && !actual, fn += !predicted && actual;
+    const double p = std::min(std::max(static_cast<double>(probabilities[i]), 1e-7), 1 - 1e-7);
+    loss -= actual ? std::log(p) : std::log(1 - p);
+  }
+  return metrics_from_counts(tp, fp, tn, fn, labels.empty() ? 0.0 : loss / static_cast<double>(labels.size()));
+}
+
+ClassificationMetrics evaluate_classifier(SequenceClassifier& model, const TextPipeline& pipeline,
+                                          const EncodedDataset& data, std::size_t batch_size) {
+  if (batch_size < 1) throw std::invalid_argument("evaluate_classifier: batch_size must be >= 1, got 0");
+  // Sorted by length so batches carry little padding; the metrics do not depend on the order.
+  std::vector<std::size_t> order(data.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return data.sequences[a].size() < data.sequences[b].size(); });
+  ClassifierBatch batch;
+  StepBuffers buffers;
+  Rng rng(0);  // inference draws nothing
+  std::size_t tp = 0, fp = 0, tn = 0, fn = 0;
+  double loss_sum = 0;
+  for (std::size_t start = 0; start < order.size(); start += batch_size) {
+    const std::size_t count = std::min(batch_size, order.size() - start);
+    gather_batch(data, order.data() + start, count, pipeline.config().maxlen, pipeline.config().padding, batch);
+    const BatchStats stats = evaluate_batch(model, batch, rng, buffers);
+    loss_sum += static_cast<double>(stats.loss) * static_cast<double>(count);
+    for (std::size_t b = 0; b < count; ++b) {
+      const bool predicted = buffers.logits(b) > 0.f, actual = batch.labels(b) > 0.5f;
+      tp += predicted && actual, fp += predicted && !actual, tn += !predicted && !actual, fn += !predicted && actual;
+    }
+  }
+  return metrics_from_counts(tp, fp, tn, fn, data.size() ? loss_sum / static_cast<double>(data.size()) : 0.0);
+}
+
+TrainingResult train_classifier(SequenceClassifier& model, const TextPipeline& pipeline, const EncodedDataset& train,
+                                const TrainerConfig& config, const TrainingCallbacks& callbacks) {
+  config.validate();
+  const auto parts = stratified_split(train, config.validation_split, config.seed);
+  return train_classifier(model, pipeline, parts.first, parts.second, config, callbacks);
+}
+
+TrainingResult train_classifier(SequenceClassifier& model, const TextPipeline& pipeline, const EncodedDataset& train,
+                                const EncodedDataset& validation, const TrainerConfig& config,
+                                const TrainingCallbacks& callbacks) {
+  config.validate();
+  if (train.size() == 0) throw std::invalid_argument("train_classifier: the training set is empty");
+  check_dataset(train, model, "training");
+  check_dataset(validation, model, "validation");
+  const ParameterList& params = model.parameters();
+  const std::size_t maxlen = pipeline.config().maxlen;
+  const PadMode padding = pipeline.config().padding;
+  const std::size_t batches_per_epoch = (train.size() + config.batch_size - 1) / config.batch_size;
+  const std::size_t total_steps = batches_per_epoch * config.epochs;
+
+  ScheduleConfig schedule_config;
+  schedule_config.base_lr = config.learning_rate;
+  schedule_config.warmup_steps = config.warmup_steps;
+  schedule_config.total_steps = total_steps;
+  const LearningRateSchedule schedule = LearningRateSchedule::from_name(config.schedule, schedule_config);
+  std::unique_ptr<Optimizer> optimizer = make_optimizer(config);
+
+  Rng order_rng(config.seed, 0x0de5);
+  Rng dropout_rng(config.seed, 0xd20f);
+  ClassifierBatch batch;
+  StepBuffers buffers;
+  // last_good: parameters of the latest step whose loss and gradients were finite; before_step:
+  // the parameters about to be used. Swapped after every successful step (no reallocation).
+  Snapshot last_good, before_step, best;
+  take_snapshot(params, last_good);
+
+  TrainingResult result;
+  result.train_examples = train.size();
+  result.validation_examples = validation.size();
+  double best_loss = std::numeric_limits<double>::infinity();
+  std::size_t epochs_without_improvement = 0;
+  std::size_t examples_seen = 0;
+  const Clock::time_point start = Clock::now();
+
+  auto diverged = [&](std::size_t epoch, const std::string& what) {
+    restore_snapshot(params, last_good);
+    throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
+                             std::to_string(result.steps + 1) + " (" + what +
+                             "); the parameters of the last step with a finite loss were restored. Try a lower "
+                             "learning rate (now " + number_text(config.learning_rate) + ") or clip_norm > 0");
+  };
+
+  for (std::size_t epoch = 0; epoch < config.epochs && !result.cancelled; ++epoch) {
+    const Clock::time_point epoch_start = Clock::now();
+    const auto batches = epoch_batches(train, config.batch_size, config.bucket_by_length, order_rng);
+    double loss_sum = 0;
+    std::size_t correct = 0, seen = 0;
+    for (const std::vector<std::size_t>& indices : batches) {
+      gather_batch(train, indices.data(), indices.size(), maxlen, padding, batch);
+      optimizer->set_learning_rate(schedule.at(result.steps));
+      take_snapshot(params, before_step);
+      BatchStats stats;
+      try {
+        stats = train_step(model, *optimizer, batch, config.clip_norm, dropout_rng, buffers);
+      } catch (const ShapeError&) {
+        throw;  // a bug in the caller or the model, not divergence
+      } catch (const std::exception& e) {
+        // train_step's non-finite loss/gradient (runtime_error), or a layer refusing NaN/Inf
+        // input on the way there (e.g. softmax's invalid_argument): the weights have blown up.
+        diverged(epoch, e.what());
+      }
+      std::swap(last_good, before_step);
+      ++result.steps;
+      loss_sum += static_cast<double>(stats.loss) * static_cast<double>(stats.count);
+      correct += stats.correct;
+      seen += stats.count;
+      examples_seen += stats.count;
+      if (callbacks.on_step) {
+        StepProgress p;
+        p.step = result.steps;
+        p.epoch = epoch;
+        p.loss = stats.loss;
+        p.elapsed = seconds_since(start);
+        p.examples_per_second = p.elapsed > 0 ? static_cast<double>(examples_seen) / p.elapsed : 0.0;
+        if (!callbacks.on_step(p)) {
+          result.cancelled = true;
+          break;
+        }
+      }
+    }
+    if (result.cancelled) break;
+
+    EpochProgress progress;
+    progress.epoch = epoch;
+    progress.train_loss = loss_sum / static_cast<double>(seen);
+    progress.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
+    bool stop = false;
+    if (validation.size() > 0) {
+      progress.has_validation = true;
+      progress.validation = evaluate_classifier(model, pipeline, validation);
+      if (!std::isfinite(progress.validation.loss)) diverged(epoch, "the validation loss is not finite");
+      if (progress.validation.loss < best_loss) {
+        best_loss = progress.validation.loss;
+        result.best_epoch = static_cast<int>(epoch);
+        result.best_validation = progress.validation;
+        take_snapshot(params, best);
+        epochs_without_improvement = 0;
+      } else if (config.early_stopping_patience > 0 &&
+                 ++epochs_without_improvement >= config.early_stopping_patience) {
+        result.early_stopped = true;
+        stop = true;
+      }
+    }
+    progress.seconds = seconds_since(epoch_start);
+    result.history.push_back(progress);
+    if (callbacks.on_epoch && !callbacks.on_epoch(progress)) result.cancelled = true;
+    if (stop) break;
+  }
+  if (result.best_epoch >= 0) restore_snapshot(params, best);
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+std::vector<float> predict(SequenceClassifier& model, const TextPipeline& pipeline,
+                           const std::vector<std::string>& texts) {
+  EncodedDataset data;
+  data.sequences.reserve(texts.size());
+  for (const std::string& text : texts) data.sequences.push_back(pipeline.encode(text));
+  data.labels.assign(texts.size(), 0);
+  std::vector<std::size_t> order(data.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return data.sequences[a].size() < data.sequences[b].size(); });
+  std::vector<float> out(texts.size());
+  ClassifierBatch batch;
+  Tensor1 logits;
+  Rng rng(0);
+  const std::size_t batch_size = 64;
+  for (std::size_t start = 0; start < order.size(); start += batch_size) {
+    const std::size_t count = std::min(batch_size, order.size() - start);
+    gather_batch(data, order.data() + start, count, pipeline.config().maxlen, pipeline.config().padding, batch);
+    model.forward(batch.ids, batch.mask, false, rng, logits);
+    for (std::size_t b = 0; b < count; ++b) out[order[start + b]] = sigmoid(logits(b));
+  }
+  return out;
+}
+
+Explanation explain(SequenceClassifier& model, const TextPipeline& pipeline, const std::string& text) {
+  Explanation out;
+  out.ids = pipeline.encode(text, &out.tokens);
+  EncodedDataset data;
+  data.sequences.push_back(out.ids);
+  data.labels.push_back(0);
+  const std::size_t index = 0;
+  ClassifierBatch batch;
+  gather_batch(data, &index, 1, pipeline.config().maxlen, pipeline.config().padding, batch);
+  Tensor1 logits;
+  Rng rng(0);
+  model.forward(batch.ids, batch.mask, false, rng, logits);
+  out.probability = sigmoid(logits(0));
+  const Tensor2& weights = model.pooling_weights();
+  if (weights.size() > 0) {
+    // The batch holds exactly this review (T = its length), so no padding to skip.
+    out.weights.assign(weights.begin(), weights.begin() + static_cast<std::ptrdiff_t>(out.ids.size()));
+  }
+  return out;
+}
+
+}  // namespace attn
