@@ -18,7 +18,7 @@ struct Result {
   std::string out, err;
 };
 
-Result attn(const std::vector<std::string>& args) {
+Result run_attn(const std::vector<std::string>& args) {
   std::ostringstream out, err;
   const int code = attn::cli::run(args, out, err);
   return {code, out.str(), err.str()};
@@ -52,14 +52,14 @@ std::string temp_path(const std::string& name) {
 }  // namespace
 
 TEST_CASE("cli.usage_and_argument_errors") {
-  Result r = attn({});
+  Result r = run_attn({});
   CHECK(r.code == 2);
   CHECK(r.err.find("usage: attn <command>") != std::string::npos);
-  CHECK(attn({"--help"}).code == 0);
-  r = attn({"fly"});
+  CHECK(run_attn({"--help"}).code == 0);
+  r = run_attn({"fly"});
   CHECK(r.code == 2);
   CHECK(r.err.find("attn: unknown command 'fly'") != std::string::npos);
-  r = attn({"train", "--help"});
+  r = run_attn({"train", "--help"});
   CHECK(r.code == 0);
   CHECK(r.out.find("--maxlen N") != std::string::npos);
 
@@ -89,7 +89,7 @@ TEST_CASE("cli.usage_and_argument_errors") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.message);
-    r = attn(c.args);
+    r = run_attn(c.args);
     CHECK(r.code == 2);
     CHECK(r.err.rfind(c.message, 0) == 0);
   }
@@ -101,12 +101,12 @@ TEST_CASE("cli.data_errors_exit_1_with_the_file_and_line") {
     std::ofstream f(csv);
     f << "review,sentiment\n\"a fine film\",positive\n\"dull\",maybe\n";
   }
-  Result r = attn({"train", "--data", csv, "--model", "bow"});
+  Result r = run_attn({"train", "--data", csv, "--model", "bow"});
   CHECK(r.code == 1);
   CHECK(r.err.find("bad.csv:3: label 'maybe' is not one of") != std::string::npos);
-  r = attn({"train", "--data", temp_path("missing.csv"), "--model", "bow"});
+  r = run_attn({"train", "--data", temp_path("missing.csv"), "--model", "bow"});
   CHECK(r.code == 1);
-  r = attn({"eval", "--model-file", temp_path("missing.model"), "--data", "builtin"});
+  r = run_attn({"eval", "--model-file", temp_path("missing.model"), "--data", "builtin"});
   CHECK(r.code == 1);
   std::remove(csv.c_str());
 }
@@ -123,17 +123,17 @@ TEST_CASE("cli.bow_train_save_eval_predict_on_a_csv") {
     }
   }
   const std::string model = temp_path("bow.model");
-  Result r = attn({"train", "--data", csv, "--test", csv, "--model", "bow", "--save", model, "--json"});
+  Result r = run_attn({"train", "--data", csv, "--test", csv, "--model", "bow", "--save", model, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   attn::FlatJson done = last_json_line(r.out);
   CHECK(done.get_string("event") == "done");
   CHECK(done.get_number("test_accuracy") == 1.0);
   CHECK(done.get_number("train_seconds") >= 0.0);
   CHECK(done.get_number("params") > 0);
-  r = attn({"eval", "--model-file", model, "--data", csv, "--json"});
+  r = run_attn({"eval", "--model-file", model, "--data", csv, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(last_json_line(r.out).get_number("accuracy") == 1.0);
-  r = attn({"predict", "--model-file", model, "--text", "an awful, tedious waste", "--json"});
+  r = run_attn({"predict", "--model-file", model, "--text", "an awful, tedious waste", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(last_json_line(r.out).get_string("label") == "negative");
   std::remove(csv.c_str());
@@ -142,7 +142,7 @@ TEST_CASE("cli.bow_train_save_eval_predict_on_a_csv") {
 
 TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   const std::string model = temp_path("bilstm.model");
-  Result r = attn({"train", "--data", "builtin", "--model", "bilstm-attention", "--epochs", "2", "--maxlen", "64",
+  Result r = run_attn({"train", "--data", "builtin", "--model", "bilstm-attention", "--epochs", "2", "--maxlen", "64",
                    "--embed", "16", "--units", "16", "--save", model, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(r.out.find("\"event\":\"epoch\"") != std::string::npos);
@@ -150,11 +150,11 @@ TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   CHECK(done.get_number("train_examples") == 528);
   CHECK(done.get_number("test_accuracy") >= 0.0);
   CHECK(done.get_number("test_accuracy") <= 1.0);
-  r = attn({"predict", "--model-file", model, "--text", "A warm, funny and beautifully acted film.", "--json"});
+  r = run_attn({"predict", "--model-file", model, "--text", "A warm, funny and beautifully acted film.", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(r.out.find("\"attention\":[") != std::string::npos);
   CHECK(r.out.find("\"tokens\":[\"<start>\",\"a\",\"warm\"") != std::string::npos);
-  r = attn({"predict", "--model-file", model, "--text", "Not good."});
+  r = run_attn({"predict", "--model-file", model, "--text", "Not good."});
   CHECK(r.code == 0);
   CHECK(r.out.find("attention:") != std::string::npos);
   std::remove(model.c_str());
