@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "args.hpp"
+#include "attn/data/splits.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/models/bag_of_ngrams.hpp"
@@ -26,6 +27,7 @@ const CommandSpec kTrain{
     {{"task", "NAME", "sentiment (the only task so far)"},
      {"data", "PATH", "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv"},
      {"test", "PATH", "test set (default: the test half of --data when it has one)"},
+     {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
      {"model", "NAME", "bilstm-attention (default) | transformer | bilstm | bow"},
      {"vocab", "N", "vocabulary size, Keras' num_words (default 5000)"},
      {"maxlen", "N", "pad/truncate reviews to N tokens, 'pre' like Keras (default 500)"},
@@ -147,6 +149,16 @@ class ProgressPrinter {
   Clock::time_point last_{};
 };
 
+// Moves a stratified share of the training examples into the (empty) test set.
+void hold_out(SentimentData& data, float fraction, std::uint64_t seed) {
+  const std::vector<bool> held = stratified_holdout(labels_of(data.train), fraction, seed);
+  std::vector<LabelledText> keep;
+  for (std::size_t i = 0; i < data.train.size(); ++i) (held[i] ? data.test : keep).push_back(std::move(data.train[i]));
+  data.train = std::move(keep);
+  data.test_source = data.train_source + " (held out: " + std::to_string(fraction) + ")";
+  data.note.clear();
+}
+
 int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   const bool json = args.flag("json");
   args.choice("task", "sentiment", {"sentiment"});
@@ -181,10 +193,14 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.validate();  // configuration errors surface before any data is read
   trainer.validate();
 
+  const double holdout = args.number("holdout", 0, 0, 0.9);
+  if (holdout > 0 && args.has("test")) throw UsageError("--holdout and --test exclude each other");
+
   ProgressPrinter progress(json, out, err);
-  const SentimentData data =
-      load_sentiment_data(args.get("data"), args.get("test"), [&](const LoadProgress& p) { progress.loading(p); });
+  SentimentData data = load_sentiment_data(args.get("data"), holdout > 0 ? "" : args.get("test"),
+                                           [&](const LoadProgress& p) { progress.loading(p); }, holdout > 0);
   progress.end_line();
+  if (holdout > 0) hold_out(data, static_cast<float>(holdout), seed);
   if (!data.note.empty()) err << "note: " << data.note << "\n";
   if (json) {
     out << FlatJson().set("event", "data").set("train_examples", static_cast<double>(data.train.size()))

@@ -45,7 +45,8 @@ bool has_test_half(const std::string& path) {
 
 }  // namespace
 
-SentimentData load_sentiment_data(const std::string& data, const std::string& test, const ProgressFn& progress) {
+SentimentData load_sentiment_data(const std::string& data, const std::string& test, const ProgressFn& progress,
+                                  bool training_only) {
   SentimentData out;
   out.train = load_path(data, "train", progress);
   out.train_source = data;
@@ -53,7 +54,7 @@ SentimentData load_sentiment_data(const std::string& data, const std::string& te
   if (!test.empty()) {
     out.test = load_path(test, "test", progress);
     out.test_source = test;
-  } else if (has_test_half(data)) {
+  } else if (!training_only && has_test_half(data)) {
     try {
       out.test = load_path(data, "test", progress);
       out.test_source = data + " (test half)";

@@ -20,8 +20,10 @@ struct SentimentData {
   std::string note;  // e.g. why there is no test set
 };
 
-// Loads --data (and --test when given, else the default test half described above).
-SentimentData load_sentiment_data(const std::string& data, const std::string& test, const ProgressFn& progress);
+// Loads --data (and --test when given, else the default test half described above, unless
+// `training_only`).
+SentimentData load_sentiment_data(const std::string& data, const std::string& test, const ProgressFn& progress,
+                                  bool training_only = false);
 // One labelled set (for `attn eval`): for an aclImdb archive or root, its test half.
 std::vector<LabelledText> load_evaluation_data(const std::string& path, const ProgressFn& progress);
 

@@ -84,6 +84,9 @@ TEST_CASE("cli.usage_and_argument_errors") {
       {{"train", "--data", "builtin", "--seed", "1", "--seed", "2"}, "attn train: --seed is given twice"},
       {{"train", "--data", "builtin", "--model", "transformer", "--heads", "3"},
        "attn train: invalid model configuration: heads (3) must divide embed_dim (32)"},
+      {{"train", "--data", "builtin", "--holdout", "0.1", "--test", "builtin"},
+       "attn train: --holdout and --test exclude each other"},
+      {{"train", "--data", "builtin", "--holdout", "1"}, "attn train: --holdout must be a number greater than 0 and at most 0.9, got '1'"},
       {{"predict", "--model-file", "x.model"}, "attn predict: missing required option --text"},
       {{"eval", "--data", "builtin"}, "attn eval: missing required option --model-file"},
   };
@@ -148,6 +151,7 @@ TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   CHECK(r.out.find("\"event\":\"epoch\"") != std::string::npos);
   attn::FlatJson done = last_json_line(r.out);
   CHECK(done.get_number("train_examples") == 528);
+  CHECK(done.get_number("test_examples") == 132);
   CHECK(done.get_number("test_accuracy") >= 0.0);
   CHECK(done.get_number("test_accuracy") <= 1.0);
   r = run_attn({"predict", "--model-file", model, "--text", "A warm, funny and beautifully acted film.", "--json"});
@@ -158,4 +162,13 @@ TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   CHECK(r.code == 0);
   CHECK(r.out.find("attention:") != std::string::npos);
   std::remove(model.c_str());
+}
+
+TEST_CASE("cli.holdout_takes_a_stratified_share_of_the_training_data") {
+  const Result r = run_attn({"train", "--data", "builtin", "--model", "bow", "--holdout", "0.25", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  // 528 training reviews, 264 per class: round(0.25 · 264) = 66 of each are held out.
+  const attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_number("train_examples") == 396);
+  CHECK(r.out.find("\"test_examples\":132") != std::string::npos);
 }
