@@ -39,7 +39,9 @@ const CommandSpec kTrain{
      {"embed", "N", "embedding size / Transformer d_model (default 32)"},
      {"units", "N", "recurrent units per direction (default 32)"},
      {"score", "NAME", "attention pooling score: additive (default) | concat | general | dot | scaled_dot"},
+     {"pooling", "NAME", "attention (default) | mean | last (bilstm: last)"},
      {"layers", "N", "Transformer blocks (default 1)"},
+     {"ff", "N", "Transformer feed-forward size (default 2 × embed)"},
      {"heads", "N", "attention heads (default 2)"},
      {"dropout", "X", "dropout rate in [0, 1) (default 0)"},
      {"validation-split", "X", "share of the training data held out for early stopping (default 0.1)"},
@@ -178,11 +180,12 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.score = score_kind_from_name(args.choice("score", "additive", {"additive", "concat", "general", "dot", "scaled_dot"}));
   classifier.layers = args.whole("layers", 1, 1, 64);
   classifier.heads = args.whole("heads", 2, 1, 64);
-  classifier.ff_dim = 2 * classifier.embed_dim;
+  classifier.ff_dim = args.whole("ff", 2 * classifier.embed_dim, 1, 16384);
   classifier.max_len = pipeline.maxlen;
   classifier.dropout = static_cast<float>(args.number("dropout", 0, -1, 0.99));
   if (model_name == "transformer") classifier.encoder = EncoderKind::transformer;
-  if (model_name == "bilstm") classifier.pooling = PoolingKind::last;
+  classifier.pooling = pooling_kind_from_name(
+      args.choice("pooling", model_name == "bilstm" ? "last" : "attention", {"attention", "mean", "last"}));
   TrainerConfig trainer;
   trainer.epochs = epochs;
   trainer.batch_size = args.whole("batch", 32, 1, 65536);
@@ -212,7 +215,8 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   }
 
   FlatJson done;
-  done.set("event", "done").set("model", model_name).set("train_examples", static_cast<double>(data.train.size()));
+  done.set("event", "done").set("model", model_name).set("train_examples", static_cast<double>(data.train.size()))
+      .set("test_examples", static_cast<double>(data.test.size()));
   const auto start = Clock::now();
   std::vector<std::uint8_t> saved;
   if (bow) {

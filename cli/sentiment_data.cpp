@@ -2,9 +2,9 @@
 
 #include <sys/stat.h>
 
-#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/io/byte_source.hpp"
+#include "attn/models/sentiment_model.hpp"
 
 namespace attn::cli {
 namespace {
@@ -14,17 +14,9 @@ bool is_directory(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-std::vector<LabelledText> builtin(bool test) {
-  std::vector<LabelledText> out;
-  for (const BuiltinReview& r : builtin_reviews()) {
-    if (r.test == test) out.push_back({r.text, r.label, std::string("builtin:") + (test ? "test" : "train")});
-  }
-  return out;
-}
-
 // `split` applies to aclImdb archives and root folders; a split folder or CSV/TSV is taken whole.
 std::vector<LabelledText> load_path(const std::string& path, const std::string& split, const ProgressFn& progress) {
-  if (path == "builtin") return builtin(split == "test");
+  if (path == "builtin") return builtin_split(split == "test");
   if (is_directory(path)) return load_aclimdb_folder(path, split, LoadLimits{}, progress);
   std::uint8_t head[4] = {0, 0, 0, 0};
   std::size_t got = 0;

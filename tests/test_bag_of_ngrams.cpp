@@ -283,7 +283,7 @@ TEST_CASE("bag_of_ngrams.builtin_corpus_accuracy") {
   // accuracy 0.983, and 91 of the 132 test reviews right (0.689) when measured. The corpus is
   // small and hand-written, so most test sentiment words never occur twice in training (plain
   // reviews 28/42, negation 16/24, sarcasm 4/8); the same code scores ~0.92 on IMDB (see
-  // bench/imdb_bow_experiment.cpp). The bound sits 5 points below the measurement.
+  // the README: attn train --model bow). The bound sits 5 points below the measurement.
   const Split s = builtin_split();
   BagOfNgramsClassifier model;
   model.fit(s.train_docs, s.train_labels, BagOfNgramsConfig{});

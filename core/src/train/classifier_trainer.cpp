@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "attn/data/splits.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/optim/adam.hpp"
 #include "attn/optim/schedule.hpp"
@@ -157,17 +158,7 @@ std::pair<EncodedDataset, EncodedDataset> stratified_split(const EncodedDataset&
   if (!(fraction >= 0.f && fraction < 1.f)) {
     throw std::invalid_argument("stratified_split: fraction must be in [0, 1), got " + number_text(fraction));
   }
-  Rng rng(seed, 0x5b117);
-  std::vector<bool> held_out(data.size(), false);
-  for (int label = 0; label <= 1; ++label) {
-    std::vector<std::size_t> members;
-    for (std::size_t i = 0; i < data.size(); ++i) {
-      if (data.labels[i] == label) members.push_back(i);
-    }
-    shuffle(members, rng);
-    const auto take = static_cast<std::size_t>(std::lround(static_cast<double>(fraction) * members.size()));
-    for (std::size_t k = 0; k < take; ++k) held_out[members[k]] = true;
-  }
+  const std::vector<bool> held_out = stratified_holdout(data.labels, fraction, seed);
   std::pair<EncodedDataset, EncodedDataset> out;
   for (std::size_t i = 0; i < data.size(); ++i) {
     EncodedDataset& part = held_out[i] ? out.second : out.first;
