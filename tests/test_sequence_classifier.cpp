@@ -82,6 +82,35 @@ TEST_CASE("sequence_classifier.gradients_transformer") {
   check_model(learned, 1e-3);
 }
 
+TEST_CASE("sequence_classifier.gradients_with_dropout") {
+  // Dropout on the embeddings and the pooled vector (and inside the Transformer block): the
+  // masks are fixed by re-seeding the generator before every forward, so the loss is smooth.
+  for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer}) {
+    CAPTURE(encoder_kind_name(encoder));
+    ClassifierConfig config = small(encoder, PoolingKind::attention);
+    config.dropout = 0.3f;
+    SequenceClassifier model(config, 17);
+    Tensor1 logits, dlogits;
+    auto forward = [&]() {
+      Rng rng(7);
+      model.forward(kIds, kMask, true, rng, logits);
+    };
+    zero_grads(model.parameters());
+    forward();
+    binary_cross_entropy_with_logits(logits, kLabels, &dlogits);
+    model.backward(dlogits);
+    auto loss = [&]() {
+      forward();
+      return static_cast<double>(binary_cross_entropy_with_logits(logits, kLabels, nullptr));
+    };
+    GradCheckOptions opt;
+    opt.abs_tol = 1e-4;
+    opt.max_probes = 12;
+    opt.step = 1e-3;
+    check_parameter_gradients(model.parameters(), loss, opt);
+  }
+}
+
 TEST_CASE("sequence_classifier.padding_does_not_change_predictions") {
   for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer}) {
     CAPTURE(encoder_kind_name(encoder));

@@ -246,7 +246,9 @@ SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, Rng&& rng
     : config_(config),
       embedding_(config.vocab_size, config.embed_dim, rng, 0),
       encoder_(make_encoder(config, rng)),
-      output_(encoder_->output_dim(), 1, rng) {
+      output_(encoder_->output_dim(), 1, rng),
+      embedding_dropout_(config.dropout),
+      pooled_dropout_(config.dropout) {
   if (config.pooling == PoolingKind::attention) {
     pooling_ = std::make_unique<AttentionPooling>(config.score, encoder_->output_dim(), config.attention_dim, rng);
   }
@@ -266,7 +268,8 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
   const std::size_t batch = ids.shape(0), time = ids.shape(1), dh = encoder_->output_dim();
   mask_ = mask;
   embedding_.forward(ids, embedded_, embedding_cache_);
-  encoder_->forward(embedded_, mask_, training, rng, encoded_, final_state_);
+  embedding_dropout_.forward(embedded_, dropped_embedded_, training, rng, embedding_dropout_cache_);
+  encoder_->forward(dropped_embedded_, mask_, training, rng, encoded_, final_state_);
   switch (config_.pooling) {
     case PoolingKind::attention:
       pooling_->forward(encoded_, &mask_, pooled_, pooling_cache_);
@@ -291,7 +294,8 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
       break;
     }
   }
-  output_.forward(pooled_, logits2_, output_cache_);
+  pooled_dropout_.forward(pooled_, dropped_pooled_, training, rng, pooled_dropout_cache_);
+  output_.forward(dropped_pooled_, logits2_, output_cache_);
   ensure_shape(logits, std::array<std::size_t, 1>{batch});
   for (std::size_t b = 0; b < batch; ++b) logits(b) = logits2_(b, 0);
 }
@@ -303,8 +307,9 @@ void SequenceClassifier::backward(const Tensor1& dlogits) {
               std::to_string(batch));
   ensure_shape(d_logits2_, std::array<std::size_t, 2>{batch, 1});
   for (std::size_t b = 0; b < batch; ++b) d_logits2_(b, 0) = dlogits(b);
-  // logits = Dense(pooled)
-  output_.backward(d_logits2_, output_cache_, d_pooled_);
+  // logits = Dense(dropout(pooled))
+  output_.backward(d_logits2_, output_cache_, d_dropped_pooled_);
+  pooled_dropout_.backward(d_dropped_pooled_, pooled_dropout_cache_, d_pooled_);
   // pooled = pool(encoded)
   const Tensor2* dfinal = nullptr;
   switch (config_.pooling) {
@@ -329,8 +334,9 @@ void SequenceClassifier::backward(const Tensor1& dlogits) {
       }
       break;
   }
-  // encoded = encoder(embedded)
-  encoder_->backward(d_encoded_, dfinal, d_embedded_);
+  // encoded = encoder(dropout(embedded))
+  encoder_->backward(d_encoded_, dfinal, d_dropped_embedded_);
+  embedding_dropout_.backward(d_dropped_embedded_, embedding_dropout_cache_, d_embedded_);
   // embedded = Embedding(ids)
   embedding_.backward(d_embedded_, embedding_cache_);
 }

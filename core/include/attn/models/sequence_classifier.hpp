@@ -17,6 +17,7 @@
 #include "attn/attention/scores.hpp"
 #include "attn/layers/attention_pooling.hpp"
 #include "attn/layers/dense.hpp"
+#include "attn/layers/dropout.hpp"
 #include "attn/layers/embedding.hpp"
 #include "attn/layers/parameter.hpp"
 #include "attn/random.hpp"
@@ -40,7 +41,7 @@ struct ClassifierConfig {
   std::size_t ff_dim = 64;
   std::size_t max_len = 512;  // longest sequence the positional encoding supports
   PositionalKind positional = PositionalKind::sinusoidal;
-  float dropout = 0.f;
+  float dropout = 0.f;  // on the embeddings, on the pooled vector, and inside Transformer blocks
   bool causal = false;  // Transformer: causal self-attention mask
 
   // Checks ranges and combinations; throws std::invalid_argument saying what is wrong.
@@ -97,12 +98,14 @@ class SequenceClassifier {
   std::unique_ptr<SequenceEncoder> encoder_;
   std::unique_ptr<AttentionPooling> pooling_;
   Dense output_;
+  Dropout embedding_dropout_, pooled_dropout_;
   ParameterList parameters_;
 
   // Activations of the last forward and scratch for backward, reused across steps.
   EmbeddingCache embedding_cache_;
-  Tensor3 embedded_, encoded_, d_encoded_, d_embedded_;
-  Tensor2 final_state_, pooled_, d_pooled_, d_final_, logits2_, d_logits2_;
+  DropoutCache embedding_dropout_cache_, pooled_dropout_cache_;
+  Tensor3 embedded_, dropped_embedded_, encoded_, d_encoded_, d_dropped_embedded_, d_embedded_;
+  Tensor2 final_state_, pooled_, dropped_pooled_, d_dropped_pooled_, d_pooled_, d_final_, logits2_, d_logits2_;
   Mask2 mask_;
   AttentionPoolingCache pooling_cache_;
   DenseCache output_cache_;
