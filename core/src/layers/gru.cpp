@@ -11,6 +11,9 @@
 namespace attn {
 namespace {
 
+using recurrent_detail::add_column_sums;
+using recurrent_detail::copy_or_zeros;
+using recurrent_detail::fill_rows;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
 
@@ -52,18 +55,6 @@ void cell_backward(float* dh, const float* gates, const float* hproj, const floa
     dhproj[j] = dr_pre;
     dhproj[u + j] = dz_pre;
     dhproj[2 * u + j] = dn_pre * r;
-  }
-}
-
-// rows × [n] block starting at `p`, rows `ld` apart, each set to `bias`.
-void fill_rows(float* p, std::size_t rows, std::size_t ld, const Tensor1& bias) {
-  for (std::size_t r = 0; r < rows; ++r) std::copy(bias.data(), bias.data() + bias.size(), p + r * ld);
-}
-
-// bias [n] += column sums of rows × [n] at `p`, rows `ld` apart.
-void add_column_sums(Tensor1& bias, const float* p, std::size_t rows, std::size_t ld) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < bias.size(); ++j) bias(j) += p[r * ld + j];
   }
 }
 
@@ -162,11 +153,7 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
   cache.reverse = reverse;
   copy_into(cache.x, x);
   copy_mask_or_ones(mask, batch, steps, cache.mask);
-  ensure_shape(cache.h0, state_shape);
-  if (h0 != nullptr)
-    copy_into(cache.h0, *h0);
-  else
-    std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
+  copy_or_zeros(cache.h0, h0, state_shape);
   ensure_shape(cache.gates, gate_shape);
   ensure_shape(cache.hproj, gate_shape);
   ensure_shape(cache.h, seq_shape);

@@ -11,6 +11,9 @@
 namespace attn {
 namespace {
 
+using recurrent_detail::add_column_sums;
+using recurrent_detail::copy_or_zeros;
+using recurrent_detail::fill_rows;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
 
@@ -101,7 +104,7 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   ensure_shape(c, state_shape);
 
   float* gates = cache.gates.data();
-  for (std::size_t r = 0; r < batch; ++r) std::copy(b.data(), b.data() + g, gates + r * g);
+  fill_rows(gates, batch, g, b);
   // pre = x_t · w_x + h_prev · w_h + b
   kernels::gemm(false, false, batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
   kernels::gemm(false, false, batch, g, u, 1.f, cache.h_prev.data(), u, w_h.data(), g, 1.f, gates, g);
@@ -138,9 +141,7 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
   kernels::gemm(false, true, batch, u, g, 1.f, dgates, g, w_h.data(), g, 0.f, dh_prev.data(), u);
   kernels::gemm(true, false, d, g, batch, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
   kernels::gemm(true, false, u, g, batch, 1.f, cache.h_prev.data(), u, dgates, g, 1.f, dw_h.data(), g);
-  for (std::size_t r = 0; r < batch; ++r) {
-    for (std::size_t j = 0; j < g; ++j) db(j) += dgates[r * g + j];
-  }
+  add_column_sums(db, dgates, batch, g);
 }
 
 // ---- sequence API --------------------------------------------------------------------------
@@ -159,16 +160,8 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   cache.reverse = reverse;
   copy_into(cache.x, x);
   copy_mask_or_ones(mask, batch, steps, cache.mask);
-  ensure_shape(cache.h0, state_shape);
-  ensure_shape(cache.c0, state_shape);
-  if (h0 != nullptr)
-    copy_into(cache.h0, *h0);
-  else
-    std::fill(cache.h0.begin(), cache.h0.end(), 0.f);
-  if (c0 != nullptr)
-    copy_into(cache.c0, *c0);
-  else
-    std::fill(cache.c0.begin(), cache.c0.end(), 0.f);
+  copy_or_zeros(cache.h0, h0, state_shape);
+  copy_or_zeros(cache.c0, c0, state_shape);
   ensure_shape(cache.gates, gate_shape);
   ensure_shape(cache.h, seq_shape);
   ensure_shape(cache.c, seq_shape);
@@ -179,7 +172,7 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
 
   // Input projection of every step at once: gates[B·T, 4U] = x[B·T, D] · w_x + b.
   float* gates = cache.gates.data();
-  for (std::size_t r = 0; r < batch * steps; ++r) std::copy(b.data(), b.data() + g, gates + r * g);
+  fill_rows(gates, batch * steps, g, b);
   kernels::gemm(false, false, batch * steps, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
 
   // Rows of step t sit T·(4U) (or T·U) floats apart; the gemms read and write them in place.
@@ -274,9 +267,7 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   ensure_shape(dx, std::array<std::size_t, 3>{batch, steps, d});
   kernels::gemm(false, true, batch * steps, d, g, 1.f, dgates, g, w_x.data(), g, 0.f, dx.data(), d);
   kernels::gemm(true, false, d, g, batch * steps, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
-  for (std::size_t r = 0; r < batch * steps; ++r) {
-    for (std::size_t j = 0; j < g; ++j) db(j) += dgates[r * g + j];
-  }
+  add_column_sums(db, dgates, batch * steps, g);
   if (dh0 != nullptr) copy_into(*dh0, dh_);
   if (dc0 != nullptr) copy_into(*dc0, dc_);
 }

@@ -1,6 +1,7 @@
 // Shared argument checks of the recurrent layers (LSTM, GRU). Messages are built only on failure.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -25,6 +26,28 @@ inline void require_sequence(const char* where, const Tensor3& x, const Mask2* m
   if (mask != nullptr && !(mask->shape(0) == x.shape(0) && mask->shape(1) == x.shape(1)))
     throw_shape_error(where, "mask has shape " + shape_string(mask->shape()) + " but x has shape " +
                                  shape_string(x.shape()) + "; mask must be " + shape2(x.shape(0), x.shape(1)));
+}
+
+// dst = *src, or zeros of `shape` when src is null (no initial state given).
+inline void copy_or_zeros(Tensor2& dst, const Tensor2* src, const std::array<std::size_t, 2>& shape) {
+  ensure_shape(dst, shape);
+  if (src != nullptr) {
+    copy_into(dst, *src);
+  } else {
+    std::fill(dst.begin(), dst.end(), 0.f);
+  }
+}
+
+// Each of `rows` rows at `p` (rows `ld` floats apart) set to `bias` [n].
+inline void fill_rows(float* p, std::size_t rows, std::size_t ld, const Tensor1& bias) {
+  for (std::size_t r = 0; r < rows; ++r) std::copy(bias.data(), bias.data() + bias.size(), p + r * ld);
+}
+
+// bias [n] += column sums of the `rows` rows at `p` (rows `ld` floats apart): a bias gradient.
+inline void add_column_sums(Tensor1& bias, const float* p, std::size_t rows, std::size_t ld) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < bias.size(); ++j) bias(j) += p[r * ld + j];
+  }
 }
 
 }  // namespace attn::recurrent_detail
