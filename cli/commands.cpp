@@ -38,6 +38,7 @@ const CommandSpec kTrain{
      {"save", "FILE", "write the trained model to FILE"},
      {"embed", "N", "embedding size / Transformer d_model (default 32)"},
      {"units", "N", "recurrent units per direction (default 32)"},
+     {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm: lstm (default) | gru"},
      {"score", "NAME", "attention pooling score: additive (default) | concat | general | dot | scaled_dot"},
      {"pooling", "NAME", "attention (default) | mean | last (bilstm: last)"},
      {"layers", "N", "Transformer blocks (default 1)"},
@@ -183,7 +184,11 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.ff_dim = args.whole("ff", 2 * classifier.embed_dim, 1, 16384);
   classifier.max_len = pipeline.maxlen;
   classifier.dropout = static_cast<float>(args.number("dropout", 0, -1, 0.99));
-  if (model_name == "transformer") classifier.encoder = EncoderKind::transformer;
+  if (model_name == "transformer") {
+    classifier.encoder = EncoderKind::transformer;
+  } else if (args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
+    classifier.encoder = EncoderKind::bigru;
+  }
   classifier.pooling = pooling_kind_from_name(
       args.choice("pooling", model_name == "bilstm" ? "last" : "attention", {"attention", "mean", "last"}));
   TrainerConfig trainer;

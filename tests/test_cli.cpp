@@ -80,6 +80,7 @@ TEST_CASE("cli.usage_and_argument_errors") {
       {{"train", "--data", "builtin", "--model", "cnn"},
        "attn train: --model must be one of bilstm-attention|transformer|bilstm|bow, got 'cnn'"},
       {{"train", "--data", "builtin", "--task", "dates"}, "attn train: --task must be one of sentiment, got 'dates'"},
+      {{"train", "--data", "builtin", "--cell", "rnn"}, "attn train: --cell must be one of lstm|gru, got 'rnn'"},
       {{"train", "--data", "builtin", "--json", "yes"}, "attn train: unexpected argument 'yes' (options start with --)"},
       {{"train", "--data", "builtin", "--seed", "1", "--seed", "2"}, "attn train: --seed is given twice"},
       {{"train", "--data", "builtin", "--model", "transformer", "--heads", "3"},
