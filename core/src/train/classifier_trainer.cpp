@@ -227,7 +227,7 @@ TrainerConfig TrainerConfig::from_json(const std::string& json) {
   if (j.has("early_stopping_patience")) c.early_stopping_patience = j.get_size("early_stopping_patience");
   if (j.has("bucket_by_length")) c.bucket_by_length = j.get_bool("bucket_by_length");
   // Seeds travel as JSON numbers (doubles): 2^53 keeps them exact.
-  if (j.has("seed")) c.seed = j.get_size("seed", std::size_t{1} << 53);
+  if (j.has("seed")) c.seed = j.get_size("seed", std::numeric_limits<std::uint32_t>::max());
   c.validate();
   return c;
 }
