@@ -92,10 +92,6 @@ std::string describe(const ClassificationMetrics& m) {
   return s.str();
 }
 
-std::vector<std::uint8_t> read_bytes(const std::string& path) { return read_file(path); }
-
-void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) { write_file_atomically(path, bytes); }
-
 std::vector<std::vector<std::string>> tokenize_all(const std::vector<LabelledText>& examples) {
   std::vector<std::vector<std::string>> docs;
   docs.reserve(examples.size());
@@ -121,6 +117,7 @@ class ProgressPrinter {
                   .set("bytes_read", static_cast<double>(p.bytes_read)).dump() << "\n" << std::flush;
     } else {
       err_ << "\rloading: " << p.examples << " reviews" << std::flush;
+      line_open_ = true;
     }
   }
   void step(const StepProgress& p, std::size_t epochs) {
@@ -133,10 +130,13 @@ class ProgressPrinter {
     } else {
       err_ << "\repoch " << p.epoch + 1 << "/" << epochs << " step " << p.step << ": loss " << p.loss << ", "
            << static_cast<long>(p.examples_per_second) << " examples/s   " << std::flush;
+      line_open_ = true;
     }
   }
+  // Ends a progress line left open on stderr (nothing when none was printed).
   void end_line() {
-    if (!json_) err_ << "\n";
+    if (line_open_) err_ << "\n";
+    line_open_ = false;
   }
 
  private:
@@ -150,6 +150,7 @@ class ProgressPrinter {
   std::ostream& out_;
   std::ostream& err_;
   Clock::time_point last_{};
+  bool line_open_ = false;
 };
 
 // Moves a stratified share of the training examples into the (empty) test set.
@@ -273,7 +274,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     if (args.has("save")) saved = save_sentiment_model(trained.model);
   }
   if (args.has("save")) {
-    write_bytes(args.get("save"), saved);
+    write_file_atomically(args.get("save"), saved);
     done.set("saved", args.get("save"));
     if (!json) out << "saved " << args.get("save") << " (" << saved.size() << " bytes)\n";
   }
@@ -294,7 +295,7 @@ std::string model_kind(const std::vector<std::uint8_t>& bytes) {
 }
 
 int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const std::vector<std::uint8_t> bytes = read_bytes(args.get("model-file"));
+  const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));
   const std::string kind = model_kind(bytes);
   ProgressPrinter progress(args.flag("json"), out, err);
   const std::vector<LabelledText> examples =
@@ -319,7 +320,7 @@ int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
 }
 
 int predict_command(const Args& args, std::ostream& out, std::ostream&) {
-  const std::vector<std::uint8_t> bytes = read_bytes(args.get("model-file"));
+  const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));
   const std::string text = args.get("text");
   float probability = 0;
   std::vector<std::string> tokens;

@@ -48,7 +48,6 @@ class TransformerEncoder final : public SequenceEncoder {
     for (std::size_t i = 0; i < c.layers; ++i) blocks_.emplace_back(block, rng);
     caches_.resize(c.layers);
     activations_.resize(c.layers + 1);
-    weights_.resize(c.layers);
   }
 
   void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h, Tensor2& final_state) override {
@@ -102,7 +101,6 @@ class TransformerEncoder final : public SequenceEncoder {
   std::vector<TransformerEncoderBlock> blocks_;
   std::vector<TransformerEncoderCache> caches_;
   std::vector<Tensor3> activations_;
-  std::vector<Tensor4> weights_;
   LayerNorm final_norm_;
   LayerNormCache norm_cache_;
   float scale_;
