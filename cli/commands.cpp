@@ -45,8 +45,13 @@ const CommandSpec kTrain{
      {"ff", "N", "Transformer feed-forward size (default 2 × embed)"},
      {"heads", "N", "attention heads (default 2)"},
      {"dropout", "X", "dropout rate in [0, 1) (default 0)"},
+     {"word-dropout", "X", "rate of dropping whole token embeddings while training (default 0)"},
      {"validation-split", "X", "share of the training data held out for early stopping (default 0.1)"},
      {"patience", "N", "epochs without validation improvement before stopping (default 2; 0 = off)"},
+     {"optimizer", "NAME", "adam (default) | adamw | sgd"},
+     {"weight-decay", "X", "adam/sgd: L2 penalty; adamw: decoupled decay of weight matrices (default 0)"},
+     {"schedule", "NAME", "learning-rate schedule: constant (default) | linear | cosine | inverse_sqrt"},
+     {"warmup", "N", "steps of linear learning-rate warm-up (default 0)"},
      {"json", "", "print one JSON object per line (progress, epochs, done)"}},
     {"data"}};
 
@@ -185,6 +190,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.ff_dim = args.whole("ff", 2 * classifier.embed_dim, 1, 16384);
   classifier.max_len = pipeline.maxlen;
   classifier.dropout = static_cast<float>(args.number("dropout", 0, -1, 0.99));
+  classifier.word_dropout = static_cast<float>(args.number("word-dropout", 0, -1, 0.99));
   if (model_name == "transformer") {
     classifier.encoder = EncoderKind::transformer;
   } else if (args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
@@ -199,6 +205,10 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   trainer.seed = seed;
   trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
   trainer.early_stopping_patience = args.whole("patience", 2, 0, 1000);
+  trainer.optimizer = args.choice("optimizer", "adam", {"adam", "adamw", "sgd"});
+  trainer.weight_decay = static_cast<float>(args.number("weight-decay", 0, 0, 10));
+  trainer.schedule = args.choice("schedule", "constant", {"constant", "linear", "cosine", "inverse_sqrt"});
+  trainer.warmup_steps = args.whole("warmup", 0, 0, 1u << 30);
   classifier.validate();  // configuration errors surface before any data is read
   trainer.validate();
 

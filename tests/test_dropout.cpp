@@ -129,3 +129,29 @@ TEST_CASE("dropout.backward_checks_the_unit_count") {
   CHECK_THROWS_WITH_AS(dropout.backward(vector({1, 2}), cache, dx),
                        "Dropout::backward: dy has 2 units but forward saw 3", ShapeError);
 }
+
+TEST_CASE("dropout.grouped_units_share_one_draw") {
+  // x [4 tokens, 3 features] with group 3: a token is kept or dropped as a whole (word dropout),
+  // and one uniform is drawn per token, so the 4 masks follow the first 4 draws of the same seed.
+  const Dropout dropout(0.5f);
+  Rng init(3);
+  const Tensor2 x = random_uniform(init, 4, 3, 1.f, 2.f);  // no zeros, so y == 0 means dropped
+  Tensor2 y = x;
+  DropoutCache cache;
+  Rng rng(21);
+  dropout.forward(x.data(), y.data(), x.size(), true, rng, cache, 3);
+  Rng same(21);
+  std::size_t kept_tokens = 0;
+  for (std::size_t t = 0; t < 4; ++t) {
+    const bool kept = same.uniform() >= 0.5f;
+    kept_tokens += kept ? 1 : 0;
+    for (std::size_t d = 0; d < 3; ++d) {
+      CHECK(cache.keep(t * 3 + d) == (kept ? 1 : 0));
+      CHECK(y(t, d) == (kept ? 2.f * x(t, d) : 0.f));
+    }
+  }
+  CHECK(kept_tokens > 0);
+  CHECK(kept_tokens < 4);
+  CHECK_THROWS_WITH_AS(dropout.forward(x.data(), y.data(), x.size(), true, rng, cache, 5),
+                       "Dropout::forward: group 5 must be >= 1 and divide the 12 units", ShapeError);
+}

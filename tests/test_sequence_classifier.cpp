@@ -89,6 +89,7 @@ TEST_CASE("sequence_classifier.gradients_with_dropout") {
     CAPTURE(encoder_kind_name(encoder));
     ClassifierConfig config = small(encoder, PoolingKind::attention);
     config.dropout = 0.3f;
+    config.word_dropout = 0.3f;
     SequenceClassifier model(config, 17);
     Tensor1 logits, dlogits;
     auto forward = [&]() {
@@ -133,11 +134,19 @@ TEST_CASE("sequence_classifier.padding_does_not_change_predictions") {
 TEST_CASE("sequence_classifier.config_json_round_trip_and_validation") {
   ClassifierConfig c = small(EncoderKind::transformer, PoolingKind::mean);
   c.dropout = 0.25f;
+  c.word_dropout = 0.125f;
   c.causal = true;
   const ClassifierConfig back = ClassifierConfig::from_json(c.to_json());
   CHECK(back.to_json() == c.to_json());
   CHECK(back.encoder == EncoderKind::transformer);
   CHECK(back.dropout == 0.25f);
+  CHECK(back.word_dropout == 0.125f);
+  // Files from before word dropout have no such key and load with it off.
+  std::string old_json = c.to_json();
+  const std::string key = ",\"word_dropout\":0.125";  // keys are sorted: it comes last
+  REQUIRE(old_json.find(key) != std::string::npos);
+  old_json.erase(old_json.find(key), key.size());
+  CHECK(ClassifierConfig::from_json(old_json).word_dropout == 0.f);
 
   ClassifierConfig bad = small(EncoderKind::transformer, PoolingKind::attention);
   bad.heads = 3;

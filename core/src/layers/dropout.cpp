@@ -15,8 +15,10 @@ Dropout::Dropout(float rate) : rate_(rate) {
   }
 }
 
-void Dropout::forward(const float* x, float* y, std::size_t n, bool training, Rng& rng,
-                      DropoutCache& cache) const {
+void Dropout::forward(const float* x, float* y, std::size_t n, bool training, Rng& rng, DropoutCache& cache,
+                      std::size_t group) const {
+  ATTN_REQUIRE(group >= 1 && n % group == 0, "Dropout::forward",
+               "group " + std::to_string(group) + " must be >= 1 and divide the " + std::to_string(n) + " units");
   cache.n = n;
   cache.active = training && rate_ > 0.f;
   if (!cache.active) {
@@ -27,9 +29,12 @@ void Dropout::forward(const float* x, float* y, std::size_t n, bool training, Rn
   cache.scale = 1.f / (1.f - rate_);
   if (cache.keep.size() != n) cache.keep.resize({n});
   std::uint8_t* keep = cache.keep.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    keep[i] = rng.uniform() >= rate_ ? 1 : 0;
-    y[i] = keep[i] ? x[i] * cache.scale : 0.f;
+  for (std::size_t start = 0; start < n; start += group) {
+    const std::uint8_t kept = rng.uniform() >= rate_ ? 1 : 0;
+    for (std::size_t i = start; i < start + group; ++i) {
+      keep[i] = kept;
+      y[i] = kept ? x[i] * cache.scale : 0.f;
+    }
   }
 }
 

@@ -166,6 +166,7 @@ void ClassifierConfig::validate() const {
   if (encoder != EncoderKind::transformer && (units < 1 || units > 4096)) fail("units must be between 1 and 4096");
   if (attention_dim < 1 || attention_dim > 4096) fail("attention_dim must be between 1 and 4096");
   if (!(dropout >= 0.f && dropout < 1.f)) fail("dropout must be in [0, 1)");
+  if (!(word_dropout >= 0.f && word_dropout < 1.f)) fail("word_dropout must be in [0, 1)");
   if (encoder == EncoderKind::transformer) {
     if (pooling == PoolingKind::last) fail("pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'");
     if (layers < 1 || layers > 64) fail("layers must be between 1 and 64");
@@ -197,6 +198,7 @@ std::string ClassifierConfig::to_json() const {
       .set("max_len", static_cast<double>(max_len))
       .set("positional", positional == PositionalKind::learned ? "learned" : "sinusoidal")
       .set("dropout", static_cast<double>(dropout))
+      .set("word_dropout", static_cast<double>(word_dropout))
       .set("causal", causal);
   return j.dump();
 }
@@ -224,6 +226,8 @@ ClassifierConfig ClassifierConfig::from_json(const std::string& json) {
   }
   c.positional = positional == "learned" ? PositionalKind::learned : PositionalKind::sinusoidal;
   c.dropout = static_cast<float>(j.get_number("dropout"));
+  // Files written before word dropout existed have no key; they trained without it.
+  if (j.has("word_dropout")) c.word_dropout = static_cast<float>(j.get_number("word_dropout"));
   c.causal = j.get_bool("causal");
   c.validate();
   return c;
@@ -246,7 +250,8 @@ SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, Rng&& rng
       encoder_(make_encoder(config, rng)),
       output_(encoder_->output_dim(), 1, rng),
       embedding_dropout_(config.dropout),
-      pooled_dropout_(config.dropout) {
+      pooled_dropout_(config.dropout),
+      word_dropout_(config.word_dropout) {
   if (config.pooling == PoolingKind::attention) {
     pooling_ = std::make_unique<AttentionPooling>(config.score, encoder_->output_dim(), config.attention_dim, rng);
   }
@@ -267,6 +272,8 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
   mask_ = mask;
   embedding_.forward(ids, embedded_, embedding_cache_);
   embedding_dropout_.forward(embedded_, dropped_embedded_, training, rng, embedding_dropout_cache_);
+  word_dropout_.forward(dropped_embedded_.data(), dropped_embedded_.data(), dropped_embedded_.size(), training, rng,
+                        word_dropout_cache_, config_.embed_dim);
   encoder_->forward(dropped_embedded_, mask_, training, rng, encoded_, final_state_);
   switch (config_.pooling) {
     case PoolingKind::attention:
@@ -332,8 +339,10 @@ void SequenceClassifier::backward(const Tensor1& dlogits) {
       }
       break;
   }
-  // encoded = encoder(dropout(embedded))
+  // encoded = encoder(word_dropout(dropout(embedded))), word dropout applied in place
   encoder_->backward(d_encoded_, dfinal, d_dropped_embedded_);
+  word_dropout_.backward(d_dropped_embedded_.data(), d_dropped_embedded_.data(), d_dropped_embedded_.size(),
+                         word_dropout_cache_);
   embedding_dropout_.backward(d_dropped_embedded_, embedding_dropout_cache_, d_embedded_);
   // embedded = Embedding(ids)
   embedding_.backward(d_embedded_, embedding_cache_);

@@ -6,6 +6,8 @@
 // Training:   keep_i = (u_i >= rate), u_i ~ U[0, 1) from the caller's Rng, one draw per unit
 //             in row-major order;  y_i = keep_i · x_i / (1 − rate)
 // Inference (or rate == 0): y = x, and no random numbers are drawn.
+// Grouped ("spatial") dropout: with group = g, each run of g consecutive units shares one draw,
+// so e.g. x [B, T, E] with g = E drops whole token vectors (word dropout).
 //
 // Scaling kept units by 1 / (1 − rate) keeps E[y] = x, so inference needs no rescaling.
 // The same Rng state gives the same mask on every runtime.
@@ -30,8 +32,9 @@ class Dropout {
   // rate in [0, 1): the probability of dropping a unit. Anything else throws std::invalid_argument.
   explicit Dropout(float rate);
 
-  // x [n] -> y [n]; y == x (in place) is allowed.
-  void forward(const float* x, float* y, std::size_t n, bool training, Rng& rng, DropoutCache& cache) const;
+  // x [n] -> y [n]; y == x (in place) is allowed. group >= 1 must divide n (one draw per group).
+  void forward(const float* x, float* y, std::size_t n, bool training, Rng& rng, DropoutCache& cache,
+               std::size_t group = 1) const;
   // dy [n] -> dx [n] (dx == dy allowed): y = keep · x · scale  ->  dx = keep · dy · scale.
   // n must match the forward pass.
   void backward(const float* dy, float* dx, std::size_t n, const DropoutCache& cache) const;

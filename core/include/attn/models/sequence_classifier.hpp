@@ -42,6 +42,7 @@ struct ClassifierConfig {
   std::size_t max_len = 512;  // longest sequence the positional encoding supports
   PositionalKind positional = PositionalKind::sinusoidal;
   float dropout = 0.f;  // on the embeddings, on the pooled vector, and inside Transformer blocks
+  float word_dropout = 0.f;  // drops whole token embeddings (spatial dropout), after `dropout`
   bool causal = false;  // Transformer: causal self-attention mask
 
   // Checks ranges and combinations; throws std::invalid_argument saying what is wrong.
@@ -98,12 +99,12 @@ class SequenceClassifier {
   std::unique_ptr<SequenceEncoder> encoder_;
   std::unique_ptr<AttentionPooling> pooling_;
   Dense output_;
-  Dropout embedding_dropout_, pooled_dropout_;
+  Dropout embedding_dropout_, pooled_dropout_, word_dropout_;
   ParameterList parameters_;
 
   // Activations of the last forward and scratch for backward, reused across steps.
   EmbeddingCache embedding_cache_;
-  DropoutCache embedding_dropout_cache_, pooled_dropout_cache_;
+  DropoutCache embedding_dropout_cache_, pooled_dropout_cache_, word_dropout_cache_;
   Tensor3 embedded_, dropped_embedded_, encoded_, d_encoded_, d_dropped_embedded_, d_embedded_;
   Tensor2 final_state_, pooled_, dropped_pooled_, d_dropped_pooled_, d_pooled_, d_final_, logits2_, d_logits2_;
   Mask2 mask_;
