@@ -10,6 +10,12 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        course: fileURLToPath(new URL('./course.html', import.meta.url)),
+      },
+    },
   },
   worker: { format: 'es' },
   server: { port, strictPort: true, host: 'localhost' },
