@@ -203,6 +203,8 @@ test('course: an infinite loop is stopped after 2 s, the page stays responsive, 
   await exercise.getByRole('button', { name: 'Hint' }).click({ timeout: 1000 });
   await exercise.locator('.hints li').first().waitFor({ timeout: 500 });
   assert.equal(await exercise.locator('.feedback').getAttribute('data-state'), 'running');
+  // The code runs in an opaque-origin frame: scripts allowed, nothing else (no allow-same-origin).
+  assert.equal(await page.locator('iframe.sandbox-frame').getAttribute('sandbox'), 'allow-scripts');
   await page.waitForSelector('[data-testid="exercise-single_dot_score"] .feedback[data-state="timeout"]', {
     timeout: 5000,
   });

@@ -1,15 +1,18 @@
-// Runs a learner's code where it cannot hurt the page: an opaque-origin iframe
-// (sandbox="allow-scripts", no allow-same-origin) whose own CSP forbids every fetch, and inside
-// it a Worker that evaluates the code. So the code sees no `document` (it is in a worker), no
-// storage (opaque origin), no network (CSP default-src 'none', inherited by the blob worker), and
-// no parent (cross-origin). The parent keeps a timer: after `timeLimitMs` it removes the frame,
-// which ends the worker, so an infinite loop never blocks the page — the loop runs on the
-// worker's thread, never on the page's or the frame's.
+// Runs a learner's code where it cannot hurt the page: web/public/sandbox.html in an iframe with
+// sandbox="allow-scripts" (no allow-same-origin, so an opaque origin: no access to the page's
+// DOM, cookies or storage), whose own CSP forbids every request, and inside it a Worker that
+// evaluates the code (so it has no `document` either, and the page stays responsive whatever it
+// does). The page keeps a timer: after `timeLimitMs` it removes the frame, which ends the
+// worker, so an infinite loop costs the learner two seconds and nothing else.
 //
-// The frame's policy adds `worker-src blob:` to the brief's `default-src 'none'; script-src
-// 'unsafe-inline' 'unsafe-eval'`: without it the worker could not start. A srcdoc frame also
-// inherits the parent's CSP, so a future CSP on course.html must allow inline scripts and eval
-// for this frame (see the report).
+// Why a file and not a srcdoc: a srcdoc frame inherits the embedding page's CSP, so the course
+// page would have to allow inline scripts and eval for itself. A frame loaded from a URL carries
+// only its own policy (default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; worker-src
+// blob:), and course.html keeps a strict one.
+//
+// Handshake: the frame posts {type: 'sandbox-ready'}; the page answers with the job; the frame
+// posts one outcome. The frame's origin is "null", so messages are matched by their source
+// window, and the job is posted with targetOrigin '*' (it holds nothing but the learner's code).
 
 export type SandboxOutcome =
   | { type: 'results'; results: CaseOutcome[] }
@@ -23,81 +26,11 @@ export type CaseOutcome = { value: unknown } | { error: string };
 export interface SandboxJob {
   code: string;
   functionName: string;
-  /** One argument list per case; JSON-safe (finite numbers, arrays, null). */
+  /** One argument list per case (structured-cloneable). */
   inputs: unknown[][];
 }
 
-export const SANDBOX_CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; worker-src blob:";
-
-// Runs inside the worker. Each case gets fresh copies of its arguments (a learner who mutates
-// an input must not change the next case), and results are reduced to plain data so that
-// posting them can never throw (a function or a DOM-like object would not clone).
-function workerMain(): void {
-  const plain = (value: unknown, depth: number): unknown => {
-    if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return value;
-    if (typeof value === 'string') return value.length > 200 ? value.slice(0, 200) + '…' : value;
-    if (depth > 6) return '[too deeply nested]';
-    if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>).slice(0, 100000);
-    if (Array.isArray(value)) return value.slice(0, 100000).map((v) => plain(v, depth + 1));
-    if (typeof value === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value as object).slice(0, 50)) {
-        out[key] = plain((value as Record<string, unknown>)[key], depth + 1);
-      }
-      return out;
-    }
-    return `[${typeof value}]`;
-  };
-  self.onmessage = (event: MessageEvent) => {
-    const { code, functionName, inputs } = event.data as SandboxJob;
-    let fn: unknown;
-    try {
-      fn = new Function(
-        `"use strict";\n${code}\n;return typeof ${functionName} === 'function' ? ${functionName} : undefined;`,
-      )();
-    } catch (error) {
-      self.postMessage({ type: 'compile-error', message: String(error) });
-      return;
-    }
-    if (typeof fn !== 'function') {
-      self.postMessage({ type: 'missing-function', name: functionName });
-      return;
-    }
-    const results = inputs.map((args) => {
-      try {
-        return {
-          value: plain((fn as (...a: unknown[]) => unknown)(...structuredClone(args)), 0),
-        };
-      } catch (error) {
-        return {
-          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        };
-      }
-    });
-    self.postMessage({ type: 'results', results });
-  };
-}
-
-function frameDocument(job: SandboxJob): string {
-  const workerSource = `(${workerMain.toString()})();`;
-  // `<` escaped so that nothing in the learner's code can close the script element.
-  const safe = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-  return `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${SANDBOX_CSP}"></head><body><script>
-(() => {
-  const report = (message) => parent.postMessage(message, '*');
-  try {
-    const url = URL.createObjectURL(new Blob([${safe(workerSource)}], { type: 'text/javascript' }));
-    const worker = new Worker(url);
-    worker.onmessage = (event) => report(event.data);
-    worker.onerror = (event) => { event.preventDefault(); report({ type: 'crashed', message: String(event.message) }); };
-    worker.postMessage(${safe(job)});
-  } catch (error) {
-    report({ type: 'crashed', message: String(error) });
-  }
-})();
-</script></body></html>`;
-}
+const SANDBOX_URL = new URL('./sandbox.html', document.baseURI).href;
 
 /** Runs `job` in a fresh sandbox; resolves with its outcome, or 'timeout' after timeLimitMs. */
 export function runInSandbox(job: SandboxJob, timeLimitMs = 2000): Promise<SandboxOutcome> {
@@ -117,22 +50,33 @@ export function runInSandbox(job: SandboxJob, timeLimitMs = 2000): Promise<Sandb
       frame.remove(); // ends the frame and its worker, whatever they are doing
       resolve(outcome);
     };
-    // Only the frame we made may answer; its origin is "null", so the source is the check.
     const onMessage = (event: MessageEvent) => {
       if (event.source !== frame.contentWindow) return;
-      const data = event.data as SandboxOutcome | null;
-      if (!data || typeof data !== 'object' || !('type' in data)) return;
-      if (data.type === 'results' && Array.isArray(data.results) && data.results.length === job.inputs.length) {
-        finish(data);
-      } else if (data.type === 'compile-error' || data.type === 'crashed') {
-        finish({ type: data.type, message: String(data.message) });
-      } else if (data.type === 'missing-function') {
-        finish({ type: 'missing-function', name: job.functionName });
+      const data = event.data as { type?: unknown; results?: unknown; message?: unknown } | null;
+      if (!data || typeof data !== 'object') return;
+      switch (data.type) {
+        case 'sandbox-ready':
+          frame.contentWindow?.postMessage(job, '*');
+          break;
+        case 'results':
+          if (Array.isArray(data.results) && data.results.length === job.inputs.length) {
+            finish({ type: 'results', results: data.results as CaseOutcome[] });
+          } else {
+            finish({ type: 'crashed', message: 'the sandbox answered with the wrong number of results' });
+          }
+          break;
+        case 'compile-error':
+        case 'crashed':
+          finish({ type: data.type, message: String(data.message) });
+          break;
+        case 'missing-function':
+          finish({ type: 'missing-function', name: job.functionName });
+          break;
       }
     };
     window.addEventListener('message', onMessage);
     const timer = setTimeout(() => finish({ type: 'timeout', ms: timeLimitMs }), timeLimitMs);
-    frame.srcdoc = frameDocument(job);
+    frame.src = SANDBOX_URL;
     document.body.append(frame);
   });
 }

@@ -47,8 +47,8 @@ export const lesson01: Lesson = {
     {
       todo: `<strong>TODO (needs the seq2seq engine):</strong> a figure of accuracy against source
       length for a seq2seq model with and without attention, trained by the seq2seq engine that is
-      being added to this project. Until it lands, the experiment below shows the same bottleneck
-      on a classifier.`,
+      being added to this project. Until it lands, the experiment below trains two classifiers with
+      the engine that exists today.`,
     },
     {
       html: `<p><strong>Try it on a classifier.</strong> While the seq2seq engine is on its way,
