@@ -17,7 +17,7 @@ export const lesson04: Lesson = {
       the same number $m$ from every score changes nothing — the $e^{-m}$ cancels between top and
       bottom.</p>
       <p><strong>Why that matters.</strong> The course example has scores $[927, 397, 148, 929]$.
-      Computed literally, $e^{927}$ is about $10^{402}$, far beyond the largest double
+      Computed literally, $e^{927}$ is about $4 \\times 10^{402}$, far beyond the largest double
       ($\\approx 1.8 \\times 10^{308}$, reached at $e^{709.8}$; for float32 the limit is already
       $e^{88.7}$). The exponentials become <code>Infinity</code>, and
       <code>Infinity / Infinity</code> is <code>NaN</code>. The fix is that free shift: subtract
