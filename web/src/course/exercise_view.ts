@@ -88,6 +88,8 @@ export class ExerciseView {
       this.progress.clearDraft(exercise.id);
     });
     this.renderBadge();
+    // A failed try (in this visit or an earlier one) points at the solution.
+    if (progress.snapshot.failedOnce[exercise.id]) this.solutionButton.classList.add('suggested');
   }
 
   get code(): string {
