@@ -1,0 +1,365 @@
+// Browser tests of the course (web/course.html) in Debian's Chromium: every exercise's solution
+// passes and a typical mistake fails with the right message; the sandbox stops infinite loops
+// and keeps learner code away from the page, its storage and the network; progress survives a
+// reload; every lesson renders its maths and live figures without console errors.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { openPage, startBrowser } from './support/browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let env;
+
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+// Pages share the browser profile, so each test starts from empty progress.
+async function openLesson(number) {
+  const opened = await openPage(env, `course.html#lesson-${number}`);
+  await opened.page.evaluate(() => localStorage.clear());
+  await opened.page.reload();
+  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 20000 });
+  return opened;
+}
+
+/** Replaces the editor's content the way a paste would. */
+async function setCode(page, id, code) {
+  const content = page.locator(`[data-testid="exercise-${id}"] .cm-content`);
+  await content.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+/** Clicks Check and returns the feedback's final state and text. */
+async function check(page, id) {
+  const exercise = page.locator(`[data-testid="exercise-${id}"]`);
+  await exercise.getByRole('button', { name: 'Check' }).click();
+  const feedback = exercise.locator('.feedback');
+  await page.waitForFunction(
+    (el) => el.dataset.state && el.dataset.state !== 'running',
+    await feedback.elementHandle(),
+    {
+      timeout: 15000,
+    },
+  );
+  return {
+    state: await feedback.getAttribute('data-state'),
+    text: await feedback.textContent(),
+  };
+}
+
+// One typical mistake per exercise, and what the feedback must say about it.
+const MISTAKES = [
+  {
+    id: 'single_dot_score',
+    lesson: 2,
+    code: 'function singleDotAttentionScore(dec, enc) { return dec.map((s, i) => s * enc[i]); }',
+    message:
+      /Case “the course example: s = \[5, 1, 20\], h₁ = \[3, 12, 45\]” failed: expected a number, got an array of 3/,
+  },
+  {
+    id: 'dot_scores',
+    lesson: 3,
+    // wrong axis: one "score" per feature instead of per annotation
+    code: 'function dotAttentionScore(dec, H) { return dec.map((s, i) => H.reduce((sum, h) => sum + h[i] * s, 0)); }',
+    message:
+      /Case “the course example \(4 annotations of size 3\)” failed: expected 4 entries, got 3 — is it summed or indexed along the wrong axis\?/,
+  },
+  {
+    id: 'softmax',
+    lesson: 4,
+    code: null, // the starter: no max-subtraction
+    message:
+      /Case “large scores \[927, 397, 148, 929\] \(the course example: Math\.exp\(927\) is Infinity\)” failed at \[0\]: expected 0\.1192, got NaN[\s\S]*subtract the largest score/,
+  },
+  {
+    id: 'apply_weights',
+    lesson: 5,
+    // wrong axis: the weight follows the column
+    code: 'function applyAttentionScores(w, H) { return H.map((h) => h.map((v, i) => w[i] * v)); }',
+    message:
+      /Case “the course example \(weights 0\.119 and 0\.881 on h₁ and h₄\)” failed at \[0\]\[1\]: expected 1\.428, got 0/,
+  },
+  {
+    id: 'attention_context',
+    lesson: 5,
+    // wrong axis: summed along the features
+    code: 'function attentionContext(w, H) { return H.map((h, t) => h.reduce((s, v) => s + w[t] * v, 0)); }',
+    message: /expected 3 entries, got 4[\s\S]*the sum ran along the feature axis instead of the annotation axis/,
+  },
+  {
+    id: 'scaled_dot_scores',
+    lesson: 6,
+    code: null, // the starter: no √d_k
+    message: /Case “d_k = 4, three keys” failed at \[0\]: expected 0\.5, got 1[\s\S]*√d_k = 2 times too large/,
+  },
+  {
+    id: 'additive_score',
+    lesson: 6,
+    // tanh forgotten
+    code: `function additiveScore(s, H, W1, W2, v) {
+  const matVec = (M, x) => M.map((row) => row.reduce((acc, m, j) => acc + m * x[j], 0));
+  const a = matVec(W1, s);
+  return H.map((h) => { const b = matVec(W2, h); return v.reduce((acc, v_a, i) => acc + v_a * (a[i] + b[i]), 0); });
+}`,
+    message: /Case “identity-like weights \(A = 2, d = 2\)” failed at \[0\]: expected 1\.5232, got 2/,
+  },
+  {
+    id: 'causal_mask',
+    lesson: 7,
+    code: 'function causalMask(n) { return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j < i ? 1 : 0))); }',
+    message: /Case “n = 1” failed at \[0\]\[0\]: expected 1, got 0[\s\S]*The diagonal is hidden/,
+  },
+  {
+    id: 'padding_mask',
+    lesson: 7,
+    // masks queries (rows) instead of keys (columns)
+    code: 'function paddingMask(tq, tk, valid) { return Array.from({ length: tq }, (_, i) => Array.from({ length: tk }, () => (i < valid ? 1 : 0))); }',
+    message: /Case “2 queries, 5 keys of which 3 are real” failed at \[0\]\[3\]: expected 0, got 1/,
+  },
+  {
+    id: 'scaled_dot_product_attention',
+    lesson: 8,
+    code: 'SOLUTION_WITHOUT_SQRT',
+    message:
+      /Case “no mask \(Tq = 3, Tk = 3, d_k = 4, seed 9\)” failed at \.weights\[0\]\[0\][\s\S]*without the division by √d_k = 2/,
+  },
+];
+
+for (const mistake of MISTAKES) {
+  test(`course: ${mistake.id} — a typical mistake fails with its message, the solution passes`, async () => {
+    const { page, problems } = await openLesson(mistake.lesson);
+    const exercise = page.locator(`[data-testid="exercise-${mistake.id}"]`);
+    await exercise.getByRole('button', { name: 'Show the solution' }).click();
+    const solution = await exercise.locator('.solution pre').textContent();
+    if (mistake.code === 'SOLUTION_WITHOUT_SQRT') {
+      const wrong = solution.replace(' / Math.sqrt(dk)', '');
+      assert.notEqual(wrong, solution);
+      await setCode(page, mistake.id, wrong);
+    } else if (mistake.code) {
+      await setCode(page, mistake.id, mistake.code);
+    }
+    const failed = await check(page, mistake.id);
+    assert.equal(failed.state, 'fail', failed.text);
+    assert.match(failed.text, mistake.message);
+    assert.match(failed.text, /Expected: .*Got: /s);
+    assert.equal(await exercise.getAttribute('data-solved'), 'false');
+
+    await exercise.getByRole('button', { name: 'Put the solution in the editor' }).click();
+    const passed = await check(page, mistake.id);
+    assert.equal(passed.state, 'pass', passed.text);
+    assert.match(
+      passed.text,
+      /✓ All \d+ cases pass — the same results as the C\+\+ engine \(within 0\.0001 \+ 0\.0001·\|expected\|\)/,
+    );
+    assert.equal(await exercise.getAttribute('data-solved'), 'true');
+    await exercise.locator('[data-testid="heatmap-reference"]').waitFor();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('course: a failed check shows the learner heatmap next to the reference, hints come one by one', async () => {
+  const { page, problems } = await openLesson(4);
+  const exercise = page.locator('[data-testid="exercise-softmax"]');
+  await check(page, 'softmax');
+  assert.deepEqual(await exercise.locator('[data-testid="heatmap-yours"] td').allTextContents(), [
+    'NaN',
+    '0',
+    '0',
+    'NaN',
+  ]);
+  assert.deepEqual(await exercise.locator('[data-testid="heatmap-reference"] td').allTextContents(), [
+    '0.119',
+    '0',
+    '0',
+    '0.881',
+  ]);
+  const hint = exercise.getByRole('button', { name: 'Hint' });
+  await hint.click();
+  await hint.click();
+  assert.equal(await exercise.locator('.hints li').count(), 2);
+  await exercise.scrollIntoViewIfNeeded();
+  mkdirSync(path.join(root, 'docs/images'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'docs/images/course.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: an infinite loop is stopped after 2 s, the page stays responsive, the sandbox recovers', async () => {
+  const { page, problems } = await openLesson(2);
+  const exercise = page.locator('[data-testid="exercise-single_dot_score"]');
+  await setCode(page, 'single_dot_score', 'function singleDotAttentionScore(dec, enc) { while (true) {} }');
+  const started = Date.now();
+  await exercise.getByRole('button', { name: 'Check' }).click();
+  // While the loop spins, the page still reacts: a hint appears at once.
+  await exercise.getByRole('button', { name: 'Hint' }).click({ timeout: 1000 });
+  await exercise.locator('.hints li').first().waitFor({ timeout: 500 });
+  assert.equal(await exercise.locator('.feedback').getAttribute('data-state'), 'running');
+  // The code runs in an opaque-origin frame: scripts allowed, nothing else (no allow-same-origin).
+  assert.equal(await page.locator('iframe.sandbox-frame').getAttribute('sandbox'), 'allow-scripts');
+  await page.waitForSelector('[data-testid="exercise-single_dot_score"] .feedback[data-state="timeout"]', {
+    timeout: 5000,
+  });
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed >= 1900 && elapsed < 4500, `stopped after ${elapsed} ms`);
+  assert.match(
+    await exercise.locator('.feedback').textContent(),
+    /Stopped after 2 s: your code did not finish \(an infinite loop\?\)/,
+  );
+  assert.equal(await page.locator('iframe').count(), 0, 'the sandbox frame is gone');
+  await setCode(
+    page,
+    'single_dot_score',
+    'function singleDotAttentionScore(d, e) { return d.reduce((s, x, i) => s + x * e[i], 0); }',
+  );
+  assert.equal((await check(page, 'single_dot_score')).state, 'pass');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: learner code cannot touch the page, its storage or the network', async () => {
+  const { page, problems } = await openLesson(2);
+  const leaks = [];
+  page.on('request', (request) => {
+    if (request.url().includes('leak')) leaks.push(request.url());
+  });
+  await page.evaluate(() => localStorage.setItem('canary', 'untouched'));
+  const title = await page.title();
+  // Each attempt records itself only if it succeeded: the returned list must be empty.
+  await setCode(
+    page,
+    'single_dot_score',
+    `function singleDotAttentionScore(dec, enc) {
+  const done = [];
+  try { document.body.innerHTML = 'owned'; done.push('document'); } catch (e) {}
+  try { localStorage.setItem('canary', 'owned'); done.push('localStorage'); } catch (e) {}
+  try { indexedDB.open('owned'); done.push('indexedDB'); } catch (e) {}
+  try { parent.document.title = 'owned'; done.push('parent'); } catch (e) {}
+  try { top.location.href = 'https://example.com/'; done.push('navigate'); } catch (e) {}
+  try { fetch('/leak-fetch').catch(() => {}); } catch (e) {}
+  try { const x = new XMLHttpRequest(); x.open('GET', '/leak-xhr', false); x.send(); done.push('xhr ' + x.status); } catch (e) {}
+  try { importScripts('/leak-import.js'); done.push('importScripts'); } catch (e) {}
+  return done;
+}`,
+  );
+  const result = await check(page, 'single_dot_score');
+  assert.equal(result.state, 'fail');
+  assert.match(result.text, /expected a number, got an array of 0/);
+  assert.match(result.text, /Got: \[\]/);
+
+  await setCode(page, 'single_dot_score', 'function singleDotAttentionScore() { return document.title; }');
+  assert.match((await check(page, 'single_dot_score')).text, /threw ReferenceError: document is not defined/);
+
+  await page.waitForTimeout(300); // let any request that did escape show up
+  assert.deepEqual(leaks, []);
+  assert.equal(await page.evaluate(() => localStorage.getItem('canary')), 'untouched');
+  assert.equal(await page.title(), title);
+  assert.equal(new URL(page.url()).pathname, '/course.html');
+  assert.equal(await page.locator('[data-testid="lesson-2"]').count(), 1, 'the page is intact');
+  // The browser logs the sandbox's own CSP refusals (fetch, XHR, importScripts) as
+  // console errors; those are the sandbox working, anything else is a failure.
+  const unexpected = problems.filter((p) => !/Content Security Policy|Refused to/.test(p));
+  assert.deepEqual(unexpected, []);
+  await page.close();
+});
+
+test('course: predictions are answered by clicking and revealed by the engine', async () => {
+  const { page, problems } = await openLesson(4);
+  const prediction = page.locator('[data-testid="prediction-weight-of-929"]');
+  await prediction.getByRole('button', { name: 'About half — 927 and 929 are nearly equal' }).click();
+  await page.waitForSelector('[data-testid="prediction-weight-of-929"][data-state="wrong"]');
+  assert.match(await prediction.textContent(), /Not quite: the answer is “About 88%”[\s\S]*weight of 0\.881/);
+  assert.deepEqual(await prediction.locator('td').allTextContents(), ['0.119', '0', '0', '0.881']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: progress and drafts survive a reload; the map shows them; reset clears them', async () => {
+  const { page, problems } = await openLesson(2);
+  const exercise = page.locator('[data-testid="exercise-single_dot_score"]');
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  await exercise.getByRole('button', { name: 'Put the solution in the editor' }).click();
+  assert.equal((await check(page, 'single_dot_score')).state, 'pass');
+  await page.locator('[data-testid="prediction-highest-single-score"] button.option').nth(1).click();
+  await page.waitForSelector('[data-testid="prediction-highest-single-score"][data-state="right"]');
+
+  await page.goto(env.baseUrl + 'course.html#lesson-3');
+  await setCode(page, 'dot_scores', 'function dotAttentionScore(dec, annotations) {\n  // my draft\n  return [1];\n}');
+  await page.waitForTimeout(500); // drafts are saved 300 ms after the last edit
+
+  await page.reload();
+  await page.waitForSelector('[data-testid="lesson-3"]');
+  assert.match(await page.locator('[data-testid="exercise-dot_scores"] .cm-content').textContent(), /my draft/);
+  await page.goto(env.baseUrl + 'course.html#lesson-2');
+  await page.waitForSelector('[data-testid="exercise-single_dot_score"][data-solved="true"]');
+  assert.match(await page.locator('[data-testid="exercise-single_dot_score"] h3').textContent(), /✓ solved/);
+  await page.waitForSelector('[data-testid="prediction-highest-single-score"][data-state="right"]');
+
+  await page.goto(env.baseUrl + 'course.html#map');
+  const lesson2 = page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]');
+  assert.equal(await lesson2.textContent(), '2/2 ✓');
+  assert.equal(await page.locator('[data-testid="map-lesson-4"] [data-testid="lesson-progress"]').textContent(), '0/2');
+  assert.match(
+    await page.locator('[data-testid="course-summary"]').textContent(),
+    /^1 of 10 coding exercises solved\.$/,
+  );
+
+  const reset = page.getByRole('button', { name: 'Reset my progress' });
+  await reset.click();
+  await page
+    .getByRole('button', {
+      name: 'Click again to erase solved exercises and drafts',
+    })
+    .click();
+  assert.equal(await lesson2.textContent(), '0/2');
+  await page.reload();
+  assert.equal(await page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]').textContent(), '0/2');
+  await page.goto(env.baseUrl + 'course.html#lesson-3');
+  assert.doesNotMatch(await page.locator('[data-testid="exercise-dot_scores"] .cm-content').textContent(), /my draft/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: every lesson renders its maths and live figures; the lab links to the course', async () => {
+  const { page, problems } = await openLesson(1);
+  for (let n = 1; n <= 10; n++) {
+    await page.goto(env.baseUrl + `course.html#lesson-${n}`);
+    await page.waitForSelector(`[data-testid="lesson-${n}"]`);
+    assert.ok((await page.locator('.katex').count()) > 0, `lesson ${n} has typeset maths`);
+    const figures = await page.locator('.live-figure').count();
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('.live-figure')].every((f) => f.dataset.state === 'ready'),
+      null,
+      { timeout: 15000 },
+    );
+    assert.ok(figures >= 1, `lesson ${n} has a live figure`);
+    assert.equal(await page.locator('.katex-error').count(), 0);
+  }
+  // The TODOs for the seq2seq engine are marked as such, and only in lessons 1 and 9.
+  await page.goto(env.baseUrl + 'course.html#lesson-9');
+  assert.match(await page.locator('.todo').first().textContent(), /TODO \(needs the seq2seq engine\)/);
+  await page.goto(env.baseUrl);
+  await page.getByRole('link', { name: 'Course' }).click();
+  await page.waitForSelector('[data-testid="map-lesson-10"]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: "train one" trains a model in a worker and reports its accuracy and attention', async () => {
+  const { page, problems } = await openLesson(10);
+  const demo = page.locator('[data-testid="training-attention-pooling"]');
+  await demo.getByRole('button', { name: 'Train one' }).click();
+  await page.waitForSelector('[data-testid="training-attention-pooling"][data-state="done"]', { timeout: 180000 });
+  assert.match(await demo.locator('[data-testid="test-accuracy"]').textContent(), /^\d+\.\d %$/);
+  assert.match(await demo.textContent(), /attention on the decisive tokens\d+\.\d % of the weight/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,159 @@
+// The course's two kinds of page: the map (every lesson with its progress, and a reset) and a
+// lesson (text, live figures, predictions, exercises, training demos).
+import { el } from './dom';
+import { ExerciseView } from './exercise_view';
+import { EXERCISES } from './exercises';
+import type { EngineCall } from './exercises/types';
+import { createFigureView } from './figure_view';
+import { LESSONS } from './lessons';
+import type { Lesson } from './lessons/types';
+import { mathBlock } from './math';
+import { PredictionView } from './prediction_view';
+import type { ProgressStore } from './progress';
+import { createTrainingView } from './training_view';
+
+export function lessonHash(lesson: Lesson): string {
+  return `#lesson-${lesson.number}`;
+}
+
+/** Ids of the exercises and predictions of a lesson, for progress counts. */
+function tasksOf(lesson: Lesson): {
+  exercises: string[];
+  predictions: string[];
+} {
+  const exercises: string[] = [];
+  const predictions: string[] = [];
+  for (const block of lesson.blocks) {
+    if ('exercise' in block) exercises.push(block.exercise);
+    if ('prediction' in block) predictions.push(block.prediction.id);
+  }
+  return { exercises, predictions };
+}
+
+export function lessonProgress(lesson: Lesson, progress: ProgressStore): { done: number; total: number } {
+  const { exercises, predictions } = tasksOf(lesson);
+  const p = progress.snapshot;
+  const done =
+    exercises.filter((id) => p.solved[id]).length + predictions.filter((id) => p.predictions[id] !== undefined).length;
+  return { done, total: exercises.length + predictions.length };
+}
+
+export function createCourseMap(progress: ProgressStore): {
+  element: HTMLElement;
+  dispose: () => void;
+} {
+  const list = el('ol', { className: 'course-map' });
+  const summary = el('p', {
+    className: 'muted',
+    dataset: { testid: 'course-summary' },
+  });
+  const render = () => {
+    let solved = 0;
+    let total = 0;
+    list.replaceChildren(
+      ...LESSONS.map((lesson) => {
+        const { done, total: count } = lessonProgress(lesson, progress);
+        const exercises = tasksOf(lesson).exercises;
+        solved += exercises.filter((id) => progress.snapshot.solved[id]).length;
+        total += exercises.length;
+        const complete = count > 0 && done === count;
+        const bar = el('progress', { max: Math.max(1, count), value: done });
+        bar.setAttribute('aria-label', `${lesson.title}: ${done} of ${count} done`);
+        return el(
+          'li',
+          {
+            className: complete ? 'complete' : '',
+            dataset: { testid: `map-lesson-${lesson.number}` },
+          },
+          el('a', { href: lessonHash(lesson) }, `${lesson.number}. ${lesson.title}`),
+          el('span', { className: 'map-summary' }, lesson.summary),
+          el(
+            'span',
+            {
+              className: 'map-progress',
+              dataset: { testid: 'lesson-progress' },
+            },
+            count ? `${done}/${count}${complete ? ' ✓' : ''}` : 'reading',
+          ),
+          bar,
+        );
+      }),
+    );
+    summary.textContent = `${solved} of ${total} coding exercises solved.`;
+  };
+  render();
+  const dispose = progress.onChange(render);
+
+  const reset = el('button', {
+    type: 'button',
+    textContent: 'Reset my progress',
+  });
+  let armed = 0;
+  reset.addEventListener('click', () => {
+    if (!armed) {
+      reset.textContent = 'Click again to erase solved exercises and drafts';
+      armed = window.setTimeout(() => {
+        armed = 0;
+        reset.textContent = 'Reset my progress';
+      }, 4000);
+      return;
+    }
+    clearTimeout(armed);
+    armed = 0;
+    reset.textContent = 'Reset my progress';
+    progress.reset();
+  });
+
+  const element = el(
+    'section',
+    { className: 'course-home' },
+    el('h2', {}, 'A course on attention'),
+    mathBlock(
+      'p',
+      `Ten short lessons, from why attention was invented to self-attention and attention-based
+      classifiers. Each has live figures computed by the C++ engine (compiled to WebAssembly),
+      questions to predict, and functions to complete in JavaScript — checked against the engine
+      on fixed and random inputs. Your progress and code stay in this browser.`,
+      'intro',
+    ),
+    summary,
+    list,
+    el('div', { className: 'buttons' }, reset),
+  );
+  return { element, dispose };
+}
+
+export function createLessonPage(lesson: Lesson, call: EngineCall, progress: ProgressStore): HTMLElement {
+  const index = LESSONS.indexOf(lesson);
+  const previous = LESSONS[index - 1];
+  const next = LESSONS[index + 1];
+  const nav = () =>
+    el(
+      'nav',
+      { className: 'lesson-nav', ariaLabel: 'lessons' },
+      previous ? el('a', { href: lessonHash(previous) }, `← ${previous.number}. ${previous.title}`) : el('span'),
+      el('a', { href: '#map' }, 'Course map'),
+      next ? el('a', { href: lessonHash(next) }, `${next.number}. ${next.title} →`) : el('span'),
+    );
+  const article = el(
+    'article',
+    { className: 'lesson', dataset: { testid: `lesson-${lesson.number}` } },
+    nav(),
+    el('h2', {}, `${lesson.number}. ${lesson.title}`),
+  );
+  let figures = 0;
+  for (const block of lesson.blocks) {
+    if ('html' in block) article.append(mathBlock('div', block.html, 'lesson-text'));
+    else if ('todo' in block) article.append(mathBlock('aside', block.todo, 'todo'));
+    else if ('figure' in block) article.append(createFigureView(block.figure, call, figures++));
+    else if ('prediction' in block) article.append(new PredictionView(block.prediction, call, progress).element);
+    else if ('training' in block) article.append(createTrainingView(block.training));
+    else if ('exercise' in block) {
+      const exercise = EXERCISES[block.exercise];
+      if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${block.exercise}'`);
+      article.append(new ExerciseView(exercise, call, progress).element);
+    }
+  }
+  article.append(nav());
+  return article;
+}

@@ -1,0 +1,45 @@
+// Boots the course page: starts the engine worker, then shows the course map (#map) or a lesson
+// (#lesson-N) according to the URL hash.
+import { EngineBridge } from '../engine/bridge';
+import { createCourseMap, createLessonPage } from './course_page';
+import type { EngineCall } from './exercises/types';
+import { LESSONS } from './lessons';
+import { ProgressStore } from './progress';
+
+const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
+const app = document.querySelector<HTMLElement>('#app')!;
+
+const engine = new EngineBridge();
+engine.ready.then(
+  (info) => {
+    status.textContent = `Engine ready: ${info.version}, WebAssembly SIMD ${info.simd ? 'on' : 'off'}`;
+    status.dataset.state = 'ready';
+  },
+  (error: Error) => {
+    status.textContent = error.message;
+    status.dataset.state = 'failed';
+  },
+);
+const call: EngineCall = (method, ...args) => engine.call(method, ...args);
+const progress = new ProgressStore();
+
+let disposeMap = () => {};
+
+function route(): void {
+  const match = /^#lesson-(\d+)$/.exec(location.hash);
+  const lesson = match ? LESSONS.find((l) => l.number === Number(match[1])) : undefined;
+  disposeMap();
+  disposeMap = () => {};
+  if (lesson) {
+    app.replaceChildren(createLessonPage(lesson, call, progress));
+  } else {
+    const map = createCourseMap(progress);
+    disposeMap = map.dispose;
+    app.replaceChildren(map.element);
+  }
+  document.title = lesson ? `${lesson.number}. ${lesson.title} — Attention course` : 'Attention Playground — Course';
+  window.scrollTo(0, 0);
+}
+
+window.addEventListener('hashchange', route);
+route();
