@@ -6,6 +6,7 @@
 
 #include "attn/data/review_files.hpp"
 #include "attn/train/classifier_session.hpp"
+#include "support/parameter_values.hpp"
 
 using namespace attn;
 
@@ -26,11 +27,6 @@ TrainerConfig short_run() {
   return t;
 }
 
-std::vector<std::vector<float>> values(const ParameterList& params) {
-  std::vector<std::vector<float>> out;
-  for (const Parameter& p : params) out.emplace_back(p.value, p.value + p.size);
-  return out;
-}
 }  // namespace
 
 TEST_CASE("classifier_session.chunked_training_is_bit_identical_to_train_sentiment_model") {
@@ -73,7 +69,8 @@ TEST_CASE("classifier_session.chunked_training_is_bit_identical_to_train_sentime
     CHECK(epochs[e].validation.loss == one_shot.result.history[e].validation.loss);
   }
   CHECK(session.training_result().best_epoch == one_shot.result.best_epoch);
-  CHECK(values(session.model().classifier->parameters()) == values(one_shot.model.classifier->parameters()));
+  CHECK(test::parameter_values(session.model().classifier->parameters()) ==
+        test::parameter_values(one_shot.model.classifier->parameters()));
 }
 
 TEST_CASE("classifier_session.progress_counts_steps_examples_and_running_accuracy") {
@@ -110,9 +107,10 @@ TEST_CASE("classifier_session.cancel_restores_the_best_epoch") {
   const SessionProgress p = session.run_steps(7);  // epoch 0 (5 steps) validated, 2 steps into epoch 1
   REQUIRE(p.epochs.size() == 1);
   CHECK(p.best_epoch == 0);
-  const std::vector<std::vector<float>> after_epoch0 = values(session.model().classifier->parameters());
+  auto weights = [&] { return test::parameter_values(session.model().classifier->parameters()); };
+  const std::vector<std::vector<float>> after_epoch0 = weights();
   session.run_steps(2);
-  CHECK(values(session.model().classifier->parameters()) != after_epoch0);
+  CHECK(weights() != after_epoch0);
   session.cancel_training();
   CHECK_FALSE(session.training());
   CHECK(session.training_result().cancelled);

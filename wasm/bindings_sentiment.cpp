@@ -52,11 +52,15 @@ val strings_to_js(const std::vector<std::string>& strings) {
 }
 
 std::vector<std::string> read_strings(const val& array, const char* name) {
-  if (is_absent(array) || !array.isArray()) throw std::invalid_argument(std::string(name) + " must be an array of strings");
+  if (is_absent(array) || !array.isArray()) {
+    throw std::invalid_argument(std::string(name) + " must be an array of strings");
+  }
   std::vector<std::string> out;
   const auto n = array["length"].as<std::size_t>();
   for (std::size_t i = 0; i < n; ++i) {
-    if (!array[i].isString()) throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] must be a string");
+    if (!array[i].isString()) {
+      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] must be a string");
+    }
     out.push_back(array[i].as<std::string>());
   }
   return out;
@@ -70,7 +74,8 @@ double option(const val& options, const char* key, double fallback) {
 
 std::size_t whole_number(double x, const char* name, double max) {
   if (!(x >= 0) || x != std::floor(x) || x > max) {
-    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " + std::to_string(static_cast<long long>(max)));
+    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " +
+                                std::to_string(static_cast<long long>(max)));
   }
   return static_cast<std::size_t>(x);
 }

@@ -79,6 +79,16 @@ test('runtime: training in the worker keeps the main thread free; pause, resume,
   assert.equal(await stepOf(page), cancelledAt, 'no steps after cancel');
   assert.equal(await panel.getByRole('button', { name: 'Train', exact: true }).isEnabled(), true);
 
+  // Restart: a fresh model trains from step 0 again.
+  await panel.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForSelector('.train-panel[data-state="training"]');
+  await page.waitForFunction(() => {
+    const step = Number(document.querySelector('#train-step')?.dataset.step ?? 0);
+    return step >= 5 && step < 60;
+  });
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForSelector('.train-panel[data-state="cancelled"]', { timeout: 10000 });
+
   const longTasks = await page.evaluate(() => window.__longTasks);
   t.diagnostic(`long tasks during training: ${JSON.stringify(longTasks)}`);
   assert.ok(

@@ -4,7 +4,7 @@
 //
 // Sentiment API (the worker's SessionHost does the work; see protocol.ts for the types):
 //   loadData(source) → DataSummary          dataStats(which) → DataStats
-//   createModel(config) → ModelInfo         train(options, onProgress) → TrainingOutcome (at the end)
+//   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
@@ -107,9 +107,20 @@ export class EngineBridge {
   createModel(config: SentimentModelConfig): Promise<ModelInfo> {
     return this.session('createModel', { config });
   }
-  /** Resolves when the run ends (schedule done, early stop or cancel). */
-  train(options: TrainOptions, onProgress?: (p: TrainingProgress) => void): Promise<TrainingOutcome> {
-    return this.session('train', { options }, { onProgress });
+  /**
+   * Resolves when the run ends (schedule done, early stop or cancel). Aborting `signal` cancels
+   * the run, like cancel(); the promise then resolves with `cancelled: true`.
+   */
+  train(
+    options: TrainOptions,
+    onProgress?: (p: TrainingProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<TrainingOutcome> {
+    if (signal?.aborted) return Promise.reject(new Error('training was aborted before it started'));
+    const cancel = () => void this.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    const run = this.session('train', { options }, { onProgress });
+    return run.finally(() => signal?.removeEventListener('abort', cancel));
   }
   pause(): Promise<{ paused: boolean }> {
     return this.session('pause', {});

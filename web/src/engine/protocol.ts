@@ -4,10 +4,10 @@ import type {
   AttnEngine,
   DataStats,
   DataSummary,
-  EpochReport,
   Metrics,
   ModelInfo,
   SentimentModelConfig,
+  StepsReport,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
 
@@ -72,26 +72,27 @@ export interface AttentionSnapshot {
   items: WatchedAttention[];
 }
 
-export interface TrainingProgress {
-  step: number;
-  epoch: number;
-  loss: number;
-  /** Each step's loss since the previous progress message. */
-  losses: Float32Array;
-  runningLoss: number;
-  runningAccuracy: number;
-  examplesSeen: number;
-  examplesPerSecond: number;
+/** The engine's step report (StepsReport in attn_engine.d.ts) plus what the worker adds. */
+export interface TrainingProgress
+  extends Pick<
+    StepsReport,
+    | 'step'
+    | 'epoch'
+    | 'loss'
+    | 'losses'
+    | 'runningLoss'
+    | 'runningAccuracy'
+    | 'examplesSeen'
+    | 'examplesPerSecond'
+    | 'elapsed'
+    | 'plannedSteps'
+    | 'epochs'
+    | 'done'
+  > {
   stepsPerSecond: number;
-  /** Seconds spent training, pauses excluded. */
-  elapsed: number;
-  plannedSteps: number;
   /** Seconds left at the current speed if the run goes the full schedule. */
   etaSeconds: number;
-  /** Epochs that ended since the previous message (with validation metrics). */
-  epochs: EpochReport[];
   paused: boolean;
-  done: boolean;
   snapshot?: AttentionSnapshot;
 }
 

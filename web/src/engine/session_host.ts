@@ -32,13 +32,17 @@ export class SessionHost {
   private readonly session: SentimentSession;
   private run: ActiveRun | null = null;
   private readonly tick = new MessageChannel();
+  private tickPending = false;
 
   constructor(
     engine: AttnEngine,
     private readonly post: Post,
   ) {
     this.session = new engine.SentimentSession();
-    this.tick.port1.onmessage = () => this.chunk();
+    this.tick.port1.onmessage = () => {
+      this.tickPending = false;
+      this.chunk();
+    };
   }
 
   /** Answers one request; `train` resolves when the run ends. */
@@ -139,7 +143,10 @@ export class SessionHost {
     });
   }
 
+  // At most one tick in flight, however often runs are paused, resumed or restarted.
   private schedule(): void {
+    if (this.tickPending) return;
+    this.tickPending = true;
     this.tick.port2.postMessage(null);
   }
 

@@ -5,16 +5,7 @@
 // latest progress once per animation frame, so the main thread stays free while training.
 import type { EngineBridge } from '../engine/bridge';
 import type { Prediction, TrainingProgress } from '../engine/protocol';
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
+import { el } from '../views/dom';
 
 /** Model (a) at the size the course uses; maxlen 200 covers every built-in review. */
 export const MODEL_A = {
@@ -177,6 +168,9 @@ export class TrainPanel {
   private async train(): Promise<void> {
     this.error.textContent = '';
     this.lastValidation = '';
+    this.latest = null;
+    for (const output of Object.values(this.readout)) output.textContent = '';
+    this.readout.step.dataset.step = '0';
     this.setState('preparing');
     try {
       await this.engine.loadData({ kind: 'builtin' });
