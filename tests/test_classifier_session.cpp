@@ -17,14 +17,9 @@ SentimentModelConfig tiny_config() {
 }
 
 TrainerConfig short_run() {
-  TrainerConfig t;
-  t.epochs = 4;
-  t.batch_size = 16;
-  t.learning_rate = 0.01f;
-  t.validation_split = 0.25f;
-  t.early_stopping_patience = 0;
-  t.seed = 9;
-  return t;
+  return TrainerConfig::from_json(
+      R"({"epochs": 4, "batch_size": 16, "learning_rate": 0.01, "validation_split": 0.25,
+          "early_stopping_patience": 0, "seed": 9})");
 }
 
 }  // namespace

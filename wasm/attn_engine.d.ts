@@ -1,7 +1,8 @@
 // Types of the wasm module built from wasm/*.cpp (installed next to it as attn_engine.d.mts).
-// Every function copies its inputs into the wasm heap and returns fresh JS arrays: nothing
-// returned aliases wasm memory, so results stay valid after later calls. Optional arguments
-// must still be passed (as undefined or null): Embind checks the argument count.
+// Every function copies its inputs into the wasm heap. The attention functions and runToyTask
+// return fresh JS arrays that stay valid after later calls; the SentimentSession methods marked
+// VIEW return typed arrays over wasm memory instead (see the section on sentiment sessions).
+// Optional arguments must still be passed (as undefined or null): Embind checks the argument count.
 // Any invalid input throws a JS Error whose message comes from the C++ engine.
 
 /** Row-major tensor: data.length equals the product of shape. */
