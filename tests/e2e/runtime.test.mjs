@@ -42,6 +42,12 @@ test('runtime: training in the worker keeps the main thread free; pause, resume,
   t.diagnostic(
     `model (a) in Chromium's worker: ${stepsPerSecond.toFixed(1)} steps/s (panel readout: ${await page.locator('#train-speed').textContent()})`,
   );
+  // Attention snapshots of the two watched reviews arrive with the progress (every 20 steps).
+  await page.waitForFunction(() => document.querySelectorAll('#train-watched .predict-tokens').length === 2);
+  assert.deepEqual(
+    (await page.locator('#train-watched .predict-tokens').first().locator('.token').allTextContents()).slice(0, 3),
+    ['<start>', 'the', 'acting'],
+  );
   assert.match(await page.locator('#train-loss').textContent(), /^\d+\.\d{4}$/);
   assert.match(await page.locator('#train-accuracy').textContent(), /%$/);
 
@@ -64,7 +70,7 @@ test('runtime: training in the worker keeps the main thread free; pause, resume,
     await page.locator('#predict-result').textContent(),
     /^(positive|negative) \(P\(positive\) = 0\.\d{3}\)$/,
   );
-  const tokens = await page.locator('.predict-tokens .token').allTextContents();
+  const tokens = await page.locator('.predict-box .predict-tokens .token').allTextContents();
   assert.deepEqual(tokens.slice(0, 3), ['<start>', 'what', 'a']);
 
   // Resume, then cancel.

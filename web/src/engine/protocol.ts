@@ -58,6 +58,8 @@ export interface TrainOptions extends TrainerSettings {
   /** Wall time one chunk of steps aims at, in ms (default 40): the worker answers pause and
    *  cancel between chunks, so this bounds their latency. */
   chunkMs?: number;
+  /** At most one progress message per this many ms (default 100), besides snapshots and the end. */
+  progressMs?: number;
 }
 
 export interface WatchedAttention {
@@ -73,22 +75,21 @@ export interface AttentionSnapshot {
 }
 
 /** The engine's step report (StepsReport in attn_engine.d.ts) plus what the worker adds. */
-export interface TrainingProgress
-  extends Pick<
-    StepsReport,
-    | 'step'
-    | 'epoch'
-    | 'loss'
-    | 'losses'
-    | 'runningLoss'
-    | 'runningAccuracy'
-    | 'examplesSeen'
-    | 'examplesPerSecond'
-    | 'elapsed'
-    | 'plannedSteps'
-    | 'epochs'
-    | 'done'
-  > {
+export interface TrainingProgress extends Pick<
+  StepsReport,
+  | 'step'
+  | 'epoch'
+  | 'loss'
+  | 'losses'
+  | 'runningLoss'
+  | 'runningAccuracy'
+  | 'examplesSeen'
+  | 'examplesPerSecond'
+  | 'elapsed'
+  | 'plannedSteps'
+  | 'epochs'
+  | 'done'
+> {
   stepsPerSecond: number;
   /** Seconds left at the current speed if the run goes the full schedule. */
   etaSeconds: number;

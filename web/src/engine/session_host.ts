@@ -2,7 +2,7 @@
 // chunks of steps. Between chunks it yields to the worker's event loop through a MessageChannel
 // (a macrotask without setTimeout's 4 ms clamp), so pause/resume/cancel/predict messages are
 // handled while a run is in progress. Chunk sizes adapt to hit `chunkMs` of wall time.
-import type { AttnEngine, SentimentSession } from '../../generated/attn_engine.mjs';
+import type { AttnEngine, EpochReport, SentimentSession, StepsReport } from '../../generated/attn_engine.mjs';
 import type {
   AttentionSnapshot,
   FromWorker,
@@ -22,11 +22,17 @@ interface ActiveRun {
   stepsPerChunk: number;
   nextSnapshot: number;
   epochsDone: number;
+  /** The latest report of a call that ran steps (a runSteps(0) report has no step details). */
+  last: StepsReport | null;
+  /** What happened since the last progress message, posted at most every progressMs. */
+  pendingLosses: number[];
+  pendingEpochs: EpochReport[];
+  lastPost: number;
   resolve: (outcome: TrainingOutcome) => void;
   reject: (error: Error) => void;
 }
 
-const TRAINER_ONLY = new Set(['snapshotEvery', 'watched', 'chunkMs']);
+const TRAINER_ONLY = new Set(['snapshotEvery', 'watched', 'chunkMs', 'progressMs']);
 
 export class SessionHost {
   private readonly session: SentimentSession;
@@ -91,7 +97,7 @@ export class SessionHost {
       case 'pause':
         if (this.run && !this.run.paused) {
           this.run.paused = true;
-          this.postProgress(this.run, this.session.runSteps(0));
+          this.flush(this.run);
         }
         return { value: { paused: this.run?.paused ?? false } };
       case 'resume':
@@ -136,6 +142,10 @@ export class SessionHost {
         stepsPerChunk: 1,
         nextSnapshot: options.snapshotEvery && options.watched?.length ? 0 : Infinity,
         epochsDone: 0,
+        last: null,
+        pendingLosses: [],
+        pendingEpochs: [],
+        lastPost: 0,
         resolve,
         reject,
       };
@@ -154,12 +164,12 @@ export class SessionHost {
     const run = this.run;
     if (!run || run.paused) return;
     try {
-      const before = this.session.runSteps(0);
-      if (before.step >= run.nextSnapshot) {
-        this.postProgress(run, before, this.snapshot(before.step));
-        run.nextSnapshot = before.step + run.options.snapshotEvery!;
+      const step = run.last?.step ?? 0;
+      if (step >= run.nextSnapshot) {
+        this.flush(run, this.snapshot(step));
+        run.nextSnapshot = step + run.options.snapshotEvery!;
       }
-      const steps = Math.max(1, Math.min(run.stepsPerChunk, run.nextSnapshot - before.step));
+      const steps = Math.max(1, Math.min(run.stepsPerChunk, run.nextSnapshot - step));
       const started = performance.now();
       const report = this.session.runSteps(steps);
       const ms = performance.now() - started;
@@ -167,10 +177,15 @@ export class SessionHost {
       const target = run.options.chunkMs ?? 40;
       const perStep = ms / Math.max(1, report.stepsRun);
       run.stepsPerChunk = Math.max(1, Math.min(4 * steps, Math.floor(target / Math.max(perStep, 0.01))));
+      if (report.stepsRun > 0) run.last = report;
       run.epochsDone += report.epochs.length;
+      run.pendingLosses.push(...report.losses);
+      run.pendingEpochs.push(...report.epochs);
       const snapshot = report.step >= run.nextSnapshot || report.done ? this.snapshot(report.step) : undefined;
       if (snapshot && report.step >= run.nextSnapshot) run.nextSnapshot = report.step + run.options.snapshotEvery!;
-      this.postProgress(run, report, snapshot, report.losses, report.epochs);
+      // Fewer, fuller messages keep the page's main thread idle: at most one per progressMs.
+      const due = performance.now() - run.lastPost >= (run.options.progressMs ?? 100);
+      if (snapshot || report.done || due) this.flush(run, snapshot);
       if (report.done) {
         this.finish(run, false);
         return;
@@ -198,13 +213,10 @@ export class SessionHost {
     };
   }
 
-  private postProgress(
-    run: ActiveRun,
-    report: ReturnType<SentimentSession['runSteps']>,
-    snapshot?: AttentionSnapshot,
-    losses: Float32Array = new Float32Array(0),
-    epochs: TrainingProgress['epochs'] = [],
-  ): void {
+  /** Posts the progress since the last message (the latest step's numbers, pending losses and epochs). */
+  private flush(run: ActiveRun, snapshot?: AttentionSnapshot): void {
+    const report = run.last ?? this.session.runSteps(0);
+    const losses = Float32Array.from(run.pendingLosses);
     const stepsPerSecond = report.elapsed > 0 ? report.step / report.elapsed : 0;
     const progress: TrainingProgress = {
       step: report.step,
@@ -219,11 +231,14 @@ export class SessionHost {
       elapsed: report.elapsed,
       plannedSteps: report.plannedSteps,
       etaSeconds: stepsPerSecond > 0 ? (report.plannedSteps - report.step) / stepsPerSecond : Infinity,
-      epochs,
+      epochs: run.pendingEpochs,
       paused: run.paused,
       done: report.done,
       snapshot,
     };
+    run.pendingLosses = [];
+    run.pendingEpochs = [];
+    run.lastPost = performance.now();
     const transfer: Transferable[] = [losses.buffer as ArrayBuffer];
     for (const item of snapshot?.items ?? []) transfer.push(item.weights.buffer as ArrayBuffer);
     this.post({ type: 'progress', id: run.id, progress }, transfer);
@@ -238,7 +253,7 @@ export class SessionHost {
       earlyStopped: report.earlyStopped,
       bestEpoch: report.bestEpoch,
       epochs: run.epochsDone,
-      elapsed: report.elapsed,
+      elapsed: run.last?.elapsed ?? 0,
     });
   }
 
@@ -246,6 +261,7 @@ export class SessionHost {
   private stopRun(): void {
     const run = this.run;
     if (!run) return;
+    if (run.pendingLosses.length) this.flush(run);
     this.session.cancelTraining();
     this.finish(run, true);
   }

@@ -4,7 +4,7 @@
 // the attention weights per word. The worker does all the work; this view only renders the
 // latest progress once per animation frame, so the main thread stays free while training.
 import type { EngineBridge } from '../engine/bridge';
-import type { Prediction, TrainingProgress } from '../engine/protocol';
+import type { AttentionSnapshot, Prediction, TrainingProgress } from '../engine/protocol';
 import { el } from '../views/dom';
 
 /** Model (a) at the size the course uses; maxlen 200 covers every built-in review. */
@@ -82,6 +82,8 @@ export class TrainPanel {
   });
   private readonly prediction = el('output', { id: 'predict-result' });
   private readonly predictionTokens = el('p', { className: 'predict-tokens' });
+  private readonly watched = el('div', { className: 'watched', id: 'train-watched' });
+  private latestSnapshot: AttentionSnapshot | null = null;
   private readonly error = el('p', { className: 'error', role: 'alert' });
 
   constructor(engine: EngineBridge) {
@@ -131,6 +133,8 @@ export class TrainPanel {
         row('Speed', this.readout.speed),
         row('Time left', this.readout.eta),
       ),
+      el('h3', {}, 'Attention on two watched reviews while training'),
+      this.watched,
       el(
         'div',
         { className: 'predict-box' },
@@ -171,6 +175,9 @@ export class TrainPanel {
     this.latest = null;
     for (const output of Object.values(this.readout)) output.textContent = '';
     this.readout.step.dataset.step = '0';
+    this.latestSnapshot = null;
+    this.watched.replaceChildren();
+    delete this.watched.dataset.step;
     this.setState('preparing');
     try {
       await this.engine.loadData({ kind: 'builtin' });
@@ -227,6 +234,7 @@ export class TrainPanel {
       this.lastValidation = `loss ${validated.loss.toFixed(3)}, accuracy ${(100 * validated.accuracy).toFixed(1)}%`;
     }
     this.latest = progress;
+    if (progress.snapshot) this.latestSnapshot = progress.snapshot;
     if (this.frameRequested) return;
     this.frameRequested = true;
     requestAnimationFrame(() => {
@@ -245,6 +253,20 @@ export class TrainPanel {
     this.readout.validation.textContent = this.lastValidation || '—';
     this.readout.speed.textContent = `${p.stepsPerSecond.toFixed(1)} steps/s (${Math.round(p.examplesPerSecond)} reviews/s)`;
     this.readout.eta.textContent = Number.isFinite(p.etaSeconds) ? `${Math.ceil(p.etaSeconds)} s` : '—';
+    const snapshot = this.latestSnapshot;
+    if (snapshot && this.watched.dataset.step !== String(snapshot.step)) {
+      this.watched.dataset.step = String(snapshot.step);
+      this.watched.replaceChildren(
+        ...snapshot.items.map((item) =>
+          el(
+            'p',
+            { className: 'predict-tokens' },
+            `P(positive) = ${item.probability.toFixed(2)}: `,
+            ...tokenSpans(item.tokens, item.weights),
+          ),
+        ),
+      );
+    }
   }
 
   private async predict(): Promise<void> {
@@ -261,19 +283,18 @@ export class TrainPanel {
     const label = result.probability > 0.5 ? 'positive' : 'negative';
     this.prediction.textContent = `${label} (P(positive) = ${result.probability.toFixed(3)})`;
     this.prediction.dataset.probability = String(result.probability);
-    // Each word's attention weight as its background strength; the number in the tooltip.
-    const max = Math.max(...result.weights, 1e-9);
-    this.predictionTokens.replaceChildren(
-      ...result.tokens.map((token, i) => {
-        const w = result.weights[i] ?? 0;
-        const span = el('span', {
-          className: 'token',
-          textContent: token,
-          title: `attention ${w.toFixed(3)}`,
-        });
-        span.style.setProperty('--weight', (w / max).toFixed(3));
-        return span;
-      }),
-    );
+    this.predictionTokens.replaceChildren(...tokenSpans(result.tokens, result.weights));
   }
+}
+
+// Each word with its attention weight as background strength (relative to the largest) and the
+// number in the tooltip.
+function tokenSpans(tokens: string[], weights: Float32Array): HTMLSpanElement[] {
+  const max = Math.max(...weights, 1e-9);
+  return tokens.map((token, i) => {
+    const w = weights[i] ?? 0;
+    const span = el('span', { className: 'token', textContent: token, title: `attention ${w.toFixed(3)}` });
+    span.style.setProperty('--weight', (w / max).toFixed(3));
+    return span;
+  });
 }
