@@ -16,6 +16,7 @@
 #include "attn/optim/adam.hpp"
 #include "attn/optim/clip.hpp"
 #include "attn/train/classifier_step.hpp"
+#include "attn/train/classifier_session.hpp"
 
 extern "C" {
 void* __libc_malloc(std::size_t);
@@ -155,4 +156,34 @@ TEST_CASE("allocations.seq2seq_training_steps_allocate_nothing_at_steady_state")
     }
   }
 }
+
+TEST_CASE("allocations.a_resumable_run_steps_without_allocating_within_an_epoch") {
+  // maxlen 4 truncates every synthetic review (at least 4 tokens + <start>), so all batches are
+  // [16, 4]: the shapes repeat and the run's buffers are reused. 64 reviews, no validation:
+  // 4 batches per epoch; the first step draws the epoch's batch order, the next ones must not
+  // allocate at all (pause/resume between them is free).
+  TextPipelineConfig pipeline_config;
+  pipeline_config.num_words = 100;
+  pipeline_config.maxlen = 4;
+  TextPipeline pipeline(pipeline_config);
+  const std::vector<LabelledText> texts = synthetic_labelled_texts(64, 3);
+  pipeline.fit(texts);
+  const EncodedDataset train = encode_dataset(pipeline, texts);
+  ClassifierConfig c;
+  c.vocab_size = 100;
+  c.embed_dim = c.units = c.attention_dim = 8;
+  SequenceClassifier model(c, 1);
+  TrainerConfig config;
+  config.batch_size = 16;
+  ClassifierTrainingRun run(model, pipeline, train, EncodedDataset{}, config);
+  run.step();
+  g_allocations = 0;
+  g_armed = true;
+  run.step();
+  run.step();
+  g_armed = false;
+  CHECK(g_allocations.load() == 0);
+  CHECK(run.result().steps == 3);
+}
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "attn/data/synthetic_reviews.hpp"
 #include "attn/train/classifier_trainer.hpp"
+#include "support/parameter_values.hpp"
 
 using namespace attn;
 
@@ -40,11 +41,6 @@ struct Fixture {
   }
 };
 
-std::vector<std::vector<float>> values(const ParameterList& params) {
-  std::vector<std::vector<float>> out;
-  for (const Parameter& p : params) out.emplace_back(p.value, p.value + p.size);
-  return out;
-}
 }  // namespace
 
 TEST_CASE("classifier_trainer.config_errors_are_clear") {
@@ -171,7 +167,7 @@ TEST_CASE("classifier_trainer.early_stopping_restores_the_best_parameters") {
   std::vector<std::vector<std::vector<float>>> after_epoch;
   TrainingCallbacks callbacks;
   callbacks.on_epoch = [&](const EpochProgress&) {
-    after_epoch.push_back(values(model.parameters()));
+    after_epoch.push_back(test::parameter_values(model.parameters()));
     return true;
   };
   const TrainingResult r = train_classifier(model, f.pipeline, f.train, flipped, config, callbacks);
@@ -182,8 +178,8 @@ TEST_CASE("classifier_trainer.early_stopping_restores_the_best_parameters") {
   for (const EpochProgress& e : r.history) lowest = std::min(lowest, e.validation.loss);
   CHECK(r.best_validation.loss == lowest);
   // The model holds the best epoch's parameters, not the last ones.
-  CHECK(values(model.parameters()) == after_epoch[static_cast<std::size_t>(r.best_epoch)]);
-  CHECK(values(model.parameters()) != after_epoch.back());
+  CHECK(test::parameter_values(model.parameters()) == after_epoch[static_cast<std::size_t>(r.best_epoch)]);
+  CHECK(test::parameter_values(model.parameters()) != after_epoch.back());
   CHECK(evaluate_classifier(model, f.pipeline, flipped).loss == r.best_validation.loss);
 }
 
@@ -231,10 +227,10 @@ TEST_CASE("classifier_trainer.divergence_restores_the_last_good_parameters") {
   config.validation_split = 0;
   SequenceClassifier model(tiny_model(200), 3);
   // P_0 = the initial parameters, P_k = after k steps.
-  std::vector<std::vector<std::vector<float>>> history{values(model.parameters())};
+  std::vector<std::vector<std::vector<float>>> history{test::parameter_values(model.parameters())};
   TrainingCallbacks callbacks;
   callbacks.on_step = [&](const StepProgress&) {
-    history.push_back(values(model.parameters()));
+    history.push_back(test::parameter_values(model.parameters()));
     return true;
   };
   std::string message;
@@ -249,7 +245,7 @@ TEST_CASE("classifier_trainer.divergence_restores_the_last_good_parameters") {
   // finite loss, are back (P_0 when the very first step failed).
   const std::size_t succeeded = history.size() - 1;
   REQUIRE(succeeded >= 1);
-  CHECK(values(model.parameters()) == history[succeeded - 1]);
+  CHECK(test::parameter_values(model.parameters()) == history[succeeded - 1]);
   for (const Parameter& p : model.parameters()) {
     for (std::size_t i = 0; i < p.size; ++i) REQUIRE(std::isfinite(p.value[i]));
   }

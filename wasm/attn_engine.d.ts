@@ -1,7 +1,8 @@
 // Types of the wasm module built from wasm/*.cpp (installed next to it as attn_engine.d.mts).
-// Every function copies its inputs into the wasm heap and returns fresh JS arrays: nothing
-// returned aliases wasm memory, so results stay valid after later calls. Optional arguments
-// must still be passed (as undefined or null): Embind checks the argument count.
+// Every function copies its inputs into the wasm heap. The attention functions and runToyTask
+// return fresh JS arrays that stay valid after later calls; the SentimentSession methods marked
+// VIEW return typed arrays over wasm memory instead (see the section on sentiment sessions).
+// Optional arguments must still be passed (as undefined or null): Embind checks the argument count.
 // Any invalid input throws a JS Error whose message comes from the C++ engine.
 
 /** Row-major tensor: data.length equals the product of shape. */
@@ -75,7 +76,189 @@ export interface ToyRunResult {
   parameters: number;
 }
 
+// ---- Sentiment sessions (wasm/bindings_sentiment.cpp) ------------------------------------------
+// Copies and views: inputs (texts, bytes, settings) are always copied into wasm memory — wasm
+// cannot read JS memory; bytes go in one block copy (TypedArray.set). Results are fresh JS values
+// except where marked VIEW: a VIEW is a typed array over wasm memory, valid only until the next
+// call on the module (any call may grow memory, which detaches it). VIEWs are used where the
+// data is re-read often (attention weights of the watched texts every few training steps) so that
+// nothing is copied twice: a consumer that keeps or posts the data copies it once itself (the
+// worker does, then transfers the copy). saveModel returns a copy because the file leaves wasm
+// to be stored or posted.
+
+/** Model settings (flat; camelCase or snake_case keys). Every key is optional. */
+export interface SentimentModelConfig {
+  /** Vocabulary ids kept (4 reserved + the most frequent words). Default 5000. */
+  numWords?: number;
+  /** Longest encoded review (ids, <start> included). Default 500. */
+  maxlen?: number;
+  padding?: 'pre' | 'post';
+  truncating?: 'pre' | 'post';
+  lowercase?: boolean;
+  stripHtml?: boolean;
+  keepPunctuation?: boolean;
+  encoder?: 'bilstm' | 'bigru' | 'transformer';
+  embedDim?: number;
+  units?: number;
+  pooling?: 'attention' | 'last' | 'mean';
+  score?: ScoreKindName;
+  attentionDim?: number;
+  layers?: number;
+  heads?: number;
+  ffDim?: number;
+  positional?: 'sinusoidal' | 'learned';
+  dropout?: number;
+  causal?: boolean;
+  /** Parameter initialisation seed. Default 1. */
+  seed?: number;
+}
+
+/** Trainer settings (see core/include/attn/train/classifier_trainer.hpp TrainerConfig). */
+export interface TrainerSettings {
+  epochs?: number;
+  batchSize?: number;
+  learningRate?: number;
+  optimizer?: 'adam' | 'adamw' | 'sgd';
+  weightDecay?: number;
+  clipNorm?: number;
+  schedule?: 'constant' | 'linear' | 'cosine' | 'inverse_sqrt';
+  warmupSteps?: number;
+  validationSplit?: number;
+  earlyStoppingPatience?: number;
+  bucketByLength?: boolean;
+  seed?: number;
+}
+
+export interface DataSummary {
+  source: string;
+  trainExamples: number;
+  testExamples: number;
+}
+export interface DataStats {
+  examples: number;
+  positive: number;
+  negative: number;
+  totalTokens: number;
+  distinctWords: number;
+  minTokens: number;
+  maxTokens: number;
+  meanTokens: number;
+  percentiles: { p50: number; p90: number; p95: number; p99: number };
+  /** Copy. histogram[i] counts reviews with [i·binWidth, (i+1)·binWidth) tokens. */
+  histogram: Uint32Array;
+  binWidth: number;
+  /** Share of tokens / distinct words the model's vocabulary knows; null before a model exists. */
+  coverage: { tokens: number; words: number; truncated: number } | null;
+}
+export interface ModelInfo {
+  parameters: number;
+  vocabulary: number;
+  maxlen: number;
+  /** The classifier's configuration as flat JSON. */
+  classifier: string;
+}
+export interface Metrics {
+  loss: number;
+  accuracy: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+}
+export interface EpochReport {
+  epoch: number;
+  trainLoss: number;
+  trainAccuracy: number;
+  validation: Metrics | null;
+  seconds: number;
+}
+export interface TrainingStart {
+  trainExamples: number;
+  validationExamples: number;
+  plannedSteps: number;
+  batchesPerEpoch: number;
+}
+export interface StepsReport {
+  stepsRun: number;
+  /** Optimiser steps of the run so far. */
+  step: number;
+  epoch: number;
+  /** The last step's batch loss. */
+  loss: number;
+  /** Copy: each step's batch loss in this call. */
+  losses: Float32Array;
+  runningLoss: number;
+  runningAccuracy: number;
+  examplesSeen: number;
+  examplesPerSecond: number;
+  /** Seconds spent training (pauses excluded). */
+  elapsed: number;
+  plannedSteps: number;
+  batchesPerEpoch: number;
+  /** Epochs that ended (and were validated) during this call. */
+  epochs: EpochReport[];
+  done: boolean;
+  earlyStopped: boolean;
+  bestEpoch: number;
+}
+export interface ExplanationView {
+  probability: number;
+  /** "<start>" then the words as tokenised. */
+  tokens: string[];
+  /** VIEW [T]. */
+  ids: Int32Array;
+  /** VIEW [T]: attention-pooling weights (sum 1); empty without attention pooling. */
+  weights: Float32Array;
+}
+
+/** One sentiment workspace: data, model, training run. Free it with delete(). */
+export interface SentimentSession {
+  /** The built-in corpus with its fixed train/test split. */
+  loadBuiltin(): DataSummary;
+  loadSynthetic(options: { count?: number; seed?: number; testFraction?: number; minTokens?: number; maxTokens?: number } | undefined | null): DataSummary;
+  /**
+   * An aclImdb .tar.gz (its train and test halves), a .csv or a .tsv/.txt; CSV/TSV get a
+   * stratified test split (testFraction, default 0.2). Malformed data throws "name:line: problem".
+   */
+  loadBytes(
+    bytes: ArrayBuffer | ArrayBufferView,
+    name: string,
+    options: { testFraction?: number; seed?: number } | undefined | null,
+    onProgress: ((bytesRead: number, bytesTotal: number, examples: number) => void) | undefined | null,
+  ): DataSummary;
+  dataStats(which: 'train' | 'test', bins: number): DataStats;
+  /** Fits the text pipeline on the training texts and builds a fresh model. */
+  createModel(config: SentimentModelConfig | undefined | null): ModelInfo;
+  loadModel(bytes: ArrayBuffer | ArrayBufferView): ModelInfo;
+  /** Copy: a model file (config, vocabulary and parameters). */
+  saveModel(): Uint8Array;
+  modelInfo(): ModelInfo;
+  /** Starts a run from the current parameters (validation split held out, stratified). */
+  startTraining(config: TrainerSettings | undefined | null): TrainingStart;
+  /** Up to `steps` optimiser steps, synchronously; epochs that end are validated. */
+  runSteps(steps: number): StepsReport;
+  /** Ends the run; the model gets the best validation epoch's parameters. */
+  cancelTraining(): void;
+  isTraining(): boolean;
+  evaluate(which: 'test' | 'train' | 'validation' | 'all-train'): Metrics;
+  /** Copy: P(positive) per text. */
+  predict(texts: string[]): Float32Array;
+  /** VIEWs in the result (see ExplanationView). */
+  explain(text: string): ExplanationView;
+  /** explain() of each text, for attention snapshots during training; VIEWs as explain(). */
+  snapshot(texts: string[]): ExplanationView[];
+  delete(): void;
+}
+
 export interface AttnEngine {
+  SentimentSession: { new (): SentimentSession };
+  /** Bytes of wasm memory currently allocated by malloc (for leak tests). */
+  heapBytesInUse(): number;
+  /** The module's memory as bytes (Emscripten export); its buffer grows, never shrinks. */
+  HEAPU8: Uint8Array;
   version(): string;
   simdEnabled(): boolean;
   scoreKinds(): { name: ScoreKindName; hasParameters: boolean }[];

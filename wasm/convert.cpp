@@ -1,6 +1,9 @@
 #include "convert.hpp"
 
+#include <cctype>
 #include <cmath>
+
+#include "attn/io/flat_json.hpp"
 
 namespace attn::wasm {
 
@@ -8,6 +11,57 @@ void throw_js_error(const std::string& message) {
   static std::string buffer;
   buffer = message;
   val::global("Error").new_(val(buffer.c_str())).throw_();
+}
+
+std::string settings_json(const val& settings, const std::string& name) {
+  if (is_absent(settings)) return "{}";
+  if (settings.typeOf().as<std::string>() != "object" || settings.isArray()) {
+    throw std::invalid_argument(name + " must be an object of settings");
+  }
+  FlatJson out;
+  const val keys = val::global("Object").call<val>("keys", settings);
+  const auto count = keys["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    std::string snake;
+    for (char c : key) {
+      if (std::isupper(static_cast<unsigned char>(c))) {
+        snake += '_';
+        snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      } else {
+        snake += c;
+      }
+    }
+    const val value = settings[key];
+    const std::string type = value.typeOf().as<std::string>();
+    if (type == "undefined") continue;
+    if (type == "number") {
+      out.set(snake, value.as<double>());
+    } else if (type == "boolean") {
+      out.set(snake, value.as<bool>());
+    } else if (type == "string") {
+      out.set(snake, value.as<std::string>());
+    } else {
+      throw std::invalid_argument(name + "." + key + " must be a number, a boolean or a string");
+    }
+  }
+  return out.dump();
+}
+
+std::vector<std::uint8_t> read_bytes(const val& bytes, const std::string& name) {
+  if (is_absent(bytes)) throw std::invalid_argument(name + " must be an ArrayBuffer or a Uint8Array");
+  val view = bytes;
+  if (bytes.instanceof(val::global("ArrayBuffer"))) {
+    view = val::global("Uint8Array").new_(bytes);
+  } else if (val::global("ArrayBuffer").call<bool>("isView", bytes)) {
+    view = val::global("Uint8Array").new_(bytes["buffer"], bytes["byteOffset"], bytes["byteLength"]);
+  } else {
+    throw std::invalid_argument(name + " must be an ArrayBuffer or a Uint8Array");
+  }
+  std::vector<std::uint8_t> out(view["length"].as<std::size_t>());
+  // The view over wasm memory is made after the allocation above (which may grow memory).
+  val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", view);
+  return out;
 }
 
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name) {

@@ -10,6 +10,7 @@
 #include <exception>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "attn/tensor.hpp"
 
@@ -37,6 +38,15 @@ auto guarded(Body&& body) -> decltype(body()) {
 
 // True when `v` is undefined or null (an omitted optional argument).
 inline bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
+
+// A plain JS settings object ({embedDim: 32, encoder: 'bilstm', ...}) as the flat JSON the
+// engine's from_json functions read: camelCase keys become snake_case (snake_case passes as is);
+// values must be numbers, booleans or strings. undefined/null -> "{}". `name` is for errors.
+std::string settings_json(const val& settings, const std::string& name);
+
+// Copies a Uint8Array / ArrayBuffer / typed-array view into wasm memory in one block copy
+// (TypedArray.set, not element by element: an aclImdb archive is 84 MB).
+std::vector<std::uint8_t> read_bytes(const val& bytes, const std::string& name);
 
 // Reads obj.shape (an array of non-negative integers); `name` is used in error messages.
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);

@@ -1,8 +1,9 @@
-// Boots the page: starts the engine worker and mounts the Attention Lab, keeping its state in
-// the URL hash.
+// Boots the page: starts the engine worker and mounts the Attention Lab (its state in the URL
+// hash) and the sentiment training panel below it.
 import { EngineBridge } from './engine/bridge';
 import { AttentionLab } from './lab/attention_lab';
 import { labStateFromHash, labStateToHash } from './lab/state';
+import { TrainPanel } from './sentiment/train_panel';
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;
@@ -22,5 +23,5 @@ engine.ready.then(
 const lab = new AttentionLab(engine, labStateFromHash(location.hash), (state) => {
   history.replaceState(null, '', labStateToHash(state));
 });
-app.append(lab.element);
+app.append(lab.element, new TrainPanel(engine).element);
 window.addEventListener('hashchange', () => lab.setState(labStateFromHash(location.hash)));

@@ -44,4 +44,11 @@ std::vector<LabelledText> load_review_file(ByteSource& source, ReviewFormat form
   throw DataError::plain(source.name(), "unknown review format");
 }
 
+std::vector<LabelledText> load_review_bytes(const std::string& name, const std::uint8_t* data, std::size_t size,
+                                            const std::string& split, const LoadLimits& limits,
+                                            const ProgressFn& progress) {
+  MemorySource source(data, size, name);
+  return load_review_file(source, detect_review_format(name, data, size), split, limits, progress);
+}
+
 }  // namespace attn

@@ -293,120 +293,212 @@ TrainingResult train_classifier(SequenceClassifier& model, const TextPipeline& p
   return train_classifier(model, pipeline, parts.first, parts.second, config, callbacks);
 }
 
-TrainingResult train_classifier(SequenceClassifier& model, const TextPipeline& pipeline, const EncodedDataset& train,
-                                const EncodedDataset& validation, const TrainerConfig& config,
-                                const TrainingCallbacks& callbacks) {
-  config.validate();
-  if (train.size() == 0) throw std::invalid_argument("train_classifier: the training set is empty");
-  check_dataset(train, model, "training");
-  check_dataset(validation, model, "validation");
-  const ParameterList& params = model.parameters();
-  const std::size_t maxlen = pipeline.config().maxlen;
-  const PadMode padding = pipeline.config().padding;
-  const std::size_t batches_per_epoch = (train.size() + config.batch_size - 1) / config.batch_size;
-  const std::size_t total_steps = batches_per_epoch * config.epochs;
-
-  ScheduleConfig schedule_config;
-  schedule_config.base_lr = config.learning_rate;
-  schedule_config.warmup_steps = config.warmup_steps;
-  schedule_config.total_steps = total_steps;
-  const LearningRateSchedule schedule = LearningRateSchedule::from_name(config.schedule, schedule_config);
-  std::unique_ptr<Optimizer> optimizer = make_optimizer(config);
-
-  Rng order_rng(config.seed, 0x0de5);
-  Rng dropout_rng(config.seed, 0xd20f);
+struct ClassifierTrainingRun::State {
+  SequenceClassifier& model;
+  const TextPipeline& pipeline;
+  const EncodedDataset& train;
+  const EncodedDataset& validation;
+  TrainerConfig config;
+  std::size_t batches_per_epoch = 0;
+  LearningRateSchedule schedule;
+  std::unique_ptr<Optimizer> optimizer;
+  Rng order_rng, dropout_rng;
   ClassifierBatch batch;
   StepBuffers buffers;
   // last_good: parameters of the latest step whose loss and gradients were finite; before_step:
   // the parameters about to be used. Swapped after every successful step (no reallocation).
   Snapshot last_good, before_step, best;
-  take_snapshot(params, last_good);
 
   TrainingResult result;
-  result.train_examples = train.size();
-  result.validation_examples = validation.size();
+  bool finished = false;   // no more steps: schedule done, early stop, divergence or finish()
+  bool finalised = false;  // finish() ran (or divergence): the model holds its final parameters
   double best_loss = std::numeric_limits<double>::infinity();
   std::size_t epochs_without_improvement = 0;
   std::size_t examples_seen = 0;
-  const Clock::time_point start = Clock::now();
+  double active_seconds = 0;  // time spent inside step/end_epoch (pauses excluded)
 
-  auto diverged = [&](std::size_t epoch, const std::string& what) {
-    restore_snapshot(params, last_good);
+  // The current epoch: its batches (drawn when its first step runs) and running sums.
+  std::size_t epoch = 0;
+  std::vector<std::vector<std::size_t>> batches;
+  std::size_t next_batch = 0;
+  bool batches_drawn = false;
+  double loss_sum = 0;
+  std::size_t correct = 0, seen = 0;
+  double epoch_seconds = 0;
+  EpochProgress last_epoch;
+
+  State(SequenceClassifier& m, const TextPipeline& p, const EncodedDataset& t, const EncodedDataset& v,
+        const TrainerConfig& c)
+      : model(m), pipeline(p), train(t), validation(v), config(c),
+        batches_per_epoch((t.size() + c.batch_size - 1) / c.batch_size),
+        schedule(LearningRateSchedule::from_name(c.schedule, schedule_config(c, batches_per_epoch * c.epochs))),
+        optimizer(make_optimizer(c)), order_rng(c.seed, 0x0de5), dropout_rng(c.seed, 0xd20f) {}
+
+  static ScheduleConfig schedule_config(const TrainerConfig& c, std::size_t total_steps) {
+    ScheduleConfig out;
+    out.base_lr = c.learning_rate;
+    out.warmup_steps = c.warmup_steps;
+    out.total_steps = total_steps;
+    return out;
+  }
+
+  [[noreturn]] void diverged(const std::string& what) {
+    restore_snapshot(model.parameters(), last_good);
+    finished = finalised = true;
     throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
                              std::to_string(result.steps + 1) + " (" + what +
                              "); the parameters of the last step with a finite loss were restored. Try a lower "
                              "learning rate (now " + number_text(config.learning_rate) + ") or clip_norm > 0");
-  };
-
-  for (std::size_t epoch = 0; epoch < config.epochs && !result.cancelled; ++epoch) {
-    const Clock::time_point epoch_start = Clock::now();
-    const auto batches = epoch_batches(train, config.batch_size, config.bucket_by_length, order_rng);
-    double loss_sum = 0;
-    std::size_t correct = 0, seen = 0;
-    for (const std::vector<std::size_t>& indices : batches) {
-      gather_batch(train, indices.data(), indices.size(), maxlen, padding, batch);
-      optimizer->set_learning_rate(schedule.at(result.steps));
-      take_snapshot(params, before_step);
-      BatchStats stats;
-      try {
-        stats = train_step(model, *optimizer, batch, config.clip_norm, dropout_rng, buffers);
-      } catch (const ShapeError&) {
-        throw;  // a bug in the caller or the model, not divergence
-      } catch (const std::exception& e) {
-        // train_step's non-finite loss/gradient (runtime_error), or a layer refusing NaN/Inf
-        // input on the way there (e.g. softmax's invalid_argument): the weights have blown up.
-        diverged(epoch, e.what());
-      }
-      std::swap(last_good, before_step);
-      ++result.steps;
-      loss_sum += static_cast<double>(stats.loss) * static_cast<double>(stats.count);
-      correct += stats.correct;
-      seen += stats.count;
-      examples_seen += stats.count;
-      if (callbacks.on_step) {
-        StepProgress p;
-        p.step = result.steps;
-        p.epoch = epoch;
-        p.loss = stats.loss;
-        p.elapsed = seconds_since(start);
-        p.examples_per_second = p.elapsed > 0 ? static_cast<double>(examples_seen) / p.elapsed : 0.0;
-        if (!callbacks.on_step(p)) {
-          result.cancelled = true;
-          break;
-        }
-      }
-    }
-    if (result.cancelled) break;
-
-    EpochProgress progress;
-    progress.epoch = epoch;
-    progress.train_loss = loss_sum / static_cast<double>(seen);
-    progress.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
-    bool stop = false;
-    if (validation.size() > 0) {
-      progress.has_validation = true;
-      progress.validation = evaluate_classifier(model, pipeline, validation);
-      if (!std::isfinite(progress.validation.loss)) diverged(epoch, "the validation loss is not finite");
-      if (progress.validation.loss < best_loss) {
-        best_loss = progress.validation.loss;
-        result.best_epoch = static_cast<int>(epoch);
-        result.best_validation = progress.validation;
-        take_snapshot(params, best);
-        epochs_without_improvement = 0;
-      } else if (config.early_stopping_patience > 0 &&
-                 ++epochs_without_improvement >= config.early_stopping_patience) {
-        result.early_stopped = true;
-        stop = true;
-      }
-    }
-    progress.seconds = seconds_since(epoch_start);
-    result.history.push_back(progress);
-    if (callbacks.on_epoch && !callbacks.on_epoch(progress)) result.cancelled = true;
-    if (stop) break;
   }
-  if (result.best_epoch >= 0) restore_snapshot(params, best);
-  result.seconds = seconds_since(start);
-  return result;
+};
+
+namespace {
+// Validates before State's members (schedule, optimiser) are built from the config.
+const TrainerConfig& checked(const TrainerConfig& config, const EncodedDataset& train,
+                             const EncodedDataset& validation, const SequenceClassifier& model) {
+  config.validate();
+  if (train.size() == 0) throw std::invalid_argument("train_classifier: the training set is empty");
+  check_dataset(train, model, "training");
+  check_dataset(validation, model, "validation");
+  return config;
+}
+}  // namespace
+
+ClassifierTrainingRun::ClassifierTrainingRun(SequenceClassifier& model, const TextPipeline& pipeline,
+                                             const EncodedDataset& train, const EncodedDataset& validation,
+                                             const TrainerConfig& config)
+    : state_(std::make_unique<State>(model, pipeline, train, validation, checked(config, train, validation, model))) {
+  take_snapshot(model.parameters(), state_->last_good);
+  state_->result.train_examples = train.size();
+  state_->result.validation_examples = validation.size();
+}
+
+ClassifierTrainingRun::~ClassifierTrainingRun() = default;
+
+bool ClassifierTrainingRun::finished() const { return state_->finished; }
+
+bool ClassifierTrainingRun::epoch_complete() const {
+  return state_->batches_drawn && state_->next_batch == state_->batches.size();
+}
+
+const TrainingResult& ClassifierTrainingRun::result() const { return state_->result; }
+std::size_t ClassifierTrainingRun::planned_steps() const { return state_->batches_per_epoch * state_->config.epochs; }
+std::size_t ClassifierTrainingRun::batches_per_epoch() const { return state_->batches_per_epoch; }
+
+StepProgress ClassifierTrainingRun::step() {
+  State& s = *state_;
+  if (s.finished) throw std::logic_error("ClassifierTrainingRun::step: the run has finished");
+  if (epoch_complete()) throw std::logic_error("ClassifierTrainingRun::step: end_epoch() is due first");
+  const Clock::time_point start = Clock::now();
+  if (!s.batches_drawn) {
+    s.batches = epoch_batches(s.train, s.config.batch_size, s.config.bucket_by_length, s.order_rng);
+    s.batches_drawn = true;
+  }
+  const std::vector<std::size_t>& indices = s.batches[s.next_batch];
+  const ParameterList& params = s.model.parameters();
+  gather_batch(s.train, indices.data(), indices.size(), s.pipeline.config().maxlen, s.pipeline.config().padding,
+               s.batch);
+  s.optimizer->set_learning_rate(s.schedule.at(s.result.steps));
+  take_snapshot(params, s.before_step);
+  BatchStats stats;
+  try {
+    stats = train_step(s.model, *s.optimizer, s.batch, s.config.clip_norm, s.dropout_rng, s.buffers);
+  } catch (const ShapeError&) {
+    s.finished = s.finalised = true;
+    throw;  // a bug in the caller or the model, not divergence
+  } catch (const std::exception& e) {
+    // train_step's non-finite loss/gradient (runtime_error), or a layer refusing NaN/Inf
+    // input on the way there (e.g. softmax's invalid_argument): the weights have blown up.
+    s.diverged(e.what());
+  }
+  std::swap(s.last_good, s.before_step);
+  ++s.next_batch;
+  ++s.result.steps;
+  s.loss_sum += static_cast<double>(stats.loss) * static_cast<double>(stats.count);
+  s.correct += stats.correct;
+  s.seen += stats.count;
+  s.examples_seen += stats.count;
+  const double seconds = seconds_since(start);
+  s.active_seconds += seconds;
+  s.epoch_seconds += seconds;
+
+  StepProgress p;
+  p.step = s.result.steps;
+  p.epoch = s.epoch;
+  p.loss = stats.loss;
+  p.running_loss = s.loss_sum / static_cast<double>(s.seen);
+  p.running_accuracy = static_cast<double>(s.correct) / static_cast<double>(s.seen);
+  p.examples_seen = s.examples_seen;
+  p.elapsed = s.active_seconds;
+  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(s.examples_seen) / p.elapsed : 0.0;
+  return p;
+}
+
+const EpochProgress& ClassifierTrainingRun::end_epoch() {
+  State& s = *state_;
+  if (!epoch_complete()) throw std::logic_error("ClassifierTrainingRun::end_epoch: the epoch has batches left");
+  const Clock::time_point start = Clock::now();
+  EpochProgress& progress = s.last_epoch;
+  progress = EpochProgress{};
+  progress.epoch = s.epoch;
+  progress.train_loss = s.loss_sum / static_cast<double>(s.seen);
+  progress.train_accuracy = static_cast<double>(s.correct) / static_cast<double>(s.seen);
+  bool stop = false;
+  if (s.validation.size() > 0) {
+    progress.has_validation = true;
+    progress.validation = evaluate_classifier(s.model, s.pipeline, s.validation);
+    if (!std::isfinite(progress.validation.loss)) s.diverged("the validation loss is not finite");
+    if (progress.validation.loss < s.best_loss) {
+      s.best_loss = progress.validation.loss;
+      s.result.best_epoch = static_cast<int>(s.epoch);
+      s.result.best_validation = progress.validation;
+      take_snapshot(s.model.parameters(), s.best);
+      s.epochs_without_improvement = 0;
+    } else if (s.config.early_stopping_patience > 0 &&
+               ++s.epochs_without_improvement >= s.config.early_stopping_patience) {
+      s.result.early_stopped = true;
+      stop = true;
+    }
+  }
+  const double seconds = seconds_since(start);
+  s.active_seconds += seconds;
+  progress.seconds = s.epoch_seconds + seconds;
+  s.result.history.push_back(progress);
+  ++s.epoch;
+  s.batches_drawn = false;
+  s.next_batch = 0;
+  s.loss_sum = 0;
+  s.correct = s.seen = 0;
+  s.epoch_seconds = 0;
+  // finish() (by the caller) restores the best epoch, so on_epoch still sees this epoch's parameters.
+  if (stop || s.epoch == s.config.epochs) s.finished = true;
+  return progress;
+}
+
+const TrainingResult& ClassifierTrainingRun::finish(bool cancelled) {
+  State& s = *state_;
+  // A caller's stop counts as a cancellation even right after the last epoch, as it always has.
+  if (cancelled) s.result.cancelled = true;
+  if (s.finalised) return s.result;
+  s.finished = s.finalised = true;
+  if (s.result.best_epoch >= 0) restore_snapshot(s.model.parameters(), s.best);
+  s.result.seconds = s.active_seconds;
+  return s.result;
+}
+
+TrainingResult train_classifier(SequenceClassifier& model, const TextPipeline& pipeline, const EncodedDataset& train,
+                                const EncodedDataset& validation, const TrainerConfig& config,
+                                const TrainingCallbacks& callbacks) {
+  ClassifierTrainingRun run(model, pipeline, train, validation, config);
+  while (!run.finished()) {
+    const StepProgress p = run.step();
+    if (callbacks.on_step && !callbacks.on_step(p)) return run.finish(true);
+    if (run.epoch_complete()) {
+      const EpochProgress& e = run.end_epoch();
+      if (callbacks.on_epoch && !callbacks.on_epoch(e)) return run.finish(true);
+    }
+  }
+  return run.finish();
 }
 
 std::vector<float> predict(SequenceClassifier& model, const TextPipeline& pipeline,

@@ -1,7 +1,17 @@
-// Messages between the page and the engine worker: a discriminated union on `type`.
-import type { AttnEngine } from '../../generated/attn_engine.mjs';
+// Messages between the page and the engine worker: discriminated unions on `type` (and on `op`
+// for the sentiment session's requests). Typed arrays inside messages travel as transferables.
+import type {
+  AttnEngine,
+  DataStats,
+  DataSummary,
+  Metrics,
+  ModelInfo,
+  SentimentModelConfig,
+  StepsReport,
+  TrainerSettings,
+} from '../../generated/attn_engine.mjs';
 
-/** The engine functions the page may call through the worker. */
+/** The stateless engine functions the page may call through the worker. */
 export const ENGINE_METHODS = [
   'scoreKinds',
   'scores',
@@ -22,10 +32,125 @@ export type EngineMethod = (typeof ENGINE_METHODS)[number];
 export type EngineArgs<M extends EngineMethod> = Parameters<AttnEngine[M]>;
 export type EngineResult<M extends EngineMethod> = ReturnType<AttnEngine[M]>;
 
-export type ToWorker = { type: 'call'; id: number; method: EngineMethod; args: unknown[] };
+export type DataSource =
+  | { kind: 'builtin' }
+  | {
+      kind: 'synthetic';
+      count?: number;
+      seed?: number;
+      testFraction?: number;
+      minTokens?: number;
+      maxTokens?: number;
+    }
+  /** An aclImdb .tar.gz, .csv or .tsv as read from a File; the buffer is transferred. */
+  | {
+      kind: 'bytes';
+      bytes: ArrayBuffer;
+      name: string;
+      testFraction?: number;
+      seed?: number;
+    };
+
+export interface TrainOptions extends TrainerSettings {
+  /** Attention snapshots of `watched` every this many steps (0 or absent: none). */
+  snapshotEvery?: number;
+  watched?: string[];
+  /** Wall time one chunk of steps aims at, in ms (default 40): the worker answers pause and
+   *  cancel between chunks, so this bounds their latency. */
+  chunkMs?: number;
+  /** At most one progress message per this many ms (default 100), besides snapshots and the end. */
+  progressMs?: number;
+}
+
+export interface WatchedAttention {
+  text: string;
+  probability: number;
+  tokens: string[];
+  weights: Float32Array;
+}
+
+export interface AttentionSnapshot {
+  step: number;
+  items: WatchedAttention[];
+}
+
+/** The engine's step report (StepsReport in attn_engine.d.ts) plus what the worker adds. */
+export interface TrainingProgress extends Pick<
+  StepsReport,
+  | 'step'
+  | 'epoch'
+  | 'loss'
+  | 'losses'
+  | 'runningLoss'
+  | 'runningAccuracy'
+  | 'examplesSeen'
+  | 'examplesPerSecond'
+  | 'elapsed'
+  | 'plannedSteps'
+  | 'epochs'
+  | 'done'
+> {
+  stepsPerSecond: number;
+  /** Seconds left at the current speed if the run goes the full schedule. */
+  etaSeconds: number;
+  paused: boolean;
+  snapshot?: AttentionSnapshot;
+}
+
+export interface TrainingOutcome {
+  steps: number;
+  cancelled: boolean;
+  earlyStopped: boolean;
+  bestEpoch: number;
+  epochs: number;
+  elapsed: number;
+}
+
+export interface Prediction {
+  probability: number;
+  tokens: string[];
+  weights: Float32Array;
+}
+
+/** Requests to the worker's sentiment session and what each resolves to. */
+export interface SessionOps {
+  loadData: { args: { source: DataSource }; result: DataSummary };
+  dataStats: {
+    args: { which: 'train' | 'test'; bins?: number };
+    result: DataStats;
+  };
+  createModel: { args: { config: SentimentModelConfig }; result: ModelInfo };
+  train: { args: { options: TrainOptions }; result: TrainingOutcome };
+  pause: { args: Record<string, never>; result: { paused: boolean } };
+  resume: { args: Record<string, never>; result: { paused: boolean } };
+  cancel: { args: Record<string, never>; result: { cancelled: boolean } };
+  evaluate: {
+    args: { which: 'test' | 'train' | 'validation' | 'all-train' };
+    result: Metrics;
+  };
+  predict: { args: { text: string }; result: Prediction };
+  saveModel: { args: Record<string, never>; result: ArrayBuffer };
+  loadModel: { args: { bytes: ArrayBuffer }; result: ModelInfo };
+}
+export type SessionOp = keyof SessionOps;
+export type SessionRequest = {
+  [K in SessionOp]: { op: K } & SessionOps[K]['args'];
+}[SessionOp];
+
+export type ToWorker =
+  | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
+  | { type: 'session'; id: number; request: SessionRequest };
 
 export type FromWorker =
   | { type: 'ready'; version: string; simd: boolean }
   | { type: 'init-failed'; message: string }
   | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string }
+  | { type: 'progress'; id: number; progress: TrainingProgress }
+  | {
+      type: 'load-progress';
+      id: number;
+      bytesRead: number;
+      bytesTotal: number;
+      examples: number;
+    };

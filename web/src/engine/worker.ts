@@ -1,9 +1,10 @@
-// The Web Worker that owns the wasm engine: it instantiates the module once and answers calls.
-// Results are posted with their typed-array buffers transferred (they are fresh copies made by
-// the bindings, so nothing else holds them).
+// The Web Worker that owns the wasm engine: it instantiates the module once, answers stateless
+// calls, and hosts the sentiment session (session_host.ts). Results are posted with their
+// typed-array buffers transferred (fresh copies, so nothing else holds them).
 import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
 import wasmUrl from '../../generated/attn_engine.wasm?url';
 import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
+import { SessionHost } from './session_host';
 
 const allowed = new Set<string>(ENGINE_METHODS);
 
@@ -19,6 +20,10 @@ function collectBuffers(value: unknown, out: Set<ArrayBuffer>): void {
   } else if (value !== null && typeof value === 'object') {
     for (const item of Object.values(value)) collectBuffers(item, out);
   }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 // Streaming compilation when the server sends application/wasm, bytes otherwise.
@@ -41,6 +46,8 @@ const engine: Promise<AttnEngine> = createAttnEngine({
   },
 });
 
+let host: SessionHost | null = null;
+
 engine.then(
   (module) => post({ type: 'ready', version: module.version(), simd: module.simdEnabled() }),
   (error: unknown) => post({ type: 'init-failed', message: String(error) }),
@@ -48,6 +55,16 @@ engine.then(
 
 self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   const request = event.data;
+  if (request?.type === 'session') {
+    try {
+      host ??= new SessionHost(await engine, post);
+      const { value, transfer } = await host.handle(request.id, request.request);
+      post({ type: 'result', id: request.id, value }, transfer);
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: message(error) });
+    }
+    return;
+  }
   if (request?.type !== 'call') return;
   try {
     if (!allowed.has(request.method)) throw new Error(`unknown engine method '${String(request.method)}'`);
@@ -58,6 +75,6 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
     collectBuffers(value, buffers);
     post({ type: 'result', id: request.id, value }, [...buffers]);
   } catch (error) {
-    post({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
+    post({ type: 'error', id: request.id, message: message(error) });
   }
 });

@@ -3,6 +3,7 @@
 import type { AttendResult, OutScoreParams, OutTensor } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
 import { createHeatmap } from '../views/heatmap';
+import { el } from '../views/dom';
 import { SCORE_FORMULAS } from './formulas';
 import {
   MAX_ANNOTATIONS,
@@ -16,16 +17,6 @@ import {
 } from './state';
 
 const ATTENTION_DIM_FOR = (d: number) => Math.max(2, d);
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
 
 function tensor(rows: number[][]) {
   return { shape: [rows.length, rows[0].length], data: Float32Array.from(rows.flat()) };

@@ -19,4 +19,11 @@ ReviewFormat detect_review_format(const std::string& name, const std::uint8_t* h
 std::vector<LabelledText> load_review_file(ByteSource& source, ReviewFormat format, const std::string& split,
                                            const LoadLimits& limits = {}, const ProgressFn& progress = {});
 
+// A whole file already in memory (a browser File / ArrayBuffer copied into wasm memory): the
+// format is detected from `name` and the first bytes, then loaded as load_review_file does.
+// `name` appears in origins and error messages ("reviews.csv:12: ...").
+std::vector<LabelledText> load_review_bytes(const std::string& name, const std::uint8_t* data, std::size_t size,
+                                            const std::string& split, const LoadLimits& limits = {},
+                                            const ProgressFn& progress = {});
+
 }  // namespace attn

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,8 +84,10 @@ struct StepProgress {
   std::size_t step = 0;   // optimiser steps so far, this one included (1-based)
   std::size_t epoch = 0;  // 0-based
   float loss = 0;         // this batch's mean loss
+  double running_loss = 0, running_accuracy = 0;  // means over this epoch's batches so far
+  std::size_t examples_seen = 0;                  // training examples consumed since the start
   double examples_per_second = 0;  // training throughput since training started
-  double elapsed = 0;              // seconds since training started
+  double elapsed = 0;              // seconds spent training (a paused run does not count)
 };
 
 struct EpochProgress {
@@ -113,6 +116,47 @@ struct TrainingResult {
   ClassificationMetrics best_validation;
   std::size_t train_examples = 0, validation_examples = 0;
   double seconds = 0;
+};
+
+// One training run as a resumable state machine, so a caller can interleave steps with other
+// work (the browser worker trains in chunks and answers pause/cancel messages between them).
+// train_classifier below is exactly: construct, then step / end_epoch until finished, finish.
+//   while (!run.finished()) { run.step(); if (run.epoch_complete()) run.end_epoch(); }  run.finish();
+// The model and the datasets are borrowed: they must outlive the run and stay unchanged.
+class ClassifierTrainingRun {
+ public:
+  // Validates `config` and both datasets (exceptions as train_classifier). `validation` may be
+  // empty: then there is no early stopping.
+  ClassifierTrainingRun(SequenceClassifier& model, const TextPipeline& pipeline, const EncodedDataset& train,
+                        const EncodedDataset& validation, const TrainerConfig& config);
+  ~ClassifierTrainingRun();
+  ClassifierTrainingRun(const ClassifierTrainingRun&) = delete;
+  ClassifierTrainingRun& operator=(const ClassifierTrainingRun&) = delete;
+
+  // True after the last epoch, early stopping or finish().
+  bool finished() const;
+  // True when every batch of the current epoch has been stepped and end_epoch() is due.
+  bool epoch_complete() const;
+  // One optimiser step on the next batch. Requires !finished() && !epoch_complete(). On
+  // divergence restores the last finite parameters, finishes the run and throws
+  // std::runtime_error (see train_classifier).
+  StepProgress step();
+  // Validation metrics, best-parameter snapshot and early stopping for the completed epoch.
+  // Requires epoch_complete(). The run is finished afterwards when that was the last epoch or
+  // patience ran out; the model still holds this epoch's parameters until finish().
+  const EpochProgress& end_epoch();
+  // Ends the run (`cancelled` marks an early stop by the caller) and puts the best validation
+  // epoch's parameters back into the model. Idempotent; returns the final result.
+  const TrainingResult& finish(bool cancelled = false);
+
+  const TrainingResult& result() const;
+  // Steps the full schedule would take (epochs × batches per epoch); early stopping may end sooner.
+  std::size_t planned_steps() const;
+  std::size_t batches_per_epoch() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // Trains `model` in place on `train`, holding out config.validation_split of it (stratified) for

@@ -1,0 +1,106 @@
+// The engine worker in Chromium: the "Train a sentiment model" panel trains model (a) on the
+// built-in corpus while a PerformanceObserver records long tasks on the main thread (any task
+// over 100 ms fails the test), and pause / resume / cancel / predict work from the buttons.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, startBrowser } from './support/browser.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const stepOf = (page) => page.locator('#train-step').evaluate((o) => Number(o.dataset.step ?? 0));
+
+async function waitForStep(page, atLeast, timeout = 60000) {
+  await page.waitForFunction((n) => Number(document.querySelector('#train-step')?.dataset.step ?? 0) >= n, atLeast, {
+    timeout,
+  });
+}
+
+test('runtime: training in the worker keeps the main thread free; pause, resume, cancel, predict', async (t) => {
+  const { page, problems } = await openPage(env);
+  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+
+  const panel = page.getByRole('region', { name: 'Train a sentiment model' });
+  await page.getByLabel('Epochs').fill('20');
+  await panel.getByRole('button', { name: 'Train', exact: true }).click();
+  await waitForStep(page, 20);
+  const startStep = await stepOf(page);
+  const startedAt = Date.now();
+  await waitForStep(page, startStep + 30);
+  const stepsPerSecond = ((await stepOf(page)) - startStep) / ((Date.now() - startedAt) / 1000);
+  t.diagnostic(
+    `model (a) in Chromium's worker: ${stepsPerSecond.toFixed(1)} steps/s (panel readout: ${await page.locator('#train-speed').textContent()})`,
+  );
+  // Attention snapshots of the two watched reviews arrive with the progress (every 20 steps).
+  await page.waitForFunction(() => document.querySelectorAll('#train-watched .predict-tokens').length === 2);
+  assert.deepEqual(
+    (await page.locator('#train-watched .predict-tokens').first().locator('.token').allTextContents()).slice(0, 3),
+    ['<start>', 'the', 'acting'],
+  );
+  assert.match(await page.locator('#train-loss').textContent(), /^\d+\.\d{4}$/);
+  assert.match(await page.locator('#train-accuracy').textContent(), /%$/);
+
+  // Pause: the step counter stops.
+  await panel.getByRole('button', { name: 'Pause' }).click();
+  await page.waitForSelector('.train-panel[data-state="paused"]');
+  await page.waitForTimeout(300); // progress already in flight lands
+  const pausedAt = await stepOf(page);
+  await page.waitForTimeout(1000);
+  assert.equal(await stepOf(page), pausedAt, 'no steps while paused');
+  assert.equal(await panel.getByRole('button', { name: 'Resume' }).isEnabled(), true);
+
+  // A prediction while paused uses the current parameters.
+  await page.getByLabel('Review to classify').fill('What a wonderful, moving film. I loved every minute.');
+  await panel.getByRole('button', { name: 'Predict' }).click();
+  await page.waitForFunction(() => document.querySelector('#predict-result')?.dataset.probability !== undefined);
+  const probability = Number(await page.locator('#predict-result').getAttribute('data-probability'));
+  assert.ok(probability > 0 && probability < 1, `probability ${probability}`);
+  assert.match(
+    await page.locator('#predict-result').textContent(),
+    /^(positive|negative) \(P\(positive\) = 0\.\d{3}\)$/,
+  );
+  const tokens = await page.locator('.predict-box .predict-tokens .token').allTextContents();
+  assert.deepEqual(tokens.slice(0, 3), ['<start>', 'what', 'a']);
+
+  // Resume, then cancel.
+  await panel.getByRole('button', { name: 'Resume' }).click();
+  await waitForStep(page, pausedAt + 10);
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForSelector('.train-panel[data-state="cancelled"]', {
+    timeout: 10000,
+  });
+  const cancelledAt = await stepOf(page);
+  await page.waitForTimeout(500);
+  assert.equal(await stepOf(page), cancelledAt, 'no steps after cancel');
+  assert.equal(await panel.getByRole('button', { name: 'Train', exact: true }).isEnabled(), true);
+
+  // Restart: a fresh model trains from step 0 again.
+  await panel.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForSelector('.train-panel[data-state="training"]');
+  await page.waitForFunction(() => {
+    const step = Number(document.querySelector('#train-step')?.dataset.step ?? 0);
+    return step >= 5 && step < 60;
+  });
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForSelector('.train-panel[data-state="cancelled"]', { timeout: 10000 });
+
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  t.diagnostic(`long tasks during training: ${JSON.stringify(longTasks)}`);
+  assert.ok(
+    longTasks.every((ms) => ms <= 100),
+    `main-thread tasks over 100 ms: ${longTasks.join(', ')}`,
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});

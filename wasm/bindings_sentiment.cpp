@@ -1,0 +1,357 @@
+// Embind class SentimentSession: data loading, model building, chunked training, evaluation,
+// prediction with attention, save/load. Conversion only: the work is attn::SentimentSession
+// (core/include/attn/train/classifier_session.hpp). Which results are views and which are copies
+// is documented in attn_engine.d.ts.
+#include <emscripten/bind.h>
+
+#include <malloc.h>
+
+#include <cmath>
+
+#include "attn/data/review_files.hpp"
+#include "attn/data/splits.hpp"
+#include "attn/train/classifier_session.hpp"
+#include "convert.hpp"
+
+namespace attn::wasm {
+namespace {
+
+val metrics_to_js(const ClassificationMetrics& m) {
+  val out = val::object();
+  out.set("loss", m.loss);
+  out.set("accuracy", m.accuracy);
+  out.set("precision", m.precision);
+  out.set("recall", m.recall);
+  out.set("f1", m.f1);
+  out.set("tp", static_cast<double>(m.tp));
+  out.set("fp", static_cast<double>(m.fp));
+  out.set("tn", static_cast<double>(m.tn));
+  out.set("fn", static_cast<double>(m.fn));
+  return out;
+}
+
+val epoch_to_js(const EpochProgress& e) {
+  val out = val::object();
+  out.set("epoch", static_cast<double>(e.epoch));
+  out.set("trainLoss", e.train_loss);
+  out.set("trainAccuracy", e.train_accuracy);
+  out.set("validation", e.has_validation ? metrics_to_js(e.validation) : val::null());
+  out.set("seconds", e.seconds);
+  return out;
+}
+
+template <class T>
+val copy_array(const char* type, const std::vector<T>& values) {
+  return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
+}
+
+val strings_to_js(const std::vector<std::string>& strings) {
+  val out = val::array();
+  for (const std::string& s : strings) out.call<void>("push", s);
+  return out;
+}
+
+std::vector<std::string> read_strings(const val& array, const char* name) {
+  if (is_absent(array) || !array.isArray()) {
+    throw std::invalid_argument(std::string(name) + " must be an array of strings");
+  }
+  std::vector<std::string> out;
+  const auto n = array["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!array[i].isString()) {
+      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] must be a string");
+    }
+    out.push_back(array[i].as<std::string>());
+  }
+  return out;
+}
+
+double option(const val& options, const char* key, double fallback) {
+  if (is_absent(options) || is_absent(options[key])) return fallback;
+  if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
+  return options[key].as<double>();
+}
+
+std::size_t whole_number(double x, const char* name, double max) {
+  if (!(x >= 0) || x != std::floor(x) || x > max) {
+    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " +
+                                std::to_string(static_cast<long long>(max)));
+  }
+  return static_cast<std::size_t>(x);
+}
+
+// The JS handle. The last explanations are kept here so that explain()/snapshot() can hand
+// out typed_memory_views instead of copies.
+class JsSentimentSession {
+ public:
+  // Data --------------------------------------------------------------------------------------
+  val load_builtin() {
+    return guarded([&] {
+      session_.set_data(builtin_split(false), builtin_split(true));
+      source_ = "builtin";
+      return data_summary();
+    });
+  }
+
+  // {count = 1000, seed = 1, testFraction = 0.2, minTokens, maxTokens}
+  val load_synthetic(const val& options) {
+    return guarded([&] {
+      SyntheticOptions synthetic;
+      synthetic.min_tokens = whole_number(option(options, "minTokens", 1), "options.minTokens", 1e5);
+      synthetic.max_tokens = whole_number(option(options, "maxTokens", 64), "options.maxTokens", 1e5);
+      const std::size_t count = whole_number(option(options, "count", 1000), "options.count", 1e6);
+      const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      std::vector<LabelledText> all = synthetic_labelled_texts(count, seed, synthetic);
+      set_with_holdout(std::move(all), static_cast<float>(option(options, "testFraction", 0.2)), seed);
+      source_ = "synthetic";
+      return data_summary();
+    });
+  }
+
+  // bytes of an aclImdb .tar.gz (train half + test half), a CSV or a TSV (a stratified
+  // testFraction held out, default 0.2). onProgress(bytesRead, bytesTotal, examples).
+  val load_bytes(const val& bytes, const std::string& name, const val& options, const val& on_progress) {
+    return guarded([&] {
+      const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
+      ProgressFn progress;
+      if (!is_absent(on_progress)) {
+        progress = [&on_progress](const LoadProgress& p) {
+          on_progress(val(static_cast<double>(p.bytes_read)), val(static_cast<double>(p.bytes_total)),
+                      val(static_cast<double>(p.examples)));
+        };
+      }
+      const ReviewFormat format = detect_review_format(name, data.data(), data.size());
+      const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      if (format == ReviewFormat::aclimdb_archive) {
+        std::vector<LabelledText> train = load_review_bytes(name, data.data(), data.size(), "train", {}, progress);
+        std::vector<LabelledText> test = load_review_bytes(name, data.data(), data.size(), "test", {}, progress);
+        session_.set_data(std::move(train), std::move(test));
+      } else {
+        std::vector<LabelledText> all = load_review_bytes(name, data.data(), data.size(), "train", {}, progress);
+        check_two_classes(all, name);
+        set_with_holdout(std::move(all), static_cast<float>(option(options, "testFraction", 0.2)), seed);
+      }
+      source_ = name;
+      return data_summary();
+    });
+  }
+
+  // which: "train" | "test"
+  val data_stats(const std::string& which, double bins) {
+    return guarded([&] {
+      const bool test = which_set(which);
+      const ReviewStats s = session_.data_stats(test, whole_number(bins, "bins", 1000));
+      val out = val::object();
+      out.set("examples", static_cast<double>(s.examples));
+      out.set("positive", static_cast<double>(s.positive));
+      out.set("negative", static_cast<double>(s.negative));
+      out.set("totalTokens", static_cast<double>(s.total_tokens));
+      out.set("distinctWords", static_cast<double>(s.distinct_words));
+      out.set("minTokens", static_cast<double>(s.min_tokens));
+      out.set("maxTokens", static_cast<double>(s.max_tokens));
+      out.set("meanTokens", s.mean_tokens);
+      val percentiles = val::object();
+      percentiles.set("p50", static_cast<double>(s.p50));
+      percentiles.set("p90", static_cast<double>(s.p90));
+      percentiles.set("p95", static_cast<double>(s.p95));
+      percentiles.set("p99", static_cast<double>(s.p99));
+      out.set("percentiles", percentiles);
+      std::vector<std::uint32_t> histogram(s.histogram.begin(), s.histogram.end());
+      out.set("histogram", copy_array("Uint32Array", histogram));
+      out.set("binWidth", static_cast<double>(s.bin_width));
+      if (session_.has_model()) {
+        const VocabularyCoverage c = session_.coverage(test);
+        val coverage = val::object();
+        coverage.set("tokens", c.token_coverage);
+        coverage.set("words", c.word_coverage);
+        coverage.set("truncated", static_cast<double>(c.truncated));
+        out.set("coverage", coverage);
+      } else {
+        out.set("coverage", val::null());
+      }
+      return out;
+    });
+  }
+
+  // Model -------------------------------------------------------------------------------------
+  val create_model(const val& config) {
+    return guarded([&] {
+      session_.create_model(SentimentModelConfig::from_json(settings_json(config, "config")));
+      return model_summary();
+    });
+  }
+
+  val load_model(const val& bytes) {
+    return guarded([&] {
+      const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
+      session_.load_model(data.data(), data.size());
+      return model_summary();
+    });
+  }
+
+  // A copy (Uint8Array owning its own ArrayBuffer): the file is stored or posted by the caller.
+  val save_model() {
+    return guarded([&] {
+      const std::vector<std::uint8_t> bytes = session_.save_model();
+      return copy_array("Uint8Array", bytes);
+    });
+  }
+
+  val model_info() {
+    return guarded([&] { return model_summary(); });
+  }
+
+  // Training ----------------------------------------------------------------------------------
+  val start_training(const val& config) {
+    return guarded([&] {
+      session_.start_training(TrainerConfig::from_json(settings_json(config, "config")));
+      const TrainingResult& r = session_.training_result();
+      val out = val::object();
+      out.set("trainExamples", static_cast<double>(r.train_examples));
+      out.set("validationExamples", static_cast<double>(r.validation_examples));
+      const SessionProgress none = session_.run_steps(0);
+      out.set("plannedSteps", static_cast<double>(none.planned_steps));
+      out.set("batchesPerEpoch", static_cast<double>(none.batches_per_epoch));
+      return out;
+    });
+  }
+
+  val run_steps(double steps) {
+    return guarded([&] {
+      const SessionProgress p = session_.run_steps(whole_number(steps, "steps", 1e9));
+      val out = val::object();
+      out.set("stepsRun", static_cast<double>(p.steps_run));
+      out.set("step", static_cast<double>(session_.training_result().steps));
+      out.set("epoch", static_cast<double>(p.last.epoch));
+      out.set("loss", p.last.loss);
+      out.set("losses", copy_array("Float32Array", p.losses));
+      out.set("runningLoss", p.last.running_loss);
+      out.set("runningAccuracy", p.last.running_accuracy);
+      out.set("examplesSeen", static_cast<double>(p.last.examples_seen));
+      out.set("examplesPerSecond", p.last.examples_per_second);
+      out.set("elapsed", p.last.elapsed);
+      out.set("plannedSteps", static_cast<double>(p.planned_steps));
+      out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
+      val epochs = val::array();
+      for (const EpochProgress& e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
+      out.set("epochs", epochs);
+      out.set("done", p.done);
+      out.set("earlyStopped", p.early_stopped);
+      out.set("bestEpoch", p.best_epoch);
+      return out;
+    });
+  }
+
+  void cancel_training() {
+    guarded([&] { session_.cancel_training(); });
+  }
+
+  bool is_training() const { return session_.training(); }
+
+  // Queries -----------------------------------------------------------------------------------
+  val evaluate(const std::string& which) {
+    return guarded([&] { return metrics_to_js(session_.evaluate(which)); });
+  }
+
+  // A copy: one probability per text.
+  val predict(const val& texts) {
+    return guarded([&] { return copy_array("Float32Array", session_.predict(read_strings(texts, "texts"))); });
+  }
+
+  // {probability, tokens, ids, weights}: ids and weights are views, valid until the next call.
+  val explain(const std::string& text) {
+    return guarded([&] {
+      explained_ = {session_.explain(text)};
+      return explanation_to_js(explained_[0]);
+    });
+  }
+
+  // explain() of each text (the training panel's attention snapshot); views as explain().
+  val snapshot(const val& texts) {
+    return guarded([&] {
+      explained_ = session_.explain_all(read_strings(texts, "texts"));
+      val out = val::array();
+      for (const Explanation& e : explained_) out.call<void>("push", explanation_to_js(e));
+      return out;
+    });
+  }
+
+ private:
+  static bool which_set(const std::string& which) {
+    if (which != "train" && which != "test") {
+      throw std::invalid_argument("which must be 'train' or 'test', got '" + which + "'");
+    }
+    return which == "test";
+  }
+
+  void set_with_holdout(std::vector<LabelledText> all, float fraction, std::uint64_t seed) {
+    if (!(fraction >= 0.f && fraction < 1.f)) throw std::invalid_argument("options.testFraction must be in [0, 1)");
+    std::vector<int> labels;
+    for (const LabelledText& e : all) labels.push_back(e.label);
+    const std::vector<bool> held = stratified_holdout(labels, fraction, seed);
+    std::vector<LabelledText> train, test;
+    for (std::size_t i = 0; i < all.size(); ++i) (held[i] ? test : train).push_back(std::move(all[i]));
+    session_.set_data(std::move(train), std::move(test));
+  }
+
+  val data_summary() const {
+    val out = val::object();
+    out.set("source", source_);
+    out.set("trainExamples", static_cast<double>(session_.train_set().size()));
+    out.set("testExamples", static_cast<double>(session_.test_set().size()));
+    return out;
+  }
+
+  val model_summary() const {
+    const SentimentModel& model = session_.model();
+    val out = val::object();
+    out.set("parameters", static_cast<double>(parameter_count(model.classifier->parameters())));
+    out.set("vocabulary", static_cast<double>(model.pipeline.vocabulary().size()));
+    out.set("maxlen", static_cast<double>(model.pipeline.config().maxlen));
+    out.set("classifier", model.classifier->config().to_json());
+    return out;
+  }
+
+  static val explanation_to_js(const Explanation& e) {
+    val out = val::object();
+    out.set("probability", e.probability);
+    out.set("tokens", strings_to_js(e.tokens));
+    out.set("ids", val(emscripten::typed_memory_view(e.ids.size(), e.ids.data())));
+    out.set("weights", val(emscripten::typed_memory_view(e.weights.size(), e.weights.data())));
+    return out;
+  }
+
+  SentimentSession session_;
+  std::string source_;
+  std::vector<Explanation> explained_;
+};
+
+// Bytes of wasm memory malloc has handed out and not taken back (dlmalloc's mallinfo): lets a
+// test see a leak long before the heap has to grow.
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace
+}  // namespace attn::wasm
+
+EMSCRIPTEN_BINDINGS(sentiment) {
+  emscripten::function("heapBytesInUse", &attn::wasm::heap_bytes_in_use);
+  using attn::wasm::JsSentimentSession;
+  emscripten::class_<JsSentimentSession>("SentimentSession")
+      .constructor<>()
+      .function("loadBuiltin", &JsSentimentSession::load_builtin)
+      .function("loadSynthetic", &JsSentimentSession::load_synthetic)
+      .function("loadBytes", &JsSentimentSession::load_bytes)
+      .function("dataStats", &JsSentimentSession::data_stats)
+      .function("createModel", &JsSentimentSession::create_model)
+      .function("loadModel", &JsSentimentSession::load_model)
+      .function("saveModel", &JsSentimentSession::save_model)
+      .function("modelInfo", &JsSentimentSession::model_info)
+      .function("startTraining", &JsSentimentSession::start_training)
+      .function("runSteps", &JsSentimentSession::run_steps)
+      .function("cancelTraining", &JsSentimentSession::cancel_training)
+      .function("isTraining", &JsSentimentSession::is_training)
+      .function("evaluate", &JsSentimentSession::evaluate)
+      .function("predict", &JsSentimentSession::predict)
+      .function("explain", &JsSentimentSession::explain)
+      .function("snapshot", &JsSentimentSession::snapshot);
+}
