@@ -47,8 +47,11 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
 };
+/** Inputs as typed (4 significant digits, no trailing zeros); results use formatValue. */
+const plain = (x: number) => String(Number(x.toPrecision(4)));
 const products = (a: ArrayLike<number>, b: ArrayLike<number>) =>
-  Array.from(a, (x, i) => `${f(x)}×${f(b[i])}`).join(' + ');
+  Array.from(a, (x, i) => `${plain(x)}×${plain(b[i])}`).join(' + ');
+const plainVector = (xs: ArrayLike<number>) => `[${Array.from(xs, plain).join(', ')}]`;
 const vector = (xs: ArrayLike<number>) => `[${Array.from(xs, f).join(', ')}]`;
 
 /** Entropy in nats and the largest weight of a probability vector. */
@@ -137,6 +140,8 @@ export class AttentionLab {
     this.onState = onState;
     this.temperatureValue.setAttribute('for', 'lab-temperature');
     this.dkValue.setAttribute('for', 'lab-dk');
+    this.experimentMetrics.dataset.testid = 'experiment-metrics';
+    this.sweepTable.dataset.testid = 'experiment-sweep';
     this.build();
   }
 
@@ -587,7 +592,7 @@ export class AttentionLab {
       `numerator e^((${f(scores[t])} − ${f(m)}) / ${tau}) = ${f(numerator)}`,
       `denominator Σᵤ e^((scoreᵤ − m) / τ) over the visible annotations = ${f(denominator)}`,
       `weight α${t + 1} = ${f(numerator)} / ${f(denominator)} = ${f(weight)}`,
-      `contribution to the context α${t + 1} h${t + 1} = ${f(weight)} × ${vector(state.annotations[t])} = ${vector(
+      `contribution to the context α${t + 1} h${t + 1} = ${f(weight)} × ${plainVector(state.annotations[t])} = ${vector(
         result.weighted.data.slice(t * d, (t + 1) * d),
       )}`,
     ];
@@ -599,7 +604,7 @@ export class AttentionLab {
     const d = state.query.length;
     const weight = result.weights.data[t];
     return [
-      `α${t + 1} × h${t + 1},${j + 1} = ${f(weight)} × ${f(state.annotations[t][j])} = ${f(result.weighted.data[t * d + j])}`,
+      `α${t + 1} × h${t + 1},${j + 1} = ${f(weight)} × ${plain(state.annotations[t][j])} = ${f(result.weighted.data[t * d + j])}`,
       `(α${t + 1} = ${f(weight)}: hover the weights for how softmax made it)`,
     ];
   }
@@ -607,7 +612,7 @@ export class AttentionLab {
   private explainContext(j: number): string[] | undefined {
     if (!this.last) return undefined;
     const { state, result } = this.last;
-    const terms = state.annotations.map((row, t) => `${f(result.weights.data[t])}×${f(row[j])}`).join(' + ');
+    const terms = state.annotations.map((row, t) => `${f(result.weights.data[t])}×${plain(row[j])}`).join(' + ');
     return [`c${j + 1} = Σₜ αₜ hₜ,${j + 1} = ${terms} = ${f(result.context.data[j])}`];
   }
 
@@ -741,7 +746,7 @@ export class AttentionLab {
       `numerator e^(${f(scores[j])} − ${f(m)}) = ${f(numerator)} (m = the row's largest visible score)`,
       `denominator Σ over the visible keys of row ${i + 1} = ${f(denominator)}`,
       `weight = ${f(numerator)} / ${f(denominator)} = ${f(weight)}`,
-      `contribution to output ${i + 1}: ${f(weight)} × v${j + 1} = ${f(weight)} × ${vector(row(v, j))} = ${vector(contribution)}`,
+      `contribution to output ${i + 1}: ${f(weight)} × v${j + 1} = ${f(weight)} × ${plainVector(row(v, j))} = ${vector(contribution)}`,
     ];
   }
 
