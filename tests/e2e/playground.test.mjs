@@ -23,7 +23,8 @@ const VIEWS = [
 
 async function labReady(page) {
   await page.waitForFunction(
-    () => document.querySelectorAll('[data-testid="heatmap-self-weights"] td').length > 0 &&
+    () =>
+      document.querySelectorAll('[data-testid="heatmap-self-weights"] td').length > 0 &&
       document.querySelector('[data-testid="unscaled-entropy"]') !== null &&
       document.querySelectorAll('[data-testid="heatmap-scores"] td').length > 0,
     null,
@@ -89,12 +90,24 @@ test('shell: a link reproduces the lab, including the experiments; the old #lab?
   await page.locator('#lab-causal').uncheck();
   await page.waitForFunction(() => location.hash.includes('causal=0'));
   assert.match(page.url(), /#\/lab\?.*kind=cosine/);
+  // Away and back through the nav: the lab is as it was left.
+  const nav = page.getByRole('navigation', { name: 'Views' });
+  await nav.getByRole('link', { name: 'Sentiment Studio' }).click();
+  await page.waitForSelector('[data-testid="view-studio"]:not([hidden])');
+  await nav.getByRole('link', { name: 'Attention Lab' }).click();
+  await page.waitForSelector('[data-testid="view-lab"]:not([hidden])');
+  assert.match(page.url(), /#\/lab\?.*kind=cosine.*causal=0/);
+  assert.equal(await page.locator('#lab-kind').inputValue(), 'cosine');
 
   const { page: old } = await openPage(env, '#lab?kind=scaled_dot&temp=0.5&s=1,2&h=1,0;0,1;1,1&mask=111');
   await old.waitForFunction(() => location.hash.startsWith('#/lab?'));
   await labReady(old);
   assert.match(old.url(), /kind=scaled_dot/);
-  assert.deepEqual(await old.locator('[data-testid="heatmap-scores"] td').allTextContents(), ['0.707', '1.414', '2.121']);
+  assert.deepEqual(await old.locator('[data-testid="heatmap-scores"] td').allTextContents(), [
+    '0.707',
+    '1.414',
+    '2.121',
+  ]);
   assert.deepEqual(problems, []);
   await page.close();
   await old.close();
@@ -105,9 +118,13 @@ test('lab: without 1/√d_k softmax saturates as d_k grows; with it the weights 
   await labReady(page);
   const metrics = async (dk) => {
     await page.locator('#lab-dk').fill(String(Math.log2(dk)));
-    await page.waitForFunction((want) => document.querySelector('output[for="lab-dk"]')?.textContent === `d_k = ${want}`, dk);
     await page.waitForFunction(
-      (want) => document.querySelector('[data-testid="experiment-metrics"] caption')?.textContent?.startsWith(`d_k = ${want};`),
+      (want) => document.querySelector('output[for="lab-dk"]')?.textContent === `d_k = ${want}`,
+      dk,
+    );
+    await page.waitForFunction(
+      (want) =>
+        document.querySelector('[data-testid="experiment-metrics"] caption')?.textContent?.startsWith(`d_k = ${want};`),
       dk,
     );
     const read = (id) => page.locator(`[data-testid="${id}"]`).evaluate((td) => Number(td.dataset.value));
@@ -139,7 +156,10 @@ test('lab: without 1/√d_k softmax saturates as d_k grows; with it the weights 
   const lines = csv.trim().split(/\r\n/);
   assert.equal(lines[0], 'd_k,unscaled max weight,unscaled entropy,scaled max weight,scaled entropy');
   assert.equal(lines.length, 11);
-  assert.deepEqual(lines.slice(1).map((l) => Number(l.split(',')[0])), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+  assert.deepEqual(
+    lines.slice(1).map((l) => Number(l.split(',')[0])),
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -150,16 +170,16 @@ test('lab: the causal mask zeroes the upper triangle; padding zeroes the padded 
   const n = 6;
   const upper = (w) => w.filter((_, i) => i % n > Math.floor(i / n));
   let weights = await values(page, 'heatmap-self-weights');
-  assert.ok(upper(weights).some((w) => w > 0.01), 'without the mask, later tokens get weight');
+  assert.ok(
+    upper(weights).some((w) => w > 0.01),
+    'without the mask, later tokens get weight',
+  );
   await page.getByLabel('Causal mask').check();
   await page.waitForFunction(() => location.hash.includes('causal=1'));
-  await page.waitForFunction(
-    (n) => {
-      const cells = [...document.querySelectorAll('[data-testid="heatmap-self-weights"] td')];
-      return cells.length === n * n && cells.every((c, i) => i % n <= Math.floor(i / n) || Number(c.dataset.value) === 0);
-    },
-    n,
-  );
+  await page.waitForFunction((n) => {
+    const cells = [...document.querySelectorAll('[data-testid="heatmap-self-weights"] td')];
+    return cells.length === n * n && cells.every((c, i) => i % n <= Math.floor(i / n) || Number(c.dataset.value) === 0);
+  }, n);
   weights = await values(page, 'heatmap-self-weights');
   assert.ok(upper(weights).every((w) => w === 0));
   assert.equal(weights[0], 1, 'the first token can only attend to itself');
@@ -170,7 +190,9 @@ test('lab: the causal mask zeroes the upper triangle; padding zeroes the padded 
   // Padding: only 4 real tokens; keys 5 and 6 get nothing in any row.
   await page.locator('#lab-valid').fill('4');
   await page.locator('#lab-valid').dispatchEvent('change');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="heatmap-self-weights"] th[scope="col"]')[4]?.textContent === 'pad5');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid="heatmap-self-weights"] th[scope="col"]')[4]?.textContent === 'pad5',
+  );
   weights = await values(page, 'heatmap-self-weights');
   assert.ok(weights.every((w, i) => i % n < 4 || w === 0));
   assert.deepEqual(problems, []);
@@ -183,7 +205,9 @@ test('lab: hovering or focusing a cell shows its formula with the numbers of the
   const weights = page.locator('[data-testid="heatmap-weights"]');
   await weights.locator('td').first().hover();
   const explain = page.locator('[data-testid="heatmap-weights-explain"]');
-  await page.waitForFunction(() => document.querySelector('[data-testid="heatmap-weights-explain"]')?.textContent.length > 0);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="heatmap-weights-explain"]')?.textContent.length > 0,
+  );
   const text = await explain.textContent();
   // Course example: scores 927 and 929 are visible with h2, h3 near 0; α1 = e^(−2) / (1 + e^(−2) + …) = 0.119.
   assert.match(text, /score\(s, h1\) = sᵀh1 = 5×3 \+ 1×12 \+ 20×45 = 927\.0/);
@@ -192,7 +216,11 @@ test('lab: hovering or focusing a cell shows its formula with the numbers of the
   assert.match(text, /weight α1 = 0\.135 \/ 1\.135 = 0\.119/);
   assert.equal(await weights.locator('td').first().textContent(), '0.119');
   assert.match(text, /contribution to the context α1 h1 = 0\.119 × \[3, 12, 45\] = \[0\.358, 1\.430, 5\.364\]/);
-  const weightedRow = await page.locator('[data-testid="heatmap-weighted"] tbody tr').first().locator('td').allTextContents();
+  const weightedRow = await page
+    .locator('[data-testid="heatmap-weighted"] tbody tr')
+    .first()
+    .locator('td')
+    .allTextContents();
   assert.deepEqual(weightedRow, ['0.358', '1.430', '5.364']);
 
   // Keyboard: focus the self-attention grid and move right; the explanation follows the focus.
@@ -274,16 +302,34 @@ test('a11y: Tab reaches the nav, the theme toggle and the main controls; reduced
       }),
     );
   }
-  for (const want of ['Attention Lab', 'Sentiment Studio', 'Course', 'Dark theme', 'lab-kind', 'lab-temperature', 'lab-dk', 'lab-sample', 'lab-length', 'lab-valid', 'lab-causal']) {
+  for (const want of [
+    'Attention Lab',
+    'Sentiment Studio',
+    'Course',
+    'Dark theme',
+    'lab-kind',
+    'lab-temperature',
+    'lab-dk',
+    'lab-sample',
+    'lab-length',
+    'lab-valid',
+    'lab-causal',
+  ]) {
     assert.ok(reached.has(want), `Tab reaches ${want}; reached: ${[...reached].join(' | ')}`);
   }
   // Every form control has a label.
-  const unlabelled = await page.evaluate(() =>
-    [...document.querySelectorAll('input, select, button')].filter((c) => !c.labels?.length && !c.getAttribute('aria-label') && !c.textContent.trim()).length,
+  const unlabelled = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('input, select, button')].filter(
+        (c) => !c.labels?.length && !c.getAttribute('aria-label') && !c.textContent.trim(),
+      ).length,
   );
   assert.equal(unlabelled, 0);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  const duration = await page.locator('[data-testid="heatmap-scores"] td').first().evaluate((td) => getComputedStyle(td).transitionDuration);
+  const duration = await page
+    .locator('[data-testid="heatmap-scores"] td')
+    .first()
+    .evaluate((td) => getComputedStyle(td).transitionDuration);
   assert.ok(parseFloat(duration) < 0.001, `transition with reduced motion: ${duration}`);
   assert.deepEqual(problems, []);
   await page.close();

@@ -38,6 +38,12 @@ course.href = './course.html';
 course.textContent = 'Course';
 nav.append(course);
 
+// Nav links return to each view as it was last seen (its parameters), not to its defaults.
+function remember(view: string, params: URLSearchParams): void {
+  const link = links.get(view);
+  if (link) link.href = routeHash(view, params);
+}
+
 const mounted = new Map<string, ViewInstance>();
 const notFound = document.createElement('section');
 notFound.dataset.testid = 'view-not-found';
@@ -72,7 +78,9 @@ function show(view: string, params: URLSearchParams, moveFocus: boolean): void {
       engine,
       replaceParams: (p) => {
         // Only the visible view may write the URL (a hidden one finishing work must not).
-        if (current === view) history.replaceState(history.state, '', routeHash(view, p));
+        if (current !== view) return;
+        history.replaceState(history.state, '', routeHash(view, p));
+        remember(view, p);
       },
     });
     mounted.set(view, instance);
@@ -83,6 +91,7 @@ function show(view: string, params: URLSearchParams, moveFocus: boolean): void {
   current = view;
   document.title = `Attention Playground — ${definition.title}`;
   instance.show(params);
+  remember(view, params);
   if (moveFocus && changedView) instance.element.querySelector<HTMLElement>('h2')?.focus({ preventScroll: false });
 }
 

@@ -74,7 +74,13 @@ export function heatmapSvg(data: HeatmapData, title: string): string {
   data.colLabels.forEach((label, c) =>
     add(
       'text',
-      { x: layout.left + (c + 0.5) * layout.cell, y: layout.top - 8, 'font-size': 12, 'text-anchor': 'middle', fill: '#5b5f6b' },
+      {
+        x: layout.left + (c + 0.5) * layout.cell,
+        y: layout.top - 8,
+        'font-size': 12,
+        'text-anchor': 'middle',
+        fill: '#5b5f6b',
+      },
       label,
     ),
   );
@@ -89,10 +95,24 @@ export function heatmapSvg(data: HeatmapData, title: string): string {
       const value = data.values[r * data.cols + c];
       const colour = colourAt(value, range);
       const x = layout.left + c * layout.cell;
-      add('rect', { x, y, width: layout.cell, height: layout.cell, fill: rgb(colour), class: 'cell', 'data-value': value });
+      add('rect', {
+        x,
+        y,
+        width: layout.cell,
+        height: layout.cell,
+        fill: rgb(colour),
+        class: 'cell',
+        'data-value': value,
+      });
       add(
         'text',
-        { x: x + layout.cell / 2, y: y + layout.cell / 2 + 4, 'font-size': 11, 'text-anchor': 'middle', fill: textColourOn(colour) },
+        {
+          x: x + layout.cell / 2,
+          y: y + layout.cell / 2 + 4,
+          'font-size': 11,
+          'text-anchor': 'middle',
+          fill: textColourOn(colour),
+        },
         formatValue(value),
       );
     }
@@ -108,8 +128,16 @@ export function heatmapSvg(data: HeatmapData, title: string): string {
       class: 'legend',
     });
   }
-  add('text', { x: layout.left - 8, y: layout.legendTop + 9, 'font-size': 11, 'text-anchor': 'end', fill: '#5b5f6b' }, formatValue(range[0]));
-  add('text', { x: layout.left + barWidth + 8, y: layout.legendTop + 9, 'font-size': 11, fill: '#5b5f6b' }, formatValue(range[1]));
+  add(
+    'text',
+    { x: layout.left - 8, y: layout.legendTop + 9, 'font-size': 11, 'text-anchor': 'end', fill: '#5b5f6b' },
+    formatValue(range[0]),
+  );
+  add(
+    'text',
+    { x: layout.left + barWidth + 8, y: layout.legendTop + 9, 'font-size': 11, fill: '#5b5f6b' },
+    formatValue(range[1]),
+  );
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg);
 }
 
@@ -154,7 +182,8 @@ export function heatmapPng(data: HeatmapData, title: string, scale = 2): Promise
   }
   const barWidth = Math.min(200, layout.width - layout.left - 80);
   const gradient = g.createLinearGradient(layout.left, 0, layout.left + barWidth, 0);
-  for (let i = 0; i < LEGEND_STEPS; i++) gradient.addColorStop(i / (LEGEND_STEPS - 1), rgb(viridis(i / (LEGEND_STEPS - 1))));
+  for (let i = 0; i < LEGEND_STEPS; i++)
+    gradient.addColorStop(i / (LEGEND_STEPS - 1), rgb(viridis(i / (LEGEND_STEPS - 1))));
   g.fillStyle = gradient;
   g.fillRect(layout.left, layout.legendTop, barWidth, 10);
   g.font = '11px system-ui, sans-serif';

@@ -113,7 +113,13 @@ export class AttentionLab {
   private params?: { key: string; values: OutScoreParams };
 
   // Scaled vs unscaled.
-  private readonly dkSlider = el('input', { id: 'lab-dk', type: 'range', min: '0', max: String(Math.log2(MAX_DK)), step: 'any' });
+  private readonly dkSlider = el('input', {
+    id: 'lab-dk',
+    type: 'range',
+    min: '0',
+    max: String(Math.log2(MAX_DK)),
+    step: 'any',
+  });
   private readonly dkValue = el('output');
   private readonly sampleInput = el('input', { id: 'lab-sample', type: 'number', min: '0', step: '1' });
   private readonly experimentMetrics = el('table', { className: 'metrics' });
@@ -123,17 +129,34 @@ export class AttentionLab {
   private readonly scaledMap = createHeatmap('Scaled: softmax(q·kⱼ / √d_k)', 'heatmap-scaled');
 
   // Self-attention with masks.
-  private readonly lengthInput = el('input', { id: 'lab-length', type: 'number', min: '2', max: String(MAX_SELF_LENGTH), step: '1' });
+  private readonly lengthInput = el('input', {
+    id: 'lab-length',
+    type: 'number',
+    min: '2',
+    max: String(MAX_SELF_LENGTH),
+    step: '1',
+  });
   private readonly validInput = el('input', { id: 'lab-valid', type: 'number', min: '1', step: '1' });
   private readonly causalBox = el('input', { id: 'lab-causal', type: 'checkbox' });
   private readonly selfError = el('p', { className: 'error', role: 'alert' });
-  private readonly selfWeights = createHeatmap('Self-attention weights softmax(QKᵀ/√d_k + mask)', 'heatmap-self-weights', {
-    explain: (r, c) => this.explainSelf(r, c),
-  });
+  private readonly selfWeights = createHeatmap(
+    'Self-attention weights softmax(QKᵀ/√d_k + mask)',
+    'heatmap-self-weights',
+    {
+      explain: (r, c) => this.explainSelf(r, c),
+    },
+  );
   private readonly selfOutput = createHeatmap('Output: weights × V', 'heatmap-self-output', {
     explain: (r, c) => this.explainSelfOutput(r, c),
   });
-  private self?: { q: Float32Array; k: Float32Array; v: Float32Array; mask: Uint8Array; weights: Float32Array; n: number };
+  private self?: {
+    q: Float32Array;
+    k: Float32Array;
+    v: Float32Array;
+    mask: Uint8Array;
+    weights: Float32Array;
+    n: number;
+  };
 
   constructor(engine: EngineBridge, onState: (state: LabState) => void) {
     this.engine = engine;
@@ -166,7 +189,9 @@ export class AttentionLab {
 
   private selfChanged(before: LabState): boolean {
     const s = this.state;
-    return before.length !== s.length || before.valid !== s.valid || before.causal !== s.causal || before.sample !== s.sample;
+    return (
+      before.length !== s.length || before.valid !== s.valid || before.causal !== s.causal || before.sample !== s.sample
+    );
   }
 
   private build(): void {
@@ -471,7 +496,13 @@ export class AttentionLab {
     const d = this.state.query.length;
     const keys = Array.from({ length: t }, (_, i) => `h${i + 1}`);
     const dims = Array.from({ length: d }, (_, j) => `${j + 1}`);
-    this.heatmaps.scores.update({ values: result.scores.data, rows: 1, cols: t, rowLabels: ['score'], colLabels: keys });
+    this.heatmaps.scores.update({
+      values: result.scores.data,
+      rows: 1,
+      cols: t,
+      rowLabels: ['score'],
+      colLabels: keys,
+    });
     this.heatmaps.weights.update({
       values: result.weights.data,
       rows: 1,
@@ -524,11 +555,15 @@ export class AttentionLab {
           for (let c = 0; c < cols; c++) {
             const index = r * cols + c;
             row.append(
-              this.numberInput(Number(value.data[index].toPrecision(4)), `${name} row ${r + 1}, column ${c + 1}`, (x) => {
-                if (this.params?.key !== key) return;
-                (this.params.values as Record<string, OutTensor>)[name].data[index] = x;
-                void this.compute();
-              }),
+              this.numberInput(
+                Number(value.data[index].toPrecision(4)),
+                `${name} row ${r + 1}, column ${c + 1}`,
+                (x) => {
+                  if (this.params?.key !== key) return;
+                  (this.params.values as Record<string, OutTensor>)[name].data[index] = x;
+                  void this.compute();
+                },
+              ),
             );
           }
           grid.append(row);
@@ -536,7 +571,11 @@ export class AttentionLab {
         editors.append(grid);
       }
       this.renderedParamsKey = key;
-      this.paramsArea.replaceChildren(el('h3', {}, 'Parameters of this scoring function'), el('div', { className: 'param-maps' }, ...maps), editors);
+      this.paramsArea.replaceChildren(
+        el('h3', {}, 'Parameters of this scoring function'),
+        el('div', { className: 'param-maps' }, ...maps),
+        editors,
+      );
     } else {
       this.paramsArea.querySelector('.param-maps')?.replaceChildren(...maps);
     }
@@ -619,7 +658,13 @@ export class AttentionLab {
   // ---- scaled vs unscaled ---------------------------------------------------------------------
 
   private async softmaxOf(kind: 'dot' | 'scaled_dot', q: Float32Array, k: Float32Array, dk: number) {
-    const scores = await this.engine.call('scores', kind, { shape: [dk], data: q }, { shape: [EXPERIMENT_KEYS, dk], data: k }, null);
+    const scores = await this.engine.call(
+      'scores',
+      kind,
+      { shape: [dk], data: q },
+      { shape: [EXPERIMENT_KEYS, dk], data: k },
+      null,
+    );
     return this.engine.call('softmax', scores, { temperature: 1 });
   }
 
@@ -632,7 +677,10 @@ export class AttentionLab {
     const dk = this.state.dk;
     const { q, k } = this.sample(dk);
     try {
-      const [unscaled, scaled] = await Promise.all([this.softmaxOf('dot', q, k, dk), this.softmaxOf('scaled_dot', q, k, dk)]);
+      const [unscaled, scaled] = await Promise.all([
+        this.softmaxOf('dot', q, k, dk),
+        this.softmaxOf('scaled_dot', q, k, dk),
+      ]);
       if (request !== this.experimentRequest) return;
       const keys = Array.from({ length: EXPERIMENT_KEYS }, (_, j) => `k${j + 1}`);
       const common = { rows: 1, cols: EXPERIMENT_KEYS, colLabels: keys, range: [0, 1] as [number, number] };
@@ -646,17 +694,41 @@ export class AttentionLab {
         td.dataset.value = String(value);
         return td;
       };
-      const head = el('tr', {}, el('th', {}, ''), el('th', { scope: 'col' }, 'max weight'), el('th', { scope: 'col' }, 'entropy (nats)'));
+      const head = el(
+        'tr',
+        {},
+        el('th', {}, ''),
+        el('th', { scope: 'col' }, 'max weight'),
+        el('th', { scope: 'col' }, 'entropy (nats)'),
+      );
       this.experimentMetrics.replaceChildren(
-        el('caption', {}, `d_k = ${dk}; uniform weights would have entropy ln ${EXPERIMENT_KEYS} = ${Math.log(EXPERIMENT_KEYS).toFixed(3)}`),
+        el(
+          'caption',
+          {},
+          `d_k = ${dk}; uniform weights would have entropy ln ${EXPERIMENT_KEYS} = ${Math.log(EXPERIMENT_KEYS).toFixed(3)}`,
+        ),
         head,
-        el('tr', {}, el('th', { scope: 'row' }, 'unscaled'), cell(u.max, 'unscaled-max'), cell(u.entropy, 'unscaled-entropy')),
-        el('tr', {}, el('th', { scope: 'row' }, 'scaled'), cell(s.max, 'scaled-max'), cell(s.entropy, 'scaled-entropy')),
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, 'unscaled'),
+          cell(u.max, 'unscaled-max'),
+          cell(u.entropy, 'unscaled-entropy'),
+        ),
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, 'scaled'),
+          cell(s.max, 'scaled-max'),
+          cell(s.entropy, 'scaled-entropy'),
+        ),
       );
       if (this.sweepRows.length === 0 || this.sweepSeed !== this.state.sample) await this.computeSweep(request);
     } catch (error) {
       if (request !== this.experimentRequest) return;
-      this.experimentMetrics.replaceChildren(el('caption', { className: 'error' }, error instanceof Error ? error.message : String(error)));
+      this.experimentMetrics.replaceChildren(
+        el('caption', { className: 'error' }, error instanceof Error ? error.message : String(error)),
+      );
     }
   }
 
@@ -664,7 +736,9 @@ export class AttentionLab {
 
   private async computeSweep(request: number): Promise<void> {
     const seed = this.state.sample;
-    const rows: (string | number)[][] = [['d_k', 'unscaled max weight', 'unscaled entropy', 'scaled max weight', 'scaled entropy']];
+    const rows: (string | number)[][] = [
+      ['d_k', 'unscaled max weight', 'unscaled entropy', 'scaled max weight', 'scaled entropy'],
+    ];
     for (const dk of SWEEP) {
       const { q, k } = this.sample(dk);
       const [u, s] = await Promise.all([this.softmaxOf('dot', q, k, dk), this.softmaxOf('scaled_dot', q, k, dk)]);
@@ -680,7 +754,12 @@ export class AttentionLab {
       el('caption', {}, `Max weight and entropy over ${EXPERIMENT_KEYS} keys, seed ${seed}`),
       el('tr', {}, ...header.map((h) => el('th', { scope: 'col', textContent: String(h) }))),
       ...body.map(([dk, ...values]) =>
-        el('tr', {}, el('th', { scope: 'row', textContent: String(dk) }), ...values.map((v) => el('td', { textContent: Number(v).toFixed(3) }))),
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row', textContent: String(dk) }),
+          ...values.map((v) => el('td', { textContent: Number(v).toFixed(3) })),
+        ),
       ),
     );
   }
@@ -711,7 +790,14 @@ export class AttentionLab {
       this.selfError.textContent = '';
       this.self = { q, k, v, mask, weights: out.weights.data, n };
       const tokens = Array.from({ length: n }, (_, i) => (i < valid ? `x${i + 1}` : `pad${i + 1}`));
-      this.selfWeights.update({ values: out.weights.data, rows: n, cols: n, rowLabels: tokens, colLabels: tokens, range: [0, 1] });
+      this.selfWeights.update({
+        values: out.weights.data,
+        rows: n,
+        cols: n,
+        rowLabels: tokens,
+        colLabels: tokens,
+        range: [0, 1],
+      });
       this.selfOutput.update({
         values: out.output.data,
         rows: n,
