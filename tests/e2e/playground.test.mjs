@@ -356,3 +356,39 @@ test('theme: the toggle switches to dark and the choice survives a reload', asyn
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('lab: learnable parameters are matrices you can edit and re-seed', async () => {
+  const { page, problems } = await openPage(env, '#/lab?kind=general&seed=1');
+  await labReady(page);
+  await page.waitForSelector('[data-testid="heatmap-param-w"] td');
+  assert.equal(await page.locator('[data-testid="heatmap-param-w"] td').count(), 9, 'W is 3×3');
+  const scores = () => page.locator('[data-testid="heatmap-scores"] td').allTextContents();
+  const random = await scores();
+  // With W = I, general scoring sᵀ W h is the dot product: the course example's 927, 397, 148, 929.
+  await page.getByText('Edit the parameters').click();
+  for (let r = 1; r <= 3; r++) {
+    for (let c = 1; c <= 3; c++) await page.getByLabel(`w row ${r}, column ${c}`).fill(r === c ? '1' : '0');
+  }
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[data-testid="heatmap-scores"] td')].map((c) => c.textContent).join('|') ===
+      '927.0|397.0|148.0|929.0',
+  );
+  assert.deepEqual(
+    await page
+      .locator('[data-testid="heatmap-param-w"] td')
+      .evaluateAll((cells) => cells.map((c) => Number(c.dataset.value))),
+    [1, 0, 0, 0, 1, 0, 0, 0, 1],
+  );
+  // A new seed: new random parameters, recorded in the URL.
+  await page.getByRole('button', { name: 'New random parameters' }).click();
+  await page.waitForFunction(() => /seed=7936/.test(location.hash));
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[data-testid="heatmap-scores"] td')].map((c) => c.textContent).join('|') !==
+      '927.0|397.0|148.0|929.0',
+  );
+  assert.notDeepEqual(await scores(), random, 'seed 7936 gives other parameters than seed 1');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
