@@ -362,6 +362,9 @@ test('lab: learnable parameters are matrices you can edit and re-seed', async ()
   await labReady(page);
   await page.waitForSelector('[data-testid="heatmap-param-w"] td');
   assert.equal(await page.locator('[data-testid="heatmap-param-w"] td').count(), 9, 'W is 3×3');
+  // Every scoring function of the engine is offered.
+  const kinds = await page.locator('#lab-kind option:not([disabled])').evaluateAll((o) => o.map((x) => x.value));
+  assert.deepEqual(kinds, ['dot', 'scaled_dot', 'general', 'additive', 'concat', 'location', 'cosine']);
   const scores = () => page.locator('[data-testid="heatmap-scores"] td').allTextContents();
   const random = await scores();
   // With W = I, general scoring sᵀ W h is the dot product: the course example's 927, 397, 148, 929.

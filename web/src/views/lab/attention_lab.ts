@@ -109,6 +109,7 @@ export class AttentionLab {
     }),
   };
   private readonly paramsArea = el('div', { className: 'lab-params' });
+  private withParameters = new Set<string>(['general', 'additive', 'concat', 'location']);
   /** The scoring function's parameters in use: engine-initialised from the seed, then user-edited. */
   private params?: { key: string; values: OutScoreParams };
 
@@ -199,6 +200,17 @@ export class AttentionLab {
       this.kindSelect.append(el('option', { value: kind, textContent: SCORE_FORMULAS[kind].label }));
     }
     this.kindSelect.addEventListener('change', () => this.change({ kind: this.kindSelect.value as LabState['kind'] }));
+    // The engine is the authority on which scoring functions exist and which have parameters:
+    // a kind it does not know is disabled rather than failing on selection.
+    this.engine.call('scoreKinds').then(
+      (kinds) => {
+        this.withParameters = new Set(kinds.filter((k) => k.hasParameters).map((k) => k.name));
+        const known = new Set<string>(kinds.map((k) => k.name));
+        for (const option of this.kindSelect.options) option.disabled = !known.has(option.value);
+        this.syncControls();
+      },
+      () => {}, // the engine status line reports a failed start
+    );
 
     // The slider moves in log space so 0.05..10 is usable; 0 on the slider is τ = 1.
     const [lo, hi] = TEMPERATURE_RANGE;
@@ -348,7 +360,7 @@ export class AttentionLab {
     this.temperature.value = String(Math.log(s.temperature));
     this.temperatureValue.textContent = `τ = ${s.temperature}`;
     this.seedInput.value = String(s.seed);
-    this.seedLabel.hidden = !['general', 'additive', 'concat', 'location'].includes(s.kind);
+    this.seedLabel.hidden = !this.withParameters.has(s.kind);
     this.dkSlider.value = String(Math.log2(s.dk));
     this.dkSlider.setAttribute('aria-valuetext', `d_k = ${s.dk}`);
     this.dkValue.textContent = `d_k = ${s.dk}`;
