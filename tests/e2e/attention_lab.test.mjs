@@ -72,7 +72,7 @@ test('lab: temperature, masking and a parameterised scoring function', async () 
   await page.close();
 });
 
-test('lab: a link reproduces the state, and the screenshot for the README is taken', async () => {
+test('lab: an old #lab? link reproduces the state, and the screenshot for the README is taken', async () => {
   // Scaled dot product over three 2-d annotations, τ = 0.5.
   const { page, problems } = await openPage(env, '#lab?kind=scaled_dot&temp=0.5&s=1,2&h=1,0;0,1;1,1&mask=111');
   // scores: [1, 2, 3] / √2 = 0.707, 1.414, 2.121
@@ -80,6 +80,11 @@ test('lab: a link reproduces the state, and the screenshot for the README is tak
   assert.equal(await page.locator('#lab-kind').inputValue(), 'scaled_dot');
   const { page: example } = await openPage(env);
   await waitForScores(example, ['927.0', '397.0', '148.0', '929.0']);
+  await example.waitForSelector('[data-testid="heatmap-self-weights"] td');
+  await example.waitForSelector('[data-testid="experiment-sweep"] td');
+  // The screenshot shows a cell's explanation, as a learner hovering h1's weight sees it.
+  await example.locator('[data-testid="heatmap-weights"] td').first().hover();
+  await example.waitForSelector('[data-testid="heatmap-weights-explain"] p');
   mkdirSync(path.join(root, 'docs/images'), { recursive: true });
   await example.screenshot({ path: path.join(root, 'docs/images/attention-lab.png'), fullPage: true });
   assert.deepEqual(problems, []);

@@ -22,7 +22,7 @@ async function waitForStep(page, atLeast, timeout = 60000) {
 }
 
 test('runtime: training in the worker keeps the main thread free; pause, resume, cancel, predict', async (t) => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/studio');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
   await page.evaluate(() => {
     window.__longTasks = [];

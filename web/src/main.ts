@@ -1,12 +1,17 @@
-// Boots the page: starts the engine worker and mounts the Attention Lab (its state in the URL
-// hash) and the sentiment training panel below it.
+// Boots the app shell: theme, engine worker, the views' nav, and hash routing (#/<view>?<state>).
+// Views are mounted on first visit and kept; the shell shows one at a time.
+import { parseHash, routeHash } from './app/router';
+import { applyStoredTheme, themeToggle } from './app/theme';
 import { EngineBridge } from './engine/bridge';
-import { AttentionLab } from './lab/attention_lab';
-import { labStateFromHash, labStateToHash } from './lab/state';
-import { TrainPanel } from './sentiment/train_panel';
+import { DEFAULT_VIEW, VIEWS } from './views/registry';
+import type { ViewInstance } from './views/types';
+
+applyStoredTheme();
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;
+const nav = document.querySelector<HTMLElement>('#views-nav')!;
+document.querySelector('.app-header')!.append(themeToggle());
 
 const engine = new EngineBridge();
 engine.ready.then(
@@ -20,8 +25,85 @@ engine.ready.then(
   },
 );
 
-const lab = new AttentionLab(engine, labStateFromHash(location.hash), (state) => {
-  history.replaceState(null, '', labStateToHash(state));
-});
-app.append(lab.element, new TrainPanel(engine).element);
-window.addEventListener('hashchange', () => lab.setState(labStateFromHash(location.hash)));
+const links = new Map<string, HTMLAnchorElement>();
+for (const view of VIEWS) {
+  const link = document.createElement('a');
+  link.href = routeHash(view.id);
+  link.textContent = view.title;
+  links.set(view.id, link);
+  nav.append(link);
+}
+const course = document.createElement('a');
+course.href = './course.html';
+course.textContent = 'Course';
+nav.append(course);
+
+// Nav links return to each view as it was last seen (its parameters), not to its defaults.
+function remember(view: string, params: URLSearchParams): void {
+  const link = links.get(view);
+  if (link) link.href = routeHash(view, params);
+}
+
+const mounted = new Map<string, ViewInstance>();
+const notFound = document.createElement('section');
+notFound.dataset.testid = 'view-not-found';
+app.append(notFound);
+let current: string | undefined;
+
+function show(view: string, params: URLSearchParams, moveFocus: boolean): void {
+  const definition = VIEWS.find((v) => v.id === view);
+  for (const [id, link] of links) {
+    if (id === view) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  notFound.hidden = definition !== undefined;
+  for (const instance of mounted.values()) instance.element.hidden = true;
+  if (!definition) {
+    const heading = document.createElement('h2');
+    heading.textContent = 'No such view';
+    const text = document.createElement('p');
+    text.append(`There is no view called “${view}”. Pick one above, or open the `);
+    const lab = document.createElement('a');
+    lab.href = routeHash(DEFAULT_VIEW);
+    lab.textContent = 'Attention Lab';
+    text.append(lab, '.');
+    notFound.replaceChildren(heading, text);
+    document.title = 'Attention Playground';
+    current = undefined;
+    return;
+  }
+  let instance = mounted.get(view);
+  if (!instance) {
+    instance = definition.mount({
+      engine,
+      replaceParams: (p) => {
+        // Only the visible view may write the URL (a hidden one finishing work must not).
+        if (current !== view) return;
+        history.replaceState(history.state, '', routeHash(view, p));
+        remember(view, p);
+      },
+    });
+    mounted.set(view, instance);
+    app.append(instance.element);
+  }
+  instance.element.hidden = false;
+  const changedView = current !== view;
+  current = view;
+  document.title = `Attention Playground — ${definition.title}`;
+  instance.show(params);
+  remember(view, params);
+  if (moveFocus && changedView) instance.element.querySelector<HTMLElement>('h2')?.focus({ preventScroll: false });
+}
+
+function route(moveFocus: boolean): void {
+  const parsed = parseHash(location.hash, DEFAULT_VIEW);
+  if ('redirect' in parsed) {
+    history.replaceState(history.state, '', parsed.redirect);
+    route(moveFocus);
+    return;
+  }
+  show(parsed.route.view, parsed.route.params, moveFocus);
+}
+
+window.addEventListener('hashchange', () => route(true));
+route(false);

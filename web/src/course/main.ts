@@ -1,10 +1,15 @@
 // Boots the course page: starts the engine worker, then shows the course map (#map) or a lesson
 // (#lesson-N) according to the URL hash.
+import { applyStoredTheme, themeToggle } from '../app/theme';
 import { EngineBridge } from '../engine/bridge';
 import { createCourseMap, createLessonPage } from './course_page';
 import type { EngineCall } from './exercises/types';
 import { LESSONS } from './lessons';
 import { ProgressStore } from './progress';
+
+// The theme chosen in the playground (or here) applies to the course too.
+applyStoredTheme();
+document.querySelector('.app-header')?.append(themeToggle());
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;

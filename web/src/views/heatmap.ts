@@ -2,6 +2,12 @@
 // accessible name, and is coloured on a viridis scale with a legend. A table (rather than a
 // canvas) keeps the numbers readable, selectable and available to screen readers; large maps
 // in later views paint a canvas instead.
+//
+// The table is a keyboard grid with one tab stop (roving tabindex): arrow keys, Home and End move
+// between cells. Hovering or focusing a cell writes its explanation (by default "row, column:
+// value"; views pass `explain` for the formula with the numbers) into a live region under the map.
+// Every map carries PNG/SVG/CSV export buttons unless `exportable` is false.
+import { exportButtons } from '../export/export';
 import { rgb, textColourOn, viridis, viridisGradient } from './palette';
 
 export interface HeatmapData {
@@ -14,19 +20,28 @@ export interface HeatmapData {
   range?: [number, number];
 }
 
+export interface HeatmapOptions {
+  /** Lines explaining cell (row, col) of the current data; undefined: the default line. */
+  explain?: (row: number, col: number) => string[] | undefined;
+  exportable?: boolean;
+}
+
 export interface Heatmap {
   readonly element: HTMLElement;
   update(data: HeatmapData): void;
+  /** The data last shown (for exports and tests). */
+  current(): HeatmapData | undefined;
 }
 
 export function formatValue(x: number): string {
   if (x === 0) return '0';
+  if (!Number.isFinite(x)) return String(x);
   const abs = Math.abs(x);
   if (abs >= 1000 || abs < 0.001) return x.toExponential(2);
   return x.toFixed(abs >= 100 ? 1 : abs >= 10 ? 2 : 3);
 }
 
-export function createHeatmap(title: string, testId: string): Heatmap {
+export function createHeatmap(title: string, testId: string, options: HeatmapOptions = {}): Heatmap {
   const element = document.createElement('figure');
   element.className = 'heatmap';
   element.dataset.testid = testId;
@@ -34,27 +49,99 @@ export function createHeatmap(title: string, testId: string): Heatmap {
   caption.textContent = title;
   const table = document.createElement('table');
   table.setAttribute('aria-label', title);
+  table.setAttribute('role', 'grid');
   const legend = document.createElement('div');
   legend.className = 'legend';
-  legend.setAttribute('aria-hidden', 'true');
   const legendMin = document.createElement('span');
   const legendBar = document.createElement('span');
   legendBar.className = 'legend-bar';
   legendBar.style.background = viridisGradient();
+  legendBar.setAttribute('aria-hidden', 'true');
   const legendMax = document.createElement('span');
-  legend.append(legendMin, legendBar, legendMax);
-  element.append(caption, table, legend);
+  const legendLabel = document.createElement('span');
+  legendLabel.className = 'visually-hidden';
+  legend.append(legendLabel, legendMin, legendBar, legendMax);
+  const explanation = document.createElement('div');
+  explanation.className = 'cell-explain';
+  explanation.dataset.testid = `${testId}-explain`;
+  explanation.setAttribute('aria-live', 'polite');
+  element.append(caption, table, legend, explanation);
 
-  function update(data: HeatmapData): void {
-    let lo = data.range?.[0] ?? Infinity;
-    let hi = data.range?.[1] ?? -Infinity;
-    if (!data.range) {
-      for (let i = 0; i < data.values.length; i++) {
-        lo = Math.min(lo, data.values[i]);
-        hi = Math.max(hi, data.values[i]);
+  let data: HeatmapData | undefined;
+  let cells: HTMLTableCellElement[] = [];
+  let focusIndex = 0;
+
+  if (options.exportable !== false) element.append(exportButtons(title, () => data));
+
+  function explain(index: number): void {
+    if (!data) return;
+    const r = Math.floor(index / data.cols);
+    const c = index % data.cols;
+    const lines = options.explain?.(r, c) ?? [
+      `${data.rowLabels[r] ?? ''}, ${data.colLabels[c] ?? ''}: ${data.values[index]}`,
+    ];
+    explanation.replaceChildren(
+      ...lines.map((line) => {
+        const p = document.createElement('p');
+        p.textContent = line;
+        return p;
+      }),
+    );
+    element.dataset.explained = `${r},${c}`;
+  }
+
+  function moveFocus(index: number): void {
+    if (!cells[index]) return;
+    cells[focusIndex]?.setAttribute('tabindex', '-1');
+    focusIndex = index;
+    cells[index].setAttribute('tabindex', '0');
+    cells[index].focus();
+  }
+
+  table.addEventListener('keydown', (event) => {
+    if (!data || !(event.target instanceof HTMLTableCellElement)) return;
+    const r = Math.floor(focusIndex / data.cols);
+    const c = focusIndex % data.cols;
+    const target: Record<string, [number, number]> = {
+      ArrowLeft: [r, c - 1],
+      ArrowRight: [r, c + 1],
+      ArrowUp: [r - 1, c],
+      ArrowDown: [r + 1, c],
+      Home: [event.ctrlKey ? 0 : r, 0],
+      End: [event.ctrlKey ? data.rows - 1 : r, data.cols - 1],
+    };
+    const next = target[event.key];
+    if (!next) return;
+    event.preventDefault();
+    const [nr, nc] = next;
+    if (nr >= 0 && nr < data.rows && nc >= 0 && nc < data.cols) moveFocus(nr * data.cols + nc);
+  });
+  table.addEventListener('focusin', (event) => {
+    const index = cells.indexOf(event.target as HTMLTableCellElement);
+    if (index >= 0) {
+      focusIndex = index;
+      explain(index);
+    }
+  });
+  table.addEventListener('mouseover', (event) => {
+    const cell = (event.target as Element).closest?.('td');
+    const index = cell ? cells.indexOf(cell as HTMLTableCellElement) : -1;
+    if (index >= 0) explain(index);
+  });
+
+  function update(next: HeatmapData): void {
+    const hadFocus = table.contains(document.activeElement);
+    data = next;
+    let lo = next.range?.[0] ?? Infinity;
+    let hi = next.range?.[1] ?? -Infinity;
+    if (!next.range) {
+      for (let i = 0; i < next.values.length; i++) {
+        lo = Math.min(lo, next.values[i]);
+        hi = Math.max(hi, next.values[i]);
       }
     }
     const span = hi - lo;
+    legendLabel.textContent = 'Colour scale (viridis) from ';
     legendMin.textContent = formatValue(lo);
     legendMax.textContent = formatValue(hi);
 
@@ -63,32 +150,46 @@ export function createHeatmap(title: string, testId: string): Heatmap {
     const corner = document.createElement('th');
     corner.setAttribute('aria-hidden', 'true');
     headRow.append(corner);
-    for (const label of data.colLabels) {
+    for (const label of next.colLabels) {
       const th = document.createElement('th');
       th.scope = 'col';
       th.textContent = label;
       headRow.append(th);
     }
     const body = document.createElement('tbody');
-    for (let r = 0; r < data.rows; r++) {
+    cells = [];
+    if (focusIndex >= next.rows * next.cols) focusIndex = 0;
+    for (let r = 0; r < next.rows; r++) {
       const row = body.insertRow();
       const th = document.createElement('th');
       th.scope = 'row';
-      th.textContent = data.rowLabels[r] ?? '';
+      th.textContent = next.rowLabels[r] ?? '';
       row.append(th);
-      for (let c = 0; c < data.cols; c++) {
-        const value = data.values[r * data.cols + c];
+      for (let c = 0; c < next.cols; c++) {
+        const value = next.values[r * next.cols + c];
         const colour = viridis(span > 0 ? (value - lo) / span : 0.5);
         const cell = row.insertCell();
         cell.textContent = formatValue(value);
         cell.dataset.value = String(value);
+        cell.setAttribute('role', 'gridcell');
+        cell.tabIndex = cells.length === focusIndex ? 0 : -1;
         cell.style.background = rgb(colour);
         cell.style.color = textColourOn(colour);
-        cell.title = `${data.rowLabels[r] ?? ''} ${data.colLabels[c] ?? ''}: ${value}`;
+        cell.title = `${next.rowLabels[r] ?? ''} ${next.colLabels[c] ?? ''}: ${value}`;
+        cells.push(cell);
       }
     }
     table.replaceChildren(head, body);
+    if (hadFocus) cells[focusIndex]?.focus();
+    if (element.dataset.explained) {
+      const [r, c] = element.dataset.explained.split(',').map(Number);
+      if (r < next.rows && c < next.cols) explain(r * next.cols + c);
+      else {
+        explanation.replaceChildren();
+        delete element.dataset.explained;
+      }
+    }
   }
 
-  return { element, update };
+  return { element, update, current: () => data };
 }

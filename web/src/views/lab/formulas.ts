@@ -1,4 +1,4 @@
-import type { ScoreKindName } from '../../generated/attn_engine.mjs';
+import type { ScoreKindName } from '../../../generated/attn_engine.mjs';
 
 /** How each scoring function turns the decoder state s and an annotation h_t into a score. */
 export const SCORE_FORMULAS: Record<ScoreKindName, { label: string; formula: string }> = {
