@@ -39,6 +39,15 @@ if [ ! -f node_modules/.attn-lock-hash ] || [ "$(cat node_modules/.attn-lock-has
   echo "$lock_hash" > node_modules/.attn-lock-hash
 fi
 
+# cmake --build without the progress lines; fails when the build fails (grep finding nothing to
+# print is not a failure).
+quiet_build() {
+  local status
+  cmake --build "$1" -j "$jobs" 2>&1 | { grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true; }
+  status=${PIPESTATUS[0]}
+  [ "$status" = 0 ] || { echo "setup: building $1 failed (exit $status)" >&2; exit 1; }
+}
+
 # --- native build: library, doctest suites -------------------------------------------------------
 if [ "$target" = all ] || [ "$target" = native ]; then
   if [ ! -f build/native/CMakeCache.txt ]; then
@@ -46,8 +55,7 @@ if [ "$target" = all ] || [ "$target" = native ]; then
     cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
   fi
   log "building native (build/native)"
-  cmake --build build/native -j "$jobs" | grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
-  [ "${PIPESTATUS[0]}" = 0 ] || exit 1
+  quiet_build build/native
 fi
 
 # --- wasm module ---------------------------------------------------------------------------------
@@ -58,8 +66,7 @@ if [ "$target" != native ]; then
     emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_OUTPUT_DIR="$PWD/web/generated" > /dev/null
   fi
   log "building the wasm module (web/generated/attn_engine.{mjs,wasm})"
-  cmake --build build/wasm -j "$jobs" | grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
-  [ "${PIPESTATUS[0]}" = 0 ] || exit 1
+  quiet_build build/wasm
 fi
 
 # --- the page ------------------------------------------------------------------------------------
