@@ -1,0 +1,150 @@
+// A sequence-to-sequence encoder–decoder with (optional) attention: RNNenc (Cho et al. 2014),
+// RNNsearch (Bahdanau et al. 2015) and Luong et al. 2015's global attention, trained with teacher
+// forcing (optionally scheduled sampling) and decoded greedily or with beam search.
+//
+// Legend: B batch, Tx source length, Ty target length (BOS y1 .. yn EOS, then PAD), T' = Ty − 1
+// decoder steps, V vocabulary (Vs source, Vt target), E embedding size, U encoder units per
+// direction, Dh = 2U annotation size, Ds = 2U decoder state size, A attention hidden size.
+//
+// Token conventions: PAD = 0, BOS = 1, EOS = 2, UNK = 3. Sources [B, Tx] carry no BOS/EOS and are
+// padded 'post' (or 'pre': only the mask is read) with PAD; targets [B, Ty] are BOS y1 .. yn EOS,
+// padded 'post' with PAD. Masks come from PAD.
+//
+// Encoder: Embedding(Vs, E) → BiLSTM | BiGRU(U): annotations h_i = [→h_i; ←h_i]   [B, Tx, 2U]
+// Decoder (LSTM | GRU cell of Ds = 2U units, so `dot` scoring compares s_t and h_j directly):
+//   bahdanau: s_0 = tanh(W_init ←h_1)                          (the backward RNN's state at i = 1)
+//             c_t = attention(s_{t-1}, h)                        (additive scores)
+//             s_t = cell([E y_{t-1}; c_t], s_{t-1});  logits_t = W_out [s_t; c_t] + b
+//   luong:    s_0 = tanh(W_init [→h_Tx; ←h_1])
+//             s_t = cell([E y_{t-1}; h̃_{t-1}], s_{t-1})        (h̃_0 = 0; without input feeding: E y_{t-1})
+//             c_t = attention(s_t, h);  h̃_t = tanh(W_c [c_t; s_t]);  logits_t = W_out h̃_t + b
+//   none:     s_0 = tanh(W_init [→h_Tx; ←h_1]);  s_t = cell(E y_{t-1}, s_{t-1});  logits_t = W_out s_t + b
+// An LSTM decoder's cell state starts at 0.
+//
+// Valid configurations (Seq2SeqConfig::validate says which rule failed, verbatim as below):
+//   * every size >= 1 (max_source_len only matters for luong + location);
+//   * bahdanau needs score = additive ("Seq2SeqConfig: attention 'bahdanau' scores with the
+//     previous decoder state through an additive layer, so score must be 'additive', got '<s>'");
+//   * luong needs score in {dot, scaled_dot, general, concat, location} ("Seq2SeqConfig: attention
+//     'luong' supports score dot, scaled_dot, general, concat or location, got '<s>'");
+//   * input_feeding only with luong is read (ignored otherwise); score is ignored for none.
+//   Because Ds = Dh = 2U, dot and scaled_dot never fail on sizes.
+//
+// Decoding: greedy and beam search never emit PAD or BOS (their log-probabilities still come
+// from the softmax over all Vt tokens). At most max_len decoder steps run; a hypothesis that has
+// not produced EOS by then is returned as it is (its tokens, no EOS). Beam search ranks finished
+// hypotheses by the GNMT length penalty (Wu et al. 2016):
+//   score = log_prob / ((5 + len) / 6)^alpha,  len = decoder steps taken (tokens, + 1 with EOS);
+// alpha = 0 ranks by log_prob. See beam() for the search itself.
+//
+// The model owns its layers' caches, so one model trains one batch at a time (not thread-safe;
+// the const decoding functions use their own buffers and may run concurrently).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/attention/scores.hpp"
+#include "attn/layers/parameter.hpp"
+#include "attn/random.hpp"
+#include "attn/tensor.hpp"
+
+namespace attn {
+
+constexpr std::int32_t kPadId = 0, kBosId = 1, kEosId = 2, kUnkId = 3;
+
+enum class CellKind { lstm, gru };
+enum class AttentionForm { none, bahdanau, luong };
+
+const char* cell_kind_name(CellKind kind);                    // "lstm", "gru"
+CellKind cell_kind_from_name(const std::string& name);        // throws std::invalid_argument
+const char* attention_form_name(AttentionForm form);          // "none", "bahdanau", "luong"
+AttentionForm attention_form_from_name(const std::string& name);
+
+struct Seq2SeqConfig {
+  std::size_t source_vocab = 0, target_vocab = 0;  // Vs, Vt (both include the 4 special ids)
+  std::size_t embed = 32;                          // E (source and target embeddings)
+  std::size_t units = 64;                          // U per encoder direction; Ds = 2U
+  std::size_t attention_dim = 64;                  // A (bahdanau)
+  CellKind cell = CellKind::lstm;                  // encoder and decoder
+  AttentionForm attention = AttentionForm::bahdanau;
+  ScoreKind score = ScoreKind::additive;
+  bool input_feeding = true;         // luong: feed h̃_{t-1} into the next step
+  std::size_t max_source_len = 64;   // luong + location: longest source it can score
+
+  // Throws std::invalid_argument "Seq2SeqConfig: ..." (see the header comment for the rules).
+  void validate() const;
+  // Flat JSON with "model": "seq2seq" and every field; from_json validates.
+  std::string to_json() const;
+  static Seq2SeqConfig from_json(const std::string& json);
+};
+
+struct Decoded {
+  std::vector<int> tokens;  // without BOS / EOS
+  float log_prob = 0;       // Σ log p of the emitted tokens, EOS included when it was emitted
+  bool finished = false;    // EOS was emitted (false: stopped at max_len)
+  // [rows, Tx]: attention weights of every decoder step, rows = tokens.size() (+ 1 for the EOS
+  // step when finished); shape [0, 0] for AttentionForm::none.
+  Tensor2 alignment;
+};
+
+class Seq2SeqModel {
+ public:
+  // Validates `config`; draws every initial weight from Rng(seed).
+  Seq2SeqModel(const Seq2SeqConfig& config, std::uint64_t seed);
+  ~Seq2SeqModel();
+  Seq2SeqModel(Seq2SeqModel&&) noexcept;
+  Seq2SeqModel& operator=(Seq2SeqModel&&) noexcept;
+
+  const Seq2SeqConfig& config() const;
+  // Names: "source_embedding.weight", "encoder.{forward,backward}.*", "init.{w,b}",
+  // "target_embedding.weight", "decoder.*", "attention.*" (not for none), "output.{w,b}".
+  ParameterList& parameters();
+  const ParameterList& parameters() const;  // the same views (values stay writable)
+
+  // source [B, Tx] (ids < Vs), target [B, Ty] (ids < Vt, Ty >= 2) -> mean token cross-entropy
+  // over the non-PAD tokens target[:, 1:]. Gradients ACCUMULATE into parameters() (zero them
+  // once per step). teacher_forcing_ratio in [0, 1]: at every step t >= 1 and row b the input is
+  // the gold token target[b, t] with probability ratio, else the argmax of the model's previous
+  // logits (never PAD / BOS), drawn as rng.uniform() < ratio per (t, b); ratio 1 and 0 draw
+  // nothing. Sampled inputs are constants for the gradient (scheduled sampling, Bengio et al. 2015).
+  float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng);
+  // Forward only, teacher forced: the same loss, no gradients.
+  float loss(const TokenIds& source, const TokenIds& target);
+  // Forward only with train_batch's scheduled sampling (same draws from rng): the function whose
+  // gradient train_batch computes, for gradient checks at ratio < 1.
+  float loss(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng);
+
+  // source [Tx] -> the argmax decoding of at most max_len steps.
+  Decoded greedy(const std::vector<int>& source, std::size_t max_len) const;
+  // source [B, Tx] padded with PAD -> one Decoded per row, as greedy would give (alignments
+  // [rows, Tx] over the padded Tx).
+  std::vector<Decoded> greedy_batch(const TokenIds& source, std::size_t max_len) const;
+  // Beam search of `width` (>= 1) hypotheses, best first, at most `width` results. Every step
+  // ranks all extensions (never PAD / BOS) of the live hypotheses by log_prob; of the best
+  // `width`, those ending in EOS are finished and the others stay live. The search stops when
+  // `width` hypotheses have finished, none is live or max_len steps ran (live ones are then
+  // returned unfinished); the results are sorted by the length-penalised score (length_alpha).
+  // width 1 is greedy; a width at least the number of live extensions explores every sequence.
+  std::vector<Decoded> beam(const std::vector<int>& source, std::size_t width, float length_alpha,
+                            std::size_t max_len) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// GNMT length-penalised score: log_prob / ((5 + length) / 6)^alpha.
+float length_penalised_score(float log_prob, std::size_t length, float alpha);
+
+// The model file (io/model_file.hpp): config JSON (with `extra_json`, any text, stored as the
+// string field "extra") and every parameter.
+std::vector<std::uint8_t> save_seq2seq(const Seq2SeqModel& model, const std::string& extra_json = "");
+// Throws ModelFileError for a damaged or foreign file, std::invalid_argument for a bad config.
+Seq2SeqModel load_seq2seq(const std::vector<std::uint8_t>& bytes, std::string* extra_json = nullptr);
+
+}  // namespace attn
