@@ -12,7 +12,9 @@
 #include <cstddef>
 #include <cstdlib>
 
+#include "attn/models/seq2seq.hpp"
 #include "attn/optim/adam.hpp"
+#include "attn/optim/clip.hpp"
 #include "attn/train/classifier_step.hpp"
 
 extern "C" {
@@ -104,6 +106,52 @@ TEST_CASE("allocations.training_steps_allocate_nothing_at_steady_state") {
       CAPTURE(encoder_kind_name(encoder));
       CAPTURE(pooling_kind_name(pooling));
       CHECK(allocations_during_steps(c, 5) == 0);
+    }
+  }
+}
+
+TEST_CASE("allocations.seq2seq_training_steps_allocate_nothing_at_steady_state") {
+  // Both scheduled-sampling paths (ratio 1: one output product; 0.5: per-step argmax).
+  TokenIds source = xt::zeros<std::int32_t>({4, 6}), target = xt::zeros<std::int32_t>({4, 7});
+  for (std::size_t b = 0; b < 4; ++b) {
+    for (std::size_t t = 0; t < 6 - b; ++t) source(b, t) = static_cast<std::int32_t>(4 + (b + t) % 6);
+    target(b, 0) = kBosId;
+    for (std::size_t t = 1; t < 6 - b; ++t) target(b, t) = static_cast<std::int32_t>(4 + (b * t) % 6);
+    target(b, 6 - b) = kEosId;
+  }
+  for (AttentionForm form : {AttentionForm::none, AttentionForm::bahdanau, AttentionForm::luong}) {
+    for (CellKind cell : {CellKind::lstm, CellKind::gru}) {
+      Seq2SeqConfig c;
+      c.source_vocab = c.target_vocab = 10;
+      c.embed = 8;
+      c.units = 8;
+      c.attention_dim = 8;
+      c.cell = cell;
+      c.attention = form;
+      c.score = form == AttentionForm::luong ? ScoreKind::general : ScoreKind::additive;
+      CAPTURE(attention_form_name(form));
+      CAPTURE(cell_kind_name(cell));
+      Seq2SeqModel model(c, 3);
+      Adam optimizer(1e-3f);
+      Rng rng(4);
+      auto step = [&](float ratio) {
+        zero_grads(model.parameters());
+        model.train_batch(source, target, ratio, rng);
+        clip_grad_norm(model.parameters(), 1.f);
+        optimizer.step(model.parameters());
+      };
+      for (int warm = 0; warm < 2; ++warm) {
+        step(1.f);
+        step(0.5f);
+      }
+      g_allocations = 0;
+      g_armed = true;
+      for (int s = 0; s < 3; ++s) {
+        step(1.f);
+        step(0.5f);
+      }
+      g_armed = false;
+      CHECK(g_allocations.load() == 0);
     }
   }
 }

@@ -160,7 +160,7 @@ void fill_zero(Tensor2& t, std::size_t rows, std::size_t cols) {
   std::fill(t.begin(), t.end(), 0.f);
 }
 
-// log softmax of row z [V] at v: z_v − m − log Σ exp(z − m) (computed by the caller once per row).
+// log Σ_v exp(z_v) of one logits row z [V], max-shifted: log p_v = z_v − log_normaliser(z).
 float log_normaliser(const float* z, std::size_t n) {
   float m = z[0];
   for (std::size_t v = 1; v < n; ++v) m = std::max(m, z[v]);
@@ -179,6 +179,15 @@ std::int32_t best_token(const float* z, std::size_t n) {
 }
 
 bool emittable(std::size_t v) { return v != static_cast<std::size_t>(kPadId) && v != static_cast<std::size_t>(kBosId); }
+
+// Concatenates row-wise: x[b] = [a[b]; c[b]] (a [rows, na], c [rows, nc]).
+void join_rows(const Tensor2& a, const Tensor2& c, std::size_t rows, float* x) {
+  const std::size_t na = a.shape(1), nc = c.shape(1);
+  for (std::size_t b = 0; b < rows; ++b) {
+    std::copy(a.data() + b * na, a.data() + (b + 1) * na, x + b * (na + nc));
+    std::copy(c.data() + b * nc, c.data() + (b + 1) * nc, x + b * (na + nc) + na);
+  }
+}
 
 }  // namespace
 
@@ -316,15 +325,6 @@ void Seq2SeqModel::Impl::embed_tokens(const std::int32_t* tokens, std::size_t st
                                   " is outside the target vocabulary [0, " + std::to_string(v) + ")");
     }
     std::copy(table.data() + id * e, table.data() + (id + 1) * e, d.embedded.data() + b * e);
-  }
-}
-
-// Concatenates row-wise: x[b] = [a[b]; c[b]] (a [rows, na], c [rows, nc]).
-static void join_rows(const Tensor2& a, const Tensor2& c, std::size_t rows, float* x) {
-  const std::size_t na = a.shape(1), nc = c.shape(1);
-  for (std::size_t b = 0; b < rows; ++b) {
-    std::copy(a.data() + b * na, a.data() + (b + 1) * na, x + b * (na + nc));
-    std::copy(c.data() + b * nc, c.data() + (b + 1) * nc, x + b * (na + nc) + na);
   }
 }
 

@@ -22,7 +22,8 @@
 // An LSTM decoder's cell state starts at 0.
 //
 // Valid configurations (Seq2SeqConfig::validate says which rule failed, verbatim as below):
-//   * every size >= 1 (max_source_len only matters for luong + location);
+//   * every size >= 1 (max_source_len only matters for luong + location), and target_vocab >= 4
+//     ("Seq2SeqConfig: target_vocab must be >= 4 (PAD, BOS, EOS, UNK), got <n>");
 //   * bahdanau needs score = additive ("Seq2SeqConfig: attention 'bahdanau' scores with the
 //     previous decoder state through an additive layer, so score must be 'additive', got '<s>'");
 //   * luong needs score in {dot, scaled_dot, general, concat, location} ("Seq2SeqConfig: attention
