@@ -41,11 +41,9 @@ std::size_t columns(const std::string& text) {
   return n;
 }
 
-std::size_t default_epochs(const std::string& task) {
-  if (task == "dates") return 10;
-  if (task == "parallel") return 10;
-  return 10;
-}
+// Every task's default: dates and 5-20-digit reversal reach 100% held-out exact match in 10
+// epochs of 20,000 pairs (notes/s2s-tasks.md).
+constexpr std::size_t kDefaultEpochs = 10;
 
 std::string fixed(double x, int digits) {
   char text[32];
@@ -108,7 +106,7 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   data_options.seed = args.whole("seed", 1, 0, 1u << 31);
 
   Seq2SeqTrainerConfig trainer;
-  trainer.epochs = args.whole("epochs", default_epochs(task), 1, 1000);
+  trainer.epochs = args.whole("epochs", kDefaultEpochs, 1, 1000);
   trainer.batch = args.whole("batch", 64, 1, 65536);
   trainer.learning_rate = static_cast<float>(args.number("lr", 0.002, 0, 10));
   trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
