@@ -34,9 +34,9 @@ const CommandSpec kTrain{
      {"model", "NAME", "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq"},
      {"vocab", "N", "vocabulary size, Keras' num_words (default 5000; parallel: per side, default 8000)"},
      {"maxlen", "N", "pad/truncate reviews to N tokens, 'pre' like Keras (default 500)"},
-     {"epochs", "N", "passes over the training data (default 5; bow 10)"},
-     {"batch", "N", "minibatch size (default 32)"},
-     {"lr", "X", "learning rate (default 0.001; bow 0.02)"},
+     {"epochs", "N", "passes over the training data (default 5; bow 10; seq2seq 10)"},
+     {"batch", "N", "minibatch size (default 32; seq2seq 64)"},
+     {"lr", "X", "learning rate (default 0.001; bow 0.02; seq2seq 0.002)"},
      {"seed", "N", "fixes initialisation, shuffling, dropout and the validation split (default 1)"},
      {"save", "FILE", "write the trained model to FILE"},
      {"embed", "N", "embedding size / Transformer d_model (default 32)"},
@@ -57,7 +57,7 @@ const CommandSpec kTrain{
      {"heads", "N", "attention heads (default 2)"},
      {"dropout", "X", "dropout rate in [0, 1) (default 0)"},
      {"validation-split", "X", "share of the training data held out for early stopping (default 0.1)"},
-     {"patience", "N", "epochs without validation improvement before stopping (default 2; 0 = off)"},
+     {"patience", "N", "epochs without validation improvement before stopping (default 2; seq2seq 3; 0 = off)"},
      {"json", "", "print one JSON object per line (progress, epochs, done)"}},
     {}};
 
