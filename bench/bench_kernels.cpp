@@ -47,7 +47,7 @@ const char* const kImpl = "native";
 
 constexpr int kSamples = 7;
 constexpr double kMinSampleSeconds = 0.02;
-constexpr double kWarmUpSeconds = 0.05;
+constexpr double kWarmUpSeconds = 0.25;
 
 volatile float sink;  // keeps results observable so no call is optimised away
 
@@ -80,20 +80,31 @@ struct Timing {
   const char* clock() const { return cpu > 0 ? "cpu" : "wall"; }
 };
 
+// The clock that paces warm-up and calibration: CPU time where there is one, so that a loaded
+// machine cannot cut the warm-up short (V8 compiles its optimised tier on a background thread,
+// which needs CPU time too; measured after 50 ms of wall time on a busy machine, wasm still ran
+// its baseline code, 4× slower).
+double work_seconds() {
+  const double cpu = process_cpu_seconds();
+  return cpu >= 0 ? cpu : std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 // Median seconds per call of `run` on each clock: a warm-up of at least kWarmUpSeconds (packing
 // buffers grow, caches fill, and V8 swaps its baseline wasm code for optimised code, which only
 // happens between calls), a calibration that picks how many calls make one sample, then kSamples
 // samples.
 template <class F>
 Timing median_seconds_per_call(F&& run) {
-  const auto warm_up = std::chrono::steady_clock::now();
+  // Without a CPU clock (a browser) the wall-clock warm-up is longer, the machine being shared.
+  const double warm_up_seconds = process_cpu_seconds() >= 0 ? kWarmUpSeconds : 4 * kWarmUpSeconds;
+  const double warm_up = work_seconds();
   do run();
-  while (seconds_since(warm_up) < kWarmUpSeconds);
+  while (work_seconds() - warm_up < warm_up_seconds);
   int calls = 1;
   for (;;) {
-    const auto start = std::chrono::steady_clock::now();
+    const double start = work_seconds();
     for (int i = 0; i < calls; ++i) run();
-    if (seconds_since(start) >= kMinSampleSeconds) break;
+    if (work_seconds() - start >= kMinSampleSeconds) break;
     calls *= 2;
   }
   std::vector<double> wall, cpu;

@@ -12,6 +12,10 @@
 //   npm run bench                       tables
 //   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "env": {...}, ...}
 //   node scripts/bench.mjs --native-only | --no-browser | --no-tfjs | --quick (GEMM only in Chromium)
+//   node scripts/bench.mjs --records FILE     also write every raw record to FILE (JSON lines)
+//   node scripts/bench.mjs --no-run --add A.jsonl --add B.jsonl   only tabulate saved records, e.g.
+//                                        of a --no-browser run and of bench/browser/run.mjs run
+//                                        separately
 //
 // Timing: the machine is shared, so beside wall time every figure is also taken on a CPU clock
 // where there is one (process CPU time natively and under node; in Chromium the wall time scaled
@@ -23,7 +27,7 @@
 // they are configured on first use and brought up to date incrementally (a no-op when nothing
 // changed), so the numbers always describe the checked-out sources.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +40,9 @@ const nativeOnly = args.includes('--native-only');
 const withBrowser = !nativeOnly && !args.includes('--no-browser');
 const withTfjs = !nativeOnly && !args.includes('--no-tfjs');
 const quick = args.includes('--quick');
+const addFiles = args.flatMap((a, i) => (a === '--add' ? [args[i + 1]] : []));
+const noRun = args.includes('--no-run');
+const recordsFile = args.includes('--records') ? args[args.indexOf('--records') + 1] : null;
 const jobs = String(os.cpus().length || 2);
 
 const log = (message) => process.stderr.write(`\x1b[1m[bench]\x1b[0m ${message}\n`);
@@ -104,40 +111,44 @@ async function main() {
   const started = Date.now();
   const loadBefore = os.loadavg().map((x) => Number(x.toFixed(2)));
   const records = [];
-  // The native bench has its own build: the test build (build/native) enables xtensor's
-  // bounds assertions, which would slow the native side of every comparison.
-  const nativeDir = 'build/native-bench';
-  if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
-    log(`configuring ${nativeDir}`);
-    await run('cmake', ['-S', '.', '-B', nativeDir, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_XTENSOR_ASSERT=OFF', '-DATTN_BUILD_TESTS=OFF']);
-  }
-  log(`building ${nativeDir}/attn_bench`);
-  await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
-  const programs = [];
-  if (!nativeOnly) {
-    for (const [dir, simd] of [
-      ['build/wasm-bench-simd', true],
-      ['build/wasm-bench-scalar', false],
-    ]) {
-      programs.push([simd ? 'wasm SIMD' : 'wasm scalar', await ensureWasmBench(dir, simd)]);
+  if (!noRun) {
+    // The native bench has its own build: the test build (build/native) enables xtensor's
+    // bounds assertions, which would slow the native side of every comparison.
+    const nativeDir = 'build/native-bench';
+    if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
+      log(`configuring ${nativeDir}`);
+      await run('cmake', ['-S', '.', '-B', nativeDir, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_XTENSOR_ASSERT=OFF', '-DATTN_BUILD_TESTS=OFF']);
+    }
+    log(`building ${nativeDir}/attn_bench`);
+    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
+    const programs = [];
+    if (!nativeOnly) {
+      for (const [dir, simd] of [
+        ['build/wasm-bench-simd', true],
+        ['build/wasm-bench-scalar', false],
+      ]) {
+        programs.push([simd ? 'wasm SIMD' : 'wasm scalar', await ensureWasmBench(dir, simd)]);
+      }
+    }
+    // One at a time: they would otherwise compete for the same cores.
+    log('running native');
+    records.push(...parseLines(await run(path.join(root, nativeDir, 'attn_bench'), [])));
+    for (const [name, program] of programs) {
+      log(`running ${name} (node)`);
+      records.push(...parseLines(await runWasmBench(program)));
+    }
+    if (withTfjs) {
+      log('running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu');
+      records.push(...parseLines(await run(process.execPath, [path.join(root, 'bench/tfjs/node.mjs')])));
+    }
+    if (withBrowser) {
+      log('running headless Chromium');
+      const { runBrowserBench } = await import('../bench/browser/run.mjs');
+      records.push(...(await runBrowserBench({ log, quick })));
     }
   }
-  // One at a time: they would otherwise compete for the same cores.
-  log('running native');
-  records.push(...parseLines(await run(path.join(root, nativeDir, 'attn_bench'), [])));
-  for (const [name, program] of programs) {
-    log(`running ${name} (node)`);
-    records.push(...parseLines(await runWasmBench(program)));
-  }
-  if (withTfjs) {
-    log('running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu');
-    records.push(...parseLines(await run(process.execPath, [path.join(root, 'bench/tfjs/node.mjs')])));
-  }
-  if (withBrowser) {
-    log('running headless Chromium');
-    const { runBrowserBench } = await import('../bench/browser/run.mjs');
-    records.push(...(await runBrowserBench({ log, quick })));
-  }
+  for (const file of addFiles) records.push(...parseLines(readFileSync(file, 'utf8')));
+  if (recordsFile) writeFileSync(recordsFile, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
 
   const fast = (r) => r.variant === undefined || r.variant === 'fast';
   const gemm = records.filter((r) => r.kernel === 'gemm' && fast(r));
@@ -158,7 +169,7 @@ async function main() {
     load_average_after: os.loadavg().map((x) => Number(x.toFixed(2))),
     platform: `${os.platform()} ${os.arch()}`,
     gemm_implementations: Object.fromEntries(records.filter((r) => r.gemm_impl).map((r) => [r.impl, r.gemm_impl])),
-    emscripten: nativeOnly ? null : (await run('emcc', ['--version'], { env: emscriptenEnv })).split('\n')[0],
+    emscripten: nativeOnly || noRun ? null : (await run('emcc', ['--version'], { env: emscriptenEnv })).split('\n')[0],
     wasm_gzip_bytes: existsSync(wasmFile) ? gzipSync(readFileSync(wasmFile), { level: 9 }).length : null,
     peers: info,
     seconds: Math.round((Date.now() - started) / 1000),
@@ -201,6 +212,7 @@ function checkTargets(gemm, trainStep, pageInteractive, env) {
   add('attn_engine.wasm gzipped < 500 KB (KB)', env.wasm_gzip_bytes === null ? null : env.wasm_gzip_bytes / 1024, (v) => v < 500);
   const tti = pageInteractive[0];
   add('page interactive < 1000 ms (navigation -> first heatmap, wall)', tti ? tti.ms_wall : null, (v) => v < 1000);
+  add('page interactive < 1000 ms (wall x renderer CPU share)', tti?.ms ?? null, (v) => v < 1000);
   return out;
 }
 
@@ -257,7 +269,12 @@ function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive
     console.log(table(['kernel', ...vmImpls.flatMap((i) => [i, `${i} ref`])], vmRows));
     console.log();
   }
-  for (const r of pageInteractive) console.log(`App time to interactive (Chromium, navigation → first heatmap): ${fmt(r.ms_wall, 0)} ms wall`);
+  for (const r of pageInteractive) {
+    console.log(
+      `App time to interactive (Chromium, navigation → first heatmap, median of 3): ${fmt(r.ms_wall, 0)} ms wall, ` +
+        `${fmt(r.ms, 0)} ms × CPU share ${r.cpu_share}`,
+    );
+  }
   console.log();
   console.log('Targets (issue 6)');
   console.log(table(['target', 'value', 'met'], targets.map((t) => [t.target, fmt(t.value, 2), t.met === null ? '-' : t.met ? 'yes' : 'NO'])));
