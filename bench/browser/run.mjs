@@ -81,7 +81,7 @@ function adjust(record, share) {
   return out;
 }
 
-async function runImpl(context, baseUrl, impl, { log, quick }) {
+async function runImpl(context, baseUrl, impl, { log, quick, push }) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -90,7 +90,7 @@ async function runImpl(context, baseUrl, impl, { log, quick }) {
   await page.goto(`${baseUrl}bench/browser/index.html?impl=${impl}`);
   await page.waitForFunction(() => window.benchReady !== undefined);
   const info = await page.evaluate(() => window.benchReady);
-  const records = [{ ...info, impl: `${impl} (chromium)`, kernel: 'info' }];
+  push({ ...info, impl: `${impl} (chromium)`, kernel: 'info' });
   const items = [
     ...GEMM_SIZES.map((size) => ['gemm', ...size]),
     ...(quick ? [] : MODELS.map((model) => ['train', model])),
@@ -101,11 +101,10 @@ async function runImpl(context, baseUrl, impl, { log, quick }) {
     const results = await page.evaluate((it) => window.benchRun(it), item);
     const after = await metrics(cdp);
     const share = Math.min(1, (after.ProcessTime - before.ProcessTime) / (after.Timestamp - before.Timestamp));
-    for (const record of results) records.push(adjust(record, share > 0 ? share : 1));
+    for (const record of results) push(adjust(record, share > 0 ? share : 1));
   }
   if (errors.length) throw new Error(`chromium ${impl}: ${errors.join('; ')}`);
   await page.close();
-  return records;
 }
 
 // Navigation → the lab's first computed heatmap (the course example's scores in the table).
@@ -147,7 +146,14 @@ async function pageInteractive(context, baseUrl) {
 }
 
 /** Runs the browser benchmarks; resolves with JSON records like bench_kernels.cpp's. */
-export async function runBrowserBench({ impls = ['wasm-simd', 'wasm-scalar', 'tfjs-wasm', 'tfjs-cpu'], log = () => {}, quick = false } = {}) {
+// onRecord(record) is called as each record arrives (the CLI streams them, so a run cut short
+// keeps what it measured).
+export async function runBrowserBench({
+  impls = ['wasm-simd', 'wasm-scalar', 'tfjs-wasm', 'tfjs-cpu'],
+  log = () => {},
+  quick = false,
+  onRecord = () => {},
+} = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   const server = await serve();
   const baseUrl = `http://127.0.0.1:${server.address().port}/`;
@@ -166,12 +172,16 @@ export async function runBrowserBench({ impls = ['wasm-simd', 'wasm-scalar', 'tf
     ],
   });
   const records = [];
+  const push = (record) => {
+    records.push(record);
+    onRecord(record);
+  };
   try {
-    records.push({ impl: 'chromium', kernel: 'info', version: context.browser()?.version() ?? null });
-    for (const impl of impls) records.push(...(await runImpl(context, baseUrl, impl, { log, quick })));
+    push({ impl: 'chromium', kernel: 'info', version: context.browser()?.version() ?? null });
+    for (const impl of impls) await runImpl(context, baseUrl, impl, { log, quick, push });
     if (existsSync(path.join(root, 'dist/index.html'))) {
       log('chromium: app time to interactive');
-      records.push(await pageInteractive(context, baseUrl));
+      push(await pageInteractive(context, baseUrl));
     } else {
       log('chromium: dist/ is missing (npm run build), skipping the time-to-interactive check');
     }
@@ -187,10 +197,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const at = args.indexOf('--impls');
   const impls = at >= 0 ? (args[at + 1] ?? '').split(',').filter(Boolean) : undefined;
-  const records = await runBrowserBench({
+  await runBrowserBench({
     impls,
     quick: args.includes('--quick'),
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
+    onRecord: (record) => process.stdout.write(`${JSON.stringify(record)}\n`),
   });
-  for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
 }

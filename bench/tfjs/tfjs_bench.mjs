@@ -90,7 +90,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // Warm-up and calibration are paced by the CPU clock where there is one (a loaded machine would
 // otherwise cut the warm-up short before V8 has optimised the hot code).
 // Without a CPU clock (a browser) the wall-clock warm-up is 4× longer.
-async function timeCalls(run, { warmUp = 0.25, minSample = 0.02, samples = 7, minWarmUpCalls = 2 } = {}) {
+// `finish` (optional) runs once at the end of each sample, inside the timing (e.g. a read-back
+// that proves the work is done).
+async function timeCalls(run, { warmUp = 0.25, minSample = 0.02, samples = 7, minWarmUpCalls = 2, finish = () => {} } = {}) {
   const clock = makeClock();
   if (!clock.cpu) warmUp *= 4; // eslint-disable-line no-param-reassign
   const work = clock.cpu ?? clock.wall;
@@ -109,6 +111,7 @@ async function timeCalls(run, { warmUp = 0.25, minSample = 0.02, samples = 7, mi
     const c0 = clock.cpu?.();
     const t0 = clock.wall();
     for (let i = 0; i < calls; ++i) await run();
+    await finish();
     wall.push((clock.wall() - t0) / calls);
     if (clock.cpu) cpu.push((clock.cpu() - c0) / calls);
   }
@@ -121,13 +124,24 @@ function randomMatrix(tf, rows, cols, seed) {
   return tf.randomUniform([rows, cols], -1, 1, 'float32', seed);
 }
 
-/** GFLOP/s of tf.matMul at m×k · k×n on the current backend. */
+/**
+ * GFLOP/s of tf.matMul at m×k · k×n on the current backend. The wasm and cpu backends compute
+ * synchronously inside tf.matMul, so each call just disposes the previous product and each
+ * sample ends with one dataSync of the last. (A dataSync per call, as first written, made tfjs-backend-wasm 4-30× slower:
+ * reading a result back costs far more than a small product, and is not what a model does.)
+ */
 export async function benchGemm(tf, impl, m, n, k) {
   const a = randomMatrix(tf, m, k, 1);
   const b = randomMatrix(tf, k, n, 2);
-  const t = await timeCalls(() => {
-    tf.tidy(() => tf.matMul(a, b).dataSync());
-  });
+  let last = null;
+  const t = await timeCalls(
+    () => {
+      last?.dispose();
+      last = tf.matMul(a, b);
+    },
+    { finish: () => last.dataSync() },
+  );
+  last.dispose();
   a.dispose();
   b.dispose();
   const flops = 2 * m * n * k;
