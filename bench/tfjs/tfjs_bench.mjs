@@ -28,8 +28,11 @@ export const GEMM_SIZES = [
   [6400, 128, 32],
   [32, 128, 32],
 ];
-export const MODELS = ['bilstm-attention', 'transformer-1block'];
-export const EXPECTED_PARAMS = { 'bilstm-attention': 178817, 'transformer-1block': 169729 };
+export const MODELS = ["bilstm-attention", "transformer-1block"];
+export const EXPECTED_PARAMS = {
+  "bilstm-attention": 178817,
+  "transformer-1block": 169729,
+};
 
 const BATCH = 32;
 const MAXLEN = 200;
@@ -40,10 +43,10 @@ const FF = 64;
 
 /** Registers a JS UnsortedSegmentSum for the wasm backend (once); returns true if it added it. */
 export function registerWasmSegmentSum(tf) {
-  if (tf.getKernel('UnsortedSegmentSum', 'wasm')) return false;
+  if (tf.getKernel("UnsortedSegmentSum", "wasm")) return false;
   tf.registerKernel({
-    kernelName: 'UnsortedSegmentSum',
-    backendName: 'wasm',
+    kernelName: "UnsortedSegmentSum",
+    backendName: "wasm",
     kernelFunc: ({ inputs, backend, attrs }) => {
       const { x, segmentIds } = inputs;
       const { numSegments } = attrs;
@@ -72,7 +75,8 @@ export function registerWasmSegmentSum(tf) {
 // Seconds on the best clock the platform has: process CPU time under node (the machine is
 // shared, so wall time measures the load as much as the code), wall time in a browser.
 function makeClock() {
-  const hasCpu = typeof process !== 'undefined' && typeof process.cpuUsage === 'function';
+  const hasCpu =
+    typeof process !== "undefined" && typeof process.cpuUsage === "function";
   const wall = () => performance.now() * 1e-3;
   const cpu = hasCpu
     ? () => {
@@ -92,12 +96,22 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // Without a CPU clock (a browser) the wall-clock warm-up is 4× longer.
 // `finish` (optional) runs once at the end of each sample, inside the timing (e.g. a read-back
 // that proves the work is done).
-async function timeCalls(run, { warmUp = 0.25, minSample = 0.02, samples = 7, minWarmUpCalls = 2, finish = () => {} } = {}) {
+async function timeCalls(
+  run,
+  {
+    warmUp = 0.25,
+    minSample = 0.02,
+    samples = 7,
+    minWarmUpCalls = 2,
+    finish = () => {},
+  } = {},
+) {
   const clock = makeClock();
   if (!clock.cpu) warmUp *= 4; // eslint-disable-line no-param-reassign
   const work = clock.cpu ?? clock.wall;
   const start = work();
-  for (let i = 0; i < minWarmUpCalls || work() - start < warmUp; ++i) await run();
+  for (let i = 0; i < minWarmUpCalls || work() - start < warmUp; ++i)
+    await run();
   let calls = 1;
   for (;;) {
     const t0 = work();
@@ -117,11 +131,11 @@ async function timeCalls(run, { warmUp = 0.25, minSample = 0.02, samples = 7, mi
   }
   const w = median(wall);
   const c = cpu.length ? median(cpu) : null;
-  return { seconds: c ?? w, wall: w, clock: c === null ? 'wall' : 'cpu' };
+  return { seconds: c ?? w, wall: w, clock: c === null ? "wall" : "cpu" };
 }
 
 function randomMatrix(tf, rows, cols, seed) {
-  return tf.randomUniform([rows, cols], -1, 1, 'float32', seed);
+  return tf.randomUniform([rows, cols], -1, 1, "float32", seed);
 }
 
 /**
@@ -145,7 +159,16 @@ export async function benchGemm(tf, impl, m, n, k) {
   a.dispose();
   b.dispose();
   const flops = 2 * m * n * k;
-  return { impl, kernel: 'gemm', m, n, k, gflops: (flops / t.seconds) * 1e-9, gflops_wall: (flops / t.wall) * 1e-9, clock: t.clock };
+  return {
+    impl,
+    kernel: "gemm",
+    m,
+    n,
+    k,
+    gflops: (flops / t.seconds) * 1e-9,
+    gflops_wall: (flops / t.wall) * 1e-9,
+    clock: t.clock,
+  };
 }
 
 // --- model (a): layers + a custom additive attention pooling layer ---------------------------
@@ -153,16 +176,31 @@ export async function benchGemm(tf, impl, m, n, k) {
 function attentionPoolingClass(tf) {
   // score_t = vᵀ tanh(W h_t + b), weights = softmax_t(score), pooled = Σ_t weights_t h_t.
   class AttentionPooling extends tf.layers.Layer {
-    static className = 'AttentionPoolingBench';
+    static className = "AttentionPoolingBench";
     constructor(config) {
       super(config);
       this.units = config.units;
     }
     build(inputShape) {
       const d = inputShape[inputShape.length - 1];
-      this.w = this.addWeight('w', [d, this.units], 'float32', tf.initializers.glorotUniform({}));
-      this.b = this.addWeight('b', [this.units], 'float32', tf.initializers.zeros());
-      this.v = this.addWeight('v', [this.units, 1], 'float32', tf.initializers.glorotUniform({}));
+      this.w = this.addWeight(
+        "w",
+        [d, this.units],
+        "float32",
+        tf.initializers.glorotUniform({}),
+      );
+      this.b = this.addWeight(
+        "b",
+        [this.units],
+        "float32",
+        tf.initializers.zeros(),
+      );
+      this.v = this.addWeight(
+        "v",
+        [this.units, 1],
+        "float32",
+        tf.initializers.glorotUniform({}),
+      );
       this.built = true;
     }
     computeOutputShape(inputShape) {
@@ -193,7 +231,7 @@ function buildBilstm(tf) {
     poolingClass = attentionPoolingClass(tf);
     tf.serialization.registerClass(poolingClass);
   }
-  const ids = tf.input({ shape: [MAXLEN], dtype: 'int32' });
+  const ids = tf.input({ shape: [MAXLEN], dtype: "int32" });
   let x = tf.layers.embedding({ inputDim: VOCAB, outputDim: D }).apply(ids);
   x = tf.layers
     .bidirectional({
@@ -202,15 +240,18 @@ function buildBilstm(tf) {
       layer: tf.layers.lstm({
         units: D,
         returnSequences: true,
-        recurrentInitializer: tf.initializers.randomUniform({ minval: -1 / Math.sqrt(D), maxval: 1 / Math.sqrt(D) }),
+        recurrentInitializer: tf.initializers.randomUniform({
+          minval: -1 / Math.sqrt(D),
+          maxval: 1 / Math.sqrt(D),
+        }),
       }),
-      mergeMode: 'concat',
+      mergeMode: "concat",
     })
     .apply(x);
   x = new poolingClass({ units: D }).apply(x);
-  const out = tf.layers.dense({ units: 1, activation: 'sigmoid' }).apply(x);
+  const out = tf.layers.dense({ units: 1, activation: "sigmoid" }).apply(x);
   const model = tf.model({ inputs: ids, outputs: out });
-  model.compile({ optimizer: tf.train.adam(1e-3), loss: 'binaryCrossentropy' });
+  model.compile({ optimizer: tf.train.adam(1e-3), loss: "binaryCrossentropy" });
   return {
     params: model.countParams(),
     step: async (xs, ys) => {
@@ -237,20 +278,37 @@ function sinusoidalPositions(tf) {
 function buildTransformer(tf) {
   const glorot = (shape, seed) => {
     const limit = Math.sqrt(6 / (shape[0] + shape[1]));
-    return tf.variable(tf.randomUniform(shape, -limit, limit, 'float32', seed));
+    return tf.variable(tf.randomUniform(shape, -limit, limit, "float32", seed));
   };
   const zeros = (shape) => tf.variable(tf.zeros(shape));
   const ones = (shape) => tf.variable(tf.ones(shape));
   const p = {
-    embedding: tf.variable(tf.randomUniform([VOCAB, D], -0.05, 0.05, 'float32', 3)),
-    ln1_g: ones([D]), ln1_b: zeros([D]),
-    wq: glorot([D, D], 4), bq: zeros([D]), wk: glorot([D, D], 5), bk: zeros([D]),
-    wv: glorot([D, D], 6), bv: zeros([D]), wo: glorot([D, D], 7), bo: zeros([D]),
-    ln2_g: ones([D]), ln2_b: zeros([D]),
-    ff1_w: glorot([D, FF], 8), ff1_b: zeros([FF]), ff2_w: glorot([FF, D], 9), ff2_b: zeros([D]),
-    lnf_g: ones([D]), lnf_b: zeros([D]),
-    pool_w: glorot([D, D], 10), pool_b: zeros([D]), pool_v: glorot([D, 1], 11),
-    out_w: glorot([D, 1], 12), out_b: zeros([1]),
+    embedding: tf.variable(
+      tf.randomUniform([VOCAB, D], -0.05, 0.05, "float32", 3),
+    ),
+    ln1_g: ones([D]),
+    ln1_b: zeros([D]),
+    wq: glorot([D, D], 4),
+    bq: zeros([D]),
+    wk: glorot([D, D], 5),
+    bk: zeros([D]),
+    wv: glorot([D, D], 6),
+    bv: zeros([D]),
+    wo: glorot([D, D], 7),
+    bo: zeros([D]),
+    ln2_g: ones([D]),
+    ln2_b: zeros([D]),
+    ff1_w: glorot([D, FF], 8),
+    ff1_b: zeros([FF]),
+    ff2_w: glorot([FF, D], 9),
+    ff2_b: zeros([D]),
+    lnf_g: ones([D]),
+    lnf_b: zeros([D]),
+    pool_w: glorot([D, D], 10),
+    pool_b: zeros([D]),
+    pool_v: glorot([D, 1], 11),
+    out_w: glorot([D, 1], 12),
+    out_b: zeros([1]),
   };
   const pe = sinusoidalPositions(tf);
   const dh = D / HEADS;
@@ -258,12 +316,27 @@ function buildTransformer(tf) {
     const mean = tf.mean(x, -1, true);
     const centred = tf.sub(x, mean);
     const variance = tf.mean(tf.square(centred), -1, true);
-    return tf.add(tf.mul(tf.mul(centred, tf.rsqrt(tf.add(variance, 1e-5))), g), b);
+    return tf.add(
+      tf.mul(tf.mul(centred, tf.rsqrt(tf.add(variance, 1e-5))), g),
+      b,
+    );
   };
   // x [B·T, D] -> [B, H, T, Dh]
-  const heads = (x) => tf.transpose(tf.reshape(x, [BATCH, MAXLEN, HEADS, dh]), [0, 2, 1, 3]);
+  const heads = (x) =>
+    tf.transpose(tf.reshape(x, [BATCH, MAXLEN, HEADS, dh]), [0, 2, 1, 3]);
   const gelu = (x) =>
-    tf.mul(tf.mul(x, 0.5), tf.add(1, tf.tanh(tf.mul(tf.add(x, tf.mul(tf.pow(x, 3), 0.044715)), Math.sqrt(2 / Math.PI)))));
+    tf.mul(
+      tf.mul(x, 0.5),
+      tf.add(
+        1,
+        tf.tanh(
+          tf.mul(
+            tf.add(x, tf.mul(tf.pow(x, 3), 0.044715)),
+            Math.sqrt(2 / Math.PI),
+          ),
+        ),
+      ),
+    );
   const dense = (x, w, b) => tf.add(tf.matMul(x, w), b);
   const forward = (ids) => {
     const x = tf.add(tf.mul(tf.gather(p.embedding, ids), Math.sqrt(D)), pe); // [B, T, D]
@@ -272,12 +345,27 @@ function buildTransformer(tf) {
     const q = heads(dense(h1, p.wq, p.bq));
     const k = heads(dense(h1, p.wk, p.bk));
     const v = heads(dense(h1, p.wv, p.bv));
-    const weights = tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh))); // [B, H, T, T]
-    const mixed = tf.reshape(tf.transpose(tf.matMul(weights, v), [0, 2, 1, 3]), [BATCH * MAXLEN, D]);
+    const weights = tf.softmax(
+      tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)),
+    ); // [B, H, T, T]
+    const mixed = tf.reshape(
+      tf.transpose(tf.matMul(weights, v), [0, 2, 1, 3]),
+      [BATCH * MAXLEN, D],
+    );
     const a = tf.add(flat, dense(mixed, p.wo, p.bo));
-    const f = dense(gelu(dense(layerNorm(a, p.ln2_g, p.ln2_b), p.ff1_w, p.ff1_b)), p.ff2_w, p.ff2_b);
+    const f = dense(
+      gelu(dense(layerNorm(a, p.ln2_g, p.ln2_b), p.ff1_w, p.ff1_b)),
+      p.ff2_w,
+      p.ff2_b,
+    );
     const y = layerNorm(tf.add(a, f), p.lnf_g, p.lnf_b);
-    const pooled = additivePool(tf, tf.reshape(y, [BATCH, MAXLEN, D]), p.pool_w, p.pool_b, p.pool_v);
+    const pooled = additivePool(
+      tf,
+      tf.reshape(y, [BATCH, MAXLEN, D]),
+      p.pool_w,
+      p.pool_b,
+      p.pool_v,
+    );
     return tf.reshape(dense(pooled, p.out_w, p.out_b), [BATCH]);
   };
   const optimizer = tf.train.adam(1e-3);
@@ -285,7 +373,11 @@ function buildTransformer(tf) {
   return {
     params: vars.reduce((n, v) => n + v.size, 0),
     step: async (xs, ys) => {
-      const loss = optimizer.minimize(() => tf.losses.sigmoidCrossEntropy(ys, forward(xs)), true, vars);
+      const loss = optimizer.minimize(
+        () => tf.losses.sigmoidCrossEntropy(ys, forward(xs)),
+        true,
+        vars,
+      );
       loss.dataSync();
       loss.dispose();
     },
@@ -299,9 +391,12 @@ function buildTransformer(tf) {
 
 /** ms per training step of `model` on the current backend. */
 export async function benchTrainStep(tf, impl, model) {
-  const built = model === 'transformer-1block' ? buildTransformer(tf) : buildBilstm(tf);
+  const built =
+    model === "transformer-1block" ? buildTransformer(tf) : buildBilstm(tf);
   if (built.params !== EXPECTED_PARAMS[model]) {
-    throw new Error(`${model}: ${built.params} parameters, ours has ${EXPECTED_PARAMS[model]}`);
+    throw new Error(
+      `${model}: ${built.params} parameters, ours has ${EXPECTED_PARAMS[model]}`,
+    );
   }
   // Random reviews (ids 4..4999, no padding) and labels, like bench_kernels.cpp.
   const ids = new Int32Array(BATCH * MAXLEN);
@@ -309,11 +404,14 @@ export async function benchTrainStep(tf, impl, model) {
   const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
   for (let i = 0; i < ids.length; ++i) ids[i] = 4 + (next() % (VOCAB - 4));
   const labels = Float32Array.from({ length: BATCH }, () => next() % 2);
-  const xs = tf.tensor2d(ids, [BATCH, MAXLEN], 'int32');
-  const ys = model === 'transformer-1block' ? tf.tensor1d(labels) : tf.tensor2d(labels, [BATCH, 1]);
+  const xs = tf.tensor2d(ids, [BATCH, MAXLEN], "int32");
+  const ys =
+    model === "transformer-1block"
+      ? tf.tensor1d(labels)
+      : tf.tensor2d(labels, [BATCH, 1]);
   // Whole steps are long: 2 warm-up steps and the median of 3 (tfjs-backend-cpu, 10-50× slower
   // than the rest: 1 warm-up step and 1 timed step, to keep the run under a few minutes).
-  const slow = impl.startsWith('tfjs-cpu');
+  const slow = impl.startsWith("tfjs-cpu");
   const t = await timeCalls(() => built.step(xs, ys), {
     warmUp: 0,
     minSample: 0,
@@ -325,7 +423,7 @@ export async function benchTrainStep(tf, impl, model) {
   built.dispose();
   return {
     impl,
-    kernel: 'train_step',
+    kernel: "train_step",
     model,
     batch: BATCH,
     maxlen: MAXLEN,
