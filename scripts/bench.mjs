@@ -1,68 +1,111 @@
-// Benchmarks side by side: the same program (bench/bench_kernels.cpp) run natively
-// (build/native-bench/attn_bench), as wasm SIMD and as wasm scalar under node. Each run prints JSON
-// lines; this script collects them and prints three tables (GEMM GFLOP/s, training steps,
-// vector maths Melem/s).
+// Benchmarks side by side, in one run:
+//   native        bench/bench_kernels.cpp built natively (build/native-bench/attn_bench)
+//   wasm-simd     the same program built with Emscripten, SIMD on, run under node
+//   wasm-scalar   ... SIMD off (ATTN_SIMD=OFF)
+//   tfjs-wasm     TensorFlow.js 4.22 tfjs-backend-wasm (SIMD, 1 thread) under node (bench/tfjs/)
+//   tfjs-cpu      TensorFlow.js 4.22 tfjs-backend-cpu under node
+//   "<impl> (chromium)"  wasm-simd, wasm-scalar, tfjs-wasm, tfjs-cpu again in headless Chromium
+//                 (bench/browser/), plus the app's time to interactive when dist/ is built.
+// Each run prints JSON lines; this script collects them and prints tables (GEMM GFLOP/s,
+// training steps, vector maths) and the targets of issue 6, met or not.
 //
 //   npm run bench                       tables
-//   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "vector_math": [...], "env": {...}}
-//   node scripts/bench.mjs --native-only
+//   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "env": {...}, ...}
+//   node scripts/bench.mjs --native-only | --no-browser | --no-tfjs | --quick (GEMM only in Chromium)
+//   node scripts/bench.mjs --records FILE     also write every raw record to FILE (JSON lines)
+//   node scripts/bench.mjs --no-run --add A.jsonl --add B.jsonl   only tabulate saved records, e.g.
+//                                        of a --no-browser run and of bench/browser/run.mjs run
+//                                        separately
+//
+// Timing: the machine is shared, so beside wall time every figure is also taken on a CPU clock
+// where there is one (process CPU time natively and under node; in Chromium the wall time scaled
+// by the renderer's CPU share over the item). "gflops" and "ms_per_step" are the CPU-clock
+// figures ("clock" says which), "gflops_wall" / "ms_per_step_wall" the wall-clock ones.
 //
 // The native bench build (build/native-bench, without xtensor's assertions) and the two wasm builds live in their own
 // build directories (build/wasm-bench-simd, build/wasm-bench-scalar, differing only in ATTN_SIMD);
 // they are configured on first use and brought up to date incrementally (a no-op when nothing
 // changed), so the numbers always describe the checked-out sources.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
-const asJson = args.includes('--json');
-const nativeOnly = args.includes('--native-only');
+const asJson = args.includes("--json");
+const nativeOnly = args.includes("--native-only");
+const withBrowser = !nativeOnly && !args.includes("--no-browser");
+const withTfjs = !nativeOnly && !args.includes("--no-tfjs");
+const quick = args.includes("--quick");
+const addFiles = args.flatMap((a, i) => (a === "--add" ? [args[i + 1]] : []));
+const noRun = args.includes("--no-run");
+const recordsFile = args.includes("--records")
+  ? args[args.indexOf("--records") + 1]
+  : null;
 const jobs = String(os.cpus().length || 2);
 
-const log = (message) => process.stderr.write(`\x1b[1m[bench]\x1b[0m ${message}\n`);
+const log = (message) =>
+  process.stderr.write(`\x1b[1m[bench]\x1b[0m ${message}\n`);
 
 // Runs a command; resolves with its stdout, rejects (with stderr) on a non-zero exit.
 // Build tools' chatter goes to our stderr so --json output stays clean.
 function run(command, commandArgs, { env = process.env, echo = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
+    const child = spawn(command, commandArgs, {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
       stdout += chunk;
       if (echo) process.stderr.write(chunk);
     });
-    child.stderr.on('data', (chunk) => {
+    child.stderr.on("data", (chunk) => {
       stderr += chunk;
       if (echo) process.stderr.write(chunk);
     });
-    child.on('error', reject);
-    child.on('close', (code) =>
+    child.on("error", reject);
+    child.on("close", (code) =>
       code === 0
         ? resolve(stdout)
-        : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}\n${stderr}`)),
+        : reject(
+            new Error(
+              `${command} ${commandArgs.join(" ")} exited with ${code}\n${stderr}`,
+            ),
+          ),
     );
   });
 }
 
-const emscriptenEnv = { ...process.env, NODE_PATH: '/usr/share/nodejs' }; // emcc loads Debian's acorn
+const emscriptenEnv = { ...process.env, NODE_PATH: "/usr/share/nodejs" }; // emcc loads Debian's acorn
 
 async function ensureWasmBench(dir, simd) {
-  if (!existsSync(path.join(root, dir, 'CMakeCache.txt'))) {
-    log(`configuring ${dir} (ATTN_SIMD=${simd ? 'ON' : 'OFF'})`);
+  if (!existsSync(path.join(root, dir, "CMakeCache.txt"))) {
+    log(`configuring ${dir} (ATTN_SIMD=${simd ? "ON" : "OFF"})`);
     await run(
-      'emcmake',
-      ['cmake', '-S', '.', '-B', dir, '-DCMAKE_BUILD_TYPE=Release', `-DATTN_SIMD=${simd ? 'ON' : 'OFF'}`],
+      "emcmake",
+      [
+        "cmake",
+        "-S",
+        ".",
+        "-B",
+        dir,
+        "-DCMAKE_BUILD_TYPE=Release",
+        `-DATTN_SIMD=${simd ? "ON" : "OFF"}`,
+      ],
       { env: emscriptenEnv },
     );
   }
   log(`building ${dir}/attn_bench.mjs`);
-  await run('cmake', ['--build', dir, '--target', 'attn_bench', '-j', jobs], { env: emscriptenEnv });
-  return path.join(root, dir, 'attn_bench.mjs');
+  await run("cmake", ["--build", dir, "--target", "attn_bench", "-j", jobs], {
+    env: emscriptenEnv,
+  });
+  return path.join(root, dir, "attn_bench.mjs");
 }
 
 // The wasm bench is a plain (non-ES6) Emscripten node program in a .mjs file: node parses it as
@@ -74,127 +117,352 @@ function runWasmBench(program) {
     `globalThis.require = createRequire(${JSON.stringify(pathToFileURL(program).href)});`,
     `globalThis.__dirname = ${JSON.stringify(path.dirname(program))};`,
     `await import(${JSON.stringify(pathToFileURL(program).href)});`,
-  ].join('\n');
-  return run(process.execPath, ['--no-experimental-fetch', '--input-type=module', '-e', loader]);
+  ].join("\n");
+  return run(process.execPath, [
+    "--no-experimental-fetch",
+    "--input-type=module",
+    "-e",
+    loader,
+  ]);
 }
 
 function parseLines(stdout) {
   return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line));
 }
 
 async function main() {
+  const started = Date.now();
+  const loadBefore = os.loadavg().map((x) => Number(x.toFixed(2)));
   const records = [];
-  // The native bench has its own build: the test build (build/native) enables xtensor's
-  // bounds assertions, which would slow the native side of every comparison.
-  const nativeDir = 'build/native-bench';
-  if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
-    log(`configuring ${nativeDir}`);
-    await run('cmake', ['-S', '.', '-B', nativeDir, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_XTENSOR_ASSERT=OFF', '-DATTN_BUILD_TESTS=OFF']);
-  }
-  log(`building ${nativeDir}/attn_bench`);
-  await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
-  const nativeBench = path.join(root, nativeDir, 'attn_bench');
-  // One at a time: they would otherwise compete for the same cores.
-  log('running native');
-  records.push(...parseLines(await run(nativeBench, [])));
-  if (!nativeOnly) {
-    for (const [dir, simd, name] of [
-      ['build/wasm-bench-simd', true, 'wasm SIMD'],
-      ['build/wasm-bench-scalar', false, 'wasm scalar'],
-    ]) {
-      const program = await ensureWasmBench(dir, simd);
-      log(`running ${name}`);
+  if (!noRun) {
+    // The native bench has its own build: the test build (build/native) enables xtensor's
+    // bounds assertions, which would slow the native side of every comparison.
+    const nativeDir = "build/native-bench";
+    if (!existsSync(path.join(root, nativeDir, "CMakeCache.txt"))) {
+      log(`configuring ${nativeDir}`);
+      await run("cmake", [
+        "-S",
+        ".",
+        "-B",
+        nativeDir,
+        "-DCMAKE_BUILD_TYPE=Release",
+        "-DATTN_XTENSOR_ASSERT=OFF",
+        "-DATTN_BUILD_TESTS=OFF",
+      ]);
+    }
+    log(`building ${nativeDir}/attn_bench`);
+    await run("cmake", [
+      "--build",
+      nativeDir,
+      "--target",
+      "attn_bench",
+      "-j",
+      jobs,
+    ]);
+    const programs = [];
+    if (!nativeOnly) {
+      for (const [dir, simd] of [
+        ["build/wasm-bench-simd", true],
+        ["build/wasm-bench-scalar", false],
+      ]) {
+        programs.push([
+          simd ? "wasm SIMD" : "wasm scalar",
+          await ensureWasmBench(dir, simd),
+        ]);
+      }
+    }
+    // One at a time: they would otherwise compete for the same cores.
+    log("running native");
+    records.push(
+      ...parseLines(await run(path.join(root, nativeDir, "attn_bench"), [])),
+    );
+    for (const [name, program] of programs) {
+      log(`running ${name} (node)`);
       records.push(...parseLines(await runWasmBench(program)));
     }
+    if (withTfjs) {
+      log(
+        "running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu",
+      );
+      records.push(
+        ...parseLines(
+          await run(process.execPath, [path.join(root, "bench/tfjs/node.mjs")]),
+        ),
+      );
+    }
+    if (withBrowser) {
+      log("running headless Chromium");
+      const { runBrowserBench } = await import("../bench/browser/run.mjs");
+      records.push(...(await runBrowserBench({ log, quick })));
+    }
   }
+  for (const file of addFiles)
+    records.push(...parseLines(readFileSync(file, "utf8")));
+  if (recordsFile)
+    writeFileSync(
+      recordsFile,
+      records.map((r) => `${JSON.stringify(r)}\n`).join(""),
+    );
 
-  const gemm = records.filter((r) => r.kernel === 'gemm');
-  const trainStep = records.filter((r) => r.kernel === 'train_step');
-  const vectorMath = records.filter((r) => r.kernel !== 'gemm' && r.kernel !== 'train_step');
+  const fast = (r) => r.variant === undefined || r.variant === "fast";
+  const gemm = records.filter((r) => r.kernel === "gemm" && fast(r));
+  const gemmReference = records.filter((r) => r.kernel === "gemm" && !fast(r));
+  const trainStep = records.filter((r) => r.kernel === "train_step");
+  const pageInteractive = records.filter(
+    (r) => r.kernel === "page_interactive",
+  );
+  const info = records.filter((r) => r.kernel === "info");
+  const vectorMath = records.filter(
+    (r) =>
+      !["gemm", "train_step", "info", "page_interactive"].includes(r.kernel),
+  );
+  const wasmFile = path.join(root, "web/generated/attn_engine.wasm");
   const env = {
     date: new Date().toISOString(),
     node: process.version,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpu: os.cpus()[0]?.model ?? "unknown",
     cores: os.cpus().length,
-    load_average: os.loadavg().map((x) => Number(x.toFixed(2))),
+    load_average_before: loadBefore,
+    load_average_after: os.loadavg().map((x) => Number(x.toFixed(2))),
     platform: `${os.platform()} ${os.arch()}`,
-    gemm_implementations: Object.fromEntries(gemm.map((r) => [r.impl, r.gemm_impl])),
-    emscripten: nativeOnly ? null : (await run('emcc', ['--version'], { env: emscriptenEnv })).split('\n')[0],
+    gemm_implementations: Object.fromEntries(
+      records.filter((r) => r.gemm_impl).map((r) => [r.impl, r.gemm_impl]),
+    ),
+    emscripten:
+      nativeOnly || noRun
+        ? null
+        : (await run("emcc", ["--version"], { env: emscriptenEnv })).split(
+            "\n",
+          )[0],
+    wasm_gzip_bytes: existsSync(wasmFile)
+      ? gzipSync(readFileSync(wasmFile), { level: 9 }).length
+      : null,
+    peers: info,
+    seconds: Math.round((Date.now() - started) / 1000),
+    timing:
+      "gflops / ms_per_step from CPU time (process CPU time natively and in node; wall time x renderer CPU share in Chromium); *_wall = wall clock",
   };
+  const targets = checkTargets(gemm, trainStep, pageInteractive, env);
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ gemm, vector_math: vectorMath, train_step: trainStep, env })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, page_interactive: pageInteractive, targets })}\n`,
+    );
     return;
   }
-  printTables(gemm, vectorMath, trainStep, env);
+  printTables(
+    gemm,
+    gemmReference,
+    vectorMath,
+    trainStep,
+    pageInteractive,
+    targets,
+    env,
+  );
+}
+
+// The targets of issue 6, each {target, value, met}; null values when a row is missing.
+function checkTargets(gemm, trainStep, pageInteractive, env) {
+  const out = [];
+  const g = (impl, s) =>
+    gemm.find(
+      (r) => r.impl === impl && r.m === s.m && r.n === s.n && r.k === s.k,
+    )?.gflops;
+  const step = (impl, model) =>
+    trainStep.find((r) => r.impl === impl && r.model === model)?.ms_per_step;
+  const ratio = (a, b) => (a === undefined || b === undefined ? null : a / b);
+  const add = (target, value, met) =>
+    out.push({
+      target,
+      value: value === null ? null : Number(value.toFixed(2)),
+      met: value === null ? null : met(value),
+    });
+  // The sizes TensorFlow.js was timed at (not the 1×4×3 product, which is all call overhead).
+  const sizes = [
+    ...new Map(
+      gemm
+        .filter((r) => r.impl === "tfjs-wasm")
+        .map((r) => [`${r.m}x${r.n}x${r.k}`, r]),
+    ).values(),
+  ];
+  for (const suffix of ["", " (chromium)"]) {
+    for (const s of sizes) {
+      const label = `${s.m}x${s.n}x${s.k}${suffix}`;
+      add(
+        `GEMM wasm-simd / wasm-scalar >= 2 at ${label}`,
+        ratio(g(`wasm-simd${suffix}`, s), g(`wasm-scalar${suffix}`, s)),
+        (v) => v >= 2,
+      );
+      add(
+        `GEMM wasm-simd / tfjs-wasm >= 1.2 at ${label}`,
+        ratio(g(`wasm-simd${suffix}`, s), g(`tfjs-wasm${suffix}`, s)),
+        (v) => v >= 1.2,
+      );
+    }
+    for (const [model, factor] of [
+      ["bilstm-attention", 5],
+      ["transformer-1block", 3],
+    ]) {
+      const tfjs = [
+        step(`tfjs-wasm${suffix}`, model),
+        step(`tfjs-cpu${suffix}`, model),
+      ].filter((x) => x !== undefined);
+      const best = tfjs.length ? Math.min(...tfjs) : undefined;
+      add(
+        `train step ${model}${suffix}: best tfjs / wasm-simd >= ${factor}`,
+        ratio(best, step(`wasm-simd${suffix}`, model)),
+        (v) => v >= factor,
+      );
+    }
+  }
+  for (const model of ["bilstm-attention", "transformer-1block"]) {
+    add(
+      `train step ${model}: wasm-simd (node) / native <= 2`,
+      ratio(step("wasm-simd", model), step("native", model)),
+      (v) => v <= 2,
+    );
+  }
+  add(
+    "attn_engine.wasm gzipped < 500 KB (KB)",
+    env.wasm_gzip_bytes === null ? null : env.wasm_gzip_bytes / 1024,
+    (v) => v < 500,
+  );
+  const tti = pageInteractive[0];
+  add(
+    "page interactive < 1000 ms (navigation -> first heatmap, wall)",
+    tti ? tti.ms_wall : null,
+    (v) => v < 1000,
+  );
+  add(
+    "page interactive < 1000 ms (wall x renderer CPU share)",
+    tti?.ms ?? null,
+    (v) => v < 1000,
+  );
+  return out;
 }
 
 function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => r[i].length)),
+  );
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join("  ");
+  return [
+    line(header),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...rows.map(line),
+  ].join("\n");
 }
 
-function printTables(gemm, vectorMath, trainStep, env) {
-  const impls = ['native', 'wasm-simd', 'wasm-scalar'].filter((impl) => gemm.some((r) => r.impl === impl));
-  const pick = (list, impl, variant, match) =>
-    list.find((r) => r.impl === impl && r.variant === variant && match(r));
-  const fmt = (x, digits = 1) => (x === undefined ? '-' : x.toFixed(digits));
+function printTables(
+  gemm,
+  gemmReference,
+  vectorMath,
+  trainStep,
+  pageInteractive,
+  targets,
+  env,
+) {
+  const fmt = (x, digits = 1) =>
+    x === undefined || x === null || Number.isNaN(x) ? "-" : x.toFixed(digits);
+  const impls = [...new Set([...gemm, ...trainStep].map((r) => r.impl))];
 
-  const sizes = [...new Map(gemm.map((r) => [`${r.m}x${r.n}x${r.k}`, r])).values()];
-  const gemmHeader = ['GEMM GFLOP/s (M×N×K)', ...impls.flatMap((i) => [i, `${i} ref`])];
-  if (impls.includes('wasm-simd') && impls.includes('wasm-scalar')) gemmHeader.push('simd/scalar');
+  const sizes = [
+    ...new Map(gemm.map((r) => [`${r.m}x${r.n}x${r.k}`, r])).values(),
+  ];
+  const gemmImpls = impls.filter((impl) => gemm.some((r) => r.impl === impl));
   const gemmRows = sizes.map((s) => {
     const same = (r) => r.m === s.m && r.n === s.n && r.k === s.k;
-    const row = [`${s.m}×${s.n}×${s.k}`];
-    for (const impl of impls) {
-      row.push(fmt(pick(gemm, impl, 'fast', same)?.gflops, 2), fmt(pick(gemm, impl, 'reference', same)?.gflops, 2));
-    }
-    if (gemmHeader.at(-1) === 'simd/scalar') {
-      const ratio = pick(gemm, 'wasm-simd', 'fast', same)?.gflops / pick(gemm, 'wasm-scalar', 'fast', same)?.gflops;
-      row.push(`${fmt(ratio)}×`);
-    }
-    return row;
-  });
-
-  const kernels = [...new Set(vectorMath.map((r) => r.kernel))];
-  const vmHeader = ['Vector maths Melem/s', ...impls.flatMap((i) => [i, `${i} ref`])];
-  const vmRows = kernels.map((kernel) => {
-    const same = (r) => r.kernel === kernel;
-    const n = vectorMath.find(same)?.n;
     return [
-      `${kernel} (n = ${n})`,
-      ...impls.flatMap((impl) => [
-        fmt(pick(vectorMath, impl, 'fast', same)?.melem_per_s, 0),
-        fmt(pick(vectorMath, impl, 'reference', same)?.melem_per_s, 0),
-      ]),
+      `${s.m}×${s.n}×${s.k}`,
+      ...gemmImpls.map((impl) =>
+        fmt(gemm.find((r) => r.impl === impl && same(r))?.gflops, 2),
+      ),
+      fmt(gemmReference.find((r) => r.impl === "native" && same(r))?.gflops, 2),
     ];
   });
+  console.log("GEMM GFLOP/s (M×N×K, CPU clock)");
+  console.log(table(["M×N×K", ...gemmImpls, "native ref loop"], gemmRows));
+  console.log();
 
   const models = [...new Set(trainStep.map((r) => r.model))];
-  const stepHeader = ['Training step (batch 32 × 200 tokens)', ...impls.flatMap((i) => [`${i} ms`, `${i} tok/s`])];
-  if (impls.includes('native') && impls.includes('wasm-simd')) stepHeader.push('wasm-simd/native');
-  const stepRows = models.map((model) => {
-    const row = [model];
-    const of = (impl) => trainStep.find((r) => r.model === model && r.impl === impl);
-    for (const impl of impls) row.push(fmt(of(impl)?.ms_per_step, 1), fmt(of(impl)?.tokens_per_s, 0));
-    if (stepHeader.at(-1) === 'wasm-simd/native') row.push(`${fmt(of('wasm-simd')?.ms_per_step / of('native')?.ms_per_step, 2)}×`);
-    return row;
-  });
+  const stepRows = impls
+    .filter((impl) => trainStep.some((r) => r.impl === impl))
+    .map((impl) => [
+      impl,
+      ...models.flatMap((model) => {
+        const r = trainStep.find((x) => x.impl === impl && x.model === model);
+        return [
+          fmt(r?.ms_per_step, 1),
+          fmt(r?.tokens_per_s, 0),
+          fmt(r?.ms_per_step_wall, 1),
+        ];
+      }),
+    ]);
+  console.log(
+    "Training step, batch 32 × 200 tokens (forward, BCE, backward, Adam)",
+  );
+  console.log(
+    table(
+      ["impl", ...models.flatMap((m) => [`${m} ms`, "tok/s", "ms wall"])],
+      stepRows,
+    ),
+  );
+  console.log();
 
-  console.log(table(gemmHeader, gemmRows));
+  if (vectorMath.length) {
+    const kernels = [...new Set(vectorMath.map((r) => r.kernel))];
+    const vmImpls = [...new Set(vectorMath.map((r) => r.impl))];
+    const vmRows = kernels.map((kernel) => [
+      `${kernel} (n = ${vectorMath.find((r) => r.kernel === kernel)?.n})`,
+      ...vmImpls.flatMap((impl) =>
+        ["fast", "reference"].map((variant) =>
+          fmt(
+            vectorMath.find(
+              (r) =>
+                r.impl === impl && r.kernel === kernel && r.variant === variant,
+            )?.melem_per_s,
+            0,
+          ),
+        ),
+      ),
+    ]);
+    console.log("Vector maths Melem/s");
+    console.log(
+      table(["kernel", ...vmImpls.flatMap((i) => [i, `${i} ref`])], vmRows),
+    );
+    console.log();
+  }
+  for (const r of pageInteractive) {
+    console.log(
+      `App time to interactive (Chromium, navigation → first heatmap, median of 3): ${fmt(r.ms_wall, 0)} ms wall, ` +
+        `${fmt(r.ms, 0)} ms × CPU share ${r.cpu_share}`,
+    );
+  }
   console.log();
-  console.log(table(stepHeader, stepRows));
-  console.log();
-  console.log(table(vmHeader, vmRows));
+  console.log("Targets (issue 6)");
+  console.log(
+    table(
+      ["target", "value", "met"],
+      targets.map((t) => [
+        t.target,
+        fmt(t.value, 2),
+        t.met === null ? "-" : t.met ? "yes" : "NO",
+      ]),
+    ),
+  );
   console.log();
   console.log(
-    `"ref" = the plain-loop reference. ${env.cpu}, ${env.cores} cores, load average ${env.load_average.join(' ')}; ` +
-      `node ${env.node}; gemm: ${Object.entries(env.gemm_implementations)
+    `${env.cpu}, ${env.cores} cores, load average ${env.load_average_before.join(" ")} before / ${env.load_average_after.join(" ")} after; ` +
+      `node ${env.node}; ${env.emscripten ?? ""}; ${env.seconds} s. gemm: ${Object.entries(
+        env.gemm_implementations,
+      )
         .map(([impl, name]) => `${impl} = ${name}`)
-        .join(', ')}.`,
+        .join(", ")}. ${env.timing}.`,
   );
 }
 

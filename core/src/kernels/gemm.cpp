@@ -92,30 +92,40 @@ void pack_b(bool trans_b, const float* b, std::size_t ldb, std::size_t p0, std::
   }
 }
 
-// C tile [rows ≤ kMr, cols ≤ kNr] (row stride ldc) = alpha · Ap·Bp + beta · C, where Ap is a
-// packed [kc][kMr] sliver and Bp a packed [kc][kNr] sliver. Eight accumulators (4 rows × 2
-// vectors of 4) keep the adders busy; there is no FMA on this toolchain's wasm, so mul + add.
-// beta == 0 writes C without reading it.
-void micro_kernel(std::size_t kc, const float* ap, const float* bp, float alpha, float beta, float* c,
-                  std::size_t ldc, std::size_t rows, std::size_t cols) {
+// C tile [rows ≤ kMr, cols ≤ kNr] (row stride ldc) = alpha · op(A)·op(B) + beta · C over one
+// sliver of each, read with unit stride along k:
+//   op(A): kPackedA: a packed [kc][kMr] sliver; otherwise op(A) read in place from an
+//          untransposed A (row r of the tile at ap + r·lda, step 1 along k), which saves packing
+//          A when every row of the tile exists.
+//   op(B): row p of the sliver (kNr values) at bp + p·b_step: kNr for a packed sliver, ldb for an
+//          untransposed B read in place.
+// Eight accumulators (4 rows × 2 vectors of 4) keep the adders busy; there is no FMA on this
+// toolchain's wasm, so mul + add. beta == 0 writes C without reading it.
+template <bool kPackedA>
+void micro_kernel(std::size_t kc, const float* ap, std::size_t lda, const float* bp, std::size_t b_step,
+                  float alpha, float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
   F4 c00 = splat(0.f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-  // One rank-1 update of the tile per step: row r of C += ap[r] · (the 8 values of B's row).
+  // Offsets of the tile's rows and the step along k: constants for a packed sliver, so its loads
+  // keep immediate offsets.
+  const std::size_t r1 = kPackedA ? 1 : lda, r2 = 2 * r1, r3 = 3 * r1;
+  const std::size_t a_step = kPackedA ? kMr : 1;
+  // One rank-1 update of the tile per step: row r of C += a(r, p) · (the 8 values of B's row p).
   // Not unrolled: V8's optimising tier turns a 4× unrolled body (which LLVM schedules with all
   // 16 broadcasts up front) into stack spills and runs it ~1.5× slower; this plain loop compiles
-  // to 2 loads, 4 broadcasts, 8 mul and 8 add with all accumulators in registers.
-  for (std::size_t p = 0; p < kc; ++p, ap += kMr, bp += kNr) {
+  // to 2 loads, 4 broadcast loads, 8 mul and 8 add with all accumulators in registers.
+  for (std::size_t p = 0; p < kc; ++p, ap += a_step, bp += b_step) {
     const F4 b0 = load(bp);
     const F4 b1 = load(bp + 4);
     const F4 a0 = splat(ap[0]);
     c00 = c00 + a0 * b0;
     c01 = c01 + a0 * b1;
-    const F4 a1 = splat(ap[1]);
+    const F4 a1 = splat(ap[r1]);
     c10 = c10 + a1 * b0;
     c11 = c11 + a1 * b1;
-    const F4 a2 = splat(ap[2]);
+    const F4 a2 = splat(ap[r2]);
     c20 = c20 + a2 * b0;
     c21 = c21 + a2 * b1;
-    const F4 a3 = splat(ap[3]);
+    const F4 a3 = splat(ap[r3]);
     c30 = c30 + a3 * b0;
     c31 = c31 + a3 * b1;
   }
@@ -185,21 +195,47 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
   float* const pa = packed_a.data();
   float* const pb = packed_b.data();
 
+  // Untransposed operands are read in place wherever a whole sliver exists: packing them would
+  // only copy rows that are already contiguous along the kernel's unit-stride direction, and at
+  // our models' sizes (M = 32..64) that copy costs a fifth of the multiply. Only the ragged last
+  // sliver (fewer than kMr rows / kNr columns) is packed, zero-padded, so edge tiles run the same
+  // kernel. Transposed operands are always packed.
+  const bool direct_a = !trans_a, direct_b = !trans_b;
   for (std::size_t jc = 0; jc < n; jc += kNc) {
     const std::size_t nc = std::min(kNc, n - jc);
+    const std::size_t nc_full = nc / kNr * kNr;
     for (std::size_t pc = 0; pc < k; pc += kKc) {
       const std::size_t kc = std::min(kKc, k - pc);
       // The first K block applies the caller's beta; later ones add onto what it wrote.
       const float beta_block = pc == 0 ? beta : 1.f;
-      pack_b(trans_b, b, ldb, pc, kc, jc, nc, pb);
+      if (!direct_b) {
+        pack_b(trans_b, b, ldb, pc, kc, jc, nc, pb);
+      } else if (nc_full < nc) {
+        pack_b(false, b, ldb, pc, kc, jc + nc_full, nc - nc_full, pb);
+      }
       for (std::size_t ic = 0; ic < m; ic += kMc) {
         const std::size_t mc = std::min(kMc, m - ic);
-        pack_a(trans_a, a, lda, ic, mc, pc, kc, pa);
+        const std::size_t mc_full = mc / kMr * kMr;
+        if (!direct_a) {
+          pack_a(trans_a, a, lda, ic, mc, pc, kc, pa);
+        } else if (mc_full < mc) {
+          pack_a(false, a, lda, ic + mc_full, mc - mc_full, pc, kc, pa);
+        }
         for (std::size_t jr = 0; jr < nc; jr += kNr) {
-          const float* bp = pb + jr * kc;
+          const bool b_in_place = direct_b && jr < nc_full;
+          const float* bp = b_in_place ? b + pc * ldb + jc + jr : pb + (direct_b ? 0 : jr * kc);
+          const std::size_t b_step = b_in_place ? ldb : kNr;
+          const std::size_t cols = std::min(kNr, nc - jr);
           for (std::size_t ir = 0; ir < mc; ir += kMr) {
-            micro_kernel(kc, pa + ir * kc, bp, alpha, beta_block, c + (ic + ir) * ldc + jc + jr,
-                         ldc, std::min(kMr, mc - ir), std::min(kNr, nc - jr));
+            float* const ct = c + (ic + ir) * ldc + jc + jr;
+            const std::size_t rows = std::min(kMr, mc - ir);
+            if (direct_a && ir < mc_full) {
+              micro_kernel<false>(kc, a + (ic + ir) * lda + pc, lda, bp, b_step, alpha, beta_block, ct, ldc, rows,
+                                  cols);
+            } else {
+              micro_kernel<true>(kc, pa + (direct_a ? 0 : ir * kc), lda, bp, b_step, alpha, beta_block, ct, ldc,
+                                 rows, cols);
+            }
           }
         }
       }

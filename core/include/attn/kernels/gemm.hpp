@@ -7,8 +7,9 @@
 //   trans_b == false: B is stored [K, N] (ldb >= N);  true: B is stored [N, K] (ldb >= K).
 // beta == 0 overwrites C without reading it (NaNs in C do not propagate).
 //
-// `gemm` is the fast path: op(A) and op(B) are packed into contiguous panels (which absorbs the
-// transposes and leading dimensions) and a 4×8 register-blocked micro-kernel runs over them,
+// `gemm` is the fast path: a 4×8 register-blocked micro-kernel over slivers of op(A) and op(B)
+// that it reads with unit stride along K: untransposed operands in place (only a ragged last
+// sliver is copied), transposed ones packed into contiguous panels first. The kernel is
 // written once over four float lanes: wasm_simd128 in the SIMD wasm build, SSE2 natively, plain
 // scalar code in the scalar wasm build (ATTN_SIMD=OFF). Products of at most 512 multiply-adds
 // skip the packing. It sums in float in another order than `gemm_reference` (the plain triple
