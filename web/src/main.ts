@@ -2,7 +2,7 @@
 // Views are mounted on first visit and kept; the shell shows one at a time.
 import { parseHash, routeHash } from './app/router';
 import { applyStoredTheme, themeToggle } from './app/theme';
-import { EngineBridge } from './engine/bridge';
+import { startEngine } from './app/engine_status';
 import { DEFAULT_VIEW, VIEWS } from './views/registry';
 import type { ViewInstance } from './views/types';
 
@@ -13,17 +13,7 @@ const app = document.querySelector<HTMLElement>('#app')!;
 const nav = document.querySelector<HTMLElement>('#views-nav')!;
 document.querySelector('.app-header')!.append(themeToggle());
 
-const engine = new EngineBridge();
-engine.ready.then(
-  (info) => {
-    status.textContent = `Engine ready: ${info.version}, WebAssembly SIMD ${info.simd ? 'on' : 'off'}`;
-    status.dataset.state = 'ready';
-  },
-  (error: Error) => {
-    status.textContent = error.message;
-    status.dataset.state = 'failed';
-  },
-);
+const engine = startEngine(status);
 
 const links = new Map<string, HTMLAnchorElement>();
 for (const view of VIEWS) {

@@ -1,6 +1,6 @@
 // The course's two kinds of page: the map (every lesson with its progress, and a reset) and a
 // lesson (text, live figures, predictions, exercises, training demos).
-import { el } from './dom';
+import { el } from '../views/dom';
 import { ExerciseView } from './exercise_view';
 import { EXERCISES } from './exercises';
 import type { EngineCall } from './exercises/types';

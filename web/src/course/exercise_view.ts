@@ -4,8 +4,8 @@
 // the learner's heatmap next to the reference.
 import { basicSetup, EditorView } from 'codemirror';
 import { javascript } from '@codemirror/lang-javascript';
-import { createHeatmap, type HeatmapData } from '../views/heatmap';
-import { el } from './dom';
+import { createHeatmap, valueRange, type HeatmapData } from '../views/heatmap';
+import { el } from '../views/dom';
 import type { EngineCall, Exercise } from './exercises/types';
 import { ABS_TOL, REL_TOL, compare, describeMismatch, formatData } from './grader';
 import { mathBlock } from './math';
@@ -150,7 +150,7 @@ export class ExerciseView {
     if (yours)
       add('Your result', 'heatmap-yours', {
         ...yours,
-        range: yours.range ?? rangeOf(reference),
+        range: yours.range ?? valueRange(reference),
       });
     else this.figures.append(el('p', { className: 'muted' }, 'Your result cannot be drawn as a heatmap.'));
     add('Reference (C++ engine)', 'heatmap-reference', reference);
@@ -245,13 +245,3 @@ export class ExerciseView {
   }
 }
 
-function rangeOf(data: HeatmapData): [number, number] {
-  if (data.range) return data.range;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < data.values.length; i++) {
-    lo = Math.min(lo, data.values[i]);
-    hi = Math.max(hi, data.values[i]);
-  }
-  return [lo, hi];
-}

@@ -1,6 +1,6 @@
 // A live figure: heatmaps computed by the engine when the lesson opens.
 import { createHeatmap } from '../views/heatmap';
-import { el } from './dom';
+import { el } from '../views/dom';
 import type { EngineCall } from './exercises/types';
 import type { LiveFigure } from './lessons/types';
 import { mathBlock } from './math';

@@ -1,7 +1,7 @@
 // Boots the course page: starts the engine worker, then shows the course map (#map) or a lesson
 // (#lesson-N) according to the URL hash.
 import { applyStoredTheme, themeToggle } from '../app/theme';
-import { EngineBridge } from '../engine/bridge';
+import { startEngine } from '../app/engine_status';
 import { createCourseMap, createLessonPage } from './course_page';
 import type { EngineCall } from './exercises/types';
 import { LESSONS } from './lessons';
@@ -14,17 +14,7 @@ document.querySelector('.app-header')?.append(themeToggle());
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;
 
-const engine = new EngineBridge();
-engine.ready.then(
-  (info) => {
-    status.textContent = `Engine ready: ${info.version}, WebAssembly SIMD ${info.simd ? 'on' : 'off'}`;
-    status.dataset.state = 'ready';
-  },
-  (error: Error) => {
-    status.textContent = error.message;
-    status.dataset.state = 'failed';
-  },
-);
+const engine = startEngine(status);
 const call: EngineCall = (method, ...args) => engine.call(method, ...args);
 const progress = new ProgressStore();
 

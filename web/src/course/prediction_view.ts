@@ -1,6 +1,6 @@
 // A prediction question: the learner clicks an answer, then the engine computes the truth.
 import { createHeatmap } from '../views/heatmap';
-import { el } from './dom';
+import { el } from '../views/dom';
 import type { EngineCall } from './exercises/types';
 import type { Prediction } from './lessons/types';
 import { mathBlock } from './math';

@@ -5,7 +5,7 @@
 // column labels, row labels, one square per value on the viridis scale and a legend bar with the
 // range's ends. The SVG marks each value's square with class "cell" (one per value) and stores the
 // value in data-value, so an exported file can be read back.
-import { formatValue, type HeatmapData } from '../views/heatmap';
+import { formatValue, valueRange, type HeatmapData } from '../views/heatmap';
 import { rgb, textColourOn, viridis } from '../views/palette';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -28,17 +28,6 @@ export function heatmapLayout(data: Pick<HeatmapData, 'rows' | 'cols'>): Heatmap
   const gridHeight = data.rows * cell;
   const width = Math.max(left + data.cols * cell + 16, 280);
   return { width, height: top + gridHeight + 52, cell, left, top, legendTop: top + gridHeight + 16 };
-}
-
-function valueRange(data: HeatmapData): [number, number] {
-  if (data.range) return data.range;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < data.values.length; i++) {
-    lo = Math.min(lo, data.values[i]);
-    hi = Math.max(hi, data.values[i]);
-  }
-  return [lo, hi];
 }
 
 function colourAt(value: number, [lo, hi]: [number, number]): [number, number, number] {

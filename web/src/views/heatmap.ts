@@ -33,6 +33,18 @@ export interface Heatmap {
   current(): HeatmapData | undefined;
 }
 
+/** The colour range of a heatmap: its fixed `range`, else the data's min and max. */
+export function valueRange(data: HeatmapData): [number, number] {
+  if (data.range) return data.range;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < data.values.length; i++) {
+    lo = Math.min(lo, data.values[i]);
+    hi = Math.max(hi, data.values[i]);
+  }
+  return [lo, hi];
+}
+
 export function formatValue(x: number): string {
   if (x === 0) return '0';
   if (!Number.isFinite(x)) return String(x);
@@ -132,14 +144,7 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
   function update(next: HeatmapData): void {
     const hadFocus = table.contains(document.activeElement);
     data = next;
-    let lo = next.range?.[0] ?? Infinity;
-    let hi = next.range?.[1] ?? -Infinity;
-    if (!next.range) {
-      for (let i = 0; i < next.values.length; i++) {
-        lo = Math.min(lo, next.values[i]);
-        hi = Math.max(hi, next.values[i]);
-      }
-    }
+    const [lo, hi] = valueRange(next);
     const span = hi - lo;
     legendLabel.textContent = 'Colour scale (viridis) from ';
     legendMin.textContent = formatValue(lo);

@@ -6,6 +6,7 @@
 import type { AttendResult, OutScoreParams, OutTensor } from '../../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../../engine/bridge';
 import { csvButton } from '../../export/export';
+import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
 import { SCORE_FORMULAS } from './formulas';
 import { normals } from './sample';
@@ -28,15 +29,6 @@ const SELF_DIM = 4; // d_k = d_v of the self-attention demo
 const SWEEP = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 const f = formatValue;
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
 
 function tensor(rows: number[][]) {
   return { shape: [rows.length, rows[0].length], data: Float32Array.from(rows.flat()) };
