@@ -2,6 +2,8 @@
 //   attn train   --task sentiment --data PATH [--test PATH] --model bilstm-attention|transformer|bilstm|bow ...
 //   attn eval    --model-file FILE --data PATH [--json]
 //   attn predict --model-file FILE --text "..." [--json]
+//   attn train   --task dates|reverse|sort|copy|parallel --model seq2seq-attention|seq2seq ...
+//   attn translate --model-file FILE --text "..." [--beam K] [--json]
 // Exit codes: 0 success, 1 the work failed (bad data, unreadable file, diverged training),
 // 2 bad arguments (with the usage text on `err`).
 #pragma once

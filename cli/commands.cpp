@@ -1,5 +1,6 @@
 // attn train / eval / predict for the sentiment task. Models: the neural SequenceClassifier
-// families (through the SentimentModel bundle) and the bag-of-n-grams baseline.
+// families (through the SentimentModel bundle) and the bag-of-n-grams baseline. The option tables
+// of every command live here; train --task <seq2seq task> and translate run in seq2seq_commands.cpp.
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -14,6 +15,8 @@
 #include "attn/models/sentiment_model.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "cli.hpp"
+#include "progress.hpp"
+#include "seq2seq_commands.hpp"
 #include "sentiment_data.hpp"
 
 namespace attn::cli {
@@ -23,13 +26,13 @@ using Clock = std::chrono::steady_clock;
 
 const CommandSpec kTrain{
     "train",
-    "train a sentiment model; report held-out accuracy",
-    {{"task", "NAME", "sentiment (the only task so far)"},
-     {"data", "PATH", "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv"},
+    "train a sentiment or sequence-to-sequence model; report held-out accuracy",
+    {{"task", "NAME", "sentiment (default) | dates | reverse | sort | copy | parallel"},
+     {"data", "PATH", "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
      {"test", "PATH", "test set (default: the test half of --data when it has one)"},
      {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
-     {"model", "NAME", "bilstm-attention (default) | transformer | bilstm | bow"},
-     {"vocab", "N", "vocabulary size, Keras' num_words (default 5000)"},
+     {"model", "NAME", "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq"},
+     {"vocab", "N", "vocabulary size, Keras' num_words (default 5000; parallel: per side, default 8000)"},
      {"maxlen", "N", "pad/truncate reviews to N tokens, 'pre' like Keras (default 500)"},
      {"epochs", "N", "passes over the training data (default 5; bow 10)"},
      {"batch", "N", "minibatch size (default 32)"},
@@ -37,9 +40,17 @@ const CommandSpec kTrain{
      {"seed", "N", "fixes initialisation, shuffling, dropout and the validation split (default 1)"},
      {"save", "FILE", "write the trained model to FILE"},
      {"embed", "N", "embedding size / Transformer d_model (default 32)"},
-     {"units", "N", "recurrent units per direction (default 32)"},
-     {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm: lstm (default) | gru"},
-     {"score", "NAME", "attention pooling score: additive (default) | concat | general | dot | scaled_dot"},
+     {"units", "N", "recurrent units per direction (default 32; seq2seq 64)"},
+     {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm (default) | gru"},
+     {"score", "NAME", "attention score: additive (default) | concat | general | dot | scaled_dot; luong also location | scaled (default general)"},
+     {"attention", "NAME", "seq2seq-attention: bahdanau (default) | luong"},
+     {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
+     {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
+     {"test-size", "N", "seq2seq: held-out pairs (default 1000)"},
+     {"min-len", "N", "digit tasks: shortest training string (default 5)"},
+     {"max-len", "N", "digit tasks: longest training string (default 20)"},
+     {"test-min-len", "N", "digit tasks: shortest held-out string (default --min-len)"},
+     {"test-max-len", "N", "digit tasks: longest held-out string (default --max-len)"},
      {"pooling", "NAME", "attention (default) | mean | last (bilstm: last)"},
      {"layers", "N", "Transformer blocks (default 1)"},
      {"ff", "N", "Transformer feed-forward size (default 2 × embed)"},
@@ -53,7 +64,7 @@ const CommandSpec kTrain{
      {"schedule", "NAME", "learning-rate schedule: constant (default) | linear | cosine | inverse_sqrt"},
      {"warmup", "N", "steps of linear learning-rate warm-up (default 0)"},
      {"json", "", "print one JSON object per line (progress, epochs, done)"}},
-    {"data"}};
+    {}};
 
 const CommandSpec kEval{"eval",
                         "evaluate a saved model on labelled data",
@@ -69,7 +80,21 @@ const CommandSpec kPredict{"predict",
                             {"json", "", "print one JSON object"}},
                            {"model-file", "text"}};
 
-const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict};
+const CommandSpec kTranslate{"translate",
+                             "decode one text with a seq2seq model; show the output and its alignment",
+                             {{"model-file", "FILE", "a model written by attn train --task <seq2seq task> --save"},
+                              {"text", "TEXT", "the source text (a date, digits, a sentence)"},
+                              {"beam", "K", "beam width (default 1: greedy)"},
+                              {"alpha", "X", "beam search length penalty exponent, GNMT (default 0.6)"},
+                              {"json", "", "print one JSON object (tokens and the alignment matrix)"}},
+                             {"model-file", "text"}};
+
+const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict, &kTranslate};
+
+// Options the sentiment trainer reads and the seq2seq tasks do not.
+const std::vector<std::string> kSentimentOnly = {"test",    "holdout",   "maxlen",       "pooling",  "layers",
+                                                 "ff",      "heads",     "dropout",      "optimizer", "weight-decay",
+                                                 "schedule", "warmup"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";
@@ -111,53 +136,6 @@ std::vector<int> labels_of(const std::vector<LabelledText>& examples) {
   return labels;
 }
 
-// Prints progress (stderr, or JSON lines on stdout) at most every half second.
-class ProgressPrinter {
- public:
-  ProgressPrinter(bool json, std::ostream& out, std::ostream& err) : json_(json), out_(out), err_(err) {}
-  void loading(const LoadProgress& p) {
-    if (!due()) return;
-    if (json_) {
-      out_ << FlatJson().set("event", "loading").set("examples", static_cast<double>(p.examples))
-                  .set("bytes_read", static_cast<double>(p.bytes_read)).dump() << "\n" << std::flush;
-    } else {
-      err_ << "\rloading: " << p.examples << " reviews" << std::flush;
-      line_open_ = true;
-    }
-  }
-  void step(const StepProgress& p, std::size_t epochs) {
-    if (!due()) return;
-    if (json_) {
-      out_ << FlatJson().set("event", "progress").set("step", static_cast<double>(p.step))
-                  .set("epoch", static_cast<double>(p.epoch + 1)).set("loss", static_cast<double>(p.loss))
-                  .set("examples_per_s", p.examples_per_second).set("elapsed_s", p.elapsed).dump()
-           << "\n" << std::flush;
-    } else {
-      err_ << "\repoch " << p.epoch + 1 << "/" << epochs << " step " << p.step << ": loss " << p.loss << ", "
-           << static_cast<long>(p.examples_per_second) << " examples/s   " << std::flush;
-      line_open_ = true;
-    }
-  }
-  // Ends a progress line left open on stderr (nothing when none was printed).
-  void end_line() {
-    if (line_open_) err_ << "\n";
-    line_open_ = false;
-  }
-
- private:
-  bool due() {
-    const auto now = Clock::now();
-    if (now - last_ < std::chrono::milliseconds(500)) return false;
-    last_ = now;
-    return true;
-  }
-  bool json_;
-  std::ostream& out_;
-  std::ostream& err_;
-  Clock::time_point last_{};
-  bool line_open_ = false;
-};
-
 // Moves a stratified share of the training examples into the (empty) test set.
 void hold_out(SentimentData& data, float fraction, std::uint64_t seed) {
   const std::vector<bool> held = stratified_holdout(labels_of(data.train), fraction, seed);
@@ -169,8 +147,20 @@ void hold_out(SentimentData& data, float fraction, std::uint64_t seed) {
 }
 
 int train_command(const Args& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> tasks = seq2seq_task_names();
+  tasks.insert(tasks.begin(), "sentiment");
+  const std::string task = args.choice("task", "sentiment", tasks);
+  if (task != "sentiment") {
+    for (const std::string& name : kSentimentOnly) {
+      if (args.has(name)) throw UsageError("--" + name + " applies to --task sentiment only");
+    }
+    return seq2seq_train_command(args, out, err);
+  }
+  for (const std::string& name : seq2seq_only_options()) {
+    if (args.has(name)) throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
+  }
+  if (!args.has("data")) throw UsageError("missing required option --data");
   const bool json = args.flag("json");
-  args.choice("task", "sentiment", {"sentiment"});
   const std::string model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
   const bool bow = model_name == "bow";
   const std::size_t seed = args.whole("seed", 1, 0, 1u << 31);
@@ -252,7 +242,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   } else {
     TrainingCallbacks callbacks;
     callbacks.on_step = [&](const StepProgress& p) {
-      progress.step(p, epochs);
+      progress.step(p.step, p.epoch, p.loss, p.examples_per_second, p.elapsed, epochs);
       return true;
     };
     callbacks.on_epoch = [&](const EpochProgress& e) {
@@ -389,6 +379,7 @@ int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostre
     const Args args = parse_args(*spec, rest);
     if (spec == &kTrain) return train_command(args, out, err);
     if (spec == &kEval) return eval_command(args, out, err);
+    if (spec == &kTranslate) return translate_command(args, out, err);
     return predict_command(args, out, err);
   } catch (const UsageError& e) {
     err << "attn " << spec->name << ": " << e.what() << "\n" << usage(*spec);

@@ -79,7 +79,8 @@ TEST_CASE("cli.usage_and_argument_errors") {
       {{"train", "--data", "builtin", "--lr", "abc"}, "attn train: --lr must be a number greater than 0 and at most 10, got 'abc'"},
       {{"train", "--data", "builtin", "--model", "cnn"},
        "attn train: --model must be one of bilstm-attention|transformer|bilstm|bow, got 'cnn'"},
-      {{"train", "--data", "builtin", "--task", "dates"}, "attn train: --task must be one of sentiment, got 'dates'"},
+      {{"train", "--data", "builtin", "--task", "poems"},
+       "attn train: --task must be one of sentiment|dates|reverse|sort|copy|parallel, got 'poems'"},
       {{"train", "--data", "builtin", "--cell", "rnn"}, "attn train: --cell must be one of lstm|gru, got 'rnn'"},
       {{"train", "--data", "builtin", "--json", "yes"}, "attn train: unexpected argument 'yes' (options start with --)"},
       {{"train", "--data", "builtin", "--seed", "1", "--seed", "2"}, "attn train: --seed is given twice"},
@@ -172,4 +173,102 @@ TEST_CASE("cli.holdout_takes_a_stratified_share_of_the_training_data") {
   const attn::FlatJson done = last_json_line(r.out);
   CHECK(done.get_number("train_examples") == 396);
   CHECK(r.out.find("\"test_examples\":132") != std::string::npos);
+}
+
+TEST_CASE("cli.seq2seq_argument_errors") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"train", "--task", "poems"}, "attn train: --task must be one of sentiment|dates|reverse|sort|copy|parallel, got 'poems'"},
+      {{"train", "--task", "reverse", "--attention", "bahdanau", "--score", "dot"},
+       "attn train: Seq2SeqConfig: attention 'bahdanau' scores with the previous decoder state through an additive layer, so "
+       "score must be 'additive', got 'dot'"},
+      {{"train", "--task", "dates", "--attention", "luong", "--score", "additive"},
+       "attn train: Seq2SeqConfig: attention 'luong' supports score dot, scaled_dot, general, concat or location, got 'additive'"},
+      {{"train", "--task", "reverse", "--score", "cosine"},
+       "attn train: --score must be one of additive|dot|general|concat|location|scaled|scaled_dot, got 'cosine'"},
+      {{"train", "--task", "reverse", "--model", "seq2seq", "--attention", "luong"},
+       "attn train: --attention, --score and --attention-dim need --model seq2seq-attention"},
+      {{"train", "--task", "reverse", "--model", "bilstm"},
+       "attn train: --model must be one of seq2seq-attention|seq2seq, got 'bilstm'"},
+      {{"train", "--task", "parallel"}, "attn train: --task parallel needs --data PATH (source<TAB>target lines)"},
+      {{"train", "--task", "dates", "--maxlen", "10"}, "attn train: --maxlen applies to --task sentiment only"},
+      {{"train", "--task", "dates", "--min-len", "3"}, "attn train: --min-len applies to the digit tasks (reverse, sort, copy) only"},
+      {{"train", "--data", "builtin", "--attention", "luong"},
+       "attn train: --attention applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only"},
+      {{"train", "--task", "reverse", "--min-len", "6", "--max-len", "5"},
+       "attn train: --max-len must be a whole number from 6 to 1000, got '5'"},
+      {{"translate", "--model-file", "x.model", "--text", "123", "--beam", "0"},
+       "attn translate: --beam must be a whole number from 1 to 64, got '0'"},
+      {{"translate", "--model-file", "x.model"}, "attn translate: missing required option --text"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.message);
+    const Result r = run_attn(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind(c.message, 0) == 0);
+  }
+  const Result r = run_attn({"translate", "--model-file", temp_path("missing.model"), "--text", "123"});
+  CHECK(r.code == 1);
+}
+
+TEST_CASE("cli.seq2seq_reverse_train_save_then_translate") {
+  const std::string model = temp_path("reverse.model");
+  Result r = run_attn({"train", "--task", "reverse", "--train-size", "600", "--test-size", "50", "--min-len", "3",
+                       "--max-len", "5", "--test-max-len", "6", "--epochs", "2", "--embed", "8", "--units", "8",
+                       "--attention-dim", "8", "--save", model, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"event\":\"epoch\"") != std::string::npos);
+  const attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_string("event") == "done");
+  CHECK(done.get_string("task") == "reverse");
+  CHECK(done.get_number("train_examples") == 600);
+  CHECK(done.get_number("test_examples") == 50);
+  CHECK(done.get_number("exact_match") >= 0.0);
+  CHECK(done.get_number("exact_match") <= 1.0);
+  CHECK(done.get_number("token_accuracy") >= 0.0);
+  CHECK(done.get_number("params") > 0);
+  CHECK(r.out.find("\"lengths\":[3,4,5,6]") != std::string::npos);  // held-out lengths 3..6
+  CHECK(r.out.find("\"exact_match_by_length\":[") != std::string::npos);
+
+  r = run_attn({"translate", "--model-file", model, "--text", "1234", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"source_tokens\":[\"1\",\"2\",\"3\",\"4\"]") != std::string::npos);
+  CHECK(r.out.find("\"alignment\":[[") != std::string::npos);
+  CHECK(last_json_line(r.out).get_string("task") == "reverse");
+  r = run_attn({"translate", "--model-file", model, "--text", "1234", "--beam", "3"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("alignment (attention %, rows: output, columns: source):") != std::string::npos);
+  std::remove(model.c_str());
+}
+
+TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
+  const std::string tsv = temp_path("pairs.tsv");
+  {
+    std::ofstream f(tsv);
+    const char* const en[] = {"Go.", "Hi.", "Run!", "Stop!", "Wait!", "I see.", "I won.", "Thanks.", "Be nice.", "Help me."};
+    const char* const fr[] = {"Va !", "Salut !", "Cours !", "Stop !", "Attends !", "Je comprends.", "J'ai gagné.",
+                              "Merci.", "Sois gentil.", "Aide-moi."};
+    for (int copy = 0; copy < 4; ++copy) {
+      for (int i = 0; i < 10; ++i) f << en[i] << "\t" << fr[i] << "\tCC-BY 2.0 (France) Attribution: tatoeba.org\n";
+    }
+  }
+  const std::string model = temp_path("parallel.model");
+  Result r = run_attn({"train", "--task", "parallel", "--data", tsv, "--test-size", "5", "--epochs", "1", "--embed", "8",
+                       "--units", "8", "--attention", "luong", "--score", "dot", "--save", model, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_number("train_examples") == 35);
+  CHECK(done.get_number("test_examples") == 5);
+  CHECK(done.get_string("score") == "dot");
+  CHECK(r.out.find("\"exact_match_by_length\"") == std::string::npos);  // digit tasks only
+  r = run_attn({"translate", "--model-file", model, "--text", "I see!", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"source_tokens\":[\"i\",\"see\",\"!\"]") != std::string::npos);
+  r = run_attn({"train", "--task", "parallel", "--data", temp_path("missing.tsv")});
+  CHECK(r.code == 1);
+  std::remove(tsv.c_str());
+  std::remove(model.c_str());
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "attn/io/gzip.hpp"
+#include "attn/io/line_reader.hpp"
 #include "attn/io/tar.hpp"
 
 #ifndef __EMSCRIPTEN__
@@ -94,44 +95,6 @@ void check_count(std::size_t count, const LoadLimits& limits, const std::string&
     throw DataError(file, 0, "more than " + std::to_string(limits.max_examples) + " examples (the limit)");
   }
 }
-
-// Buffered single-byte reads with one byte of lookahead, for the line-oriented parsers.
-class ByteReader {
- public:
-  explicit ByteReader(ByteSource& source) : source_(source), buffer_(16384) {}
-  int get() {
-    if (pos_ == end_ && !fill()) return -1;
-    return buffer_[pos_++];
-  }
-  int peek() {
-    if (pos_ == end_ && !fill()) return -1;
-    return buffer_[pos_];
-  }
-  // Skips a UTF-8 byte order mark at the start.
-  void skip_bom() {
-    if (peek() != 0xef) return;
-    fill_at_least(3);
-    if (end_ - pos_ >= 3 && buffer_[pos_ + 1] == 0xbb && buffer_[pos_ + 2] == 0xbf) pos_ += 3;
-  }
-
- private:
-  bool fill() {
-    pos_ = 0;
-    end_ = source_.read(buffer_.data(), buffer_.size());
-    return end_ != 0;
-  }
-  void fill_at_least(std::size_t n) {
-    // Only used at the very start (pos_ == 0 after the first fill).
-    while (end_ - pos_ < n) {
-      const std::size_t got = source_.read(buffer_.data() + end_, buffer_.size() - end_);
-      if (got == 0) return;
-      end_ += got;
-    }
-  }
-  ByteSource& source_;
-  std::vector<std::uint8_t> buffer_;
-  std::size_t pos_ = 0, end_ = 0;
-};
 
 // RFC 4180 record reader. Lines are counted from 1; a record reports the line it starts on.
 class CsvParser {
@@ -413,22 +376,13 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
 std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, const ProgressFn& progress) {
   const std::string file = tsv.name();
   CountingSource counted(tsv);
-  ByteReader in(counted);
-  in.skip_bom();
+  // The limit covers the sentence plus its tab and label.
+  LineReader lines(counted, limits.max_example_bytes + 64);
   std::vector<LabelledText> examples;
   std::string text;
-  std::size_t line = 0;
   bool any_content = false;
-  for (int c = in.peek(); c >= 0; c = in.peek()) {
-    ++line;
-    text.clear();
-    for (c = in.get(); c >= 0 && c != '\n'; c = in.get()) {
-      text += static_cast<char>(c);
-      if (text.size() > limits.max_example_bytes + 64) {
-        throw DataError(file, line, "line is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
-      }
-    }
-    if (!text.empty() && text.back() == '\r') text.pop_back();
+  while (lines.next(text)) {
+    const std::size_t line = lines.line_number();
     if (text.find_first_not_of(" \t") == std::string::npos) continue;
     const bool first_line = !any_content;
     any_content = true;

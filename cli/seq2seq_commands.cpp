@@ -1,0 +1,277 @@
+#include "seq2seq_commands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "attn/attention/scores.hpp"
+#include "attn/io/flat_json.hpp"
+#include "attn/io/model_file.hpp"
+#include "attn/models/seq2seq.hpp"
+#include "attn/train/seq2seq_trainer.hpp"
+#include "progress.hpp"
+#include "seq2seq_data.hpp"
+
+namespace attn::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+bool is_digit_task(const std::string& task) { return task == "reverse" || task == "sort" || task == "copy"; }
+
+std::size_t longest(const std::vector<std::vector<int>>& rows) {
+  std::size_t n = 0;
+  for (const auto& r : rows) n = std::max(n, r.size());
+  return n;
+}
+
+// Decoder steps allowed when the answer's length is unknown: generous for every task here.
+std::size_t decode_limit(std::size_t source_tokens) { return 2 * source_tokens + 10; }
+
+// Terminal columns of a UTF-8 token (code points; the tokens here are narrow characters). A space
+// token is shown as the open-box sign so character-level columns stay readable.
+std::string shown(const std::string& token) { return token == " " ? "\u2423" : token; }
+std::size_t columns(const std::string& text) {
+  std::size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xc0u) != 0x80u ? 1 : 0;
+  return n;
+}
+
+std::size_t default_epochs(const std::string& task) {
+  if (task == "dates") return 10;
+  if (task == "parallel") return 10;
+  return 10;
+}
+
+std::string fixed(double x, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, x);
+  return text;
+}
+
+}  // namespace
+
+const std::vector<std::string>& seq2seq_task_names() {
+  static const std::vector<std::string> names = {"dates", "reverse", "sort", "copy", "parallel"};
+  return names;
+}
+
+const std::vector<std::string>& seq2seq_only_options() {
+  static const std::vector<std::string> names = {"attention", "train-size", "test-size", "min-len", "max-len",
+                                                 "test-min-len", "test-max-len", "attention-dim"};
+  return names;
+}
+
+int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const bool json = args.flag("json");
+  const std::string task = args.get("task");
+  const bool digits = is_digit_task(task);
+  for (const char* name : {"min-len", "max-len", "test-min-len", "test-max-len"}) {
+    if (!digits && args.has(name)) throw UsageError(std::string("--") + name + " applies to the digit tasks (reverse, sort, copy) only");
+  }
+  if (task == "parallel" && !args.has("data")) throw UsageError("--task parallel needs --data PATH (source<TAB>target lines)");
+  if (task != "parallel" && args.has("data")) throw UsageError("--data applies to --task sentiment or parallel only");
+  if (task != "parallel" && args.has("vocab")) throw UsageError("--vocab applies to --task sentiment or parallel only");
+  const std::string model_name = args.choice("model", "seq2seq-attention", {"seq2seq-attention", "seq2seq"});
+  const bool attention = model_name == "seq2seq-attention";
+  if (!attention && (args.has("attention") || args.has("score") || args.has("attention-dim"))) {
+    throw UsageError("--attention, --score and --attention-dim need --model seq2seq-attention");
+  }
+
+  Seq2SeqConfig config;
+  config.attention = attention ? attention_form_from_name(args.choice("attention", "bahdanau", {"bahdanau", "luong"}))
+                               : AttentionForm::none;
+  // Bahdanau scores through an additive layer; Luong's default is its "general" score.
+  const std::string score = args.choice("score", config.attention == AttentionForm::luong ? "general" : "additive",
+                                        {"additive", "dot", "general", "concat", "location", "scaled", "scaled_dot"});
+  config.score = score_kind_from_name(score == "scaled" ? "scaled_dot" : score);
+  config.cell = cell_kind_from_name(args.choice("cell", "lstm", {"lstm", "gru"}));
+  config.embed = args.whole("embed", 32, 1, 4096);
+  config.units = args.whole("units", 64, 1, 4096);
+  config.attention_dim = args.whole("attention-dim", 64, 1, 4096);
+
+  Seq2SeqDataOptions data_options;
+  data_options.task = task;
+  data_options.data_path = args.get("data");
+  data_options.train_size = args.whole("train-size", 0, 1, 1u << 24);
+  data_options.test_size = args.whole("test-size", 1000, 1, 1u << 24);
+  data_options.min_len = args.whole("min-len", 5, 1, 1000);
+  data_options.max_len = args.whole("max-len", std::max<std::size_t>(20, data_options.min_len), data_options.min_len, 1000);
+  data_options.test_min_len = args.whole("test-min-len", data_options.min_len, 1, 1000);
+  data_options.test_max_len =
+      args.whole("test-max-len", std::max(data_options.max_len, data_options.test_min_len), data_options.test_min_len, 1000);
+  data_options.source_vocab = data_options.target_vocab = args.whole("vocab", 8000, 5, 1u << 22);
+  data_options.seed = args.whole("seed", 1, 0, 1u << 31);
+
+  Seq2SeqTrainerConfig trainer;
+  trainer.epochs = args.whole("epochs", default_epochs(task), 1, 1000);
+  trainer.batch = args.whole("batch", 64, 1, 65536);
+  trainer.learning_rate = static_cast<float>(args.number("lr", 0.002, 0, 10));
+  trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
+  trainer.early_stopping_patience = args.whole("patience", 3, 0, 1000);
+  trainer.seed = data_options.seed;
+  trainer.validate();
+  config.source_vocab = config.target_vocab = 5;  // placeholders: validate the rest before reading data
+  config.validate();
+
+  const Seq2SeqData data = make_seq2seq_data(data_options);
+  config.source_vocab = data.vocabularies.source.size();
+  config.target_vocab = data.vocabularies.target.size();
+  config.max_source_len = std::max(longest(data.train_ids.sources), longest(data.test_ids.sources));
+  if (json) {
+    out << FlatJson().set("event", "data").set("task", task).set("train_examples", static_cast<double>(data.train.size()))
+               .set("test_examples", static_cast<double>(data.test.size())).set("source", data.description)
+               .set("source_vocab", static_cast<double>(config.source_vocab))
+               .set("target_vocab", static_cast<double>(config.target_vocab)).dump() << "\n" << std::flush;
+  } else {
+    out << "data: " << data.train.size() << " training pairs, " << data.test.size() << " held out; " << data.description
+        << "; vocabularies " << config.source_vocab << " / " << config.target_vocab << " ids\n" << std::flush;
+  }
+
+  Seq2SeqModel model(config, data_options.seed);
+  const auto start = Clock::now();
+  ProgressPrinter progress(json, out, err);
+  Seq2SeqCallbacks callbacks;
+  callbacks.on_step = [&](const Seq2SeqStepProgress& p) {
+    progress.step(p.step, p.epoch, p.loss, p.examples_per_second, p.elapsed, trainer.epochs);
+    return true;
+  };
+  callbacks.on_epoch = [&](const Seq2SeqEpochProgress& e) {
+    progress.end_line();
+    FlatJson line;
+    line.set("event", "epoch").set("epoch", static_cast<double>(e.epoch + 1)).set("train_loss", e.train_loss)
+        .set("teacher_forcing", static_cast<double>(e.teacher_forcing)).set("seconds", e.seconds);
+    if (e.has_validation) {
+      line.set("val_loss", e.validation_loss).set("val_exact_match", e.validation.exact_match)
+          .set("val_token_accuracy", e.validation.token_accuracy);
+    }
+    if (json) {
+      out << line.dump() << "\n" << std::flush;
+    } else {
+      out << "epoch " << e.epoch + 1 << ": train loss " << fixed(e.train_loss, 4);
+      if (e.has_validation) {
+        out << "; validation loss " << fixed(e.validation_loss, 4) << ", exact match "
+            << fixed(100 * e.validation.exact_match, 2) << "%";
+      }
+      out << " (" << fixed(e.seconds, 1) << " s)\n" << std::flush;
+    }
+    return true;
+  };
+  const Seq2SeqHistory history = train_seq2seq(model, data.train_ids.sources, data.train_ids.targets, trainer, callbacks);
+  progress.end_line();
+  const double train_seconds = seconds_since(start);
+
+  const Seq2SeqMetrics m =
+      evaluate_seq2seq(model, data.test_ids.sources, data.test_ids.targets, decode_limit(longest(data.test_ids.sources)));
+  const std::size_t params = parameter_count(model.parameters());
+
+  FlatJson done;
+  done.set("event", "done").set("task", task).set("model", model_name)
+      .set("attention", attention_form_name(config.attention))
+      .set("train_examples", static_cast<double>(data.train.size()))
+      .set("test_examples", static_cast<double>(data.test.size()))
+      .set("exact_match", m.exact_match).set("token_accuracy", m.token_accuracy)
+      .set("train_seconds", train_seconds).set("params", static_cast<double>(params))
+      .set("epochs_run", static_cast<double>(history.epochs.size()))
+      .set("best_epoch", static_cast<double>(history.best_epoch + 1)).set("early_stopped", history.early_stopped);
+  if (attention) done.set("score", score_kind_name(config.score));
+  std::vector<double> lengths, by_length;
+  if (digits) {
+    for (const Seq2SeqLengthMetrics& l : m.by_source_length) {
+      lengths.push_back(static_cast<double>(l.source_length));
+      by_length.push_back(l.count ? static_cast<double>(l.exact) / static_cast<double>(l.count) : 0.0);
+    }
+    done.set("lengths", lengths).set("exact_match_by_length", by_length);
+  }
+  if (!json) {
+    out << "held out: exact match " << fixed(100 * m.exact_match, 2) << "%, token accuracy "
+        << fixed(100 * m.token_accuracy, 2) << "%\n";
+    if (digits) {
+      out << "exact match by source length:";
+      for (std::size_t i = 0; i < lengths.size(); ++i) out << " " << lengths[i] << ":" << fixed(100 * by_length[i], 1) << "%";
+      out << "\n";
+    }
+  }
+  if (args.has("save")) {
+    const std::vector<std::uint8_t> bytes = save_seq2seq(model, seq2seq_extra_json(task, data.vocabularies));
+    write_file_atomically(args.get("save"), bytes);
+    done.set("saved", args.get("save"));
+    if (!json) out << "saved " << args.get("save") << " (" << bytes.size() << " bytes)\n";
+  }
+  if (json) {
+    out << done.dump() << "\n";
+  } else {
+    out << "trained in " << fixed(train_seconds, 1) << " s, " << params << " parameters\n";
+  }
+  return 0;
+}
+
+int translate_command(const Args& args, std::ostream& out, std::ostream&) {
+  const std::size_t width = args.whole("beam", 1, 1, 64);
+  const float alpha = static_cast<float>(args.number("alpha", 0.6, -1e-9, 10));
+  std::string extra;
+  const Seq2SeqModel model = load_seq2seq(read_file(args.get("model-file")), &extra);
+  const Seq2SeqExtra info = read_seq2seq_extra(extra);
+  const std::vector<int> source = info.vocabularies.source.encode(args.get("text"));
+  if (source.empty()) throw UsageError("--text has no tokens to translate");
+  const std::size_t max_len = decode_limit(source.size());
+  const Decoded best = width == 1 ? model.greedy(source, max_len) : model.beam(source, width, alpha, max_len).front();
+
+  const std::string output = info.vocabularies.target.decode(best.tokens);
+  const std::vector<std::string> source_tokens = info.vocabularies.source.tokens_of(source);
+  std::vector<std::string> output_tokens = info.vocabularies.target.tokens_of(best.tokens);
+  if (best.finished) output_tokens.push_back(Seq2SeqVocabulary().token(Seq2SeqVocabulary::eos));
+  const bool has_alignment = best.alignment.dimension() == 2 && best.alignment.shape(0) == output_tokens.size() &&
+                             best.alignment.shape(1) == source_tokens.size() && !output_tokens.empty();
+
+  if (args.flag("json")) {
+    FlatJson j;
+    j.set("event", "done").set("task", info.task).set("output", output)
+        .set("log_prob", static_cast<double>(best.log_prob)).set("finished", best.finished)
+        .set("source_tokens", source_tokens).set("output_tokens", output_tokens);
+    std::string line = j.dump();
+    if (has_alignment) {
+      // FlatJson writes flat arrays only; the matrix [output token][source token] is added by hand.
+      std::string matrix = "[";
+      for (std::size_t r = 0; r < best.alignment.shape(0); ++r) {
+        matrix += r ? ",[" : "[";
+        for (std::size_t c = 0; c < best.alignment.shape(1); ++c) {
+          char number[32];
+          std::snprintf(number, sizeof number, "%s%.6g", c ? "," : "", static_cast<double>(best.alignment(r, c)));
+          matrix += number;
+        }
+        matrix += "]";
+      }
+      line.insert(line.size() - 1, ",\"alignment\":" + matrix + "]");
+    }
+    out << line << "\n";
+    return 0;
+  }
+  out << output << "\n";
+  if (!has_alignment) return 0;
+  // Rows: output tokens; columns: source tokens; cells: attention weight in percent.
+  std::size_t label_width = 6;
+  for (const auto& t : output_tokens) label_width = std::max(label_width, columns(shown(t)) + 1);
+  out << "alignment (attention %, rows: output, columns: source):\n" << std::string(label_width, ' ');
+  std::vector<std::size_t> widths;
+  for (const auto& t : source_tokens) {
+    widths.push_back(std::max<std::size_t>(4, columns(shown(t)) + 1));
+    out << std::string(widths.back() - columns(shown(t)), ' ') << shown(t);
+  }
+  out << "\n";
+  for (std::size_t r = 0; r < output_tokens.size(); ++r) {
+    out << shown(output_tokens[r]) << std::string(label_width - columns(shown(output_tokens[r])), ' ');
+    for (std::size_t c = 0; c < source_tokens.size(); ++c) {
+      const std::string cell = std::to_string(static_cast<int>(std::lround(100 * best.alignment(r, c))));
+      out << std::string(widths[c] > cell.size() ? widths[c] - cell.size() : 1, ' ') << cell;
+    }
+    out << "\n";
+  }
+  return 0;
+}
+
+}  // namespace attn::cli

@@ -1,0 +1,21 @@
+// attn train --task dates|reverse|sort|copy|parallel and attn translate: the sequence-to-sequence
+// half of the CLI (models/seq2seq.hpp, train/seq2seq_trainer.hpp). commands.cpp owns the option
+// tables and dispatches here; exit codes and error handling are the same as for sentiment.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+
+namespace attn::cli {
+
+// The tasks besides sentiment, and the train options that only they read.
+const std::vector<std::string>& seq2seq_task_names();
+const std::vector<std::string>& seq2seq_only_options();
+
+int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err);
+int translate_command(const Args& args, std::ostream& out, std::ostream& err);
+
+}  // namespace attn::cli

@@ -1,0 +1,68 @@
+// Sentence pairs for sequence-to-sequence models: the tab-separated parallel text loader
+// (Tatoeba / manythings.org files: "source<TAB>target<TAB>attribution") and the helpers that turn
+// pairs into id sequences with a source and a target vocabulary.
+// Legend: N pairs, Tx source tokens, Ty target tokens (BOS .. EOS included).
+//
+// Like the review loaders, everything streams through a ByteSource (native files and browser
+// ArrayBuffers alike), memory is bounded by ParallelLimits, and every problem in the user's file
+// throws DataError "<file>:<line>: <problem>".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/data/review_loaders.hpp"  // LoadProgress, ProgressFn
+#include "attn/io/byte_source.hpp"
+#include "attn/text/seq2seq_vocabulary.hpp"
+
+namespace attn {
+
+struct ParallelExample {
+  std::string source;  // valid UTF-8, no tab or line break
+  std::string target;
+};
+
+struct ParallelLimits {
+  std::size_t max_line_bytes = 1 << 16;
+  std::size_t max_examples = 1 << 21;  // the largest Tatoeba pair files hold ≈ 500k pairs
+};
+
+// One pair per line: "source<TAB>target", optionally followed by "<TAB>anything" (ignored: the
+// attribution column of Tatoeba files). LF or CRLF line ends, an optional UTF-8 BOM; blank lines
+// are skipped; spaces around each side are trimmed. Errors (DataError, message verbatim):
+//   "<file>:<line>: expected 'source<TAB>target' but the line has no tab"
+//   "<file>:<line>: the source (before the first tab) is empty"
+//   "<file>:<line>: the target (after the first tab) is empty"
+//   "<file>:<line>: invalid UTF-8 (byte 0xNN at column C); save the file as UTF-8"
+//   "<file>:<line>: line is longer than the limit of N bytes"
+//   "<file>: the file is empty"  (no non-blank line)
+//   "<file>: more than N pairs (the limit)"
+std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelLimits& limits = {},
+                                                const ProgressFn& progress = {});
+// The same from a path (native; FileSource errors name the path) or from bytes the caller owns
+// (the browser's ArrayBuffer); `name` is what error messages call the file.
+std::vector<ParallelExample> load_parallel_text_file(const std::string& path, const ParallelLimits& limits = {});
+std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, std::size_t size, const std::string& name,
+                                                      const ParallelLimits& limits = {});
+
+struct ParallelVocabularies {
+  Seq2SeqVocabulary source;
+  Seq2SeqVocabulary target;
+};
+
+// Fits one vocabulary per side on the examples (most frequent max_* - 4 tokens; ids 0..3 are
+// PAD, BOS, EOS, UNK).
+ParallelVocabularies fit_vocabularies(const std::vector<ParallelExample>& examples, TokenLevel level,
+                                      std::size_t max_source_size, std::size_t max_target_size);
+
+struct EncodedPairs {
+  std::vector<std::vector<int>> sources;  // N × [Tx], no BOS/EOS
+  std::vector<std::vector<int>> targets;  // N × [Ty], BOS .. EOS
+};
+
+// Encodes every pair; unknown tokens become UNK.
+EncodedPairs encode_pairs(const std::vector<ParallelExample>& examples, const ParallelVocabularies& vocabularies);
+
+}  // namespace attn

@@ -1,0 +1,162 @@
+#include "attn/text/seq2seq_vocabulary.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "attn/text/tokenizer.hpp"
+#include "attn/text/utf8.hpp"
+
+namespace attn {
+
+namespace {
+
+const char* const kReserved[] = {"<pad>", "<bos>", "<eos>", "<unk>"};
+
+std::vector<std::string> split_characters(std::string_view text) {
+  validate_utf8(text, "<text>");
+  std::vector<std::string> tokens;
+  tokens.reserve(text.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t begin = pos;
+    char32_t code_point;
+    decode_utf8(text, pos, code_point);  // cannot fail: validated above
+    tokens.emplace_back(text.substr(begin, pos - begin));
+  }
+  return tokens;
+}
+
+}  // namespace
+
+const char* token_level_name(TokenLevel level) { return level == TokenLevel::character ? "character" : "word"; }
+
+TokenLevel token_level_from_name(const std::string& name) {
+  if (name == "character") return TokenLevel::character;
+  if (name == "word") return TokenLevel::word;
+  throw std::invalid_argument("token level must be \"character\" or \"word\", got \"" + name + "\"");
+}
+
+Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level) : level_(level) {}
+
+Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, std::vector<std::string> tokens)
+    : level_(level), tokens_(std::move(tokens)) {
+  for (std::size_t k = 0; k < tokens_.size(); ++k) ids_.emplace(tokens_[k], static_cast<int>(k) + first_token);
+}
+
+Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level, std::size_t max_size) {
+  if (max_size < first_token + 1) {
+    throw std::invalid_argument("Seq2SeqVocabulary::fit: max_size must be at least 5 (4 reserved ids + 1 token), got " +
+                                std::to_string(max_size));
+  }
+  const Seq2SeqVocabulary splitter(level);
+  std::unordered_map<std::string, std::size_t> index;  // token -> position in `counted`
+  std::vector<std::pair<std::string, std::size_t>> counted;  // in order of first appearance
+  for (const std::string& text : texts) {
+    for (std::string& token : splitter.split(text)) {
+      if (token.find('\n') != std::string::npos) {
+        throw std::invalid_argument("Seq2SeqVocabulary::fit: a token contains a line break (it could not be stored)");
+      }
+      const auto found = index.find(token);
+      if (found != index.end()) {
+        ++counted[found->second].second;
+      } else {
+        index.emplace(token, counted.size());
+        counted.emplace_back(std::move(token), 1);
+      }
+    }
+  }
+  // Stable: equal counts keep their first-appearance order, so a training set fixes the ids.
+  std::stable_sort(counted.begin(), counted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  const std::size_t keep = std::min(counted.size(), max_size - first_token);
+  std::vector<std::string> tokens;
+  tokens.reserve(keep);
+  for (std::size_t k = 0; k < keep; ++k) tokens.push_back(std::move(counted[k].first));
+  return Seq2SeqVocabulary(level, std::move(tokens));
+}
+
+std::vector<std::string> Seq2SeqVocabulary::split(std::string_view text) const {
+  if (level_ == TokenLevel::character) return split_characters(text);
+  TokenizerOptions options;
+  options.lowercase = true;
+  options.strip_html = false;
+  options.keep_punctuation = true;
+  return tokenize(text, options);
+}
+
+std::vector<int> Seq2SeqVocabulary::encode(std::string_view text, bool add_bos_eos) const {
+  const std::vector<std::string> pieces = split(text);
+  std::vector<int> ids;
+  ids.reserve(pieces.size() + 2);
+  if (add_bos_eos) ids.push_back(bos);
+  for (const std::string& piece : pieces) ids.push_back(id(piece));
+  if (add_bos_eos) ids.push_back(eos);
+  return ids;
+}
+
+std::string Seq2SeqVocabulary::decode(const std::vector<int>& ids) const {
+  std::string out;
+  for (const int i : ids) {
+    if (i == eos) break;
+    if (i == pad || i == bos) {
+      token(i);  // range check only
+      continue;
+    }
+    if (level_ == TokenLevel::word && !out.empty()) out += ' ';
+    out += token(i);
+  }
+  return out;
+}
+
+std::vector<std::string> Seq2SeqVocabulary::tokens_of(const std::vector<int>& ids) const {
+  std::vector<std::string> out;
+  out.reserve(ids.size());
+  for (const int i : ids) out.push_back(token(i));
+  return out;
+}
+
+std::string Seq2SeqVocabulary::token(int id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= size()) {
+    throw std::invalid_argument("Seq2SeqVocabulary::token: id " + std::to_string(id) + " is outside [0, " +
+                                std::to_string(size()) + ")");
+  }
+  return id < first_token ? kReserved[id] : tokens_[static_cast<std::size_t>(id - first_token)];
+}
+
+int Seq2SeqVocabulary::id(const std::string& token) const {
+  const auto found = ids_.find(token);
+  return found == ids_.end() ? unk : found->second;
+}
+
+void Seq2SeqVocabulary::write_json(FlatJson& json, const std::string& prefix) const {
+  std::string joined;
+  for (const std::string& t : tokens_) {
+    if (!joined.empty()) joined += '\n';
+    joined += t;
+  }
+  json.set(prefix + "level", token_level_name(level_)).set(prefix + "tokens", joined);
+}
+
+Seq2SeqVocabulary Seq2SeqVocabulary::read_json(const FlatJson& json, const std::string& prefix) {
+  TokenLevel level;
+  try {
+    level = token_level_from_name(json.get_string(prefix + "level"));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("vocabulary \"" + prefix + "level\": " + e.what());
+  }
+  const std::string joined = json.get_string(prefix + "tokens");
+  std::vector<std::string> tokens;
+  std::unordered_map<std::string, int> seen;
+  std::size_t start = 0;
+  while (!joined.empty() && start <= joined.size()) {
+    std::size_t end = joined.find('\n', start);
+    if (end == std::string::npos) end = joined.size();
+    std::string token = joined.substr(start, end - start);
+    if (token.empty()) throw std::invalid_argument("vocabulary \"" + prefix + "tokens\": empty token at id " + std::to_string(first_token + tokens.size()));
+    if (!seen.emplace(token, 0).second) throw std::invalid_argument("vocabulary \"" + prefix + "tokens\": duplicate token '" + token + "'");
+    tokens.push_back(std::move(token));
+    start = end + 1;
+  }
+  return Seq2SeqVocabulary(level, std::move(tokens));
+}
+
+}  // namespace attn
