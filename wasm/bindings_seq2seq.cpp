@@ -14,16 +14,12 @@
 namespace attn::wasm {
 namespace {
 
-std::size_t whole(const val &x, const char *name, double max,
-                  std::size_t fallback) {
-  if (is_absent(x))
-    return fallback;
-  if (!x.isNumber())
-    throw std::invalid_argument(std::string(name) + " must be a number");
+std::size_t whole(const val &x, const char *name, double max, std::size_t fallback) {
+  if (is_absent(x)) return fallback;
+  if (!x.isNumber()) throw std::invalid_argument(std::string(name) + " must be a number");
   const double v = x.as<double>();
   if (!(v >= 0) || v != std::floor(v) || v > max) {
-    throw std::invalid_argument(std::string(name) +
-                                " must be a whole number between 0 and " +
+    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " +
                                 std::to_string(static_cast<long long>(max)));
   }
   return static_cast<std::size_t>(v);
@@ -31,8 +27,7 @@ std::size_t whole(const val &x, const char *name, double max,
 
 val strings_to_js(const std::vector<std::string> &strings) {
   val out = val::array();
-  for (const std::string &s : strings)
-    out.call<void>("push", s);
+  for (const std::string &s : strings) out.call<void>("push", s);
   return out;
 }
 
@@ -58,10 +53,8 @@ val epoch_to_js(const Seq2SeqEpochProgress &e) {
   out.set("epoch", static_cast<double>(e.epoch));
   out.set("trainLoss", e.train_loss);
   out.set("teacherForcing", e.teacher_forcing);
-  out.set("validationLoss",
-          e.has_validation ? val(e.validation_loss) : val::null());
-  out.set("validation",
-          e.has_validation ? metrics_to_js(e.validation) : val::null());
+  out.set("validationLoss", e.has_validation ? val(e.validation_loss) : val::null());
+  out.set("validation", e.has_validation ? metrics_to_js(e.validation) : val::null());
   out.set("seconds", e.seconds);
   return out;
 }
@@ -69,13 +62,12 @@ val epoch_to_js(const Seq2SeqEpochProgress &e) {
 // The JS handle. The last translation is kept so its alignment can be handed
 // out as a view.
 class JsSeq2SeqSession {
-public:
+ public:
   // config: {task, trainSize, testSize, minLen, maxLen, attention, cell, units,
   // ...} (see Seq2SeqSessionConfig); undefined/null for the defaults.
   explicit JsSeq2SeqSession(const val &config)
       : session_(guarded([&] {
-          return std::make_unique<Seq2SeqSession>(
-              Seq2SeqSessionConfig::from_json(settings_json(config, "config")));
+          return std::make_unique<Seq2SeqSession>(Seq2SeqSessionConfig::from_json(settings_json(config, "config")));
         })) {}
 
   val info() const {
@@ -85,14 +77,10 @@ public:
       out.set("task", c.task);
       out.set("attention", std::string(attention_form_name(c.model.attention)));
       out.set("cell", std::string(cell_kind_name(c.model.cell)));
-      out.set("parameters", static_cast<double>(parameter_count(
-                                session_->model().parameters())));
-      out.set("sourceVocabulary",
-              static_cast<double>(session_->vocabularies().source.size()));
-      out.set("targetVocabulary",
-              static_cast<double>(session_->vocabularies().target.size()));
-      out.set("trainExamples",
-              static_cast<double>(session_->train_set().size()));
+      out.set("parameters", static_cast<double>(parameter_count(session_->model().parameters())));
+      out.set("sourceVocabulary", static_cast<double>(session_->vocabularies().source.size()));
+      out.set("targetVocabulary", static_cast<double>(session_->vocabularies().target.size()));
+      out.set("trainExamples", static_cast<double>(session_->train_set().size()));
       out.set("testExamples", static_cast<double>(session_->test_set().size()));
       return out;
     });
@@ -102,8 +90,7 @@ public:
   val samples(double count) const {
     return guarded([&] {
       const auto &test = session_->test_set();
-      const std::size_t n =
-          std::min(test.size(), whole(val(count), "count", 1e6, 0));
+      const std::size_t n = std::min(test.size(), whole(val(count), "count", 1e6, 0));
       val out = val::array();
       for (std::size_t i = 0; i < n; ++i) {
         val pair = val::object();
@@ -131,23 +118,20 @@ public:
 
   val run_steps(const val &steps) {
     return guarded([&] {
-      const Seq2SeqSessionProgress p =
-          session_->run_steps(whole(steps, "steps", 1e9, 1));
+      const Seq2SeqSessionProgress p = session_->run_steps(whole(steps, "steps", 1e9, 1));
       val out = val::object();
       out.set("stepsRun", static_cast<double>(p.steps_run));
       out.set("step", static_cast<double>(session_->history().steps));
       out.set("epoch", static_cast<double>(p.last.epoch));
       out.set("loss", p.last.loss);
-      out.set("losses", val::global("Float32Array")
-                            .new_(emscripten::typed_memory_view(
-                                p.losses.size(), p.losses.data())));
+      out.set("losses",
+              val::global("Float32Array").new_(emscripten::typed_memory_view(p.losses.size(), p.losses.data())));
       out.set("elapsed", p.last.elapsed);
       out.set("examplesPerSecond", p.last.examples_per_second);
       out.set("plannedSteps", static_cast<double>(p.planned_steps));
       out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
       val epochs = val::array();
-      for (const Seq2SeqEpochProgress &e : p.epochs)
-        epochs.call<void>("push", epoch_to_js(e));
+      for (const Seq2SeqEpochProgress &e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
       out.set("epochs", epochs);
       out.set("done", p.done);
       out.set("earlyStopped", p.early_stopped);
@@ -176,11 +160,9 @@ public:
       out.set("outputTokens", strings_to_js(t.output_tokens));
       val alignment = val::object();
       const std::size_t cols = t.alignment.empty() ? 0 : t.source_tokens.size();
-      alignment.set("rows", static_cast<double>(
-                                cols == 0 ? 0 : t.alignment.size() / cols));
+      alignment.set("rows", static_cast<double>(cols == 0 ? 0 : t.alignment.size() / cols));
       alignment.set("cols", static_cast<double>(cols));
-      alignment.set("data", val(emscripten::typed_memory_view(
-                                t.alignment.size(), t.alignment.data())));
+      alignment.set("data", val(emscripten::typed_memory_view(t.alignment.size(), t.alignment.data())));
       out.set("alignment", alignment);
       out.set("logProb", t.log_prob);
       out.set("finished", t.finished);
@@ -190,19 +172,16 @@ public:
 
   // which: "test" | "train"; limit: first pairs (0 / undefined = all).
   val evaluate(const std::string &which, const val &limit) {
-    return guarded([&] {
-      return metrics_to_js(
-          session_->evaluate(which, whole(limit, "limit", 1e7, 0)));
-    });
+    return guarded([&] { return metrics_to_js(session_->evaluate(which, whole(limit, "limit", 1e7, 0))); });
   }
 
-private:
+ private:
   std::unique_ptr<Seq2SeqSession> session_;
   Seq2SeqTranslation translation_;
 };
 
-} // namespace
-} // namespace attn::wasm
+}  // namespace
+}  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(seq2seq) {
   using attn::wasm::JsSeq2SeqSession;

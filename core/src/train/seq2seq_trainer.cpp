@@ -17,9 +17,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string number_text(double value) {
   std::ostringstream out;
@@ -27,112 +25,87 @@ std::string number_text(double value) {
   return out.str();
 }
 
-[[noreturn]] void fail_config(const char *field, const char *rule,
-                              const std::string &value) {
-  throw std::invalid_argument(std::string("Seq2SeqTrainerConfig: ") + field +
-                              " must be " + rule + ", got " + value);
+[[noreturn]] void fail_config(const char* field, const char* rule, const std::string& value) {
+  throw std::invalid_argument(std::string("Seq2SeqTrainerConfig: ") + field + " must be " + rule + ", got " + value);
 }
 
 // rows[indices] -> [B, max(1, longest)] padded 'post' with PAD.
-void gather(const Sequences &rows, const std::size_t *indices,
-            std::size_t count, TokenIds &out) {
+void gather(const Sequences& rows, const std::size_t* indices, std::size_t count, TokenIds& out) {
   std::size_t width = 1;
-  for (std::size_t i = 0; i < count; ++i)
-    width = std::max(width, rows[indices[i]].size());
+  for (std::size_t i = 0; i < count; ++i) width = std::max(width, rows[indices[i]].size());
   ensure_shape(out, std::array<std::size_t, 2>{count, width});
   std::fill(out.begin(), out.end(), kPadId);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::vector<int> &row = rows[indices[i]];
+    const std::vector<int>& row = rows[indices[i]];
     std::copy(row.begin(), row.end(), out.data() + i * width);
   }
 }
 
-void check_data(const Seq2SeqModel &model, const Sequences &sources,
-                const Sequences &targets, const char *which) {
+void check_data(const Seq2SeqModel& model, const Sequences& sources, const Sequences& targets, const char* which) {
   if (sources.size() != targets.size()) {
-    throw std::invalid_argument(std::string("train_seq2seq: ") + which +
-                                " set has " + std::to_string(sources.size()) +
-                                " sources but " +
-                                std::to_string(targets.size()) + " targets");
+    throw std::invalid_argument(std::string("train_seq2seq: ") + which + " set has " + std::to_string(sources.size()) +
+                                " sources but " + std::to_string(targets.size()) + " targets");
   }
-  const auto vs = static_cast<int>(model.config().source_vocab),
-             vt = static_cast<int>(model.config().target_vocab);
+  const auto vs = static_cast<int>(model.config().source_vocab), vt = static_cast<int>(model.config().target_vocab);
   for (std::size_t i = 0; i < sources.size(); ++i) {
     for (int id : sources[i]) {
       if (id < 0 || id >= vs) {
-        throw std::invalid_argument(
-            std::string("train_seq2seq: ") + which + " source " +
-            std::to_string(i) + " holds id " + std::to_string(id) +
-            ", outside [0, " + std::to_string(vs) + ")");
+        throw std::invalid_argument(std::string("train_seq2seq: ") + which + " source " + std::to_string(i) +
+                                    " holds id " + std::to_string(id) + ", outside [0, " + std::to_string(vs) + ")");
       }
     }
-    const std::vector<int> &t = targets[i];
+    const std::vector<int>& t = targets[i];
     if (t.size() < 2 || t.front() != kBosId || t.back() != kEosId) {
-      throw std::invalid_argument(std::string("train_seq2seq: ") + which +
-                                  " target " + std::to_string(i) +
+      throw std::invalid_argument(std::string("train_seq2seq: ") + which + " target " + std::to_string(i) +
                                   " must be BOS y1 .. yn EOS (ids 1 ... 2)");
     }
     for (int id : t) {
       if (id < 0 || id >= vt) {
-        throw std::invalid_argument(
-            std::string("train_seq2seq: ") + which + " target " +
-            std::to_string(i) + " holds id " + std::to_string(id) +
-            ", outside [0, " + std::to_string(vt) + ")");
+        throw std::invalid_argument(std::string("train_seq2seq: ") + which + " target " + std::to_string(i) +
+                                    " holds id " + std::to_string(id) + ", outside [0, " + std::to_string(vt) + ")");
       }
     }
   }
 }
 
-// Shuffled batches of similar source length: shuffle, sort windows of `window`
-// batches by length, cut them into batches, shuffle the batch order.
-std::vector<std::vector<std::size_t>> epoch_batches(const Sequences &sources,
-                                                    std::size_t batch,
-                                                    std::size_t window,
-                                                    Rng &rng) {
+// Shuffled batches of similar source length: shuffle, sort windows of `window` batches by
+// length, cut them into batches, shuffle the batch order.
+std::vector<std::vector<std::size_t>> epoch_batches(const Sequences& sources, std::size_t batch, std::size_t window,
+                                                    Rng& rng) {
   const std::size_t n = sources.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  for (std::size_t i = n; i > 1; --i)
-    std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
+  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
   const std::size_t span = batch * window;
   for (std::size_t begin = 0; window > 1 && begin < n; begin += span) {
     const auto first = order.begin() + static_cast<std::ptrdiff_t>(begin);
-    const auto last =
-        order.begin() + static_cast<std::ptrdiff_t>(std::min(n, begin + span));
-    std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
-      return sources[a].size() < sources[b].size();
-    });
+    const auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(n, begin + span));
+    std::stable_sort(first, last, [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
   }
   std::vector<std::vector<std::size_t>> batches;
   for (std::size_t begin = 0; begin < n; begin += batch) {
     batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                         order.begin() + static_cast<std::ptrdiff_t>(
-                                             std::min(n, begin + batch)));
+                         order.begin() + static_cast<std::ptrdiff_t>(std::min(n, begin + batch)));
   }
   for (std::size_t i = batches.size(); i > 1; --i) {
-    std::swap(batches[i - 1],
-              batches[rng.below(static_cast<std::uint32_t>(i))]);
+    std::swap(batches[i - 1], batches[rng.below(static_cast<std::uint32_t>(i))]);
   }
   return batches;
 }
 
 using Snapshot = std::vector<std::vector<float>>;
 
-void take_snapshot(const ParameterList &params, Snapshot &into) {
+void take_snapshot(const ParameterList& params, Snapshot& into) {
   into.resize(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i)
-    into[i].assign(params[i].value, params[i].value + params[i].size);
+  for (std::size_t i = 0; i < params.size(); ++i) into[i].assign(params[i].value, params[i].value + params[i].size);
 }
 
-void restore_snapshot(const ParameterList &params, const Snapshot &from) {
-  for (std::size_t i = 0; i < params.size(); ++i)
-    std::copy(from[i].begin(), from[i].end(), params[i].value);
+void restore_snapshot(const ParameterList& params, const Snapshot& from) {
+  for (std::size_t i = 0; i < params.size(); ++i) std::copy(from[i].begin(), from[i].end(), params[i].value);
 }
 
-// Teacher-forced mean token loss over a whole set (weighted by each batch's
-// token count).
-double dataset_loss(Seq2SeqModel &model, const Sequences &sources,
-                    const Sequences &targets, std::size_t batch) {
+// Teacher-forced mean token loss over a whole set (weighted by each batch's token count).
+double dataset_loss(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets, std::size_t batch) {
   TokenIds src, tgt;
   std::vector<std::size_t> indices(sources.size());
   std::iota(indices.begin(), indices.end(), 0);
@@ -143,8 +116,7 @@ double dataset_loss(Seq2SeqModel &model, const Sequences &sources,
     gather(sources, indices.data() + begin, count, src);
     gather(targets, indices.data() + begin, count, tgt);
     std::size_t n = 0;
-    for (std::size_t i = 0; i < count; ++i)
-      n += targets[begin + i].size() - 1;
+    for (std::size_t i = 0; i < count; ++i) n += targets[begin + i].size() - 1;
     sum += static_cast<double>(model.loss(src, tgt)) * static_cast<double>(n);
     tokens += n;
   }
@@ -152,70 +124,53 @@ double dataset_loss(Seq2SeqModel &model, const Sequences &sources,
 }
 
 // (exact match, token accuracy, −loss), compared lexicographically.
-bool better(const Seq2SeqEpochProgress &a, const Seq2SeqEpochProgress &best) {
-  if (a.validation.exact_match != best.validation.exact_match)
-    return a.validation.exact_match > best.validation.exact_match;
+bool better(const Seq2SeqEpochProgress& a, const Seq2SeqEpochProgress& best) {
+  if (a.validation.exact_match != best.validation.exact_match) return a.validation.exact_match > best.validation.exact_match;
   if (a.validation.token_accuracy != best.validation.token_accuracy) {
     return a.validation.token_accuracy > best.validation.token_accuracy;
   }
   return a.validation_loss < best.validation_loss;
 }
 
-} // namespace
+}  // namespace
 
 void Seq2SeqTrainerConfig::validate() const {
-  if (epochs == 0)
-    fail_config("epochs", ">= 1", "0");
-  if (batch == 0)
-    fail_config("batch", ">= 1", "0");
+  if (epochs == 0) fail_config("epochs", ">= 1", "0");
+  if (batch == 0) fail_config("batch", ">= 1", "0");
   if (!(std::isfinite(learning_rate) && learning_rate > 0.f)) {
     fail_config("learning_rate", "finite and > 0", number_text(learning_rate));
   }
-  if (!std::isfinite(clip_norm))
-    fail_config("clip_norm", "finite (<= 0 disables clipping)",
-                number_text(clip_norm));
+  if (!std::isfinite(clip_norm)) fail_config("clip_norm", "finite (<= 0 disables clipping)", number_text(clip_norm));
   if (!(teacher_forcing_start >= 0.f && teacher_forcing_start <= 1.f)) {
-    fail_config("teacher_forcing_start", "in [0, 1]",
-                number_text(teacher_forcing_start));
+    fail_config("teacher_forcing_start", "in [0, 1]", number_text(teacher_forcing_start));
   }
   if (!(teacher_forcing_end >= 0.f && teacher_forcing_end <= 1.f)) {
-    fail_config("teacher_forcing_end", "in [0, 1]",
-                number_text(teacher_forcing_end));
+    fail_config("teacher_forcing_end", "in [0, 1]", number_text(teacher_forcing_end));
   }
   if (!(validation_split >= 0.f && validation_split < 1.f)) {
     fail_config("validation_split", "in [0, 1)", number_text(validation_split));
   }
-  if (bucket_window == 0)
-    fail_config("bucket_window", ">= 1", "0");
+  if (bucket_window == 0) fail_config("bucket_window", ">= 1", "0");
 }
 
 float Seq2SeqTrainerConfig::teacher_forcing_at(std::size_t epoch) const {
-  if (epochs <= 1)
-    return teacher_forcing_start;
-  const float f = static_cast<float>(std::min(epoch, epochs - 1)) /
-                  static_cast<float>(epochs - 1);
-  return teacher_forcing_start +
-         (teacher_forcing_end - teacher_forcing_start) * f;
+  if (epochs <= 1) return teacher_forcing_start;
+  const float f = static_cast<float>(std::min(epoch, epochs - 1)) / static_cast<float>(epochs - 1);
+  return teacher_forcing_start + (teacher_forcing_end - teacher_forcing_start) * f;
 }
 
-Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model,
-                                const Sequences &sources,
-                                const Sequences &targets, std::size_t max_len,
-                                std::size_t batch) {
+Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+                                std::size_t max_len, std::size_t batch) {
   if (sources.size() != targets.size()) {
-    throw std::invalid_argument(
-        "evaluate_seq2seq: " + std::to_string(sources.size()) +
-        " sources but " + std::to_string(targets.size()) + " targets");
+    throw std::invalid_argument("evaluate_seq2seq: " + std::to_string(sources.size()) + " sources but " +
+                                std::to_string(targets.size()) + " targets");
   }
-  if (batch == 0)
-    throw std::invalid_argument("evaluate_seq2seq: batch must be >= 1, got 0");
+  if (batch == 0) throw std::invalid_argument("evaluate_seq2seq: batch must be >= 1, got 0");
   // Decode in order of source length so each batch pads little.
   std::vector<std::size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) {
-                     return sources[a].size() < sources[b].size();
-                   });
+                   [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
   Seq2SeqMetrics m;
   std::map<std::size_t, Seq2SeqLengthMetrics> by_length;
   std::size_t exact = 0, hits = 0, positions = 0;
@@ -226,58 +181,43 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model,
     const std::vector<Decoded> decoded = model.greedy_batch(src, max_len);
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t index = order[begin + i];
-      const std::vector<int> &gold = targets[index]; // BOS y EOS
-      const std::vector<int> want(
-          gold.begin() + 1,
-          gold.end() - (gold.size() >= 2 && gold.back() == kEosId ? 1 : 0));
+      const std::vector<int>& gold = targets[index];  // BOS y EOS
+      const std::vector<int> want(gold.begin() + 1, gold.end() - (gold.size() >= 2 && gold.back() == kEosId ? 1 : 0));
       std::vector<int> got = decoded[i].tokens;
       const bool same = got == want;
       exact += same ? 1 : 0;
-      if (decoded[i].finished)
-        got.push_back(kEosId);
+      if (decoded[i].finished) got.push_back(kEosId);
       // y1 .. yn EOS against the decoded tokens (+ EOS), position by position.
-      for (std::size_t p = 1; p < gold.size(); ++p)
-        hits += (p - 1 < got.size() && got[p - 1] == gold[p]) ? 1 : 0;
+      for (std::size_t p = 1; p < gold.size(); ++p) hits += (p - 1 < got.size() && got[p - 1] == gold[p]) ? 1 : 0;
       positions += gold.size() - 1;
-      Seq2SeqLengthMetrics &l = by_length[sources[index].size()];
+      Seq2SeqLengthMetrics& l = by_length[sources[index].size()];
       l.source_length = sources[index].size();
       ++l.count;
       l.exact += same ? 1 : 0;
     }
   }
   m.count = sources.size();
-  m.exact_match =
-      m.count > 0 ? static_cast<double>(exact) / static_cast<double>(m.count)
-                  : 0.0;
-  m.token_accuracy =
-      positions > 0 ? static_cast<double>(hits) / static_cast<double>(positions)
-                    : 0.0;
-  for (const auto &entry : by_length)
-    m.by_source_length.push_back(entry.second);
+  m.exact_match = m.count > 0 ? static_cast<double>(exact) / static_cast<double>(m.count) : 0.0;
+  m.token_accuracy = positions > 0 ? static_cast<double>(hits) / static_cast<double>(positions) : 0.0;
+  for (const auto& entry : by_length) m.by_source_length.push_back(entry.second);
   return m;
 }
 
-Seq2SeqSplit split_seq2seq_validation(const Sequences &sources,
-                                      const Sequences &targets, float share,
+Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences &targets, float share,
                                       std::uint64_t seed) {
   if (sources.size() != targets.size()) {
-    throw std::invalid_argument(
-        "train_seq2seq: training set has " + std::to_string(sources.size()) +
-        " sources but " + std::to_string(targets.size()) + " targets");
+    throw std::invalid_argument("train_seq2seq: training set has " + std::to_string(sources.size()) + " sources but " +
+                                std::to_string(targets.size()) + " targets");
   }
   // Seeded split: the last round(share · N) of a shuffled order are held out.
   const std::size_t n = sources.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   Rng rng(seed, 0x5011);
-  for (std::size_t i = n; i > 1; --i)
-    std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
-  const auto held =
-      static_cast<std::size_t>(std::lround(static_cast<double>(share) * n));
-  std::vector<std::size_t> train_idx(
-      order.begin(), order.end() - static_cast<std::ptrdiff_t>(held));
-  std::vector<std::size_t> val_idx(
-      order.end() - static_cast<std::ptrdiff_t>(held), order.end());
+  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
+  const auto held = static_cast<std::size_t>(std::lround(static_cast<double>(share) * n));
+  std::vector<std::size_t> train_idx(order.begin(), order.end() - static_cast<std::ptrdiff_t>(held));
+  std::vector<std::size_t> val_idx(order.end() - static_cast<std::ptrdiff_t>(held), order.end());
   std::sort(train_idx.begin(), train_idx.end());
   std::sort(val_idx.begin(), val_idx.end());
   Seq2SeqSplit split;
@@ -313,17 +253,22 @@ struct Seq2SeqTrainingRun::State {
   float ratio = 1;
   bool finished = false, finalised = false;
 
-  State(Seq2SeqModel &m, const Sequences &s, const Sequences &t,
-        const Sequences &vs, const Sequences &vt, const Seq2SeqTrainerConfig &c)
-      : model(m), sources(s), targets(t), validation_sources(vs),
-        validation_targets(vt), config(c), optimizer(c.learning_rate),
-        order_rng(c.seed, 0x0de5), forcing_rng(c.seed, 0xf0ce) {}
+  State(Seq2SeqModel &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
+        const Seq2SeqTrainerConfig &c)
+      : model(m),
+        sources(s),
+        targets(t),
+        validation_sources(vs),
+        validation_targets(vt),
+        config(c),
+        optimizer(c.learning_rate),
+        order_rng(c.seed, 0x0de5),
+        forcing_rng(c.seed, 0xf0ce) {}
 
   void begin_epoch() {
     epoch_start = Clock::now();
     ratio = config.teacher_forcing_at(epoch);
-    batches =
-        epoch_batches(sources, config.batch, config.bucket_window, order_rng);
+    batches = epoch_batches(sources, config.batch, config.bucket_window, order_rng);
     next_batch = 0;
     loss_sum = 0;
     tokens = 0;
@@ -332,34 +277,27 @@ struct Seq2SeqTrainingRun::State {
   [[noreturn]] void diverged(const std::string &what) {
     restore_snapshot(model.parameters(), last_good);
     finished = finalised = true;
-    throw std::runtime_error(
-        "training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
-        std::to_string(history.steps + 1) + " (" + what +
-        "); the parameters of the last step with a finite loss were restored. "
-        "Try a lower "
-        "learning rate (now " +
-        number_text(config.learning_rate) + ") or clip_norm > 0");
+    throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
+                             std::to_string(history.steps + 1) + " (" + what +
+                             "); the parameters of the last step with a finite loss were restored. "
+                             "Try a lower "
+                             "learning rate (now " +
+                             number_text(config.learning_rate) + ") or clip_norm > 0");
   }
 };
 
-Seq2SeqTrainingRun::Seq2SeqTrainingRun(Seq2SeqModel &model,
-                                       const Sequences &sources,
-                                       const Sequences &targets,
-                                       const Sequences &validation_sources,
-                                       const Sequences &validation_targets,
+Seq2SeqTrainingRun::Seq2SeqTrainingRun(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+                                       const Sequences &validation_sources, const Sequences &validation_targets,
                                        const Seq2SeqTrainerConfig &config) {
   config.validate();
   check_data(model, sources, targets, "training");
   check_data(model, validation_sources, validation_targets, "validation");
-  if (sources.empty())
-    throw std::invalid_argument("train_seq2seq: the training set is empty");
-  state_ = std::make_unique<State>(model, sources, targets, validation_sources,
-                                   validation_targets, config);
+  if (sources.empty()) throw std::invalid_argument("train_seq2seq: the training set is empty");
+  state_ = std::make_unique<State>(model, sources, targets, validation_sources, validation_targets, config);
   State &s = *state_;
   s.max_decode = config.max_decode_len;
   if (s.max_decode == 0) {
-    for (const auto &t : validation_targets)
-      s.max_decode = std::max(s.max_decode, t.size()); // n + 2 = |BOS y EOS|
+    for (const auto &t : validation_targets) s.max_decode = std::max(s.max_decode, t.size());  // n + 2 = |BOS y EOS|
   }
   take_snapshot(model.parameters(), s.last_good);
   s.history.train_examples = sources.size();
@@ -376,23 +314,18 @@ bool Seq2SeqTrainingRun::epoch_complete() const {
   return !state_->finished && state_->next_batch == state_->batches.size();
 }
 
-std::size_t Seq2SeqTrainingRun::batches_per_epoch() const {
-  return state_->batches.size();
-}
+std::size_t Seq2SeqTrainingRun::batches_per_epoch() const { return state_->batches.size(); }
 
-std::size_t Seq2SeqTrainingRun::planned_steps() const {
-  return state_->config.epochs * state_->batches.size();
-}
+std::size_t Seq2SeqTrainingRun::planned_steps() const { return state_->config.epochs * state_->batches.size(); }
 
-const Seq2SeqHistory &Seq2SeqTrainingRun::history() const {
-  return state_->history;
-}
+const Seq2SeqHistory &Seq2SeqTrainingRun::history() const { return state_->history; }
 
 Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   State &s = *state_;
   if (s.finished || s.next_batch == s.batches.size()) {
-    throw std::logic_error("Seq2SeqTrainingRun::step: the run is finished or "
-                           "the epoch needs end_epoch()");
+    throw std::logic_error(
+        "Seq2SeqTrainingRun::step: the run is finished or "
+        "the epoch needs end_epoch()");
   }
   const ParameterList &params = s.model.parameters();
   const std::vector<std::size_t> &indices = s.batches[s.next_batch++];
@@ -408,19 +341,15 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   } catch (const std::exception &e) {
     s.diverged(e.what());
   }
-  if (!std::isfinite(loss))
-    s.diverged("the loss is " + number_text(loss));
-  const float norm = s.config.clip_norm > 0
-                         ? clip_grad_norm(params, s.config.clip_norm)
-                         : static_cast<float>(grad_norm(params));
-  if (!std::isfinite(norm))
-    s.diverged("the gradient norm is " + number_text(norm));
+  if (!std::isfinite(loss)) s.diverged("the loss is " + number_text(loss));
+  const float norm =
+      s.config.clip_norm > 0 ? clip_grad_norm(params, s.config.clip_norm) : static_cast<float>(grad_norm(params));
+  if (!std::isfinite(norm)) s.diverged("the gradient norm is " + number_text(norm));
   s.optimizer.step(params);
   std::swap(s.last_good, s.before_step);
   ++s.history.steps;
   std::size_t count = 0;
-  for (std::size_t i : indices)
-    count += s.targets[i].size() - 1;
+  for (std::size_t i : indices) count += s.targets[i].size() - 1;
   s.loss_sum += static_cast<double>(loss) * static_cast<double>(count);
   s.tokens += count;
   s.examples_seen += indices.size();
@@ -429,38 +358,30 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   p.epoch = s.epoch;
   p.loss = loss;
   p.elapsed = seconds_since(s.start);
-  p.examples_per_second =
-      p.elapsed > 0 ? static_cast<double>(s.examples_seen) / p.elapsed : 0.0;
+  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(s.examples_seen) / p.elapsed : 0.0;
   return p;
 }
 
 const Seq2SeqEpochProgress &Seq2SeqTrainingRun::end_epoch() {
   State &s = *state_;
-  if (!epoch_complete())
-    throw std::logic_error(
-        "Seq2SeqTrainingRun::end_epoch: the epoch is not complete");
+  if (!epoch_complete()) throw std::logic_error("Seq2SeqTrainingRun::end_epoch: the epoch is not complete");
   Seq2SeqEpochProgress progress;
   progress.epoch = s.epoch;
   progress.teacher_forcing = s.ratio;
-  progress.train_loss =
-      s.tokens > 0 ? s.loss_sum / static_cast<double>(s.tokens) : 0.0;
+  progress.train_loss = s.tokens > 0 ? s.loss_sum / static_cast<double>(s.tokens) : 0.0;
   bool stop = false;
   if (!s.validation_sources.empty()) {
     progress.has_validation = true;
-    progress.validation_loss =
-        dataset_loss(s.model, s.validation_sources, s.validation_targets, 256);
-    if (!std::isfinite(progress.validation_loss))
-      s.diverged("the validation loss is not finite");
-    progress.validation = evaluate_seq2seq(s.model, s.validation_sources,
-                                           s.validation_targets, s.max_decode);
+    progress.validation_loss = dataset_loss(s.model, s.validation_sources, s.validation_targets, 256);
+    if (!std::isfinite(progress.validation_loss)) s.diverged("the validation loss is not finite");
+    progress.validation = evaluate_seq2seq(s.model, s.validation_sources, s.validation_targets, s.max_decode);
     if (s.history.best_epoch < 0 || better(progress, s.best_progress)) {
       s.best_progress = progress;
       s.history.best_epoch = static_cast<int>(s.epoch);
       take_snapshot(s.model.parameters(), s.best);
       s.epochs_without_improvement = 0;
     } else if (s.config.early_stopping_patience > 0 &&
-               ++s.epochs_without_improvement >=
-                   s.config.early_stopping_patience) {
+               ++s.epochs_without_improvement >= s.config.early_stopping_patience) {
       s.history.early_stopped = true;
       stop = true;
     }
@@ -479,38 +400,27 @@ const Seq2SeqEpochProgress &Seq2SeqTrainingRun::end_epoch() {
 
 const Seq2SeqHistory &Seq2SeqTrainingRun::finish(bool cancelled) {
   State &s = *state_;
-  if (s.finalised)
-    return s.history;
+  if (s.finalised) return s.history;
   s.finished = s.finalised = true;
   s.history.cancelled = cancelled;
-  if (s.history.best_epoch >= 0)
-    restore_snapshot(s.model.parameters(), s.best);
+  if (s.history.best_epoch >= 0) restore_snapshot(s.model.parameters(), s.best);
   s.history.seconds = seconds_since(s.start);
   return s.history;
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources,
-                             const Sequences &targets,
-                             const Seq2SeqTrainerConfig &config,
-                             const Seq2SeqCallbacks &callbacks) {
+Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+                             const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
   config.validate();
-  if (sources.size() != targets.size())
-    check_data(model, sources, targets, "training");
-  const Seq2SeqSplit split = split_seq2seq_validation(
-      sources, targets, config.validation_split, config.seed);
-  return train_seq2seq(model, split.train_sources, split.train_targets,
-                       split.validation_sources, split.validation_targets,
-                       config, callbacks);
+  if (sources.size() != targets.size()) check_data(model, sources, targets, "training");
+  const Seq2SeqSplit split = split_seq2seq_validation(sources, targets, config.validation_split, config.seed);
+  return train_seq2seq(model, split.train_sources, split.train_targets, split.validation_sources,
+                       split.validation_targets, config, callbacks);
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources,
-                             const Sequences &targets,
-                             const Sequences &validation_sources,
-                             const Sequences &validation_targets,
-                             const Seq2SeqTrainerConfig &config,
-                             const Seq2SeqCallbacks &callbacks) {
-  Seq2SeqTrainingRun run(model, sources, targets, validation_sources,
-                         validation_targets, config);
+Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+                             const Sequences &validation_sources, const Sequences &validation_targets,
+                             const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
+  Seq2SeqTrainingRun run(model, sources, targets, validation_sources, validation_targets, config);
   bool cancelled = false;
   while (!run.finished() && !cancelled) {
     const Seq2SeqStepProgress p = run.step();
@@ -520,11 +430,10 @@ Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources,
     }
     if (run.epoch_complete()) {
       const Seq2SeqEpochProgress &e = run.end_epoch();
-      if (callbacks.on_epoch && !callbacks.on_epoch(e))
-        cancelled = true;
+      if (callbacks.on_epoch && !callbacks.on_epoch(e)) cancelled = true;
     }
   }
   return run.finish(cancelled);
 }
 
-} // namespace attn
+}  // namespace attn

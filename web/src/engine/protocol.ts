@@ -13,23 +13,23 @@ import type {
   Seq2SeqSettings,
   StepsReport,
   TrainerSettings,
-} from "../../generated/attn_engine.mjs";
+} from '../../generated/attn_engine.mjs';
 
 /** The stateless engine functions the page may call through the worker. */
 export const ENGINE_METHODS = [
-  "scoreKinds",
-  "scores",
-  "softmax",
-  "contextVector",
-  "weightedAnnotations",
-  "attend",
-  "initScoreParams",
-  "scaledDotProductAttention",
-  "causalMask",
-  "paddingMask",
-  "combineMasks",
-  "splitHeads",
-  "mergeHeads",
+  'scoreKinds',
+  'scores',
+  'softmax',
+  'contextVector',
+  'weightedAnnotations',
+  'attend',
+  'initScoreParams',
+  'scaledDotProductAttention',
+  'causalMask',
+  'paddingMask',
+  'combineMasks',
+  'splitHeads',
+  'mergeHeads',
 ] as const satisfies readonly (keyof AttnEngine)[];
 
 export type EngineMethod = (typeof ENGINE_METHODS)[number];
@@ -37,9 +37,9 @@ export type EngineArgs<M extends EngineMethod> = Parameters<AttnEngine[M]>;
 export type EngineResult<M extends EngineMethod> = ReturnType<AttnEngine[M]>;
 
 export type DataSource =
-  | { kind: "builtin" }
+  | { kind: 'builtin' }
   | {
-      kind: "synthetic";
+      kind: 'synthetic';
       count?: number;
       seed?: number;
       testFraction?: number;
@@ -48,7 +48,7 @@ export type DataSource =
     }
   /** An aclImdb .tar.gz, .csv or .tsv as read from a File; the buffer is transferred. */
   | {
-      kind: "bytes";
+      kind: 'bytes';
       bytes: ArrayBuffer;
       name: string;
       testFraction?: number;
@@ -81,18 +81,18 @@ export interface AttentionSnapshot {
 /** The engine's step report (StepsReport in attn_engine.d.ts) plus what the worker adds. */
 export interface TrainingProgress extends Pick<
   StepsReport,
-  | "step"
-  | "epoch"
-  | "loss"
-  | "losses"
-  | "runningLoss"
-  | "runningAccuracy"
-  | "examplesSeen"
-  | "examplesPerSecond"
-  | "elapsed"
-  | "plannedSteps"
-  | "epochs"
-  | "done"
+  | 'step'
+  | 'epoch'
+  | 'loss'
+  | 'losses'
+  | 'runningLoss'
+  | 'runningAccuracy'
+  | 'examplesSeen'
+  | 'examplesPerSecond'
+  | 'elapsed'
+  | 'plannedSteps'
+  | 'epochs'
+  | 'done'
 > {
   stepsPerSecond: number;
   /** Seconds left at the current speed if the run goes the full schedule. */
@@ -120,7 +120,7 @@ export interface Prediction {
 export interface SessionOps {
   loadData: { args: { source: DataSource }; result: DataSummary };
   dataStats: {
-    args: { which: "train" | "test"; bins?: number };
+    args: { which: 'train' | 'test'; bins?: number };
     result: DataStats;
   };
   createModel: { args: { config: SentimentModelConfig }; result: ModelInfo };
@@ -129,7 +129,7 @@ export interface SessionOps {
   resume: { args: Record<string, never>; result: { paused: boolean } };
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
   evaluate: {
-    args: { which: "test" | "train" | "validation" | "all-train" };
+    args: { which: 'test' | 'train' | 'validation' | 'all-train' };
     result: Metrics;
   };
   predict: { args: { text: string }; result: Prediction };
@@ -138,10 +138,10 @@ export interface SessionOps {
 }
 export type SessionOp = keyof SessionOps;
 export type SessionRequest = {
-  [K in SessionOp]: { op: K } & SessionOps[K]["args"];
+  [K in SessionOp]: { op: K } & SessionOps[K]['args'];
 }[SessionOp];
 
-/** Seq2seq training progress (posted at most every progressMs, and at the end). */
+/** Seq2seq training progress (posted at most every progressMs, after each epoch, and at the end). */
 export interface Seq2SeqProgress {
   step: number;
   epoch: number;
@@ -184,47 +184,38 @@ export interface Seq2SeqTrainOptions {
   progressMs?: number;
 }
 
-/** Requests to the worker's seq2seq session. */
+/** Requests to the worker's seq2seq session and what each resolves to. */
 export interface Seq2SeqOps {
   create: {
     args: { settings: Seq2SeqSettings };
-    result: {
-      info: Seq2SeqInfo;
-      samples: { source: string; target: string }[];
-    };
+    result: { info: Seq2SeqInfo; samples: { source: string; target: string }[] };
   };
   train: { args: { options: Seq2SeqTrainOptions }; result: Seq2SeqOutcome };
   pause: { args: Record<string, never>; result: { paused: boolean } };
   resume: { args: Record<string, never>; result: { paused: boolean } };
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
-  translate: {
-    args: { text: string; beam: number };
-    result: Seq2SeqTranslation;
-  };
-  evaluate: {
-    args: { which: "test" | "train"; limit?: number };
-    result: Seq2SeqMetrics;
-  };
+  translate: { args: { text: string; beam: number }; result: Seq2SeqTranslation };
+  evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqMetrics };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
 export type Seq2SeqRequest = {
-  [K in Seq2SeqOp]: { op: K } & Seq2SeqOps[K]["args"];
+  [K in Seq2SeqOp]: { op: K } & Seq2SeqOps[K]['args'];
 }[Seq2SeqOp];
 
 export type ToWorker =
-  | { type: "call"; id: number; method: EngineMethod; args: unknown[] }
-  | { type: "session"; id: number; request: SessionRequest }
-  | { type: "seq2seq"; id: number; request: Seq2SeqRequest };
+  | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
+  | { type: 'session'; id: number; request: SessionRequest }
+  | { type: 'seq2seq'; id: number; request: Seq2SeqRequest };
 
 export type FromWorker =
-  | { type: "ready"; version: string; simd: boolean }
-  | { type: "init-failed"; message: string }
-  | { type: "result"; id: number; value: unknown }
-  | { type: "error"; id: number; message: string }
-  | { type: "progress"; id: number; progress: TrainingProgress }
-  | { type: "seq2seq-progress"; id: number; progress: Seq2SeqProgress }
+  | { type: 'ready'; version: string; simd: boolean }
+  | { type: 'init-failed'; message: string }
+  | { type: 'result'; id: number; value: unknown }
+  | { type: 'error'; id: number; message: string }
+  | { type: 'progress'; id: number; progress: TrainingProgress }
+  | { type: 'seq2seq-progress'; id: number; progress: Seq2SeqProgress }
   | {
-      type: "load-progress";
+      type: 'load-progress';
       id: number;
       bytesRead: number;
       bytesTotal: number;

@@ -7,7 +7,7 @@ import type {
   Seq2SeqEpochReport,
   Seq2SeqSession,
   Seq2SeqStepsReport,
-} from "../../generated/attn_engine.mjs";
+} from '../../generated/attn_engine.mjs';
 import type {
   FromWorker,
   Seq2SeqOutcome,
@@ -15,7 +15,7 @@ import type {
   Seq2SeqRequest,
   Seq2SeqTrainOptions,
   Seq2SeqTranslation,
-} from "./protocol";
+} from './protocol';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
@@ -48,11 +48,8 @@ export class Seq2SeqHost {
     };
   }
 
-  async handle(
-    id: number,
-    request: Seq2SeqRequest,
-  ): Promise<{ value: unknown; transfer?: Transferable[] }> {
-    if (request.op === "create") {
+  async handle(id: number, request: Seq2SeqRequest): Promise<{ value: unknown; transfer?: Transferable[] }> {
+    if (request.op === 'create') {
       this.stopRun();
       const next = new this.engine.Seq2SeqSession(request.settings);
       this.session?.delete();
@@ -60,28 +57,28 @@ export class Seq2SeqHost {
       return { value: { info: next.info(), samples: next.samples(8) } };
     }
     const s = this.session;
-    if (!s) throw new Error("create a seq2seq session first");
+    if (!s) throw new Error('create a seq2seq session first');
     switch (request.op) {
-      case "train":
+      case 'train':
         return { value: await this.train(id, s, request.options) };
-      case "pause":
+      case 'pause':
         if (this.run && !this.run.paused) {
           this.run.paused = true;
           this.flush(this.run);
         }
         return { value: { paused: this.run?.paused ?? false } };
-      case "resume":
+      case 'resume':
         if (this.run?.paused) {
           this.run.paused = false;
           this.schedule();
         }
         return { value: { paused: false } };
-      case "cancel": {
+      case 'cancel': {
         const cancelled = this.run !== null;
         this.stopRun();
         return { value: { cancelled } };
       }
-      case "translate": {
+      case 'translate': {
         const t = s.translate(request.text, request.beam);
         // The alignment is a view over wasm memory: copy it once, then transfer the copy.
         const value: Seq2SeqTranslation = {
@@ -96,19 +93,13 @@ export class Seq2SeqHost {
         };
         return { value, transfer: [value.alignment.buffer as ArrayBuffer] };
       }
-      case "evaluate":
+      case 'evaluate':
         return { value: s.evaluate(request.which, request.limit ?? 0) };
     }
-    throw new Error(
-      `unknown seq2seq request '${(request as { op: string }).op}'`,
-    );
+    throw new Error(`unknown seq2seq request '${(request as { op: string }).op}'`);
   }
 
-  private train(
-    id: number,
-    session: Seq2SeqSession,
-    options: Seq2SeqTrainOptions,
-  ): Promise<Seq2SeqOutcome> {
+  private train(id: number, session: Seq2SeqSession, options: Seq2SeqTrainOptions): Promise<Seq2SeqOutcome> {
     this.stopRun();
     session.startTraining();
     return new Promise((resolve, reject) => {
@@ -146,16 +137,12 @@ export class Seq2SeqHost {
       const perStep = ms / Math.max(1, report.stepsRun);
       run.stepsPerChunk = Math.max(
         1,
-        Math.min(
-          4 * steps,
-          Math.floor((run.options.chunkMs ?? 40) / Math.max(perStep, 0.01)),
-        ),
+        Math.min(4 * steps, Math.floor((run.options.chunkMs ?? 40) / Math.max(perStep, 0.01))),
       );
       if (report.stepsRun > 0) run.last = report;
       run.pendingLosses.push(...report.losses);
       run.pendingEpochs.push(...report.epochs);
-      const due =
-        performance.now() - run.lastPost >= (run.options.progressMs ?? 100);
+      const due = performance.now() - run.lastPost >= (run.options.progressMs ?? 100);
       if (report.done || due || report.epochs.length > 0) this.flush(run);
       if (report.done) {
         this.finish(run, false);
@@ -186,9 +173,7 @@ export class Seq2SeqHost {
     run.pendingLosses = [];
     run.pendingEpochs = [];
     run.lastPost = performance.now();
-    this.post({ type: "seq2seq-progress", id: run.id, progress }, [
-      losses.buffer as ArrayBuffer,
-    ]);
+    this.post({ type: 'seq2seq-progress', id: run.id, progress }, [losses.buffer as ArrayBuffer]);
   }
 
   private finish(run: ActiveRun, cancelled: boolean): void {

@@ -1,13 +1,11 @@
 // The Web Worker that owns the wasm engine: it instantiates the module once, answers stateless
 // calls, and hosts the sentiment session (session_host.ts) and the seq2seq session (seq2seq_host.ts). Results are posted with their
 // typed-array buffers transferred (fresh copies, so nothing else holds them).
-import createAttnEngine, {
-  type AttnEngine,
-} from "../../generated/attn_engine.mjs";
-import wasmUrl from "../../generated/attn_engine.wasm?url";
-import { ENGINE_METHODS, type FromWorker, type ToWorker } from "./protocol";
-import { Seq2SeqHost } from "./seq2seq_host";
-import { SessionHost } from "./session_host";
+import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
+import wasmUrl from '../../generated/attn_engine.wasm?url';
+import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
+import { Seq2SeqHost } from './seq2seq_host';
+import { SessionHost } from './session_host';
 
 const allowed = new Set<string>(ENGINE_METHODS);
 
@@ -20,7 +18,7 @@ function collectBuffers(value: unknown, out: Set<ArrayBuffer>): void {
     if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
   } else if (Array.isArray(value)) {
     for (const item of value) collectBuffers(item, out);
-  } else if (value !== null && typeof value === "object") {
+  } else if (value !== null && typeof value === 'object') {
     for (const item of Object.values(value)) collectBuffers(item, out);
   }
 }
@@ -30,24 +28,20 @@ function message(error: unknown): string {
 }
 
 // Streaming compilation when the server sends application/wasm, bytes otherwise.
-async function instantiate(
-  imports: WebAssembly.Imports,
-): Promise<WebAssembly.Instance> {
+async function instantiate(imports: WebAssembly.Imports): Promise<WebAssembly.Instance> {
   const response = await fetch(wasmUrl);
-  if (!response.ok)
-    throw new Error(`could not load ${wasmUrl}: HTTP ${response.status}`);
-  if (response.headers.get("content-type")?.startsWith("application/wasm")) {
+  if (!response.ok) throw new Error(`could not load ${wasmUrl}: HTTP ${response.status}`);
+  if (response.headers.get('content-type')?.startsWith('application/wasm')) {
     return (await WebAssembly.instantiateStreaming(response, imports)).instance;
   }
-  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports))
-    .instance;
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
 }
 
 const engine: Promise<AttnEngine> = createAttnEngine({
   instantiateWasm(imports, receive) {
     instantiate(imports).then(
       (instance) => receive(instance),
-      (error: unknown) => post({ type: "init-failed", message: String(error) }),
+      (error: unknown) => post({ type: 'init-failed', message: String(error) }),
     );
     return {};
   },
@@ -57,54 +51,42 @@ let host: SessionHost | null = null;
 let seq2seq: Seq2SeqHost | null = null;
 
 engine.then(
-  (module) =>
-    post({
-      type: "ready",
-      version: module.version(),
-      simd: module.simdEnabled(),
-    }),
-  (error: unknown) => post({ type: "init-failed", message: String(error) }),
+  (module) => post({ type: 'ready', version: module.version(), simd: module.simdEnabled() }),
+  (error: unknown) => post({ type: 'init-failed', message: String(error) }),
 );
 
-self.addEventListener("message", async (event: MessageEvent<ToWorker>) => {
+self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   const request = event.data;
-  if (request?.type === "session") {
+  if (request?.type === 'session') {
     try {
       host ??= new SessionHost(await engine, post);
-      const { value, transfer } = await host.handle(
-        request.id,
-        request.request,
-      );
-      post({ type: "result", id: request.id, value }, transfer);
+      const { value, transfer } = await host.handle(request.id, request.request);
+      post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
-      post({ type: "error", id: request.id, message: message(error) });
+      post({ type: 'error', id: request.id, message: message(error) });
     }
     return;
   }
-  if (request?.type === "seq2seq") {
+  if (request?.type === 'seq2seq') {
     try {
       seq2seq ??= new Seq2SeqHost(await engine, post);
-      const { value, transfer } = await seq2seq.handle(
-        request.id,
-        request.request,
-      );
-      post({ type: "result", id: request.id, value }, transfer);
+      const { value, transfer } = await seq2seq.handle(request.id, request.request);
+      post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
-      post({ type: "error", id: request.id, message: message(error) });
+      post({ type: 'error', id: request.id, message: message(error) });
     }
     return;
   }
-  if (request?.type !== "call") return;
+  if (request?.type !== 'call') return;
   try {
-    if (!allowed.has(request.method))
-      throw new Error(`unknown engine method '${String(request.method)}'`);
+    if (!allowed.has(request.method)) throw new Error(`unknown engine method '${String(request.method)}'`);
     const module = await engine;
     const fn = module[request.method] as (...args: unknown[]) => unknown;
     const value = fn(...request.args);
     const buffers = new Set<ArrayBuffer>();
     collectBuffers(value, buffers);
-    post({ type: "result", id: request.id, value }, [...buffers]);
+    post({ type: 'result', id: request.id, value }, [...buffers]);
   } catch (error) {
-    post({ type: "error", id: request.id, message: message(error) });
+    post({ type: 'error', id: request.id, message: message(error) });
   }
 });

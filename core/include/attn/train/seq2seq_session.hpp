@@ -37,7 +37,7 @@ struct Seq2SeqSessionConfig {
   std::string task = "reverse";
   std::size_t train_size = 2000, test_size = 200;
   std::size_t min_len = 3, max_len = 8, test_min_len = 3, test_max_len = 8;
-  Seq2SeqConfig model; // vocabulary sizes are filled in from the data
+  Seq2SeqConfig model;  // vocabulary sizes are filled in from the data
   Seq2SeqTrainerConfig trainer;
   std::uint64_t seed = 1;
 
@@ -47,12 +47,11 @@ struct Seq2SeqSessionConfig {
 
 // What one run_steps call did.
 struct Seq2SeqSessionProgress {
-  Seq2SeqStepProgress last;  // the last step run (zeros when none ran)
-  std::vector<float> losses; // [steps_run] each step's batch loss, in order
-  std::vector<Seq2SeqEpochProgress>
-      epochs; // epochs that ended during this call
+  Seq2SeqStepProgress last;                  // the last step run (zeros when none ran)
+  std::vector<float> losses;                 // [steps_run] each step's batch loss, in order
+  std::vector<Seq2SeqEpochProgress> epochs;  // epochs that ended during this call
   std::size_t steps_run = 0, planned_steps = 0, batches_per_epoch = 0;
-  bool done = false; // the run is over (schedule end, early stop or cancel)
+  bool done = false;  // the run is over (schedule end, early stop or cancel)
   bool early_stopped = false;
   int best_epoch = -1;
 };
@@ -60,19 +59,16 @@ struct Seq2SeqSessionProgress {
 // One decoding, ready to show: the tokens as text and the attention of every
 // output step.
 struct Seq2SeqTranslation {
-  std::string output; // the decoded text
-  std::vector<std::string>
-      source_tokens; // [Tx] one per source character ("<unk>" if unknown)
-  std::vector<std::string>
-      output_tokens; // [Ty] the decoded tokens, then "<eos>" when finished
-  std::vector<float>
-      alignment; // [Ty, Tx] row-major; empty for attention "none"
+  std::string output;                      // the decoded text
+  std::vector<std::string> source_tokens;  // [Tx] one per source character ("<unk>" if unknown)
+  std::vector<std::string> output_tokens;  // [Ty] the decoded tokens, then "<eos>" when finished
+  std::vector<float> alignment;            // [Ty, Tx] row-major; empty for attention "none"
   float log_prob = 0;
   bool finished = false;
 };
 
 class Seq2SeqSession {
-public:
+ public:
   // Generates the data, fits the vocabularies and builds a fresh model
   // (Rng(config.seed)). Throws std::invalid_argument for a bad task or
   // configuration.
@@ -98,26 +94,24 @@ public:
   // one completed).
   void cancel_training();
   bool training() const;
-  const Seq2SeqHistory &history() const; // std::logic_error without a run
+  const Seq2SeqHistory &history() const;  // std::logic_error without a run
 
   // Greedy (beam <= 1) or beam-search decoding of `text` (at most max_len
   // steps; 0 = the longest test target + 4). Unknown characters become <unk>;
   // empty text throws std::invalid_argument.
-  Seq2SeqTranslation translate(const std::string &text, std::size_t beam,
-                               std::size_t max_len = 0) const;
+  Seq2SeqTranslation translate(const std::string &text, std::size_t beam, std::size_t max_len = 0) const;
   // Greedy exact match / token accuracy / by source length on the first `limit`
   // (0 = all) pairs of "test" or "train".
-  Seq2SeqMetrics evaluate(const std::string &which,
-                          std::size_t limit = 0) const;
+  Seq2SeqMetrics evaluate(const std::string &which, std::size_t limit = 0) const;
 
-private:
+ private:
   Seq2SeqSessionConfig config_;
   std::vector<ParallelExample> train_, test_;
   ParallelVocabularies vocabularies_;
   EncodedPairs train_ids_, test_ids_;
   std::unique_ptr<Seq2SeqModel> model_;
-  Seq2SeqSplit split_; // the run borrows it
+  Seq2SeqSplit split_;  // the run borrows it
   std::unique_ptr<Seq2SeqTrainingRun> run_;
 };
 
-} // namespace attn
+}  // namespace attn

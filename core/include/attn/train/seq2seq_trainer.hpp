@@ -1,16 +1,14 @@
-// Training and evaluating a Seq2SeqModel: a held-out validation share (or an
-// external validation set), per-epoch shuffling with length bucketing, Adam
-// with global-norm clipping, scheduled teacher forcing, early stopping on
-// validation exact match (best parameters restored) and divergence handling,
-// with progress callbacks that can cancel.
+// Training and evaluating a Seq2SeqModel: a held-out validation share (or an external validation
+// set), per-epoch shuffling with length bucketing, Adam with global-norm clipping, scheduled
+// teacher forcing, early stopping on validation exact match (best parameters restored) and
+// divergence handling, with progress callbacks that can cancel.
 //
-// Legend: N examples, B batch, Tx / Ty the longest source / target of one batch
-// (each batch is padded 'post' with PAD to its own longest sequence).
+// Legend: N examples, B batch, Tx / Ty the longest source / target of one batch (each batch is
+// padded 'post' with PAD to its own longest sequence).
 //
-// Data: sources[i] are source ids (no BOS/EOS), targets[i] = BOS y1 .. yn EOS
-// (ids < Vt). Determinism: the split, the shuffles and the teacher-forcing
-// draws come from Rng(config.seed, ·) streams, so a model seed, the data and
-// the config fix every number.
+// Data: sources[i] are source ids (no BOS/EOS), targets[i] = BOS y1 .. yn EOS (ids < Vt).
+// Determinism: the split, the shuffles and the teacher-forcing draws come from Rng(config.seed, ·)
+// streams, so a model seed, the data and the config fix every number.
 #pragma once
 
 #include <cstddef>
@@ -28,23 +26,17 @@ using Sequences = std::vector<std::vector<int>>;
 struct Seq2SeqTrainerConfig {
   std::size_t epochs = 10;
   std::size_t batch = 64;
-  float learning_rate = 0.002f; // Adam
-  float clip_norm = 5;          // global gradient norm; <= 0 disables clipping
-  // Teacher-forcing ratio, linear from start (first epoch) to end (last epoch);
-  // 1 = always gold.
+  float learning_rate = 0.002f;  // Adam
+  float clip_norm = 5;           // global gradient norm; <= 0 disables clipping
+  // Teacher-forcing ratio, linear from start (first epoch) to end (last epoch); 1 = always gold.
   float teacher_forcing_start = 1, teacher_forcing_end = 1;
-  float validation_split =
-      0.1f; // share held out when no validation set is given; 0 = none
-  std::size_t early_stopping_patience =
-      3; // epochs without a better validation score; 0 = off
-  std::size_t bucket_window = 16; // batches per shuffled window sorted by
-                                  // source length; 1 = no bucketing
-  std::size_t max_decode_len =
-      0; // validation decoding steps; 0 = longest gold target + 2
+  float validation_split = 0.1f;  // share held out when no validation set is given; 0 = none
+  std::size_t early_stopping_patience = 3;  // epochs without a better validation score; 0 = off
+  std::size_t bucket_window = 16;  // batches per shuffled window sorted by source length; 1 = no bucketing
+  std::size_t max_decode_len = 0;  // validation decoding steps; 0 = longest gold target + 2
   std::uint64_t seed = 1;
 
-  // Throws std::invalid_argument "Seq2SeqTrainerConfig: <field> must be <rule>,
-  // got <value>".
+  // Throws std::invalid_argument "Seq2SeqTrainerConfig: <field> must be <rule>, got <value>".
   void validate() const;
   // The ratio used in `epoch` (0-based).
   float teacher_forcing_at(std::size_t epoch) const;
@@ -59,88 +51,73 @@ struct Seq2SeqMetrics {
   std::size_t count = 0;
   // Share of examples whose decoded tokens equal y1 .. yn exactly.
   double exact_match = 0;
-  // Position-wise over y1 .. yn EOS: hits / Σ (n + 1), a hit being the decoded
-  // sequence (with its EOS when it emitted one) holding the gold token at that
-  // position.
+  // Position-wise over y1 .. yn EOS: hits / Σ (n + 1), a hit being the decoded sequence (with its
+  // EOS when it emitted one) holding the gold token at that position.
   double token_accuracy = 0;
-  std::vector<Seq2SeqLengthMetrics> by_source_length; // ascending source length
+  std::vector<Seq2SeqLengthMetrics> by_source_length;  // ascending source length
 };
 
-// Greedy-decodes every source (batches of `batch`, at most max_len steps) and
-// compares with targets [BOS y EOS]. Throws std::invalid_argument when the
-// counts differ.
-Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model,
-                                const Sequences &sources,
-                                const Sequences &targets, std::size_t max_len,
-                                std::size_t batch = 256);
+// Greedy-decodes every source (batches of `batch`, at most max_len steps) and compares with
+// targets [BOS y EOS]. Throws std::invalid_argument when the counts differ.
+Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+                                std::size_t max_len, std::size_t batch = 256);
 
 struct Seq2SeqStepProgress {
-  std::size_t step = 0,
-              epoch = 0; // step: 1-based optimiser steps; epoch: 0-based
-  float loss = 0;        // this batch's mean token cross-entropy
-  double elapsed = 0;    // seconds since training started
+  std::size_t step = 0, epoch = 0;  // step: 1-based optimiser steps; epoch: 0-based
+  float loss = 0;                   // this batch's mean token cross-entropy
+  double elapsed = 0;               // seconds since training started
   double examples_per_second = 0;
 };
 
 struct Seq2SeqEpochProgress {
   std::size_t epoch = 0;
-  double train_loss = 0;     // mean over the epoch's target tokens
-  float teacher_forcing = 1; // the ratio this epoch used
+  double train_loss = 0;        // mean over the epoch's target tokens
+  float teacher_forcing = 1;    // the ratio this epoch used
   bool has_validation = false;
-  double validation_loss = 0; // teacher-forced
-  Seq2SeqMetrics validation;  // greedy decoding
+  double validation_loss = 0;   // teacher-forced
+  Seq2SeqMetrics validation;    // greedy decoding
   double seconds = 0;
 };
 
-// Return false to cancel: training stops after the current step / epoch,
-// without throwing.
+// Return false to cancel: training stops after the current step / epoch, without throwing.
 struct Seq2SeqCallbacks {
-  std::function<bool(const Seq2SeqStepProgress &)> on_step;
-  std::function<bool(const Seq2SeqEpochProgress &)> on_epoch;
+  std::function<bool(const Seq2SeqStepProgress&)> on_step;
+  std::function<bool(const Seq2SeqEpochProgress&)> on_epoch;
 };
 
 struct Seq2SeqHistory {
   std::vector<Seq2SeqEpochProgress> epochs;
   std::size_t steps = 0;
   bool cancelled = false, early_stopped = false;
-  int best_epoch = -1; // whose parameters the model holds; -1 without
-                       // validation (last parameters)
+  int best_epoch = -1;  // whose parameters the model holds; -1 without validation (last parameters)
   std::size_t train_examples = 0, validation_examples = 0;
   double seconds = 0;
 };
 
-// Splits (sources, targets) into training and held-out validation parts as
-// train_seq2seq does: the last round(share · N) of an Rng(seed, ·)-shuffled
-// order are held out, each part keeps the original order. Throws
-// std::invalid_argument when the counts differ.
+// Splits (sources, targets) into training and held-out validation parts as train_seq2seq does:
+// the last round(share · N) of an Rng(seed, ·)-shuffled order are held out, each part keeps the
+// original order. Throws std::invalid_argument when the counts differ.
 struct Seq2SeqSplit {
-  Sequences train_sources, train_targets, validation_sources,
-      validation_targets;
+  Sequences train_sources, train_targets, validation_sources, validation_targets;
 };
-Seq2SeqSplit split_seq2seq_validation(const Sequences &sources,
-                                      const Sequences &targets, float share,
+Seq2SeqSplit split_seq2seq_validation(const Sequences& sources, const Sequences& targets, float share,
                                       std::uint64_t seed);
 
-// One training run as a resumable state machine, so a caller can interleave
-// steps with other work (the browser worker trains in chunks and answers pause
-// / cancel messages between them). train_seq2seq below is exactly: construct,
-// then step / end_epoch until finished, finish.
-//   while (!run.finished()) { run.step(); if (run.epoch_complete())
-//   run.end_epoch(); }  run.finish();
-// The model and the four sequence sets are borrowed: they must outlive the run
-// and stay unchanged.
+// One training run as a resumable state machine, so a caller can interleave steps with other
+// work (the browser worker trains in chunks and answers pause / cancel messages between them).
+// train_seq2seq below is exactly: construct, then step / end_epoch until finished, finish.
+//   while (!run.finished()) { run.step(); if (run.epoch_complete()) run.end_epoch(); }  run.finish();
+// The model and the four sequence sets are borrowed: they must outlive the run and stay unchanged.
 class Seq2SeqTrainingRun {
-public:
+ public:
   // Validates `config` and the data (exceptions as train_seq2seq); the
   // validation set may be empty.
-  Seq2SeqTrainingRun(Seq2SeqModel &model, const Sequences &sources,
-                     const Sequences &targets,
-                     const Sequences &validation_sources,
-                     const Sequences &validation_targets,
-                     const Seq2SeqTrainerConfig &config);
+  Seq2SeqTrainingRun(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+                     const Sequences& validation_sources, const Sequences& validation_targets,
+                     const Seq2SeqTrainerConfig& config);
   ~Seq2SeqTrainingRun();
-  Seq2SeqTrainingRun(const Seq2SeqTrainingRun &) = delete;
-  Seq2SeqTrainingRun &operator=(const Seq2SeqTrainingRun &) = delete;
+  Seq2SeqTrainingRun(const Seq2SeqTrainingRun&) = delete;
+  Seq2SeqTrainingRun& operator=(const Seq2SeqTrainingRun&) = delete;
 
   // True after the last epoch, early stopping, divergence or finish().
   bool finished() const;
@@ -156,41 +133,33 @@ public:
   // epoch. Requires epoch_complete(). The run is finished afterwards when that
   // was the last epoch or patience ran out; the model holds this epoch's
   // parameters until finish().
-  const Seq2SeqEpochProgress &end_epoch();
+  const Seq2SeqEpochProgress& end_epoch();
   // Ends the run (`cancelled` marks a stop by the caller) and puts the best
   // validation epoch's parameters back into the model. Idempotent; returns the
   // final history.
-  const Seq2SeqHistory &finish(bool cancelled = false);
+  const Seq2SeqHistory& finish(bool cancelled = false);
 
-  const Seq2SeqHistory &history() const;
+  const Seq2SeqHistory& history() const;
   // epochs × batches per epoch; early stopping may end sooner.
   std::size_t planned_steps() const;
   std::size_t batches_per_epoch() const;
 
-private:
+ private:
   struct State;
   std::unique_ptr<State> state_;
 };
 
-// Trains in place, holding out config.validation_split of the data for
-// validation. The best epoch ranks by validation exact match, then token
-// accuracy, then lower validation loss; the model ends with its parameters
-// (also after cancelling). A non-finite loss or gradient norm restores the
-// parameters of the last finite step and throws std::runtime_error ("training
-// diverged at epoch E, step S ..."). Throws std::invalid_argument for a bad
-// config, no training examples, a target that is not BOS .. EOS, or ids outside
-// the model's vocabularies.
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources,
-                             const Sequences &targets,
-                             const Seq2SeqTrainerConfig &config,
-                             const Seq2SeqCallbacks &callbacks = {});
-// The same with an explicit validation set (validation_split is ignored; it may
-// be empty).
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources,
-                             const Sequences &targets,
-                             const Sequences &validation_sources,
-                             const Sequences &validation_targets,
-                             const Seq2SeqTrainerConfig &config,
-                             const Seq2SeqCallbacks &callbacks = {});
+// Trains in place, holding out config.validation_split of the data for validation. The best
+// epoch ranks by validation exact match, then token accuracy, then lower validation loss; the
+// model ends with its parameters (also after cancelling). A non-finite loss or gradient norm
+// restores the parameters of the last finite step and throws std::runtime_error ("training
+// diverged at epoch E, step S ..."). Throws std::invalid_argument for a bad config, no training
+// examples, a target that is not BOS .. EOS, or ids outside the model's vocabularies.
+Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+                             const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks = {});
+// The same with an explicit validation set (validation_split is ignored; it may be empty).
+Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+                             const Sequences& validation_sources, const Sequences& validation_targets,
+                             const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks = {});
 
-} // namespace attn
+}  // namespace attn
