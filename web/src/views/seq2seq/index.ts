@@ -211,6 +211,7 @@ class Seq2SeqPanel {
       this.error,
     );
     this.input.value = TASKS.reverse.example;
+    this.heatmap.element.hidden = true;
   }
 
   private task(): TaskName {
@@ -417,7 +418,7 @@ class Seq2SeqPanel {
             textContent: shown(t.sourceTokens[j]),
             title: `attention ${w.toFixed(3)}`,
           });
-          span.style.background = `rgba(255, 140, 0, ${Math.min(1, w).toFixed(3)})`;
+          span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
           bar.append(span);
         });
         this.current.append(bar);
