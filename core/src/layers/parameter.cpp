@@ -14,4 +14,13 @@ std::size_t parameter_count(const ParameterList& params) {
   return n;
 }
 
+void take_snapshot(const ParameterList& params, ParameterSnapshot& into) {
+  into.resize(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) into[i].assign(params[i].value, params[i].value + params[i].size);
+}
+
+void restore_snapshot(const ParameterList& params, const ParameterSnapshot& from) {
+  for (std::size_t i = 0; i < params.size(); ++i) std::copy(from[i].begin(), from[i].end(), params[i].value);
+}
+
 }  // namespace attn

@@ -100,16 +100,6 @@ std::vector<std::vector<std::size_t>> epoch_batches(const EncodedDataset& data, 
   return batches;
 }
 
-using Snapshot = std::vector<std::vector<float>>;
-
-void take_snapshot(const ParameterList& params, Snapshot& into) {
-  into.resize(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) into[i].assign(params[i].value, params[i].value + params[i].size);
-}
-
-void restore_snapshot(const ParameterList& params, const Snapshot& from) {
-  for (std::size_t i = 0; i < params.size(); ++i) std::copy(from[i].begin(), from[i].end(), params[i].value);
-}
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainerConfig& c) {
   if (c.optimizer == "adam") return std::make_unique<Adam>(c.learning_rate, 0.9f, 0.999f, 1e-8f, c.weight_decay);
@@ -307,7 +297,7 @@ struct ClassifierTrainingRun::State {
   StepBuffers buffers;
   // last_good: parameters of the latest step whose loss and gradients were finite; before_step:
   // the parameters about to be used. Swapped after every successful step (no reallocation).
-  Snapshot last_good, before_step, best;
+  ParameterSnapshot last_good, before_step, best;
 
   TrainingResult result;
   bool finished = false;   // no more steps: schedule done, early stop, divergence or finish()

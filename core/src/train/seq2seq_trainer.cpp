@@ -93,16 +93,6 @@ std::vector<std::vector<std::size_t>> epoch_batches(const Sequences& sources, st
   return batches;
 }
 
-using Snapshot = std::vector<std::vector<float>>;
-
-void take_snapshot(const ParameterList& params, Snapshot& into) {
-  into.resize(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) into[i].assign(params[i].value, params[i].value + params[i].size);
-}
-
-void restore_snapshot(const ParameterList& params, const Snapshot& from) {
-  for (std::size_t i = 0; i < params.size(); ++i) std::copy(from[i].begin(), from[i].end(), params[i].value);
-}
 
 // Teacher-forced mean token loss over a whole set (weighted by each batch's token count).
 double dataset_loss(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets, std::size_t batch) {
@@ -240,7 +230,7 @@ struct Seq2SeqTrainingRun::State {
   Adam optimizer;
   Rng order_rng, forcing_rng;
   TokenIds src, tgt;
-  Snapshot last_good, before_step, best;
+  ParameterSnapshot last_good, before_step, best;
   Seq2SeqHistory history;
   Seq2SeqEpochProgress best_progress, last_epoch;
   std::size_t epochs_without_improvement = 0, examples_seen = 0;

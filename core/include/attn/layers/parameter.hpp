@@ -42,4 +42,11 @@ void zero_grads(const ParameterList& params);
 // Total number of scalars in the list.
 std::size_t parameter_count(const ParameterList& params);
 
+// A copy of every parameter's values (trainers keep the best and the last good parameters).
+using ParameterSnapshot = std::vector<std::vector<float>>;
+// into[i] = params[i].value; reuses into's storage when the sizes are unchanged.
+void take_snapshot(const ParameterList& params, ParameterSnapshot& into);
+// params[i].value = from[i]; `from` must come from take_snapshot of the same list.
+void restore_snapshot(const ParameterList& params, const ParameterSnapshot& from);
+
 }  // namespace attn
