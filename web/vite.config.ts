@@ -1,7 +1,27 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 const port = Number(process.env.PORT ?? 5173);
+
+// The page's Content-Security-Policy: no eval (the wasm module is linked with
+// -sDYNAMIC_EXECUTION=0; compiling wasm needs only 'wasm-unsafe-eval'), no inline scripts or
+// styles, nothing fetched from elsewhere. index.html carries it as a <meta>; the preview server
+// (npm start, browser tests) also sends it as a header, because a worker's script is governed by
+// its own response's policy, not by the page's <meta>.
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
+
+// The dev server injects CSS as inline <style> elements (hot reload), which style-src 'self'
+// forbids: drop the <meta> there only. The built page keeps it.
+function relaxCspForDevServer(): Plugin {
+  return {
+    name: 'attn-relax-csp-for-dev-server',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      return html.replace(/\s*<!--[^>]*CONTENT_SECURITY_POLICY[^>]*-->\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+    },
+  };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -11,7 +31,13 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
   },
+  plugins: [relaxCspForDevServer()],
   worker: { format: 'es' },
   server: { port, strictPort: true, host: 'localhost' },
-  preview: { port, strictPort: true, host: 'localhost' },
+  preview: {
+    port,
+    strictPort: true,
+    host: 'localhost',
+    headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY },
+  },
 });
