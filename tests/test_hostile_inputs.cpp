@@ -281,6 +281,20 @@ TEST_CASE("hostile_inputs.damaged_and_foreign_model_files") {
   json.set("classifier", huge.to_json());
   const TempFile wrapping("wrapping.model", with_config(good, json.dump()));
   check_fails(predict_with(wrapping), "the embedding table (vocab_size 1073741824 × embed_dim 4096) must have at most 268435456 values");
+  // Regression (found by fuzz_model_file): a NaN weight behind a valid checksum loaded, then
+  // every prediction failed inside softmax. The loader now refuses it, naming the tensor. The
+  // last float of the last tensor sits just before the CRC-32.
+  Bytes nan_weight = good;
+  const std::uint8_t quiet_nan[4] = {0x00, 0x00, 0xc0, 0x7f};  // 0x7fc00000, little-endian
+  std::copy(quiet_nan, quiet_nan + 4, nan_weight.end() - 8);
+  fix_crc(nan_weight);
+  CHECK_THROWS_WITH_AS(attn::load_sentiment_model(nan_weight),
+                       ("this sentiment model holds non-finite parameter values (NaN or Inf) in '" + parsed.tensors.back().name +
+                        "'; it cannot predict")
+                           .c_str(),
+                       attn::ModelFileError);
+  const TempFile nan_model("nan.model", nan_weight);
+  check_fails(predict_with(nan_model), "holds non-finite parameter values");
   // Not a model file at all.
   const TempFile csv("not_a_model.model", std::string("review,sentiment\ngood,1\n"));
   CHECK(predict_with(csv).code == 1);

@@ -1,6 +1,7 @@
 #include "attn/models/sentiment_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "attn/data/builtin_reviews.hpp"
@@ -97,6 +98,16 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
     throw;
   } catch (const std::exception& e) {
     throw ModelFileError(std::string("this sentiment model file has a damaged configuration: ") + e.what());
+  }
+  // NaN/Inf weights (a model saved after its training diverged, or a damaged file with a valid
+  // checksum) would load and then fail inside the first softmax: refuse them here, by name.
+  for (const NamedTensor& tensor : file.tensors) {
+    for (float value : tensor.data) {
+      if (!std::isfinite(value)) {
+        throw ModelFileError("this sentiment model holds non-finite parameter values (NaN or Inf) in '" + tensor.name +
+                             "'; it cannot predict");
+      }
+    }
   }
   load_parameters(file, model.classifier->parameters());
   return model;
