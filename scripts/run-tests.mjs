@@ -1,14 +1,29 @@
-// Runs every suite — native doctest (CTest), node tests of the wasm module, browser tests in
-// Chromium — and ends with one line "N passed, N failed" summing them. Exit code 1 on any failure.
+// Runs every suite — native doctest (CTest), the same doctest suite built with ASan + UBSan,
+// the libFuzzer targets for a short fixed time on their seed corpora, node tests of the wasm
+// module, browser tests in Chromium — and ends with one line "N passed, N failed" summing them.
+// Exit code 1 on any failure.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function run(command, args) {
+// Doctest cases left out of the ASan + UBSan run, for time only: throughput checks (a speed
+// bound means nothing under sanitizers; their inputs are also decoded by other cases) and the
+// four long training runs (10-35 s natively, minutes under ASan; the same layers, losses and
+// training loop run under ASan in the shorter toy_run, classifier_trainer and cli cases).
+const SANITIZER_SKIPPED = [
+  '*.speed',
+  'tokenizer.throughput_on_10_mb',
+  'sentiment_model.builtin_corpus_reaches_held_out_accuracy',
+  'sentiment_model.attention_concentrates_on_decisive_tokens',
+  'toy_run.transformer_learns_first_of_two',
+  'toy_run.bilstm_attention_learns_contains_token_and_attends_to_it',
+];
+
+function run(command, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let output = '';
     const forward = (stream, sink) =>
       stream.on('data', (chunk) => {
@@ -35,6 +50,28 @@ const suites = [
       return { passed: total - failed, failed };
     },
   },
+  {
+    // build/fuzz (scripts/setup.sh fuzz). Any sanitizer finding aborts the run (counted as a
+    // failure). Excluded for time only: SANITIZER_SKIPPED below.
+    name: 'native ASan+UBSan (doctest)',
+    command: 'build/fuzz/attn_tests',
+    args: ['--no-intro', ...(SANITIZER_SKIPPED.length ? [`--test-case-exclude=${SANITIZER_SKIPPED.join(',')}`] : [])],
+    env: { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1:strict_string_checks=1', UBSAN_OPTIONS: 'print_stacktrace=1' },
+    count(output) {
+      const m = output.match(/test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
+      return m ? { passed: Number(m[2]), failed: Number(m[3]) } : null;
+    },
+  },
+  {
+    name: 'fuzz (libFuzzer, 10 s per target)',
+    command: process.execPath,
+    args: ['scripts/fuzz.mjs', '--check', '--seconds', '10'],
+    env: { ATTN_FUZZ_NO_BUILD: '1' },
+    count(output) {
+      const m = output.match(/^fuzz: (\d+) passed, (\d+) failed$/m);
+      return m ? { passed: Number(m[1]), failed: Number(m[2]) } : null;
+    },
+  },
   ...[
     ['node (wasm module)', 'tests/js'],
     ['browser (Chromium)', 'tests/e2e'],
@@ -57,7 +94,7 @@ let failed = 0;
 const lines = [];
 for (const suite of suites) {
   console.log(`\n=== ${suite.name} ===`);
-  const { code, output } = await run(suite.command, suite.args);
+  const { code, output } = await run(suite.command, suite.args, suite.env);
   let counts = suite.count(output);
   if (!counts) counts = { passed: 0, failed: 1 }; // the suite did not even report: count it as a failure
   if (code !== 0 && counts.failed === 0) counts.failed = 1; // crashed after reporting

@@ -3,6 +3,7 @@
 #   scripts/setup.sh web     Debian packages + npm packages + wasm module + page   (npm start, npm run build)
 #   scripts/setup.sh wasm    ... up to the wasm module                              (npm run dev)
 #   scripts/setup.sh native  ... the native library and test binaries               (npm run bench)
+#   scripts/setup.sh fuzz    the clang ASan+UBSan build: fuzz targets + sanitized doctest suite (build/fuzz)
 #   scripts/setup.sh all     everything, plus Chromium for the browser tests        (npm test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,8 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 # --- Debian packages -----------------------------------------------------------------------------
 packages=(cmake g++ make emscripten libxtensor-dev libxsimd-dev doctest-dev binaryen wabt)
 [ "$target" = all ] && packages+=(chromium)
+# libFuzzer and the sanitizer runtimes (build/fuzz).
+if [ "$target" = all ] || [ "$target" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -58,8 +61,19 @@ if [ "$target" = all ] || [ "$target" = native ]; then
   quiet_build build/native
 fi
 
+# --- sanitizer build: libFuzzer targets and the doctest suite under ASan + UBSan (clang) ---------
+if [ "$target" = all ] || [ "$target" = fuzz ]; then
+  if [ ! -f build/fuzz/CMakeCache.txt ]; then
+    log "configuring the ASan+UBSan / libFuzzer build (build/fuzz)"
+    cmake -S . -B build/fuzz -DATTN_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 > /dev/null
+  fi
+  log "building the fuzz targets and the sanitized test suite (build/fuzz)"
+  cmake --build build/fuzz -j "$jobs" | grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
+  [ "${PIPESTATUS[0]}" = 0 ] || exit 1
+fi
+
 # --- wasm module ---------------------------------------------------------------------------------
-if [ "$target" != native ]; then
+if [ "$target" != native ] && [ "$target" != fuzz ]; then
   export NODE_PATH=/usr/share/nodejs  # emcc loads Debian's acorn from there
   if [ ! -f build/wasm/CMakeCache.txt ]; then
     log "configuring the wasm build (build/wasm)"

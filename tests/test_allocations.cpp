@@ -6,7 +6,16 @@
 
 #include <cstdlib>  // defines __GLIBC__ on glibc systems
 
-#if !defined(__SANITIZE_ADDRESS__) && defined(__GLIBC__)
+// gcc says __SANITIZE_ADDRESS__; clang 14 only answers __has_feature(address_sanitizer).
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTN_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTN_TEST_ASAN 1
+#endif
+#endif
+
+#if !defined(ATTN_TEST_ASAN) && defined(__GLIBC__)
 #include <atomic>
 #include <cerrno>
 #include <cstddef>

@@ -45,3 +45,19 @@ TEST_CASE("flat_json.arrays_are_written_for_output") {
   CHECK(j.dump() == "{\"tokens\":[\"don't\",\"say \\\"hi\\\"\"],\"weights\":[0.25,0.001]}");
   CHECK_THROWS_WITH_AS(j.get_number("weights"), "configuration value 'weights' must be a number", std::invalid_argument);
 }
+
+TEST_CASE("flat_json.whole_numbers_round_trip_exactly") {
+  // Regression: numbers were written with 9 significant digits, so a vocabulary size of 2^30
+  // came back as 1073741820 and a seed of 2^31 - 1 as 2147483650.
+  FlatJson j;
+  j.set("vocab", 1073741824.0).set("seed", 2147483647.0).set("big", 9007199254740992.0).set("lr", 0.001).set("neg", -3.0);
+  CHECK(j.dump() == "{\"big\":9007199254740992,\"lr\":0.001,\"neg\":-3,\"seed\":2147483647,\"vocab\":1073741824}");
+  const FlatJson back = FlatJson::parse(j.dump());
+  CHECK(back.get_size("vocab") == 1073741824u);
+  CHECK(back.get_number("seed") == 2147483647.0);
+  CHECK(back.get_number("lr") == 0.001);
+  // Beyond 2^53 and fractions keep the 9-digit form.
+  j.set("huge", 1e300).set("third", 1.0 / 3.0);
+  CHECK(j.dump().find("\"huge\":1e+300") != std::string::npos);
+  CHECK(j.dump().find("\"third\":0.333333333") != std::string::npos);
+}

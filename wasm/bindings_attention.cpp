@@ -2,6 +2,8 @@
 // every computation happens in attn_core. See attn_engine.d.ts for the JS-side types.
 #include <emscripten/bind.h>
 
+#include <algorithm>
+
 #include "attn/attention/attend.hpp"
 #include "attn/attention/context.hpp"
 #include "attn/attention/masks.hpp"
@@ -143,6 +145,9 @@ val js_init_score_params(const std::string& kind, double ds, double dh, double t
       }
       return static_cast<std::size_t>(x);
     };
+    // The largest parameter tables are A×ds, A×dh and ds×dh (wasm32: their products must fit).
+    check_value_count({attention_dim, std::max(ds, dh)}, "initScoreParams: attentionDim × max(ds, dh)");
+    check_value_count({ds, dh}, "initScoreParams: ds × dh");
     return score_params_to_js(init_score_params(score_kind_from_name(kind), size(ds, "ds"), size(dh, "dh"),
                                                 size(t, "t"), size(attention_dim, "attentionDim"),
                                                 static_cast<std::uint64_t>(size(seed, "seed"))));
@@ -179,11 +184,19 @@ std::size_t whole(double x, const char* name) {
 }
 
 val js_causal_mask(double n) {
-  return guarded([&] { return to_js(causal_mask(whole(n, "n"))); });
+  return guarded([&] {
+    const std::size_t size = whole(n, "n");
+    check_value_count({n, n}, "causalMask: n × n");
+    return to_js(causal_mask(size));
+  });
 }
 
 val js_padding_mask(double tq, double tk, double valid) {
-  return guarded([&] { return to_js(padding_mask(whole(tq, "tq"), whole(tk, "tk"), whole(valid, "validKeys"))); });
+  return guarded([&] {
+    const std::size_t rows = whole(tq, "tq"), cols = whole(tk, "tk");
+    check_value_count({tq, tk}, "paddingMask: tq × tk");
+    return to_js(padding_mask(rows, cols, whole(valid, "validKeys")));
+  });
 }
 
 val js_combine_masks(const val& a, const val& b) {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "attn/io/flat_json.hpp"
 
@@ -10,7 +11,19 @@ namespace attn::wasm {
 void throw_js_error(const std::string& message) {
   static std::string buffer;
   buffer = message;
-  val::global("Error").new_(val(buffer.c_str())).throw_();
+  // As a std::string, which embind decodes as UTF-8 (a const char* would be read as Latin-1 and
+  // mangle "×" or an accented file name).
+  val::global("Error").new_(val(buffer)).throw_();
+}
+
+void check_value_count(std::initializer_list<double> extents, const std::string& what) {
+  double count = 1;
+  for (double extent : extents) count *= extent;
+  if (count > kMaxValues) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", count);
+    throw std::invalid_argument(what + " describes " + text + " values; at most 268435456");
+  }
 }
 
 std::string settings_json(const val& settings, const std::string& name) {
@@ -75,6 +88,7 @@ std::vector<std::size_t> read_shape(const val& obj, const std::string& name) {
   const auto length = shape["length"].as<std::size_t>();
   if (length > 8) throw std::invalid_argument(name + ".shape has " + std::to_string(length) + " dimensions; at most 8");
   std::vector<std::size_t> out;
+  double count = 1;
   for (std::size_t i = 0; i < length; ++i) {
     const val extent = shape[i];
     const double d = extent.isNumber() ? extent.as<double>() : -1.0;
@@ -82,7 +96,9 @@ std::vector<std::size_t> read_shape(const val& obj, const std::string& name) {
       throw std::invalid_argument(name + ".shape[" + std::to_string(i) + "] must be a whole number >= 0");
     }
     out.push_back(static_cast<std::size_t>(d));
+    count *= d;
   }
+  check_value_count({count}, name + ".shape");
   return out;
 }
 

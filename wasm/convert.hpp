@@ -8,6 +8,7 @@
 
 #include <array>
 #include <exception>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,7 +49,17 @@ std::string settings_json(const val& settings, const std::string& name);
 // (TypedArray.set, not element by element: an aclImdb archive is 84 MB).
 std::vector<std::uint8_t> read_bytes(const val& bytes, const std::string& name);
 
-// Reads obj.shape (an array of non-negative integers); `name` is used in error messages.
+// The most values one tensor or mask handed in may describe: 2^28 (1 GiB of floats). wasm32's
+// size_t is 32 bits, so without this bound a shape like [65536, 65536] would wrap its product
+// to 0, pass the data-length check with no data and be read out of bounds.
+constexpr double kMaxValues = 268435456.0;
+
+// Throws std::invalid_argument "<what> describes N values; at most 268435456" unless the
+// product of `extents` (each already a whole number) is within kMaxValues.
+void check_value_count(std::initializer_list<double> extents, const std::string& what);
+
+// Reads obj.shape (an array of non-negative integers, their product within kMaxValues); `name`
+// is used in error messages.
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);
 // Number of dimensions of a JS tensor object (its shape's length).
 std::size_t rank_of(const val& obj, const std::string& name);

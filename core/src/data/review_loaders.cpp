@@ -99,7 +99,8 @@ void check_count(std::size_t count, const LoadLimits& limits, const std::string&
 // RFC 4180 record reader. Lines are counted from 1; a record reports the line it starts on.
 class CsvParser {
  public:
-  CsvParser(ByteSource& source, std::size_t max_field) : in_(source), name_(source.name()), max_field_(max_field) {
+  CsvParser(ByteSource& source, std::size_t max_field, std::size_t max_record)
+      : in_(source), name_(source.name()), max_field_(max_field), max_record_(max_record) {
     in_.skip_bom();
   }
 
@@ -114,6 +115,7 @@ class CsvParser {
     if (c < 0) return false;
     record_line = line_;
     std::string field;
+    std::size_t record_bytes = 0;  // of the fields before this one, plus their separators
     for (;;) {
       if (c == '"') {
         const std::size_t quote_line = line_;
@@ -146,6 +148,10 @@ class CsvParser {
           c = in_.get();
         }
       }
+      record_bytes += field.size() + 1;
+      if (record_bytes > max_record_) {
+        throw DataError(name_, record_line, "line is longer than the limit of " + std::to_string(max_record_) + " bytes");
+      }
       fields.push_back(std::move(field));
       field.clear();
       if (fields.size() > kMaxCsvFields) throw DataError(name_, record_line, "more than " + std::to_string(kMaxCsvFields) + " fields");
@@ -164,6 +170,7 @@ class CsvParser {
   ByteReader in_;
   std::string name_;
   std::size_t max_field_;
+  std::size_t max_record_;
   std::size_t line_ = 1;
 };
 
@@ -335,7 +342,7 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
 std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, const ProgressFn& progress) {
   const std::string file = csv.name();
   CountingSource counted(csv);
-  CsvParser parser(counted, options.limits.max_example_bytes);
+  CsvParser parser(counted, options.limits.max_example_bytes, options.limits.max_line_bytes);
   std::vector<std::string> fields;
   std::size_t line = 0;
   if (!parser.next(fields, line)) throw DataError(file, 0, "the file is empty");
@@ -376,8 +383,7 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
 std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, const ProgressFn& progress) {
   const std::string file = tsv.name();
   CountingSource counted(tsv);
-  // The limit covers the sentence plus its tab and label.
-  LineReader lines(counted, limits.max_example_bytes + 64);
+  LineReader lines(counted, limits.max_line_bytes);
   std::vector<LabelledText> examples;
   std::string text;
   bool any_content = false;
@@ -392,6 +398,9 @@ std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, co
     text.resize(tab);
     if (first_line && parse_label(label_text) < 0) continue;  // a header line
     const int label = require_label(label_text, file, line);
+    if (text.size() > limits.max_example_bytes) {
+      throw DataError(file, line, "sentence is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
+    }
     require_utf8(text, file, line, "the sentence");
     examples.push_back(LabelledText{text, label, file + ":" + std::to_string(line)});
     check_count(examples.size(), limits, file);

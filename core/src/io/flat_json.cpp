@@ -154,6 +154,21 @@ std::string FlatJson::dump() const {
   return out + "}";
 }
 
+namespace {
+// Whole numbers up to 2^53 exactly (sizes and seeds above 10^9 must survive a round trip, which
+// 9 significant digits do not give: 1073741824 would come back as 1073741820); anything else
+// with the 9 digits that carry a float exactly.
+std::string number_text(double value) {
+  char buf[32];
+  if (value == std::floor(value) && std::fabs(value) <= 9007199254740992.0) {
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.9g", value);
+  }
+  return buf;
+}
+}  // namespace
+
 FlatJson& FlatJson::set(const std::string& key, const std::string& value) {
   values_[key] = Value{Type::string, value, 0};
   return *this;
@@ -161,9 +176,7 @@ FlatJson& FlatJson::set(const std::string& key, const std::string& value) {
 
 FlatJson& FlatJson::set(const std::string& key, double value) {
   if (!std::isfinite(value)) throw std::invalid_argument("FlatJson: '" + key + "' is not a finite number");
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", value);
-  values_[key] = Value{Type::number, buf, value};
+  values_[key] = Value{Type::number, number_text(value), value};
   return *this;
 }
 
@@ -176,9 +189,7 @@ FlatJson& FlatJson::set(const std::string& key, const std::vector<double>& value
   std::string text = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i])) throw std::invalid_argument("FlatJson: '" + key + "' holds a non-finite number");
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", values[i]);
-    text += (i ? "," : "") + std::string(buf);
+    text += (i ? "," : "") + number_text(values[i]);
   }
   values_[key] = Value{Type::array, text + "]", 0};
   return *this;

@@ -1,6 +1,7 @@
 #include "attn/models/sentiment_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "attn/data/builtin_reviews.hpp"
@@ -11,6 +12,25 @@ namespace attn {
 namespace {
 constexpr const char* kModelKind = "sentiment_model";
 constexpr double kFormat = 1;
+
+// A floor on the floats the classifier described by `config` allocates, from its largest
+// tables (embedding V×E, recurrent U×U, Transformer E×E and E×ff per block, position tables
+// max_len×E). Compared with what a file holds BEFORE building the model, so a damaged or
+// hostile configuration ("vocab_size": 1e9) is refused instead of allocating gigabytes.
+double least_floats(const ClassifierConfig& config) {
+  const double e = static_cast<double>(config.embed_dim);
+  double floor = static_cast<double>(config.vocab_size) * e;
+  if (config.encoder == EncoderKind::transformer) {
+    const double layers = static_cast<double>(config.layers);
+    floor = std::max(floor, layers * e * std::max(e, static_cast<double>(config.ff_dim)));
+    // The sinusoidal table is not saved but is allocated; the learned one is a parameter.
+    floor = std::max(floor, static_cast<double>(config.max_len) * e);
+  } else {
+    const double u = static_cast<double>(config.units);
+    floor = std::max(floor, u * std::max(u, e));
+  }
+  return floor;
+}
 
 SequenceClassifier& classifier_of(const SentimentModel& model, const char* who) {
   if (!model.classifier) throw std::invalid_argument(std::string(who) + ": the sentiment model has no classifier");
@@ -60,11 +80,34 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
                            std::to_string(model.pipeline.vocabulary().size()) + " ids but the classifier only " +
                            std::to_string(config.vocab_size));
     }
+    if (config.encoder == EncoderKind::transformer && config.max_len < model.pipeline.config().maxlen) {
+      throw ModelFileError("this sentiment model is inconsistent: reviews are cut to " +
+                           std::to_string(model.pipeline.config().maxlen) + " ids but the Transformer reads at most " +
+                           std::to_string(config.max_len));
+    }
+    double file_floats = 0;
+    for (const NamedTensor& tensor : file.tensors) file_floats += static_cast<double>(tensor.data.size());
+    // Sinusoidal position tables may exceed the saved floats legitimately (long max_len, few
+    // words): allow them up to 2^24 floats (64 MiB) beyond what the file holds.
+    if (least_floats(config) > std::max(file_floats, file_floats + 16777216.0 * (config.encoder == EncoderKind::transformer))) {
+      throw ModelFileError("this sentiment model is inconsistent: its configuration describes a model larger than the " +
+                           std::to_string(static_cast<std::uint64_t>(file_floats)) + " parameters the file holds");
+    }
     model.classifier = std::make_unique<SequenceClassifier>(config, 0);  // every parameter comes from the file
   } catch (const ModelFileError&) {
     throw;
   } catch (const std::exception& e) {
     throw ModelFileError(std::string("this sentiment model file has a damaged configuration: ") + e.what());
+  }
+  // NaN/Inf weights (a model saved after its training diverged, or a damaged file with a valid
+  // checksum) would load and then fail inside the first softmax: refuse them here, by name.
+  for (const NamedTensor& tensor : file.tensors) {
+    for (float value : tensor.data) {
+      if (!std::isfinite(value)) {
+        throw ModelFileError("this sentiment model holds non-finite parameter values (NaN or Inf) in '" + tensor.name +
+                             "'; it cannot predict");
+      }
+    }
   }
   load_parameters(file, model.classifier->parameters());
   return model;

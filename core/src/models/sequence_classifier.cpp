@@ -163,6 +163,11 @@ void ClassifierConfig::validate() const {
   auto fail = [](const std::string& what) { throw std::invalid_argument("invalid model configuration: " + what); };
   if (vocab_size < 4) fail("vocab_size must be at least 4 (pad, start, out-of-vocabulary and one word), got " + std::to_string(vocab_size));
   if (embed_dim < 1 || embed_dim > 4096) fail("embed_dim must be between 1 and 4096");
+  // 2^28 floats (1 GiB): the byte count must also fit wasm32's 32-bit size_t.
+  if (static_cast<double>(vocab_size) * static_cast<double>(embed_dim) > 268435456.0) {
+    fail("the embedding table (vocab_size " + std::to_string(vocab_size) + " × embed_dim " + std::to_string(embed_dim) +
+         ") must have at most 268435456 values");
+  }
   if (encoder != EncoderKind::transformer && (units < 1 || units > 4096)) fail("units must be between 1 and 4096");
   if (attention_dim < 1 || attention_dim > 4096) fail("attention_dim must be between 1 and 4096");
   if (!(dropout >= 0.f && dropout < 1.f)) fail("dropout must be in [0, 1)");

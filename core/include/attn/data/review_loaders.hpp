@@ -30,9 +30,19 @@ struct LoadProgress {
 };
 using ProgressFn = std::function<void(const LoadProgress&)>;
 
+// Bounds on hostile input; going over any of them throws DataError saying which limit, so a
+// file can neither exhaust memory nor be silently cut. Memory while loading stays below the kept
+// review text (at most max_examples × max_example_bytes, and never more than the input or
+// max_decompressed_bytes) plus one line and ~170 KiB of inflater state.
 struct LoadLimits {
+  // Total decompressed output of a .tar.gz: a zip bomb stops here ("... exceeds the limit of N
+  // bytes (zip bomb?)").
   std::uint64_t max_decompressed_bytes = 2ull << 30;
+  // One review's text (a CSV field, a TSV sentence, an aclImdb file).
   std::size_t max_example_bytes = 1 << 20;
+  // One whole CSV record or TSV line, separators and label included ("line is longer than the
+  // limit of N bytes"): a 1 GB line is refused after N bytes without being buffered.
+  std::size_t max_line_bytes = (1 << 20) + 4096;
   std::size_t max_examples = 1 << 22;
 };
 

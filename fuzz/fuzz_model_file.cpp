@@ -1,0 +1,33 @@
+// libFuzzer target: model files. read_model must reject every damaged file with ModelFileError;
+// load_sentiment_model must either load a usable model (it then predicts a finite probability
+// for a short text) or throw ModelFileError. First byte even: the rest is the file as is (the
+// CRC-32 rejects almost every mutation). Odd: the harness rewrites the trailing CRC-32 to match,
+// so mutations reach the lengths, the tensors and the configuration JSON behind it.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "attn/io/model_file.hpp"
+#include "attn/models/sentiment_model.hpp"
+#include "fuzz_support.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  fuzz::Bytes bytes = fuzz::copy(data + 1, size - 1);
+  if ((data[0] & 1u) && bytes.size() >= 4) {
+    const std::uint32_t crc = attn::crc32(bytes.data(), bytes.size() - 4);
+    for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+  }
+  try {
+    attn::read_model(bytes);
+  } catch (const attn::ModelFileError&) {
+  }
+  try {
+    const attn::SentimentModel model = attn::load_sentiment_model(bytes);
+    const std::vector<float> p = attn::predict(model, {"a good film", ""});
+    if (p.size() != 2) std::abort();
+  } catch (const attn::ModelFileError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,143 @@
+// Writes the seed corpora fuzz/corpus/<target>/ for the libFuzzer targets: small valid inputs of
+// each format (and a few near misses), so fuzzing starts from the interesting structure instead
+// of from nothing. Run by `node scripts/fuzz.mjs --seed-corpus`; its output is committed.
+// Adding a target: add fuzz/fuzz_<target>.cpp and one line to kSeeds below.
+//
+// Every seed of a target whose first byte is a mode (see the target) is written with that byte.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attn/io/model_file.hpp"
+#include "attn/models/sentiment_model.hpp"
+#include "fuzz_support.hpp"
+#include "support/archive_writer.hpp"
+
+namespace {
+
+using fuzz::Bytes;
+using Seeds = std::vector<std::pair<std::string, Bytes>>;
+
+Bytes text(const std::string& s) { return Bytes(s.begin(), s.end()); }
+Bytes with_mode(std::uint8_t mode, Bytes rest) {
+  rest.insert(rest.begin(), mode);
+  return rest;
+}
+
+Seeds csv_seeds() {
+  const std::string basic = "review,sentiment\n\"A good, \"\"fine\"\" film\",positive\nawful plot,negative\n";
+  return {{"header_defaults", with_mode(0, text(basic))},
+          {"header_by_name_crlf_bom", with_mode(8 | 16, text("\xef\xbb\xbfid,review,sentiment\r\n1,great,pos\r\n2,\"multi\nline\",neg\r\n"))},
+          {"no_header", with_mode(1, text("loved it,1\nhated it,0\n"))},
+          {"index_columns", with_mode(2 | 4 | (1u << 3) | (0u << 5), text("text,label\nok,1\nbad,0\n"))},
+          {"bad_label", with_mode(0, text("text,label\nfine,maybe\n"))},
+          {"unterminated_quote", with_mode(0, text("text,label\n\"never ends,1\n"))}};
+}
+
+Seeds tsv_seeds() {
+  return {{"header", text("sentence\tlabel\nA lovely film\t1\nTerrible\t0\n")},
+          {"crlf_words", text("great fun\tpositive\r\nboring\tneg\r\n\r\n")},
+          {"tabs_inside", text("a\tb\tc\t1\nd\t0\n")},
+          {"invalid_utf8", text("caf\xe9\t1\nok\t0\n")}};
+}
+
+std::string aclimdb_tar() {
+  test_archive::TarBuilder tar;
+  tar.add("aclImdb/", "", '5');
+  tar.add("aclImdb/train/pos/0_9.txt", "A wonderful film.<br /><br />Loved it.");
+  tar.add("aclImdb/train/neg/1_2.txt", "Dull and far too long.");
+  tar.add("aclImdb/test/pos/2_8.txt", "Great acting.");
+  tar.add("aclImdb/test/neg/3_1.txt", "Awful.");
+  tar.add("aclImdb/train/unsup/4_0.txt", "skipped");
+  tar.add_gnu_long_name("aclImdb/train/pos/" + std::string(120, 'x') + ".txt", "long name, kept");
+  tar.add_pax_path("aclImdb/train/neg/5_3.txt", "pax path");
+  const Bytes b = tar.finish();
+  return std::string(b.begin(), b.end());
+}
+
+Seeds aclimdb_seeds() {
+  const Bytes tar = text(aclimdb_tar());
+  return {{"targz_train", with_mode(0, test_archive::gzip_fixed(tar))},
+          {"targz_test", with_mode(2, test_archive::gzip_fixed(tar))},
+          {"tar_train", with_mode(1, tar)},
+          {"tar_test", with_mode(3, tar)},
+          {"bomb_zeros", with_mode(0, test_archive::gzip_fixed(Bytes(1 << 20, 0)))}};
+}
+
+Seeds tokenizer_seeds() {
+  return {{"html", with_mode(3, text("I <b>loved</b> it!<br /><br />Don't miss 'it'. a < b <3"))},
+          {"unicode", with_mode(1, text("Ça VA? ΣΊΣΥΦΟΣ Привет it’s 映画が好き\xc2\xa0x\xe3\x80\x80y 😀"))},
+          {"punctuation", with_mode(7, text("wow!!! (really?) -- \"yes\"; rock'n'roll..."))},
+          {"overlong", with_mode(1, text("a\xc0\xafz"))},
+          {"surrogate", with_mode(1, text("a\xed\xa0\x80z"))},
+          {"cut_short", with_mode(1, text("abc\xe2\x82"))}};
+}
+
+Seeds model_file_seeds() {
+  attn::TextPipelineConfig pipeline_config;
+  pipeline_config.num_words = 40;
+  pipeline_config.maxlen = 12;
+  attn::TextPipeline pipeline(pipeline_config);
+  std::vector<attn::LabelledText> train = attn::builtin_split(false);
+  train.resize(20);
+  pipeline.fit(train);
+
+  attn::ClassifierConfig recurrent;
+  recurrent.embed_dim = 4;
+  recurrent.units = 3;
+  recurrent.attention_dim = 3;
+  attn::ClassifierConfig transformer = recurrent;
+  transformer.encoder = attn::EncoderKind::transformer;
+  transformer.heads = 2;
+  transformer.ff_dim = 6;
+  transformer.max_len = 12;
+  transformer.positional = attn::PositionalKind::learned;
+
+  const Bytes lstm = attn::save_sentiment_model(attn::make_sentiment_model(pipeline, recurrent, 1));
+  const Bytes trans = attn::save_sentiment_model(attn::make_sentiment_model(pipeline, transformer, 2));
+  return {{"bilstm_as_is", with_mode(0, lstm)},
+          {"bilstm_crc_fixed", with_mode(1, lstm)},
+          {"transformer_crc_fixed", with_mode(1, trans)},
+          {"truncated", with_mode(0, Bytes(lstm.begin(), lstm.begin() + static_cast<long>(lstm.size() / 2)))}};
+}
+
+Seeds flat_json_seeds() {
+  return {{"config", text("{\"model\": \"sequence_classifier\", \"vocab_size\": 5000, \"dropout\": 0.1, \"causal\": false}")},
+          {"escapes", text("{\"a\\\"b\": \"tab\\tnew\\nline \\u00e9 \\ud83d\\ude00\", \"n\": -1.5e-3}")},
+          {"empty", text("{}")},
+          {"nested", text("{\"a\": {\"b\": 1}}")},
+          {"numbers", text("{\"big\": 1e308, \"tiny\": 5e-324, \"neg\": -0, \"int\": 1073741824}")}};
+}
+
+// target -> its seeds: one line per target.
+const std::vector<std::pair<std::string, std::function<Seeds()>>> kSeeds = {
+    {"fuzz_csv", csv_seeds},
+    {"fuzz_tsv", tsv_seeds},
+    {"fuzz_aclimdb_archive", aclimdb_seeds},
+    {"fuzz_tokenizer", tokenizer_seeds},
+    {"fuzz_model_file", model_file_seeds},
+    {"fuzz_flat_json", flat_json_seeds},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_fuzz_corpus <corpus folder>\n");
+    return 2;
+  }
+  namespace fs = std::filesystem;
+  for (const auto& [target, make] : kSeeds) {
+    const fs::path folder = fs::path(argv[1]) / target.substr(5);  // "fuzz_csv" -> corpus/csv
+    fs::create_directories(folder);
+    for (const auto& [name, bytes] : make()) {
+      std::ofstream out(folder / name, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+  }
+  return 0;
+}
