@@ -14,6 +14,7 @@
 
 #include "attn/io/model_file.hpp"
 #include "attn/models/sentiment_model.hpp"
+#include "attn/models/seq2seq.hpp"
 #include "fuzz_support.hpp"
 #include "support/archive_writer.hpp"
 
@@ -113,6 +114,36 @@ Seeds flat_json_seeds() {
           {"numbers", text("{\"big\": 1e308, \"tiny\": 5e-324, \"neg\": -0, \"int\": 1073741824}")}};
 }
 
+Seeds parallel_text_seeds() {
+  return {{"tatoeba_three_columns", text("Go.\tVa !\tCC-BY 2.0 (France) Attribution: tatoeba.org\nHi.\tSalut !\tx\n")},
+          {"two_columns_crlf", text("\xef\xbb\xbfI see.\tJe comprends.\r\nRun!\tCours !\r\n")},
+          {"no_tab", text("just a sentence\nok\tfine\n")},
+          {"empty_side", text("\ttarget only\nsource only\t\n")},
+          {"invalid_utf8", text("caf\xe9\tcoffee\n")}};
+}
+
+Seeds seq2seq_model_file_seeds() {
+  Bytes files[3];
+  const attn::AttentionForm forms[3] = {attn::AttentionForm::bahdanau, attn::AttentionForm::luong,
+                                        attn::AttentionForm::none};
+  for (int i = 0; i < 3; ++i) {
+    attn::Seq2SeqConfig config;
+    config.source_vocab = 9;
+    config.target_vocab = 7;
+    config.embed = 3;
+    config.units = 2;
+    config.attention_dim = 3;
+    config.attention = forms[i];
+    config.score = forms[i] == attn::AttentionForm::luong ? attn::ScoreKind::general : attn::ScoreKind::additive;
+    files[i] = attn::save_seq2seq(attn::Seq2SeqModel(config, static_cast<std::uint64_t>(i + 1)), "{\"task\":\"reverse\"}");
+  }
+  return {{"bahdanau_as_is", with_mode(0, files[0])},
+          {"bahdanau_crc_fixed", with_mode(1, files[0])},
+          {"luong_crc_fixed", with_mode(1, files[1])},
+          {"none_crc_fixed", with_mode(1, files[2])},
+          {"truncated", with_mode(0, Bytes(files[0].begin(), files[0].begin() + static_cast<long>(files[0].size() / 2)))}};
+}
+
 // target -> its seeds: one line per target.
 const std::vector<std::pair<std::string, std::function<Seeds()>>> kSeeds = {
     {"fuzz_csv", csv_seeds},
@@ -121,6 +152,8 @@ const std::vector<std::pair<std::string, std::function<Seeds()>>> kSeeds = {
     {"fuzz_tokenizer", tokenizer_seeds},
     {"fuzz_model_file", model_file_seeds},
     {"fuzz_flat_json", flat_json_seeds},
+    {"fuzz_parallel_text", parallel_text_seeds},
+    {"fuzz_seq2seq_model_file", seq2seq_model_file_seeds},
 };
 
 }  // namespace

@@ -68,8 +68,7 @@ if [ "$target" = all ] || [ "$target" = fuzz ]; then
     cmake -S . -B build/fuzz -DATTN_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 > /dev/null
   fi
   log "building the fuzz targets and the sanitized test suite (build/fuzz)"
-  cmake --build build/fuzz -j "$jobs" | grep -vE '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
-  [ "${PIPESTATUS[0]}" = 0 ] || exit 1
+  quiet_build build/fuzz
 fi
 
 # --- wasm module ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "attn/io/model_file.hpp"
@@ -413,4 +414,24 @@ TEST_CASE("seq2seq.same_seed_same_model") {
   }
   CHECK(same);
   CHECK(differs);
+}
+
+TEST_CASE("seq2seq.load_refuses_non_finite_weights_and_damaged_configurations") {
+  Seq2SeqModel model(tiny(AttentionForm::bahdanau, ScoreKind::additive, CellKind::lstm), 3);
+  const Parameter& first = model.parameters().front();
+  first.value[0] = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(load_seq2seq(save_seq2seq(model)),
+                       ("this seq2seq model holds non-finite parameter values (NaN or Inf) in '" + first.name +
+                        "'; it cannot predict")
+                           .c_str(),
+                       ModelFileError);
+  // A configuration whose vocabulary would need far more floats than the file holds is refused
+  // before the model is built (a damaged file must not allocate gigabytes).
+  Seq2SeqConfig huge = model.config();
+  huge.source_vocab = 1u << 26;
+  const std::vector<std::uint8_t> lying = save_model(huge.to_json(), Seq2SeqModel(model.config(), 1).parameters());
+  CHECK_THROWS_AS(load_seq2seq(lying), ModelFileError);
+  std::vector<std::uint8_t> bad_json = save_model("{\"model\": \"seq2seq\", \"source_vocab\": \"many\"}",
+                                                  Seq2SeqModel(model.config(), 1).parameters());
+  CHECK_THROWS_AS(load_seq2seq(bad_json), ModelFileError);
 }

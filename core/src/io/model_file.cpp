@@ -1,6 +1,7 @@
 #include "attn/io/model_file.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -226,6 +227,23 @@ ModelFile read_model(const std::uint8_t* data, std::size_t size) {
   }
   if (crc32(data, payload_end) != stored) throw ModelFileError("model file is corrupted: checksum mismatch");
   return file;
+}
+
+double stored_floats(const ModelFile& file) {
+  double floats = 0;
+  for (const NamedTensor& tensor : file.tensors) floats += static_cast<double>(tensor.data.size());
+  return floats;
+}
+
+void require_finite_parameters(const ModelFile& file, const std::string& what) {
+  for (const NamedTensor& tensor : file.tensors) {
+    for (float value : tensor.data) {
+      if (!std::isfinite(value)) {
+        throw ModelFileError("this " + what + " holds non-finite parameter values (NaN or Inf) in '" + tensor.name +
+                             "'; it cannot predict");
+      }
+    }
+  }
 }
 
 void load_parameters(const ModelFile& file, const ParameterList& into) {

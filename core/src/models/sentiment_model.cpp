@@ -85,8 +85,7 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
                            std::to_string(model.pipeline.config().maxlen) + " ids but the Transformer reads at most " +
                            std::to_string(config.max_len));
     }
-    double file_floats = 0;
-    for (const NamedTensor& tensor : file.tensors) file_floats += static_cast<double>(tensor.data.size());
+    const double file_floats = stored_floats(file);
     // Sinusoidal position tables may exceed the saved floats legitimately (long max_len, few
     // words): allow them up to 2^24 floats (64 MiB) beyond what the file holds.
     if (least_floats(config) > std::max(file_floats, file_floats + 16777216.0 * (config.encoder == EncoderKind::transformer))) {
@@ -99,16 +98,7 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
   } catch (const std::exception& e) {
     throw ModelFileError(std::string("this sentiment model file has a damaged configuration: ") + e.what());
   }
-  // NaN/Inf weights (a model saved after its training diverged, or a damaged file with a valid
-  // checksum) would load and then fail inside the first softmax: refuse them here, by name.
-  for (const NamedTensor& tensor : file.tensors) {
-    for (float value : tensor.data) {
-      if (!std::isfinite(value)) {
-        throw ModelFileError("this sentiment model holds non-finite parameter values (NaN or Inf) in '" + tensor.name +
-                             "'; it cannot predict");
-      }
-    }
-  }
+  require_finite_parameters(file, "sentiment model");
   load_parameters(file, model.classifier->parameters());
   return model;
 }

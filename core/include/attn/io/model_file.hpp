@@ -66,6 +66,15 @@ inline ModelFile read_model(const std::vector<std::uint8_t>& bytes) { return rea
 // unexpected and mis-shaped tensors, and changes no value.
 void load_parameters(const ModelFile& file, const ParameterList& into);
 
+// Loader guards shared by every model kind (`what` names it in messages, e.g. "sentiment model"):
+// the floats the file holds, to refuse a configuration that describes a larger model before it
+// is built (a damaged file must not allocate gigabytes), ...
+double stored_floats(const ModelFile& file);
+// ... and NaN/Inf weights (a model saved after its training diverged, or a damaged file with a
+// valid checksum), which would load and then fail inside the first softmax: ModelFileError
+// naming the tensor.
+void require_finite_parameters(const ModelFile& file, const std::string& what);
+
 // CRC-32 (IEEE, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF).
 std::uint32_t crc32(const std::uint8_t* data, std::size_t size);
 
