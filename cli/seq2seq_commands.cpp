@@ -10,6 +10,7 @@
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/models/seq2seq.hpp"
+#include "attn/train/date_alignment.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
 #include "progress.hpp"
 #include "seq2seq_data.hpp"
@@ -48,6 +49,15 @@ constexpr std::size_t kDefaultEpochs = 10;
 std::string fixed(double x, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, x);
+  return text;
+}
+
+// {"year":..,"month":..,"day":..} of one measure, for the done line (FlatJson has no nesting).
+template <typename Measure>
+std::string per_field_json(const DateAlignmentReport& r, const Measure& measure) {
+  char text[128];
+  std::snprintf(text, sizeof text, "{\"year\":%.6g,\"month\":%.6g,\"day\":%.6g}", measure(r.year), measure(r.month),
+                measure(r.day));
   return text;
 }
 
@@ -194,6 +204,25 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
       out << "\n";
     }
   }
+  // Dates: does each ISO field attend to the same field of the source (date_alignment.hpp)?
+  std::string alignment_json;
+  if (task == "dates" && attention) {
+    const DateAlignmentReport r = date_alignment_report(model, data.test, data.vocabularies, DateTaskConfig().first_year,
+                                                        decode_limit(longest(data.test_ids.sources)));
+    const auto mass = [](const FieldAlignment& f) { return f.mean_mass(); };
+    const auto argmax = [](const FieldAlignment& f) { return f.argmax_share(); };
+    alignment_json = ",\"alignment\":" + per_field_json(r, mass) + ",\"alignment_argmax\":" + per_field_json(r, argmax);
+    done.set("alignment_examples", static_cast<double>(r.examples))
+        .set("alignment_century_rows_excluded", static_cast<double>(r.century_rows_excluded));
+    if (!json) {
+      out << "alignment over " << r.examples << " exact decodings (mean attention on the matching source field; "
+          << "share of characters whose argmax is there): year " << fixed(100 * r.year.mean_mass(), 1) << "% ("
+          << fixed(100 * r.year.argmax_share(), 1) << "%), month " << fixed(100 * r.month.mean_mass(), 1) << "% ("
+          << fixed(100 * r.month.argmax_share(), 1) << "%), day " << fixed(100 * r.day.mean_mass(), 1) << "% ("
+          << fixed(100 * r.day.argmax_share(), 1) << "%); the century digits of " << r.century_rows_excluded / 2
+          << " two-digit years are not counted (no source characters)\n";
+    }
+  }
   if (args.has("save")) {
     const std::vector<std::uint8_t> bytes = save_seq2seq(model, seq2seq_extra_json(task, data.vocabularies));
     write_file_atomically(args.get("save"), bytes);
@@ -201,7 +230,9 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
     if (!json) out << "saved " << args.get("save") << " (" << bytes.size() << " bytes)\n";
   }
   if (json) {
-    out << done.dump() << "\n";
+    std::string line = done.dump();
+    line.insert(line.size() - 1, alignment_json);
+    out << line << "\n";
   } else {
     out << "trained in " << fixed(train_seconds, 1) << " s, " << params << " parameters\n";
   }

@@ -244,6 +244,22 @@ TEST_CASE("cli.seq2seq_reverse_train_save_then_translate") {
   std::remove(model.c_str());
 }
 
+TEST_CASE("cli.seq2seq_dates_done_line_reports_the_alignment_per_field") {
+  const std::vector<std::string> args = {"train", "--task", "dates", "--train-size", "300", "--test-size", "30", "--epochs",
+                                         "1", "--embed", "8", "--units", "8", "--attention-dim", "8"};
+  std::vector<std::string> with_json = args;
+  with_json.push_back("--json");
+  Result r = run_attn(with_json);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"alignment\":{\"year\":") != std::string::npos);
+  CHECK(r.out.find("\"alignment_argmax\":{\"year\":") != std::string::npos);
+  CHECK(r.out.find("\"alignment_examples\":") != std::string::npos);
+  r = run_attn(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("alignment over ") != std::string::npos);
+  CHECK(r.out.find("two-digit years are not counted (no source characters)") != std::string::npos);
+}
+
 TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
   const std::string tsv = temp_path("pairs.tsv");
   {

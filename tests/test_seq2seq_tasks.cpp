@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 
@@ -62,6 +63,56 @@ TEST_CASE("seq2seq_tasks.every_format_round_trips") {
   // Generated examples round-trip too: the target is the ISO form of the parsed source.
   for (const ParallelExample& e : attn::make_date_examples(2000, {}, 7)) {
     REQUIRE(attn::iso_date(attn::parse_date(e.source, 1950)) == e.target);
+  }
+}
+
+TEST_CASE("seq2seq_tasks.parse_date_fields_reports_the_field_spans") {
+  using attn::TextSpan;
+  // "Thursday, May 3rd 1979": T0..y7 ,8 ␣9 M10 a11 y12 ␣13 3 14 r15 d16 ␣17 1 18 9 19 7 20 9 21.
+  attn::DateFields f = attn::parse_date_fields("Thursday, May 3rd 1979", 1950);
+  CHECK(f.date == Date{1979, 5, 3});
+  CHECK(f.day == TextSpan{14, 15});  // "3" without its suffix "rd"
+  CHECK(f.month == TextSpan{10, 13});
+  CHECK(f.year == TextSpan{18, 22});
+  CHECK_FALSE(f.two_digit_year);
+  // "03/05/79": day first, two-digit year.
+  f = attn::parse_date_fields("03/05/79", 1950);
+  CHECK(f.day == TextSpan{0, 2});
+  CHECK(f.month == TextSpan{3, 5});
+  CHECK(f.year == TextSpan{6, 8});
+  CHECK(f.two_digit_year);
+  // "1979/5/3": year first, unpadded.
+  f = attn::parse_date_fields("1979/5/3", 1950);
+  CHECK(f.year == TextSpan{0, 4});
+  CHECK(f.month == TextSpan{5, 6});
+  CHECK(f.day == TextSpan{7, 8});
+  // "3rd of May 1979" and "may 3 79": the month name between or before the numbers.
+  f = attn::parse_date_fields("3rd of May 1979", 1950);
+  CHECK(f.day == TextSpan{0, 1});
+  CHECK(f.month == TextSpan{7, 10});
+  CHECK(f.year == TextSpan{11, 15});
+  f = attn::parse_date_fields("may 3 79", 1950);
+  CHECK(f.month == TextSpan{0, 3});
+  CHECK(f.day == TextSpan{4, 5});
+  CHECK(f.year == TextSpan{6, 8});
+  CHECK(f.two_digit_year);
+  // Spans of every format over many dates hold the date's own numbers / month name.
+  const long first = attn::days_from_civil(Date{1950, 1, 1});
+  for (long d = first; d < first + 36500; d += 97) {
+    const Date date = attn::civil_from_days(d);
+    for (std::size_t k = 0; k < attn::kDateFormatCount; ++k) {
+      const std::string text = attn::format_date(date, static_cast<DateFormat>(k));
+      const attn::DateFields g = attn::parse_date_fields(text, 1950);
+      const auto at = [&](TextSpan s) { return text.substr(s.begin, s.size()); };
+      CHECK(std::stoi(at(g.day)) == date.day);
+      CHECK(std::stoi(at(g.year)) == (g.two_digit_year ? date.year % 100 : date.year));
+      const std::string month = at(g.month);
+      if (std::isdigit(static_cast<unsigned char>(month[0]))) {
+        CHECK(std::stoi(month) == date.month);
+      } else {
+        CHECK(attn::parse_date("1 " + month + " 2000", 1950).month == date.month);
+      }
+    }
   }
 }
 

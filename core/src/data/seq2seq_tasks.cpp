@@ -185,9 +185,12 @@ std::string format_date(const Date& date, DateFormat format) {
   throw std::invalid_argument("format_date: unknown format " + std::to_string(static_cast<int>(format)));
 }
 
-Date parse_date(const std::string& text, int first_year) {
+bool operator==(const TextSpan& a, const TextSpan& b) { return a.begin == b.begin && a.end == b.end; }
+
+DateFields parse_date_fields(const std::string& text, int first_year) {
   // Split into runs of digits and runs of letters; everything else separates.
   std::vector<std::string> numbers, words;
+  std::vector<TextSpan> number_spans, word_spans;
   std::vector<bool> word_follows_number;
   const std::string t = lower(text);
   for (std::size_t i = 0; i < t.size();) {
@@ -196,9 +199,11 @@ Date parse_date(const std::string& text, int first_year) {
     if (std::isdigit(c)) {
       while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
       numbers.push_back(t.substr(i, j - i));
+      number_spans.push_back({i, j});
     } else if (std::isalpha(c)) {
       while (j < t.size() && std::isalpha(static_cast<unsigned char>(t[j]))) ++j;
       words.push_back(t.substr(i, j - i));
+      word_spans.push_back({i, j});
       word_follows_number.push_back(i > 0 && std::isdigit(static_cast<unsigned char>(t[i - 1])));
     } else if (c == ' ' || c == ',' || c == '.' || c == '/' || c == '-') {
       j = i + 1;
@@ -209,6 +214,7 @@ Date parse_date(const std::string& text, int first_year) {
   }
   int month = 0, written_weekday = -1;
   std::string weekday_word;
+  DateFields fields;
   for (std::size_t k = 0; k < words.size(); ++k) {
     const std::string& w = words[k];
     const bool suffix = w == "st" || w == "nd" || w == "rd" || w == "th";
@@ -217,6 +223,7 @@ Date parse_date(const std::string& text, int first_year) {
     if (const int m = month_number(w); m != 0) {
       if (month != 0) parse_failure(text, "two month names");
       month = m;
+      fields.month = word_spans[k];
     } else if (const int wd = weekday_number(w); wd >= 0) {
       if (written_weekday >= 0) parse_failure(text, "two weekday names");
       written_weekday = wd;
@@ -230,12 +237,16 @@ Date parse_date(const std::string& text, int first_year) {
     if (numbers.size() != 2) parse_failure(text, "expected a day and a year next to the month name");
     day_text = numbers[0];
     year_text = numbers[1];
+    fields.day = number_spans[0];
+    fields.year = number_spans[1];
   } else {
     if (numbers.size() != 3) parse_failure(text, "expected three numbers (day, month, year) or a month name");
     if (numbers[0].size() == 4) {  // year first: ISO-like y-m-d
       year_text = numbers[0], month_text = numbers[1], day_text = numbers[2];
+      fields.year = number_spans[0], fields.month = number_spans[1], fields.day = number_spans[2];
     } else {  // day first: d/m/y
       day_text = numbers[0], month_text = numbers[1], year_text = numbers[2];
+      fields.day = number_spans[0], fields.month = number_spans[1], fields.year = number_spans[2];
     }
     if (month_text.size() > 2) parse_failure(text, "month '" + month_text + "' has more than two digits");
     month = std::stoi(month_text);
@@ -250,6 +261,7 @@ Date parse_date(const std::string& text, int first_year) {
     // The one year in [first_year, first_year + 99] ending in these two digits.
     const int two = std::stoi(year_text);
     date.year = first_year + ((two - first_year % 100) % 100 + 100) % 100;
+    fields.two_digit_year = true;
   } else {
     parse_failure(text, "year '" + year_text + "' has neither 2 nor 4 digits");
   }
@@ -261,8 +273,11 @@ Date parse_date(const std::string& text, int first_year) {
   if (written_weekday >= 0 && written_weekday != weekday(date)) {
     parse_failure(text, "'" + weekday_word + "' does not match " + iso_date(date) + ", a " + kWeekdays[weekday(date)]);
   }
-  return date;
+  fields.date = date;
+  return fields;
 }
+
+Date parse_date(const std::string& text, int first_year) { return parse_date_fields(text, first_year).date; }
 
 void DateTaskConfig::validate() const {
   if (first_year < 1 || first_year > last_year || last_year > 9999 || last_year - first_year >= 100) {

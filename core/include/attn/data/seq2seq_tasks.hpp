@@ -64,6 +64,26 @@ std::string format_date(const Date& date, DateFormat format);
 // "day 31 is not in 4/1979", "'Friday' does not match 1979-05-03, a Thursday", ...).
 Date parse_date(const std::string& text, int first_year);
 
+// Characters [begin, end) of one field in a date's text (byte offsets; every format is ASCII, so
+// they are also character-level token positions).
+struct TextSpan {
+  std::size_t begin = 0, end = 0;
+  std::size_t size() const { return end - begin; }
+  bool contains(std::size_t i) const { return i >= begin && i < end; }
+};
+bool operator==(const TextSpan& a, const TextSpan& b);
+
+// Where a date's fields are written: the digits of the day (an ordinal's suffix "rd" is not part
+// of it), the month's digits or name ("May", "may", "MAY", "Sept"), the year's 2 or 4 digits.
+struct DateFields {
+  Date date;
+  TextSpan day, month, year;
+  bool two_digit_year = false;  // "79": the century of the ISO output is written nowhere
+};
+// parse_date that also reports the spans (same rules, same errors), so the spans of any source
+// string of the generator — held-out sets included — can be recovered from its text alone.
+DateFields parse_date_fields(const std::string& text, int first_year);
+
 struct DateTaskConfig {
   int first_year = 1950;  // dates are uniform over the days of [first_year, last_year]
   int last_year = 2049;
