@@ -46,7 +46,7 @@ const CommandSpec kTrain{
      {"units", "N", "recurrent units per direction (default 32; seq2seq 64)"},
      {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm (default) | gru"},
      {"score", "NAME", "attention score: additive (default) | concat | general | dot | scaled_dot; luong also location | scaled (default general)"},
-     {"attention", "NAME", "seq2seq-attention: bahdanau (default) | luong"},
+     {"attention", "NAME", "seq2seq-attention: bahdanau | luong (default: luong for dates, bahdanau otherwise)"},
      {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
      {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
      {"test-size", "N", "seq2seq: held-out pairs (default 1000)"},

@@ -91,7 +91,11 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   }
 
   Seq2SeqConfig config;
-  config.attention = attention ? attention_form_from_name(args.choice("attention", "bahdanau", {"bahdanau", "luong"}))
+  // Dates default to Luong attention: both forms reach 100% exact match, but Bahdanau's month
+  // characters attend next to the month name rather than on it (36% of their weight there, against
+  // 92% with Luong; README, "alignment per field"), and the alignment is what the course shows.
+  const char* default_attention = task == "dates" ? "luong" : "bahdanau";
+  config.attention = attention ? attention_form_from_name(args.choice("attention", default_attention, {"bahdanau", "luong"}))
                                : AttentionForm::none;
   // Bahdanau scores through an additive layer; Luong's default is its "general" score.
   const std::string score = args.choice("score", config.attention == AttentionForm::luong ? "general" : "additive",
