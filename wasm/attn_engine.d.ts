@@ -253,8 +253,100 @@ export interface SentimentSession {
   delete(): void;
 }
 
+/** Seq2SeqSession settings (all optional; camelCase or snake_case keys). */
+export interface Seq2SeqSettings {
+  task?: 'reverse' | 'dates';
+  trainSize?: number;
+  testSize?: number;
+  /** reverse: digit-string lengths of training (and, test*, held-out) pairs. */
+  minLen?: number;
+  maxLen?: number;
+  testMinLen?: number;
+  testMaxLen?: number;
+  attention?: 'bahdanau' | 'luong' | 'none';
+  score?: ScoreKindName;
+  cell?: 'lstm' | 'gru';
+  embed?: number;
+  units?: number;
+  attentionDim?: number;
+  epochs?: number;
+  batch?: number;
+  learningRate?: number;
+  clipNorm?: number;
+  validationSplit?: number;
+  earlyStoppingPatience?: number;
+  seed?: number;
+}
+export interface Seq2SeqInfo {
+  task: string;
+  attention: string;
+  cell: string;
+  parameters: number;
+  sourceVocabulary: number;
+  targetVocabulary: number;
+  trainExamples: number;
+  testExamples: number;
+}
+export interface Seq2SeqMetrics {
+  count: number;
+  exactMatch: number;
+  tokenAccuracy: number;
+  byLength: { sourceLength: number; count: number; exact: number }[];
+}
+export interface Seq2SeqEpochReport {
+  epoch: number;
+  trainLoss: number;
+  teacherForcing: number;
+  validationLoss: number | null;
+  validation: Seq2SeqMetrics | null;
+  seconds: number;
+}
+export interface Seq2SeqStepsReport {
+  stepsRun: number;
+  step: number;
+  epoch: number;
+  loss: number;
+  /** Copy: each step's batch loss in this call. */
+  losses: Float32Array;
+  elapsed: number;
+  examplesPerSecond: number;
+  plannedSteps: number;
+  batchesPerEpoch: number;
+  epochs: Seq2SeqEpochReport[];
+  done: boolean;
+  earlyStopped: boolean;
+  bestEpoch: number;
+}
+export interface Seq2SeqTranslationView {
+  output: string;
+  sourceTokens: string[];
+  /** The decoded tokens, then "<eos>" when decoding finished. */
+  outputTokens: string[];
+  /** data: VIEW [rows × cols] row-major (rows = outputTokens, cols = sourceTokens), valid until the
+   *  next translate(); each row sums to 1. rows = cols = 0 for attention 'none'. */
+  alignment: { rows: number; cols: number; data: Float32Array };
+  logProb: number;
+  finished: boolean;
+}
+/** A built-in seq2seq task's data and model, trained in chunks. Free it with delete(). */
+export interface Seq2SeqSession {
+  info(): Seq2SeqInfo;
+  /** The first `count` held-out pairs. */
+  samples(count: number): { source: string; target: string }[];
+  startTraining(): TrainingStart;
+  runSteps(steps: number): Seq2SeqStepsReport;
+  cancelTraining(): void;
+  isTraining(): boolean;
+  /** Greedy (beam <= 1) or beam search of that width. */
+  translate(text: string, beam: number | undefined | null): Seq2SeqTranslationView;
+  /** Greedy exact match on the first `limit` pairs (0 / undefined: all). */
+  evaluate(which: 'test' | 'train', limit: number | undefined | null): Seq2SeqMetrics;
+  delete(): void;
+}
+
 export interface AttnEngine {
   SentimentSession: { new (): SentimentSession };
+  Seq2SeqSession: { new (settings: Seq2SeqSettings | undefined | null): Seq2SeqSession };
   /** Bytes of wasm memory currently allocated by malloc (for leak tests). */
   heapBytesInUse(): number;
   /** The module's memory as bytes (Emscripten export); its buffer grows, never shrinks. */

@@ -203,143 +203,237 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sour
   return m;
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
-                             const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks) {
-  config.validate();
-  if (sources.size() != targets.size()) check_data(model, sources, targets, "training");
+Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences &targets, float share,
+                                      std::uint64_t seed) {
+  if (sources.size() != targets.size()) {
+    throw std::invalid_argument("train_seq2seq: training set has " + std::to_string(sources.size()) + " sources but " +
+                                std::to_string(targets.size()) + " targets");
+  }
   // Seeded split: the last round(share · N) of a shuffled order are held out.
   const std::size_t n = sources.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  Rng rng(config.seed, 0x5011);
+  Rng rng(seed, 0x5011);
   for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
-  const auto held = static_cast<std::size_t>(std::lround(static_cast<double>(config.validation_split) * n));
+  const auto held = static_cast<std::size_t>(std::lround(static_cast<double>(share) * n));
   std::vector<std::size_t> train_idx(order.begin(), order.end() - static_cast<std::ptrdiff_t>(held));
   std::vector<std::size_t> val_idx(order.end() - static_cast<std::ptrdiff_t>(held), order.end());
   std::sort(train_idx.begin(), train_idx.end());
   std::sort(val_idx.begin(), val_idx.end());
-  Sequences ts, tt, vs, vt;
+  Seq2SeqSplit split;
   for (std::size_t i : train_idx) {
-    ts.push_back(sources[i]);
-    tt.push_back(targets[i]);
+    split.train_sources.push_back(sources[i]);
+    split.train_targets.push_back(targets[i]);
   }
   for (std::size_t i : val_idx) {
-    vs.push_back(sources[i]);
-    vt.push_back(targets[i]);
+    split.validation_sources.push_back(sources[i]);
+    split.validation_targets.push_back(targets[i]);
   }
-  return train_seq2seq(model, ts, tt, vs, vt, config, callbacks);
+  return split;
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
-                             const Sequences& validation_sources, const Sequences& validation_targets,
-                             const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks) {
+struct Seq2SeqTrainingRun::State {
+  Seq2SeqModel &model;
+  const Sequences &sources, &targets, &validation_sources, &validation_targets;
+  Seq2SeqTrainerConfig config;
+  std::size_t max_decode = 0;
+  Adam optimizer;
+  Rng order_rng, forcing_rng;
+  TokenIds src, tgt;
+  Snapshot last_good, before_step, best;
+  Seq2SeqHistory history;
+  Seq2SeqEpochProgress best_progress, last_epoch;
+  std::size_t epochs_without_improvement = 0, examples_seen = 0;
+  Clock::time_point start, epoch_start;
+  // The current epoch: its batches, the next one to step, its loss sum over
+  // target tokens.
+  std::size_t epoch = 0, next_batch = 0, tokens = 0;
+  std::vector<std::vector<std::size_t>> batches;
+  double loss_sum = 0;
+  float ratio = 1;
+  bool finished = false, finalised = false;
+
+  State(Seq2SeqModel &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
+        const Seq2SeqTrainerConfig &c)
+      : model(m),
+        sources(s),
+        targets(t),
+        validation_sources(vs),
+        validation_targets(vt),
+        config(c),
+        optimizer(c.learning_rate),
+        order_rng(c.seed, 0x0de5),
+        forcing_rng(c.seed, 0xf0ce) {}
+
+  void begin_epoch() {
+    epoch_start = Clock::now();
+    ratio = config.teacher_forcing_at(epoch);
+    batches = epoch_batches(sources, config.batch, config.bucket_window, order_rng);
+    next_batch = 0;
+    loss_sum = 0;
+    tokens = 0;
+  }
+
+  [[noreturn]] void diverged(const std::string &what) {
+    restore_snapshot(model.parameters(), last_good);
+    finished = finalised = true;
+    throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
+                             std::to_string(history.steps + 1) + " (" + what +
+                             "); the parameters of the last step with a finite loss were restored. "
+                             "Try a lower "
+                             "learning rate (now " +
+                             number_text(config.learning_rate) + ") or clip_norm > 0");
+  }
+};
+
+Seq2SeqTrainingRun::Seq2SeqTrainingRun(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+                                       const Sequences &validation_sources, const Sequences &validation_targets,
+                                       const Seq2SeqTrainerConfig &config) {
   config.validate();
   check_data(model, sources, targets, "training");
   check_data(model, validation_sources, validation_targets, "validation");
   if (sources.empty()) throw std::invalid_argument("train_seq2seq: the training set is empty");
-  const ParameterList& params = model.parameters();
-  std::size_t max_decode = config.max_decode_len;
-  if (max_decode == 0) {
-    for (const auto& t : validation_targets) max_decode = std::max(max_decode, t.size());  // n + 2 = |BOS y EOS|
+  state_ = std::make_unique<State>(model, sources, targets, validation_sources, validation_targets, config);
+  State &s = *state_;
+  s.max_decode = config.max_decode_len;
+  if (s.max_decode == 0) {
+    for (const auto &t : validation_targets) s.max_decode = std::max(s.max_decode, t.size());  // n + 2 = |BOS y EOS|
   }
+  take_snapshot(model.parameters(), s.last_good);
+  s.history.train_examples = sources.size();
+  s.history.validation_examples = validation_sources.size();
+  s.start = Clock::now();
+  s.begin_epoch();
+}
 
-  Adam optimizer(config.learning_rate);
-  Rng order_rng(config.seed, 0x0de5);
-  Rng forcing_rng(config.seed, 0xf0ce);
-  TokenIds src, tgt;
-  Snapshot last_good, before_step, best;
-  take_snapshot(params, last_good);
+Seq2SeqTrainingRun::~Seq2SeqTrainingRun() = default;
 
-  Seq2SeqHistory history;
-  history.train_examples = sources.size();
-  history.validation_examples = validation_sources.size();
-  Seq2SeqEpochProgress best_progress;
-  std::size_t epochs_without_improvement = 0, examples_seen = 0;
-  const Clock::time_point start = Clock::now();
+bool Seq2SeqTrainingRun::finished() const { return state_->finished; }
 
-  auto diverged = [&](std::size_t epoch, const std::string& what) {
-    restore_snapshot(params, last_good);
-    throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
-                             std::to_string(history.steps + 1) + " (" + what +
-                             "); the parameters of the last step with a finite loss were restored. Try a lower "
-                             "learning rate (now " + number_text(config.learning_rate) + ") or clip_norm > 0");
-  };
+bool Seq2SeqTrainingRun::epoch_complete() const {
+  return !state_->finished && state_->next_batch == state_->batches.size();
+}
 
-  for (std::size_t epoch = 0; epoch < config.epochs && !history.cancelled; ++epoch) {
-    const Clock::time_point epoch_start = Clock::now();
-    const float ratio = config.teacher_forcing_at(epoch);
-    const auto batches = epoch_batches(sources, config.batch, config.bucket_window, order_rng);
-    double loss_sum = 0;
-    std::size_t tokens = 0;
-    for (const std::vector<std::size_t>& indices : batches) {
-      gather(sources, indices.data(), indices.size(), src);
-      gather(targets, indices.data(), indices.size(), tgt);
-      take_snapshot(params, before_step);
-      zero_grads(params);
-      float loss = 0;
-      try {
-        loss = model.train_batch(src, tgt, ratio, forcing_rng);
-      } catch (const ShapeError&) {
-        throw;
-      } catch (const std::exception& e) {
-        diverged(epoch, e.what());
-      }
-      if (!std::isfinite(loss)) diverged(epoch, "the loss is " + number_text(loss));
-      const float norm = config.clip_norm > 0 ? clip_grad_norm(params, config.clip_norm)
-                                              : static_cast<float>(grad_norm(params));
-      if (!std::isfinite(norm)) diverged(epoch, "the gradient norm is " + number_text(norm));
-      optimizer.step(params);
-      std::swap(last_good, before_step);
-      ++history.steps;
-      std::size_t count = 0;
-      for (std::size_t i : indices) count += targets[i].size() - 1;
-      loss_sum += static_cast<double>(loss) * static_cast<double>(count);
-      tokens += count;
-      examples_seen += indices.size();
-      if (callbacks.on_step) {
-        Seq2SeqStepProgress p;
-        p.step = history.steps;
-        p.epoch = epoch;
-        p.loss = loss;
-        p.elapsed = seconds_since(start);
-        p.examples_per_second = p.elapsed > 0 ? static_cast<double>(examples_seen) / p.elapsed : 0.0;
-        if (!callbacks.on_step(p)) {
-          history.cancelled = true;
-          break;
-        }
-      }
-    }
-    if (history.cancelled) break;
+std::size_t Seq2SeqTrainingRun::batches_per_epoch() const { return state_->batches.size(); }
 
-    Seq2SeqEpochProgress progress;
-    progress.epoch = epoch;
-    progress.teacher_forcing = ratio;
-    progress.train_loss = tokens > 0 ? loss_sum / static_cast<double>(tokens) : 0.0;
-    bool stop = false;
-    if (!validation_sources.empty()) {
-      progress.has_validation = true;
-      progress.validation_loss = dataset_loss(model, validation_sources, validation_targets, 256);
-      if (!std::isfinite(progress.validation_loss)) diverged(epoch, "the validation loss is not finite");
-      progress.validation = evaluate_seq2seq(model, validation_sources, validation_targets, max_decode);
-      if (history.best_epoch < 0 || better(progress, best_progress)) {
-        best_progress = progress;
-        history.best_epoch = static_cast<int>(epoch);
-        take_snapshot(params, best);
-        epochs_without_improvement = 0;
-      } else if (config.early_stopping_patience > 0 &&
-                 ++epochs_without_improvement >= config.early_stopping_patience) {
-        history.early_stopped = true;
-        stop = true;
-      }
-    }
-    progress.seconds = seconds_since(epoch_start);
-    history.epochs.push_back(progress);
-    if (callbacks.on_epoch && !callbacks.on_epoch(progress)) history.cancelled = true;
-    if (stop) break;
+std::size_t Seq2SeqTrainingRun::planned_steps() const { return state_->config.epochs * state_->batches.size(); }
+
+const Seq2SeqHistory &Seq2SeqTrainingRun::history() const { return state_->history; }
+
+Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
+  State &s = *state_;
+  if (s.finished || s.next_batch == s.batches.size()) {
+    throw std::logic_error(
+        "Seq2SeqTrainingRun::step: the run is finished or "
+        "the epoch needs end_epoch()");
   }
-  if (history.best_epoch >= 0) restore_snapshot(params, best);
-  history.seconds = seconds_since(start);
-  return history;
+  const ParameterList &params = s.model.parameters();
+  const std::vector<std::size_t> &indices = s.batches[s.next_batch++];
+  gather(s.sources, indices.data(), indices.size(), s.src);
+  gather(s.targets, indices.data(), indices.size(), s.tgt);
+  take_snapshot(params, s.before_step);
+  zero_grads(params);
+  float loss = 0;
+  try {
+    loss = s.model.train_batch(s.src, s.tgt, s.ratio, s.forcing_rng);
+  } catch (const ShapeError &) {
+    throw;
+  } catch (const std::exception &e) {
+    s.diverged(e.what());
+  }
+  if (!std::isfinite(loss)) s.diverged("the loss is " + number_text(loss));
+  const float norm =
+      s.config.clip_norm > 0 ? clip_grad_norm(params, s.config.clip_norm) : static_cast<float>(grad_norm(params));
+  if (!std::isfinite(norm)) s.diverged("the gradient norm is " + number_text(norm));
+  s.optimizer.step(params);
+  std::swap(s.last_good, s.before_step);
+  ++s.history.steps;
+  std::size_t count = 0;
+  for (std::size_t i : indices) count += s.targets[i].size() - 1;
+  s.loss_sum += static_cast<double>(loss) * static_cast<double>(count);
+  s.tokens += count;
+  s.examples_seen += indices.size();
+  Seq2SeqStepProgress p;
+  p.step = s.history.steps;
+  p.epoch = s.epoch;
+  p.loss = loss;
+  p.elapsed = seconds_since(s.start);
+  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(s.examples_seen) / p.elapsed : 0.0;
+  return p;
+}
+
+const Seq2SeqEpochProgress &Seq2SeqTrainingRun::end_epoch() {
+  State &s = *state_;
+  if (!epoch_complete()) throw std::logic_error("Seq2SeqTrainingRun::end_epoch: the epoch is not complete");
+  Seq2SeqEpochProgress progress;
+  progress.epoch = s.epoch;
+  progress.teacher_forcing = s.ratio;
+  progress.train_loss = s.tokens > 0 ? s.loss_sum / static_cast<double>(s.tokens) : 0.0;
+  bool stop = false;
+  if (!s.validation_sources.empty()) {
+    progress.has_validation = true;
+    progress.validation_loss = dataset_loss(s.model, s.validation_sources, s.validation_targets, 256);
+    if (!std::isfinite(progress.validation_loss)) s.diverged("the validation loss is not finite");
+    progress.validation = evaluate_seq2seq(s.model, s.validation_sources, s.validation_targets, s.max_decode);
+    if (s.history.best_epoch < 0 || better(progress, s.best_progress)) {
+      s.best_progress = progress;
+      s.history.best_epoch = static_cast<int>(s.epoch);
+      take_snapshot(s.model.parameters(), s.best);
+      s.epochs_without_improvement = 0;
+    } else if (s.config.early_stopping_patience > 0 &&
+               ++s.epochs_without_improvement >= s.config.early_stopping_patience) {
+      s.history.early_stopped = true;
+      stop = true;
+    }
+  }
+  progress.seconds = seconds_since(s.epoch_start);
+  s.history.epochs.push_back(progress);
+  ++s.epoch;
+  if (stop || s.epoch >= s.config.epochs) {
+    s.finished = true;
+  } else {
+    s.begin_epoch();
+  }
+  s.last_epoch = progress;
+  return s.last_epoch;
+}
+
+const Seq2SeqHistory &Seq2SeqTrainingRun::finish(bool cancelled) {
+  State &s = *state_;
+  if (s.finalised) return s.history;
+  s.finished = s.finalised = true;
+  s.history.cancelled = cancelled;
+  if (s.history.best_epoch >= 0) restore_snapshot(s.model.parameters(), s.best);
+  s.history.seconds = seconds_since(s.start);
+  return s.history;
+}
+
+Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+                             const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
+  config.validate();
+  if (sources.size() != targets.size()) check_data(model, sources, targets, "training");
+  const Seq2SeqSplit split = split_seq2seq_validation(sources, targets, config.validation_split, config.seed);
+  return train_seq2seq(model, split.train_sources, split.train_targets, split.validation_sources,
+                       split.validation_targets, config, callbacks);
+}
+
+Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+                             const Sequences &validation_sources, const Sequences &validation_targets,
+                             const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
+  Seq2SeqTrainingRun run(model, sources, targets, validation_sources, validation_targets, config);
+  bool cancelled = false;
+  while (!run.finished() && !cancelled) {
+    const Seq2SeqStepProgress p = run.step();
+    if (callbacks.on_step && !callbacks.on_step(p)) {
+      cancelled = true;
+      break;
+    }
+    if (run.epoch_complete()) {
+      const Seq2SeqEpochProgress &e = run.end_epoch();
+      if (callbacks.on_epoch && !callbacks.on_epoch(e)) cancelled = true;
+    }
+  }
+  return run.finish(cancelled);
 }
 
 }  // namespace attn

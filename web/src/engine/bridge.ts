@@ -7,9 +7,20 @@
 //   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
+// Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
+//   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
+//   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics.
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
-import type { DataStats, DataSummary, Metrics, ModelInfo, SentimentModelConfig } from '../../generated/attn_engine.mjs';
+import type {
+  DataStats,
+  DataSummary,
+  Metrics,
+  ModelInfo,
+  SentimentModelConfig,
+  Seq2SeqMetrics,
+  Seq2SeqSettings,
+} from '../../generated/attn_engine.mjs';
 import type {
   DataSource,
   EngineArgs,
@@ -17,6 +28,13 @@ import type {
   EngineResult,
   FromWorker,
   Prediction,
+  Seq2SeqOp,
+  Seq2SeqOps,
+  Seq2SeqOutcome,
+  Seq2SeqProgress,
+  Seq2SeqRequest,
+  Seq2SeqTrainOptions,
+  Seq2SeqTranslation,
   SessionOp,
   SessionOps,
   SessionRequest,
@@ -41,6 +59,7 @@ interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   onProgress?: (p: TrainingProgress) => void;
+  onSeq2SeqProgress?: (p: Seq2SeqProgress) => void;
   onLoad?: (p: LoadProgress) => void;
 }
 
@@ -69,6 +88,9 @@ export class EngineBridge {
           break;
         case 'progress':
           this.pending.get(message.id)?.onProgress?.(message.progress);
+          break;
+        case 'seq2seq-progress':
+          this.pending.get(message.id)?.onSeq2SeqProgress?.(message.progress);
           break;
         case 'load-progress':
           this.pending.get(message.id)?.onLoad?.(message);
@@ -145,6 +167,38 @@ export class EngineBridge {
     return this.session('loadModel', { bytes }, {}, [bytes]);
   }
 
+  seq2seqCreate(settings: Seq2SeqSettings): Promise<Seq2SeqOps['create']['result']> {
+    return this.seq2seq('create', { settings });
+  }
+  /** Resolves when the run ends (schedule done, early stop or cancel). */
+  seq2seqTrain(options: Seq2SeqTrainOptions, onProgress?: (p: Seq2SeqProgress) => void): Promise<Seq2SeqOutcome> {
+    return this.seq2seq('train', { options }, { onSeq2SeqProgress: onProgress });
+  }
+  seq2seqPause(): Promise<{ paused: boolean }> {
+    return this.seq2seq('pause', {});
+  }
+  seq2seqResume(): Promise<{ paused: boolean }> {
+    return this.seq2seq('resume', {});
+  }
+  seq2seqCancel(): Promise<{ cancelled: boolean }> {
+    return this.seq2seq('cancel', {});
+  }
+  seq2seqTranslate(text: string, beam = 1): Promise<Seq2SeqTranslation> {
+    return this.seq2seq('translate', { text, beam });
+  }
+  seq2seqEvaluate(which: 'test' | 'train' = 'test', limit = 0): Promise<Seq2SeqMetrics> {
+    return this.seq2seq('evaluate', { which, limit });
+  }
+
+  private seq2seq<K extends Seq2SeqOp>(
+    op: K,
+    args: Seq2SeqOps[K]['args'],
+    callbacks: Pick<Pending, 'onSeq2SeqProgress'> = {},
+  ): Promise<Seq2SeqOps[K]['result']> {
+    const request = { op, ...args } as Seq2SeqRequest;
+    return this.send({ type: 'seq2seq', id: this.nextId++, request }, callbacks) as Promise<Seq2SeqOps[K]['result']>;
+  }
+
   private session<K extends SessionOp>(
     op: K,
     args: SessionOps[K]['args'],
@@ -157,7 +211,11 @@ export class EngineBridge {
     >;
   }
 
-  private send(message: ToWorker, callbacks: Pick<Pending, 'onProgress' | 'onLoad'>, transfer: Transferable[] = []) {
+  private send(
+    message: ToWorker,
+    callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress'>,
+    transfer: Transferable[] = [],
+  ) {
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject, ...callbacks });
       this.worker.postMessage(message, { transfer });

@@ -7,6 +7,10 @@ import type {
   Metrics,
   ModelInfo,
   SentimentModelConfig,
+  Seq2SeqEpochReport,
+  Seq2SeqInfo,
+  Seq2SeqMetrics,
+  Seq2SeqSettings,
   StepsReport,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
@@ -137,9 +141,71 @@ export type SessionRequest = {
   [K in SessionOp]: { op: K } & SessionOps[K]['args'];
 }[SessionOp];
 
+/** Seq2seq training progress (posted at most every progressMs, after each epoch, and at the end). */
+export interface Seq2SeqProgress {
+  step: number;
+  epoch: number;
+  loss: number;
+  /** Each step's batch loss since the previous message. */
+  losses: Float32Array;
+  elapsed: number;
+  plannedSteps: number;
+  stepsPerSecond: number;
+  /** Epochs that ended since the previous message (with validation exact match). */
+  epochs: Seq2SeqEpochReport[];
+  paused: boolean;
+  done: boolean;
+}
+
+export interface Seq2SeqOutcome {
+  steps: number;
+  cancelled: boolean;
+  earlyStopped: boolean;
+  bestEpoch: number;
+  elapsed: number;
+}
+
+/** One decoding with its alignment copied out of wasm memory ([rows × cols] row-major). */
+export interface Seq2SeqTranslation {
+  output: string;
+  sourceTokens: string[];
+  outputTokens: string[];
+  alignment: Float32Array;
+  rows: number;
+  cols: number;
+  logProb: number;
+  finished: boolean;
+}
+
+export interface Seq2SeqTrainOptions {
+  /** Wall time one chunk of steps aims at, in ms (default 40). */
+  chunkMs?: number;
+  /** At most one progress message per this many ms (default 100). */
+  progressMs?: number;
+}
+
+/** Requests to the worker's seq2seq session and what each resolves to. */
+export interface Seq2SeqOps {
+  create: {
+    args: { settings: Seq2SeqSettings };
+    result: { info: Seq2SeqInfo; samples: { source: string; target: string }[] };
+  };
+  train: { args: { options: Seq2SeqTrainOptions }; result: Seq2SeqOutcome };
+  pause: { args: Record<string, never>; result: { paused: boolean } };
+  resume: { args: Record<string, never>; result: { paused: boolean } };
+  cancel: { args: Record<string, never>; result: { cancelled: boolean } };
+  translate: { args: { text: string; beam: number }; result: Seq2SeqTranslation };
+  evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqMetrics };
+}
+export type Seq2SeqOp = keyof Seq2SeqOps;
+export type Seq2SeqRequest = {
+  [K in Seq2SeqOp]: { op: K } & Seq2SeqOps[K]['args'];
+}[Seq2SeqOp];
+
 export type ToWorker =
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
-  | { type: 'session'; id: number; request: SessionRequest };
+  | { type: 'session'; id: number; request: SessionRequest }
+  | { type: 'seq2seq'; id: number; request: Seq2SeqRequest };
 
 export type FromWorker =
   | { type: 'ready'; version: string; simd: boolean }
@@ -147,6 +213,7 @@ export type FromWorker =
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; message: string }
   | { type: 'progress'; id: number; progress: TrainingProgress }
+  | { type: 'seq2seq-progress'; id: number; progress: Seq2SeqProgress }
   | {
       type: 'load-progress';
       id: number;

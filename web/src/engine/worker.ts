@@ -1,9 +1,10 @@
 // The Web Worker that owns the wasm engine: it instantiates the module once, answers stateless
-// calls, and hosts the sentiment session (session_host.ts). Results are posted with their
+// calls, and hosts the sentiment session (session_host.ts) and the seq2seq session (seq2seq_host.ts). Results are posted with their
 // typed-array buffers transferred (fresh copies, so nothing else holds them).
 import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
 import wasmUrl from '../../generated/attn_engine.wasm?url';
 import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
+import { Seq2SeqHost } from './seq2seq_host';
 import { SessionHost } from './session_host';
 
 const allowed = new Set<string>(ENGINE_METHODS);
@@ -47,6 +48,7 @@ const engine: Promise<AttnEngine> = createAttnEngine({
 });
 
 let host: SessionHost | null = null;
+let seq2seq: Seq2SeqHost | null = null;
 
 engine.then(
   (module) => post({ type: 'ready', version: module.version(), simd: module.simdEnabled() }),
@@ -59,6 +61,16 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
     try {
       host ??= new SessionHost(await engine, post);
       const { value, transfer } = await host.handle(request.id, request.request);
+      post({ type: 'result', id: request.id, value }, transfer);
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: message(error) });
+    }
+    return;
+  }
+  if (request?.type === 'seq2seq') {
+    try {
+      seq2seq ??= new Seq2SeqHost(await engine, post);
+      const { value, transfer } = await seq2seq.handle(request.id, request.request);
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
       post({ type: 'error', id: request.id, message: message(error) });

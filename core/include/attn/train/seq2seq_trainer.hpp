@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "attn/models/seq2seq.hpp"
@@ -91,6 +92,61 @@ struct Seq2SeqHistory {
   int best_epoch = -1;  // whose parameters the model holds; -1 without validation (last parameters)
   std::size_t train_examples = 0, validation_examples = 0;
   double seconds = 0;
+};
+
+// Splits (sources, targets) into training and held-out validation parts as train_seq2seq does:
+// the last round(share · N) of an Rng(seed, ·)-shuffled order are held out, each part keeps the
+// original order. Throws std::invalid_argument when the counts differ.
+struct Seq2SeqSplit {
+  Sequences train_sources, train_targets, validation_sources, validation_targets;
+};
+Seq2SeqSplit split_seq2seq_validation(const Sequences& sources, const Sequences& targets, float share,
+                                      std::uint64_t seed);
+
+// One training run as a resumable state machine, so a caller can interleave steps with other
+// work (the browser worker trains in chunks and answers pause / cancel messages between them).
+// train_seq2seq below is exactly: construct, then step / end_epoch until finished, finish.
+//   while (!run.finished()) { run.step(); if (run.epoch_complete()) run.end_epoch(); }  run.finish();
+// The model and the four sequence sets are borrowed: they must outlive the run and stay unchanged.
+class Seq2SeqTrainingRun {
+ public:
+  // Validates `config` and the data (exceptions as train_seq2seq); the
+  // validation set may be empty.
+  Seq2SeqTrainingRun(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+                     const Sequences& validation_sources, const Sequences& validation_targets,
+                     const Seq2SeqTrainerConfig& config);
+  ~Seq2SeqTrainingRun();
+  Seq2SeqTrainingRun(const Seq2SeqTrainingRun&) = delete;
+  Seq2SeqTrainingRun& operator=(const Seq2SeqTrainingRun&) = delete;
+
+  // True after the last epoch, early stopping, divergence or finish().
+  bool finished() const;
+  // True when every batch of the current epoch has been stepped and end_epoch()
+  // is due.
+  bool epoch_complete() const;
+  // One optimiser step on the next batch. Requires !finished() &&
+  // !epoch_complete() (else std::logic_error). On divergence restores the last
+  // finite parameters, finishes the run and throws std::runtime_error (see
+  // train_seq2seq).
+  Seq2SeqStepProgress step();
+  // Validation, best-parameter snapshot and early stopping for the completed
+  // epoch. Requires epoch_complete(). The run is finished afterwards when that
+  // was the last epoch or patience ran out; the model holds this epoch's
+  // parameters until finish().
+  const Seq2SeqEpochProgress& end_epoch();
+  // Ends the run (`cancelled` marks a stop by the caller) and puts the best
+  // validation epoch's parameters back into the model. Idempotent; returns the
+  // final history.
+  const Seq2SeqHistory& finish(bool cancelled = false);
+
+  const Seq2SeqHistory& history() const;
+  // epochs × batches per epoch; early stopping may end sooner.
+  std::size_t planned_steps() const;
+  std::size_t batches_per_epoch() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // Trains in place, holding out config.validation_split of the data for validation. The best

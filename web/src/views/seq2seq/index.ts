@@ -1,19 +1,464 @@
-import { placeholderView } from '../placeholder';
+// Seq2seq Alignment: train a small encoder–decoder (digit reversal or date normalisation, with
+// Bahdanau, Luong or no attention) in the engine worker, then decode an input and watch the
+// decoder emit one token per step — the current output token, its attention over the input
+// characters, and the alignment matrix growing row by row (the shared heatmap, which is also the
+// table alternative). With prefers-reduced-motion the final alignment shows at once.
+import { prefersReducedMotion } from '../../app/theme';
+import type { EngineBridge } from '../../engine/bridge';
+import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
+import { el } from '../dom';
+import { createHeatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
+
+type RunState = 'idle' | 'preparing' | 'training' | 'paused' | 'finished' | 'cancelled' | 'failed';
+
+/** Per task: the size that trains in the browser in seconds (reverse) to minutes (dates). */
+const TASKS = {
+  reverse: {
+    label: 'Reverse a digit string (4071 → 1704)',
+    trainSize: 2000,
+    testSize: 200,
+    epochs: 8,
+    example: '4071385',
+  },
+  dates: {
+    label: 'Normalise a date (3 May 1979 → 1979-05-03)',
+    trainSize: 6000,
+    testSize: 200,
+    epochs: 6,
+    example: '3 May 1979',
+  },
+} as const;
+type TaskName = keyof typeof TASKS;
+
+const STEP_MS = 450;
+
+/** Spaces are invisible in a table header: show them as ␣. */
+const shown = (token: string) => (token === ' ' ? '␣' : token);
+
+function percent(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+class Seq2SeqPanel {
+  readonly element = el('section', { className: 'seq2seq' });
+  private latest: Seq2SeqProgress | null = null;
+  private frameRequested = false;
+  private firstLoss: number | null = null;
+  private animation: number | null = null;
+  private translation: Seq2SeqTranslation | null = null;
+
+  private readonly taskSelect = el('select', { id: 's2s-task' });
+  private readonly attentionSelect = el('select', { id: 's2s-attention' });
+  private readonly epochsInput = el('input', {
+    id: 's2s-epochs',
+    type: 'number',
+    min: '1',
+    max: '50',
+    value: '8',
+  });
+  private readonly trainButton = el('button', {
+    type: 'button',
+    textContent: 'Train',
+  });
+  private readonly pauseButton = el('button', {
+    type: 'button',
+    textContent: 'Pause',
+    disabled: true,
+  });
+  private readonly resumeButton = el('button', {
+    type: 'button',
+    textContent: 'Resume',
+    disabled: true,
+  });
+  private readonly cancelButton = el('button', {
+    type: 'button',
+    textContent: 'Cancel',
+    disabled: true,
+  });
+  private readonly status = el('p', {
+    className: 'train-status',
+    role: 'status',
+  });
+  private readonly readout = {
+    step: el('output', { id: 's2s-step' }),
+    loss: el('output', { id: 's2s-loss' }),
+    validation: el('output', { id: 's2s-validation' }),
+    test: el('output', { id: 's2s-test' }),
+  };
+  private readonly byLength = el('table', {
+    className: 's2s-by-length',
+    hidden: true,
+  });
+
+  private readonly input = el('input', {
+    id: 's2s-input',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: false,
+  });
+  private readonly sampleSelect = el('select', { id: 's2s-sample' });
+  private readonly beamSelect = el('select', { id: 's2s-beam' });
+  private readonly decodeButton = el('button', {
+    type: 'button',
+    textContent: 'Decode',
+    disabled: true,
+  });
+  private readonly finishButton = el('button', {
+    type: 'button',
+    textContent: 'Show all steps',
+    disabled: true,
+  });
+  private readonly decodeStatus = el('p', {
+    className: 'decode-status',
+    role: 'status',
+  });
+  private readonly output = el('output', {
+    id: 's2s-output',
+    className: 's2s-output',
+  });
+  private readonly current = el('div', {
+    className: 's2s-current',
+    id: 's2s-current',
+  });
+  private readonly heatmap = createHeatmap(
+    'Alignment: attention of each output token (rows) over the input (columns)',
+    's2s-alignment',
+  );
+  private readonly error = el('p', { className: 'error', role: 'alert' });
+
+  constructor(private readonly engine: EngineBridge) {
+    this.build();
+    this.setState('idle');
+  }
+
+  private build(): void {
+    for (const [value, task] of Object.entries(TASKS))
+      this.taskSelect.append(el('option', { value, textContent: task.label }));
+    for (const [value, label] of [
+      ['bahdanau', 'Bahdanau (additive, previous state)'],
+      ['luong', 'Luong (general, current state)'],
+      ['none', 'None (fixed-length context)'],
+    ]) {
+      this.attentionSelect.append(el('option', { value, textContent: label }));
+    }
+    for (const [value, label] of [
+      ['1', 'Greedy'],
+      ['3', 'Beam, width 3'],
+      ['5', 'Beam, width 5'],
+    ]) {
+      this.beamSelect.append(el('option', { value, textContent: label }));
+    }
+    this.taskSelect.addEventListener('change', () => {
+      this.epochsInput.value = String(TASKS[this.task()].epochs);
+    });
+    this.sampleSelect.addEventListener('change', () => {
+      if (this.sampleSelect.value) this.input.value = this.sampleSelect.value;
+    });
+    this.trainButton.addEventListener('click', () => void this.train());
+    this.pauseButton.addEventListener('click', () => void this.control('pause'));
+    this.resumeButton.addEventListener('click', () => void this.control('resume'));
+    this.cancelButton.addEventListener('click', () => void this.control('cancel'));
+    this.decodeButton.addEventListener('click', () => void this.decode());
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !this.decodeButton.disabled) void this.decode();
+    });
+    this.finishButton.addEventListener('click', () => this.showStep(this.rows()));
+    const row = (label: string, output: HTMLOutputElement) =>
+      el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
+    this.element.append(
+      el(
+        'div',
+        { className: 'train-controls' },
+        el('label', { htmlFor: 's2s-task' }, 'Task '),
+        this.taskSelect,
+        el('label', { htmlFor: 's2s-attention' }, 'Attention '),
+        this.attentionSelect,
+        el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
+        this.epochsInput,
+        this.trainButton,
+        this.pauseButton,
+        this.resumeButton,
+        this.cancelButton,
+      ),
+      this.status,
+      el(
+        'dl',
+        { className: 'train-readout' },
+        row('Step', this.readout.step),
+        row('Loss (last batch)', this.readout.loss),
+        row('Validation exact match', this.readout.validation),
+        row('Held-out exact match', this.readout.test),
+      ),
+      this.byLength,
+      el('h3', {}, 'Decode an input'),
+      el(
+        'div',
+        { className: 'decode-controls' },
+        el('label', { htmlFor: 's2s-input' }, 'Input '),
+        this.input,
+        el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
+        this.sampleSelect,
+        el('label', { htmlFor: 's2s-beam' }, 'Search '),
+        this.beamSelect,
+        this.decodeButton,
+        this.finishButton,
+      ),
+      this.decodeStatus,
+      el('p', {}, 'Output: ', this.output),
+      this.current,
+      this.heatmap.element,
+      this.error,
+    );
+    this.input.value = TASKS.reverse.example;
+    this.heatmap.element.hidden = true;
+  }
+
+  private task(): TaskName {
+    return this.taskSelect.value as TaskName;
+  }
+
+  private setState(state: RunState, message?: string): void {
+    this.element.dataset.state = state;
+    const busy = state === 'preparing' || state === 'training' || state === 'paused';
+    this.trainButton.disabled = busy;
+    this.taskSelect.disabled = busy;
+    this.attentionSelect.disabled = busy;
+    this.epochsInput.disabled = busy;
+    this.pauseButton.disabled = state !== 'training';
+    this.resumeButton.disabled = state !== 'paused';
+    this.cancelButton.disabled = !(state === 'training' || state === 'paused');
+    const text: Record<RunState, string> = {
+      idle: 'No model yet: choose a task and an attention, then press Train.',
+      preparing: 'Generating the data and building the model…',
+      training: 'Training…',
+      paused: 'Paused. You can decode with the current parameters.',
+      finished: 'Finished: the model holds its best validated epoch.',
+      cancelled: 'Cancelled: the model keeps its best validated parameters.',
+      failed: 'Training failed.',
+    };
+    this.status.textContent = message ?? text[state];
+  }
+
+  private async train(): Promise<void> {
+    this.error.textContent = '';
+    this.latest = null;
+    this.firstLoss = null;
+    for (const output of Object.values(this.readout)) output.textContent = '';
+    this.readout.step.dataset.step = '0';
+    this.byLength.hidden = true;
+    this.setState('preparing');
+    const task = this.task();
+    const spec = TASKS[task];
+    try {
+      const epochs = Math.min(50, Math.max(1, Math.round(Number(this.epochsInput.value) || spec.epochs)));
+      const { info, samples } = await this.engine.seq2seqCreate({
+        task,
+        attention: this.attentionSelect.value as 'bahdanau' | 'luong' | 'none',
+        trainSize: spec.trainSize,
+        testSize: spec.testSize,
+        epochs,
+        earlyStoppingPatience: 0,
+      });
+      this.sampleSelect.replaceChildren(el('option', { value: '', textContent: '(choose)' }));
+      for (const s of samples)
+        this.sampleSelect.append(
+          el('option', {
+            value: s.source,
+            textContent: `${s.source} → ${s.target}`,
+          }),
+        );
+      if (!this.input.value || this.element.dataset.task !== task) this.input.value = spec.example;
+      this.element.dataset.task = task;
+      this.decodeButton.disabled = false;
+      this.setState(
+        'training',
+        `Training ${info.parameters.toLocaleString()} parameters (${info.attention} attention, ${info.cell} cells) on ` +
+          `${info.trainExamples} pairs…`,
+      );
+      const outcome = await this.engine.seq2seqTrain({}, (p) => this.onProgress(p));
+      this.setState(outcome.cancelled ? 'cancelled' : 'finished');
+      const metrics = await this.engine.seq2seqEvaluate('test', 0);
+      this.readout.test.textContent = `${percent(metrics.exactMatch)} of ${metrics.count} (token accuracy ${percent(metrics.tokenAccuracy)})`;
+      this.renderByLength(metrics.byLength);
+    } catch (error) {
+      this.error.textContent = error instanceof Error ? error.message : String(error);
+      this.setState('failed');
+    }
+  }
+
+  private renderByLength(rows: { sourceLength: number; count: number; exact: number }[]): void {
+    const caption = el('caption', {}, 'Held-out exact match by input length');
+    const head = el(
+      'tr',
+      {},
+      el('th', { scope: 'col' }, 'Input length'),
+      el('th', { scope: 'col' }, 'Pairs'),
+      el('th', { scope: 'col' }, 'Exact match'),
+    );
+    const body = rows.map((r) =>
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row' }, String(r.sourceLength)),
+        el('td', {}, String(r.count)),
+        el('td', {}, percent(r.count ? r.exact / r.count : 0)),
+      ),
+    );
+    this.byLength.replaceChildren(caption, el('thead', {}, head), el('tbody', {}, ...body));
+    this.byLength.hidden = rows.length === 0;
+  }
+
+  private async control(action: 'pause' | 'resume' | 'cancel'): Promise<void> {
+    try {
+      if (action === 'pause') {
+        await this.engine.seq2seqPause();
+        this.setState('paused');
+      } else if (action === 'resume') {
+        await this.engine.seq2seqResume();
+        this.setState('training');
+      } else {
+        await this.engine.seq2seqCancel();
+      }
+    } catch (error) {
+      this.error.textContent = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  // Progress arrives up to ten times a second; render the latest once per frame.
+  private onProgress(progress: Seq2SeqProgress): void {
+    if (this.firstLoss === null && progress.losses.length > 0) this.firstLoss = progress.losses[0];
+    const epochs = progress.epochs;
+    const last = epochs[epochs.length - 1];
+    if (last?.validation) {
+      this.readout.validation.textContent = `${percent(last.validation.exactMatch)} after epoch ${last.epoch + 1}`;
+    }
+    this.latest = progress;
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      const p = this.latest;
+      if (!p) return;
+      this.readout.step.textContent = `${p.step} of ${p.plannedSteps} (epoch ${p.epoch + 1})`;
+      this.readout.step.dataset.step = String(p.step);
+      this.readout.loss.textContent = p.loss.toFixed(4);
+      this.readout.loss.dataset.loss = String(p.loss);
+      if (this.firstLoss !== null) this.readout.loss.dataset.firstLoss = String(this.firstLoss);
+    });
+  }
+
+  private async decode(): Promise<void> {
+    this.error.textContent = '';
+    this.stopAnimation();
+    const text = this.input.value;
+    try {
+      const beam = Number(this.beamSelect.value) || 1;
+      const t = await this.engine.seq2seqTranslate(text, beam);
+      this.translation = t;
+      this.decodeStatus.textContent =
+        `${beam === 1 ? 'Greedy' : `Beam search (width ${beam})`}: ${t.outputTokens.length} decoder steps` +
+        `${t.finished ? '' : ' (stopped at the length limit without <eos>)'}, log-probability ${t.logProb.toFixed(3)}.` +
+        (t.rows === 0 ? ' This model has no attention, so there is no alignment to show.' : '');
+      if (prefersReducedMotion()) {
+        this.showStep(this.rows());
+        return;
+      }
+      this.finishButton.disabled = false;
+      this.showStep(0);
+      let step = 0;
+      const advance = () => {
+        step += 1;
+        this.showStep(step);
+        this.animation = step < this.rows() ? window.setTimeout(advance, STEP_MS) : null;
+      };
+      this.animation = window.setTimeout(advance, STEP_MS);
+    } catch (error) {
+      this.error.textContent = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private rows(): number {
+    return this.translation?.outputTokens.length ?? 0;
+  }
+
+  private stopAnimation(): void {
+    if (this.animation !== null) window.clearTimeout(this.animation);
+    this.animation = null;
+  }
+
+  /** Shows the first `step` decoder steps: output so far, the latest step's attention, the matrix. */
+  private showStep(step: number): void {
+    const t = this.translation;
+    if (!t) return;
+    const total = t.outputTokens.length;
+    step = Math.min(step, total);
+    if (step >= total) {
+      this.stopAnimation();
+      this.finishButton.disabled = true;
+    }
+    this.element.dataset.decodeStep = String(step);
+    this.element.dataset.decodeSteps = String(total);
+    const emitted = t.outputTokens.slice(0, step).filter((token) => token !== '<eos>');
+    this.output.textContent = step >= total ? t.output : emitted.join('');
+    this.current.replaceChildren();
+    if (step === 0) {
+      this.current.append(el('p', {}, 'Step 0: the encoder has read the input; the decoder starts from <bos>.'));
+    } else {
+      const row = step - 1;
+      const token = t.outputTokens[row];
+      this.current.append(el('p', {}, `Step ${step} of ${total}: emits `, el('strong', {}, shown(token))));
+      if (t.rows > 0) {
+        const weights = t.alignment.subarray(row * t.cols, (row + 1) * t.cols);
+        const bar = el('p', { className: 's2s-attention' });
+        bar.setAttribute('aria-label', `Attention of step ${step} over the input`);
+        weights.forEach((w, j) => {
+          const span = el('span', {
+            className: 'token',
+            textContent: shown(t.sourceTokens[j]),
+            title: `attention ${w.toFixed(3)}`,
+          });
+          span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
+          bar.append(span);
+        });
+        this.current.append(bar);
+      }
+    }
+    if (t.rows > 0) {
+      const rows = Math.max(step, 0);
+      this.heatmap.element.hidden = rows === 0;
+      if (rows > 0) {
+        this.heatmap.update({
+          values: t.alignment.subarray(0, rows * t.cols),
+          rows,
+          cols: t.cols,
+          rowLabels: t.outputTokens.slice(0, rows).map(shown),
+          colLabels: t.sourceTokens.map(shown),
+          range: [0, 1],
+        });
+      }
+    } else {
+      this.heatmap.element.hidden = true;
+    }
+  }
+}
 
 export const seq2seqView: ViewDefinition = {
   id: 'seq2seq',
   title: 'Seq2seq Alignment',
-  mount: () =>
-    placeholderView(
-      'seq2seq',
-      'Seq2seq Alignment',
-      'Train an encoder–decoder with attention (date normalisation or reversal) and watch it align output to input.',
-      [
-        'Training in the browser, with progress and cancel.',
-        'Decoding animated step by step: the current output token, its attention over the input and the growing alignment matrix.',
-        'Greedy versus beam search.',
-        'Accuracy by input length, with and without attention, as a chart.',
-      ],
-    ),
+  mount: ({ engine }) => {
+    const element = el('section', { className: 'seq2seq-view' });
+    element.dataset.testid = 'view-seq2seq';
+    const heading = el('h2', { tabIndex: -1 }, 'Seq2seq Alignment');
+    const intro = el(
+      'p',
+      { className: 'intro' },
+      'Train an encoder–decoder (a bidirectional GRU encoder and a GRU decoder) on digit reversal or date ' +
+        'normalisation, then decode an input step by step: each output character attends over the input characters, ' +
+        'and the rows of attention weights stack into the alignment matrix. Without attention the decoder sees the ' +
+        'input only through one fixed-length vector.',
+    );
+    element.append(heading, intro, new Seq2SeqPanel(engine).element);
+    return { element, show() {} };
+  },
 };

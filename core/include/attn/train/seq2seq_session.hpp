@@ -1,0 +1,117 @@
+// A seq2seq workspace for the browser: it generates a built-in task's data
+// (dates or digit reversal, data/seq2seq_tasks.hpp), fits the character
+// vocabularies, builds the model and trains it in chunks of optimiser steps so
+// a caller (the browser worker) can pause, resume or cancel between chunks.
+// Training is train_seq2seq's, step for step: both drive Seq2SeqTrainingRun
+// (train/seq2seq_trainer.hpp) on the same validation split.
+//
+// Legend: Tx source tokens, Ty output tokens (EOS included when emitted), N
+// examples.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/data/parallel_text.hpp"
+#include "attn/train/seq2seq_trainer.hpp"
+
+namespace attn {
+
+// What Seq2SeqSession needs, from one flat JSON object (every key optional):
+//   task          "reverse" (default) | "dates"
+//   train_size    training pairs (default 2000), test_size held-out pairs
+//   (default 200) min_len, max_len, test_min_len, test_max_len   reverse only:
+//   digit-string lengths
+//                 (defaults 3, 8, 3, 8)
+//   attention     "bahdanau" (default) | "luong" | "none";  score (luong:
+//   default "general") cell          "lstm" | "gru" (default);  embed (16),
+//   units (32), attention_dim (32) epochs (10), batch (32), learning_rate
+//   (0.005), clip_norm (5), validation_split (0.1), early_stopping_patience (3)
+//   seed          data, initialisation and training (default 1)
+// Unknown keys throw std::invalid_argument "Seq2SeqSessionConfig: unknown
+// setting 'x'".
+struct Seq2SeqSessionConfig {
+  std::string task = "reverse";
+  std::size_t train_size = 2000, test_size = 200;
+  std::size_t min_len = 3, max_len = 8, test_min_len = 3, test_max_len = 8;
+  Seq2SeqConfig model;  // vocabulary sizes are filled in from the data
+  Seq2SeqTrainerConfig trainer;
+  std::uint64_t seed = 1;
+
+  Seq2SeqSessionConfig();
+  static Seq2SeqSessionConfig from_json(const std::string &json);
+};
+
+// What one run_steps call did.
+struct Seq2SeqSessionProgress {
+  Seq2SeqStepProgress last;                  // the last step run (zeros when none ran)
+  std::vector<float> losses;                 // [steps_run] each step's batch loss, in order
+  std::vector<Seq2SeqEpochProgress> epochs;  // epochs that ended during this call
+  std::size_t steps_run = 0, planned_steps = 0, batches_per_epoch = 0;
+  bool done = false;  // the run is over (schedule end, early stop or cancel)
+  bool early_stopped = false;
+  int best_epoch = -1;
+};
+
+// One decoding, ready to show: the tokens as text and the attention of every
+// output step.
+struct Seq2SeqTranslation {
+  std::string output;                      // the decoded text
+  std::vector<std::string> source_tokens;  // [Tx] one per source character ("<unk>" if unknown)
+  std::vector<std::string> output_tokens;  // [Ty] the decoded tokens, then "<eos>" when finished
+  std::vector<float> alignment;            // [Ty, Tx] row-major; empty for attention "none"
+  float log_prob = 0;
+  bool finished = false;
+};
+
+class Seq2SeqSession {
+ public:
+  // Generates the data, fits the vocabularies and builds a fresh model
+  // (Rng(config.seed)). Throws std::invalid_argument for a bad task or
+  // configuration.
+  explicit Seq2SeqSession(const Seq2SeqSessionConfig &config);
+  ~Seq2SeqSession();
+  Seq2SeqSession(const Seq2SeqSession &) = delete;
+  Seq2SeqSession &operator=(const Seq2SeqSession &) = delete;
+
+  const Seq2SeqSessionConfig &config() const { return config_; }
+  const Seq2SeqModel &model() const { return *model_; }
+  const ParallelVocabularies &vocabularies() const { return vocabularies_; }
+  const std::vector<ParallelExample> &train_set() const { return train_; }
+  const std::vector<ParallelExample> &test_set() const { return test_; }
+
+  // Starts a run from the model's current parameters (replacing a previous
+  // run), holding out config.trainer.validation_split of the training pairs.
+  void start_training();
+  // Up to max_steps optimiser steps; a completed epoch is validated at once.
+  // After divergence (std::runtime_error, parameters restored) the run is over.
+  // std::logic_error without a run.
+  Seq2SeqSessionProgress run_steps(std::size_t max_steps);
+  // Ends the run now; the model gets the best validation epoch's parameters (if
+  // one completed).
+  void cancel_training();
+  bool training() const;
+  const Seq2SeqHistory &history() const;  // std::logic_error without a run
+
+  // Greedy (beam <= 1) or beam-search decoding of `text` (at most max_len
+  // steps; 0 = the longest test target + 4). Unknown characters become <unk>;
+  // empty text throws std::invalid_argument.
+  Seq2SeqTranslation translate(const std::string &text, std::size_t beam, std::size_t max_len = 0) const;
+  // Greedy exact match / token accuracy / by source length on the first `limit`
+  // (0 = all) pairs of "test" or "train".
+  Seq2SeqMetrics evaluate(const std::string &which, std::size_t limit = 0) const;
+
+ private:
+  Seq2SeqSessionConfig config_;
+  std::vector<ParallelExample> train_, test_;
+  ParallelVocabularies vocabularies_;
+  EncodedPairs train_ids_, test_ids_;
+  std::unique_ptr<Seq2SeqModel> model_;
+  Seq2SeqSplit split_;  // the run borrows it
+  std::unique_ptr<Seq2SeqTrainingRun> run_;
+};
+
+}  // namespace attn

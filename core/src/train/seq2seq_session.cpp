@@ -1,0 +1,179 @@
+#include "attn/train/seq2seq_session.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "attn/data/seq2seq_tasks.hpp"
+#include "attn/io/flat_json.hpp"
+
+namespace attn {
+
+Seq2SeqSessionConfig::Seq2SeqSessionConfig() {
+  // Small enough to train in the browser in seconds (reverse) to a few minutes
+  // (dates).
+  model.embed = 16;
+  model.units = 32;
+  model.attention_dim = 32;
+  model.cell = CellKind::gru;
+  trainer.epochs = 10;
+  trainer.batch = 32;
+  trainer.learning_rate = 0.005f;
+}
+
+Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
+  const FlatJson j = FlatJson::parse(json);
+  static const std::set<std::string> known = {"task",
+                                              "train_size",
+                                              "test_size",
+                                              "min_len",
+                                              "max_len",
+                                              "test_min_len",
+                                              "test_max_len",
+                                              "attention",
+                                              "score",
+                                              "cell",
+                                              "embed",
+                                              "units",
+                                              "attention_dim",
+                                              "epochs",
+                                              "batch",
+                                              "learning_rate",
+                                              "clip_norm",
+                                              "validation_split",
+                                              "early_stopping_patience",
+                                              "seed"};
+  for (const std::string &key : j.keys()) {
+    if (!known.count(key)) throw std::invalid_argument("Seq2SeqSessionConfig: unknown setting '" + key + "'");
+  }
+  Seq2SeqSessionConfig c;
+  if (j.has("task")) c.task = j.get_string("task");
+  if (c.task != "reverse" && c.task != "dates") {
+    throw std::invalid_argument("Seq2SeqSessionConfig: task must be 'reverse' or 'dates', got '" + c.task + "'");
+  }
+  if (j.has("train_size")) c.train_size = j.get_size("train_size");
+  if (j.has("test_size")) c.test_size = j.get_size("test_size");
+  if (j.has("min_len")) c.min_len = j.get_size("min_len");
+  if (j.has("max_len")) c.max_len = j.get_size("max_len");
+  c.test_min_len = j.has("test_min_len") ? j.get_size("test_min_len") : c.min_len;
+  c.test_max_len = j.has("test_max_len") ? j.get_size("test_max_len") : c.max_len;
+  Seq2SeqConfig &m = c.model;
+  if (j.has("attention")) m.attention = attention_form_from_name(j.get_string("attention"));
+  // Bahdanau scores additively; Luong defaults to its "general" form.
+  m.score = m.attention == AttentionForm::luong ? ScoreKind::general : ScoreKind::additive;
+  if (j.has("score")) m.score = score_kind_from_name(j.get_string("score"));
+  if (j.has("cell")) m.cell = cell_kind_from_name(j.get_string("cell"));
+  if (j.has("embed")) m.embed = j.get_size("embed");
+  if (j.has("units")) m.units = j.get_size("units");
+  if (j.has("attention_dim")) m.attention_dim = j.get_size("attention_dim");
+  Seq2SeqTrainerConfig &t = c.trainer;
+  if (j.has("epochs")) t.epochs = j.get_size("epochs");
+  if (j.has("batch")) t.batch = j.get_size("batch");
+  if (j.has("learning_rate")) t.learning_rate = static_cast<float>(j.get_number("learning_rate"));
+  if (j.has("clip_norm")) t.clip_norm = static_cast<float>(j.get_number("clip_norm"));
+  if (j.has("validation_split")) t.validation_split = static_cast<float>(j.get_number("validation_split"));
+  if (j.has("early_stopping_patience")) t.early_stopping_patience = j.get_size("early_stopping_patience");
+  if (j.has("seed")) c.seed = j.get_size("seed", 0xffffffffu);
+  t.seed = c.seed;
+  t.validate();
+  return c;
+}
+
+Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config) : config_(config) {
+  if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
+  TaskSplit split;
+  if (config_.task == "dates") {
+    split = make_date_split(config_.train_size, config_.test_size, DateTaskConfig{}, config_.seed);
+  } else if (config_.task == "reverse") {
+    split = make_digit_split(DigitTask::reverse, config_.train_size, config_.test_size, config_.min_len,
+                             config_.max_len, config_.test_min_len, config_.test_max_len, config_.seed);
+  } else {
+    throw std::invalid_argument("Seq2SeqSession: task must be 'reverse' or 'dates', got '" + config_.task + "'");
+  }
+  train_ = std::move(split.train);
+  test_ = std::move(split.test);
+  vocabularies_ = fit_vocabularies(train_, TokenLevel::character, 1000, 1000);
+  train_ids_ = encode_pairs(train_, vocabularies_);
+  test_ids_ = encode_pairs(test_, vocabularies_);
+  config_.model.source_vocab = vocabularies_.source.size();
+  config_.model.target_vocab = vocabularies_.target.size();
+  config_.model.max_source_len = 64;
+  model_ = std::make_unique<Seq2SeqModel>(config_.model, config_.seed);
+}
+
+Seq2SeqSession::~Seq2SeqSession() = default;
+
+void Seq2SeqSession::start_training() {
+  run_.reset();
+  split_ = split_seq2seq_validation(train_ids_.sources, train_ids_.targets, config_.trainer.validation_split,
+                                    config_.trainer.seed);
+  run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
+                                              split_.validation_sources, split_.validation_targets, config_.trainer);
+}
+
+Seq2SeqSessionProgress Seq2SeqSession::run_steps(std::size_t max_steps) {
+  if (!run_) throw std::logic_error("Seq2SeqSession::run_steps: start training first");
+  Seq2SeqSessionProgress out;
+  out.losses.reserve(std::min<std::size_t>(max_steps, run_->planned_steps()));
+  while (out.steps_run < max_steps && !run_->finished()) {
+    out.last = run_->step();
+    out.losses.push_back(out.last.loss);
+    ++out.steps_run;
+    if (run_->epoch_complete()) out.epochs.push_back(run_->end_epoch());
+  }
+  const Seq2SeqHistory &history = run_->finished() ? run_->finish() : run_->history();
+  out.planned_steps = run_->planned_steps();
+  out.batches_per_epoch = run_->batches_per_epoch();
+  out.done = run_->finished();
+  out.early_stopped = history.early_stopped;
+  out.best_epoch = history.best_epoch;
+  return out;
+}
+
+void Seq2SeqSession::cancel_training() {
+  if (!run_) throw std::logic_error("Seq2SeqSession::cancel_training: no training run");
+  run_->finish(true);
+}
+
+bool Seq2SeqSession::training() const { return run_ && !run_->finished(); }
+
+const Seq2SeqHistory &Seq2SeqSession::history() const {
+  if (!run_) throw std::logic_error("Seq2SeqSession::history: no training run");
+  return run_->history();
+}
+
+Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_t beam, std::size_t max_len) const {
+  const std::vector<int> source = vocabularies_.source.encode(text);
+  if (source.empty()) throw std::invalid_argument("Seq2SeqSession::translate: the text is empty");
+  if (max_len == 0) {
+    for (const auto &t : test_ids_.targets) max_len = std::max(max_len, t.size());
+    for (const auto &t : train_ids_.targets) max_len = std::max(max_len, t.size());
+    max_len += 4;
+  }
+  const Decoded decoded =
+      beam <= 1 ? model_->greedy(source, max_len) : model_->beam(source, beam, 0.6f, max_len).front();
+  Seq2SeqTranslation out;
+  out.output = vocabularies_.target.decode(decoded.tokens);
+  out.source_tokens = vocabularies_.source.tokens_of(source);
+  out.output_tokens = vocabularies_.target.tokens_of(decoded.tokens);
+  if (decoded.finished) out.output_tokens.push_back("<eos>");
+  out.alignment.assign(decoded.alignment.begin(), decoded.alignment.end());
+  out.log_prob = decoded.log_prob;
+  out.finished = decoded.finished;
+  return out;
+}
+
+Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
+  if (which != "test" && which != "train") {
+    throw std::invalid_argument("Seq2SeqSession::evaluate: which must be 'test' or 'train', got '" + which + "'");
+  }
+  const EncodedPairs &pairs = which == "test" ? test_ids_ : train_ids_;
+  const std::size_t n = limit == 0 ? pairs.sources.size() : std::min(limit, pairs.sources.size());
+  const Sequences sources(pairs.sources.begin(), pairs.sources.begin() + static_cast<std::ptrdiff_t>(n));
+  const Sequences targets(pairs.targets.begin(), pairs.targets.begin() + static_cast<std::ptrdiff_t>(n));
+  std::size_t max_len = 0;
+  for (const auto &t : targets) max_len = std::max(max_len, t.size());
+  return evaluate_seq2seq(*model_, sources, targets, max_len);
+}
+
+}  // namespace attn

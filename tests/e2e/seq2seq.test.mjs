@@ -1,0 +1,86 @@
+// Browser test of the Seq2seq Alignment view: it loads without console errors, a short training
+// run in the worker changes the loss, and decoding animates one step at a time (the alignment
+// heatmap grows a row per step); with reduced motion the final alignment shows at once.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, startBrowser } from './support/browser.mjs';
+
+let env;
+
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const stepOf = (page) => page.evaluate(() => Number(document.querySelector('#s2s-step')?.dataset.step ?? 0));
+
+test('seq2seq view: train briefly, then decoding advances step by step', async () => {
+  const { page, problems } = await openPage(env, '#/seq2seq');
+  await page.waitForSelector('[data-testid="view-seq2seq"]:not([hidden])');
+  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 15000 });
+  const view = page.locator('[data-testid="view-seq2seq"]');
+  assert.match(await view.textContent(), /Decode an input/);
+  assert.equal(await view.getByRole('button', { name: 'Decode' }).isDisabled(), true, 'nothing to decode yet');
+
+  await page.locator('#s2s-task').selectOption('reverse');
+  await page.locator('#s2s-attention').selectOption('bahdanau');
+  await page.locator('#s2s-epochs').fill('1');
+  await view.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForFunction(() => Number(document.querySelector('#s2s-step')?.dataset.step ?? 0) >= 10, null, {
+    timeout: 60000,
+  });
+  await page.waitForSelector('.seq2seq[data-state="finished"]', { timeout: 120000 });
+  const steps = await stepOf(page);
+  assert.ok(steps >= 50, `one epoch of 1800 pairs in batches of 32 is 57 steps, saw ${steps}`);
+  const { first, last } = await page.evaluate(() => {
+    const output = document.querySelector('#s2s-loss');
+    return { first: Number(output.dataset.firstLoss), last: Number(output.dataset.loss) };
+  });
+  assert.ok(Number.isFinite(first) && Number.isFinite(last));
+  assert.ok(last < first, `the loss falls: first ${first}, last ${last}`);
+  await page.waitForFunction(() => /% of 200/.test(document.querySelector('#s2s-test')?.textContent ?? ''));
+  assert.equal(await page.locator('.s2s-by-length tbody tr').count(), 6, 'lengths 3..8');
+
+  // Decode: the step counter walks 0, 1, 2, ... and the heatmap has one row per step shown.
+  await page.locator('#s2s-input').fill('40713');
+  await view.getByRole('button', { name: 'Decode' }).click();
+  await page.waitForFunction(() => document.querySelector('.seq2seq')?.dataset.decodeSteps !== undefined);
+  const total = Number(await view.locator('.seq2seq').getAttribute('data-decode-steps'));
+  assert.ok(total >= 1);
+  const seen = [];
+  for (let i = 0; i < 200 && seen.at(-1) !== total; i++) {
+    const step = Number(await view.locator('.seq2seq').getAttribute('data-decode-step'));
+    if (seen.at(-1) !== step) {
+      seen.push(step);
+      if (step > 0) {
+        assert.equal(await page.locator('[data-testid="s2s-alignment"] tbody tr').count(), step, 'one row per step');
+        assert.equal(await page.locator('[data-testid="s2s-alignment"] thead th[scope="col"]').count(), 5);
+      }
+    }
+    await page.waitForTimeout(60);
+  }
+  assert.equal(seen.at(-1), total, `the animation ends at the last step (${seen.join(', ')})`);
+  assert.ok(seen.length >= Math.min(total, 3), `several intermediate steps shown: ${seen.join(', ')}`);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], 'steps only advance');
+  // Every row of the alignment sums to 1.
+  const rows = await page
+    .locator('[data-testid="s2s-alignment"] tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].reduce((s, td) => s + Number(td.dataset.value), 0)),
+    );
+  for (const sum of rows) assert.ok(Math.abs(sum - 1) < 1e-3, `row sum ${sum}`);
+
+  // Beam search and reduced motion: the final alignment at once, no animation.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.locator('#s2s-beam').selectOption('3');
+  await view.getByRole('button', { name: 'Decode' }).click();
+  await page.waitForFunction(() =>
+    /Beam search \(width 3\)/.test(document.querySelector('.decode-status')?.textContent ?? ''),
+  );
+  const shown = await view.locator('.seq2seq').evaluate((e) => [e.dataset.decodeStep, e.dataset.decodeSteps]);
+  assert.equal(shown[0], shown[1], 'reduced motion shows the last step immediately');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,121 @@
+// The seq2seq session of the wasm build (engine.Seq2SeqSession), driven directly through Embind:
+// the worker (web/src/engine/seq2seq_host.ts) calls exactly these methods, in chunks.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from './support/engine.mjs';
+
+// Digit reversal of 3-5 digits: a few hundred steps of a small attention model learn it.
+const TINY = {
+  task: 'reverse',
+  trainSize: 2000,
+  testSize: 200,
+  minLen: 3,
+  maxLen: 5,
+  attention: 'bahdanau',
+  embed: 16,
+  units: 32,
+  attentionDim: 32,
+  epochs: 6,
+  batch: 32,
+  learningRate: 0.01,
+  earlyStoppingPatience: 0,
+  seed: 2,
+};
+
+let engine;
+const sessions = [];
+function session(settings) {
+  const s = new engine.Seq2SeqSession(settings);
+  sessions.push(s);
+  return s;
+}
+
+before(async () => {
+  engine = await loadEngine();
+});
+after(() => {
+  for (const s of sessions) s.delete();
+});
+
+test('seq2seq session: bad settings throw JS Errors naming the setting', () => {
+  assert.throws(() => new engine.Seq2SeqSession({ colour: 'red' }), /Seq2SeqSessionConfig: unknown setting 'colour'/);
+  assert.throws(() => new engine.Seq2SeqSession({ task: 'sort' }), /task must be 'reverse' or 'dates', got 'sort'/);
+  assert.throws(
+    () => new engine.Seq2SeqSession({ attention: 'luong', score: 'additive' }),
+    /attention 'luong' supports score/,
+  );
+  const s = session({ ...TINY, trainSize: 50 });
+  assert.throws(() => s.runSteps(1), /start training first/);
+  assert.throws(() => s.translate('', 1), /the text is empty/);
+});
+
+test('seq2seq session: chunked training learns to reverse; translate gives an alignment whose rows sum to 1', () => {
+  const s = session(TINY);
+  const info = s.info();
+  assert.equal(info.task, 'reverse');
+  assert.equal(info.attention, 'bahdanau');
+  assert.equal(info.sourceVocabulary, 14, 'PAD BOS EOS UNK and ten digits');
+  const samples = s.samples(3);
+  assert.equal(samples.length, 3);
+  assert.equal(samples[0].target, [...samples[0].source].reverse().join(''));
+
+  const start = s.startTraining();
+  assert.equal(start.trainExamples, 1800);
+  assert.equal(start.validationExamples, 200);
+  assert.equal(start.plannedSteps, 6 * Math.ceil(1800 / 32));
+  const losses = [];
+  const epochs = [];
+  let report;
+  do {
+    report = s.runSteps(25);
+    losses.push(...report.losses);
+    epochs.push(...report.epochs);
+  } while (!report.done);
+  assert.equal(losses.length, start.plannedSteps);
+  assert.equal(report.step, start.plannedSteps);
+  assert.equal(epochs.length, 6);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  assert.ok(mean(losses.slice(-20)) < mean(losses.slice(0, 20)) / 4, 'the loss falls');
+  assert.ok(epochs.at(-1).validation.exactMatch >= 0.9, `validation exact match ${epochs.at(-1).validation.exactMatch}`);
+  assert.equal(s.isTraining(), false);
+
+  const metrics = s.evaluate('test', 0);
+  assert.equal(metrics.count, 200);
+  assert.ok(metrics.exactMatch >= 0.9, `held-out exact match ${metrics.exactMatch}`);
+  assert.deepEqual(
+    metrics.byLength.map((l) => l.sourceLength),
+    [3, 4, 5],
+  );
+
+  const t = s.translate('40713', 1);
+  assert.equal(t.sourceTokens.join(''), '40713');
+  assert.equal(t.outputTokens.at(-1), '<eos>');
+  assert.equal(t.alignment.cols, 5);
+  assert.equal(t.alignment.rows, t.outputTokens.length);
+  assert.equal(t.alignment.data.length, t.alignment.rows * 5);
+  for (let r = 0; r < t.alignment.rows; r++) {
+    const row = t.alignment.data.subarray(r * 5, r * 5 + 5);
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, `row ${r} sums to 1`);
+    for (const w of row) assert.ok(w >= 0 && w <= 1);
+  }
+  // Beam search: its own alignment, one row per decoder step.
+  const beam = s.translate('40713', 4);
+  assert.equal(beam.alignment.rows, beam.outputTokens.length);
+});
+
+test('seq2seq session: pause by not stepping, cancel ends the run; attention none has no alignment', () => {
+  const s = session({ ...TINY, trainSize: 300, attention: 'none', epochs: 3 });
+  s.startTraining();
+  const first = s.runSteps(2);
+  assert.equal(first.stepsRun, 2);
+  assert.equal(s.isTraining(), true);
+  s.cancelTraining();
+  assert.equal(s.isTraining(), false);
+  const after = s.runSteps(5);
+  assert.equal(after.stepsRun, 0);
+  assert.equal(after.done, true);
+  const t = s.translate('123', 1);
+  assert.equal(t.alignment.rows, 0);
+  assert.equal(t.alignment.cols, 0);
+  assert.equal(t.alignment.data.length, 0);
+});

@@ -1,0 +1,144 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "attn/train/seq2seq_session.hpp"
+
+using namespace attn;
+
+namespace {
+
+// Reversal pairs over ids 4..13, framed BOS .. EOS on the target side.
+void reversal_data(std::size_t n, std::uint64_t seed, Sequences &sources, Sequences &targets) {
+  Rng rng(seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<int> s(2 + rng.below(3));
+    for (int &d : s) d = 4 + static_cast<int>(rng.below(10));
+    std::vector<int> t{kBosId};
+    t.insert(t.end(), s.rbegin(), s.rend());
+    t.push_back(kEosId);
+    sources.push_back(s);
+    targets.push_back(t);
+  }
+}
+
+Seq2SeqConfig small_config() {
+  Seq2SeqConfig c;
+  c.source_vocab = c.target_vocab = 14;
+  c.embed = 6;
+  c.units = 8;
+  c.attention_dim = 8;
+  return c;
+}
+
+std::vector<float> flat_parameters(const Seq2SeqModel &model) {
+  std::vector<float> out;
+  for (const Parameter &p : model.parameters()) out.insert(out.end(), p.value, p.value + p.size);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("seq2seq_session.chunked_run_matches_one_shot_training") {
+  Sequences sources, targets;
+  reversal_data(120, 5, sources, targets);
+  Seq2SeqTrainerConfig config;
+  config.epochs = 3;
+  config.batch = 16;
+  config.early_stopping_patience = 0;
+  config.validation_split = 0.2f;
+  Seq2SeqModel one_shot(small_config(), 7), chunked(small_config(), 7);
+  const Seq2SeqHistory a = train_seq2seq(one_shot, sources, targets, config);
+
+  const Seq2SeqSplit split = split_seq2seq_validation(sources, targets, config.validation_split, config.seed);
+  CHECK(split.train_sources.size() == 96);
+  CHECK(split.validation_sources.size() == 24);
+  Seq2SeqTrainingRun run(chunked, split.train_sources, split.train_targets, split.validation_sources,
+                         split.validation_targets, config);
+  CHECK(run.batches_per_epoch() == 6);  // ceil(96 / 16)
+  CHECK(run.planned_steps() == 18);
+  std::size_t steps = 0;
+  while (!run.finished()) {
+    run.step();
+    ++steps;
+    if (run.epoch_complete()) run.end_epoch();
+  }
+  const Seq2SeqHistory &b = run.finish();
+  CHECK(steps == 18);
+  CHECK(b.steps == a.steps);
+  CHECK(b.best_epoch == a.best_epoch);
+  REQUIRE(b.epochs.size() == a.epochs.size());
+  for (std::size_t e = 0; e < a.epochs.size(); ++e) CHECK(b.epochs[e].train_loss == a.epochs[e].train_loss);
+  // Same split, shuffles and draws: bit-identical parameters.
+  CHECK(flat_parameters(chunked) == flat_parameters(one_shot));
+  CHECK_THROWS_WITH_AS(run.step(),
+                       "Seq2SeqTrainingRun::step: the run is finished or the "
+                       "epoch needs end_epoch()",
+                       std::logic_error);
+}
+
+TEST_CASE("seq2seq_session.config_from_json") {
+  const Seq2SeqSessionConfig d = Seq2SeqSessionConfig::from_json("{}");
+  CHECK(d.task == "reverse");
+  CHECK(d.model.attention == AttentionForm::bahdanau);
+  CHECK(d.model.score == ScoreKind::additive);
+  const Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
+      R"({"task": "dates", "attention": "luong", "units": 12, "epochs": 3, "seed": 9, "min_len": 2})");
+  CHECK(c.task == "dates");
+  CHECK(c.model.attention == AttentionForm::luong);
+  CHECK(c.model.score == ScoreKind::general);  // Luong's default
+  CHECK(c.model.units == 12);
+  CHECK(c.trainer.epochs == 3);
+  CHECK(c.trainer.seed == 9);
+  CHECK(c.test_min_len == 2);  // follows min_len unless given
+  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"colour": 1})"),
+                       "Seq2SeqSessionConfig: unknown setting 'colour'", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"task": "sort"})"),
+                       "Seq2SeqSessionConfig: task must be 'reverse' or 'dates', got 'sort'", std::invalid_argument);
+}
+
+TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {
+  Seq2SeqSessionConfig config = Seq2SeqSessionConfig::from_json(
+      R"({"train_size": 100, "test_size": 20, "min_len": 3, "max_len": 4, "units": 8, "embed": 6,
+          "attention_dim": 8, "epochs": 2, "batch": 16, "early_stopping_patience": 0})");
+  Seq2SeqSession session(config);
+  CHECK(session.vocabularies().source.size() == 14);  // 4 reserved ids + 10 digits
+  CHECK(session.test_set().size() == 20);
+  CHECK_THROWS_WITH_AS(session.run_steps(1), "Seq2SeqSession::run_steps: start training first", std::logic_error);
+  session.start_training();
+  CHECK(session.training());
+  // 90 training pairs after the 10% validation hold-out: ceil(90 / 16) = 6
+  // batches per epoch.
+  Seq2SeqSessionProgress first = session.run_steps(4);
+  CHECK(first.steps_run == 4);
+  CHECK(first.losses.size() == 4);
+  CHECK(first.planned_steps == 12);
+  CHECK(first.epochs.empty());
+  Seq2SeqSessionProgress rest = session.run_steps(100);
+  CHECK(rest.steps_run == 8);
+  CHECK(rest.epochs.size() == 2);
+  CHECK(rest.done);
+  CHECK_FALSE(session.training());
+  CHECK(session.history().steps == 12);
+
+  const Seq2SeqTranslation t = session.translate("4071", 1);
+  CHECK(t.source_tokens == std::vector<std::string>{"4", "0", "7", "1"});
+  const std::size_t rows = t.output_tokens.size();
+  REQUIRE(t.alignment.size() == rows * 4);
+  for (std::size_t r = 0; r < rows; ++r) {
+    float sum = 0;
+    for (std::size_t j = 0; j < 4; ++j) sum += t.alignment[r * 4 + j];
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+  }
+  CHECK(t.finished == (!t.output_tokens.empty() && t.output_tokens.back() == "<eos>"));
+  const Seq2SeqTranslation b = session.translate("4071", 3);
+  CHECK(b.alignment.size() == b.output_tokens.size() * 4);
+  CHECK_THROWS_WITH_AS(session.translate("", 1), "Seq2SeqSession::translate: the text is empty", std::invalid_argument);
+
+  const Seq2SeqMetrics m = session.evaluate("test", 5);
+  CHECK(m.count == 5);
+  CHECK_THROWS_WITH_AS(session.evaluate("dev"), "Seq2SeqSession::evaluate: which must be 'test' or 'train', got 'dev'",
+                       std::invalid_argument);
+}

@@ -1,0 +1,198 @@
+// Embind class Seq2SeqSession: a built-in task's data and model, chunked
+// training, greedy / beam decoding with alignments, exact-match evaluation.
+// Conversion only: the work is attn::Seq2SeqSession
+// (core/include/attn/train/seq2seq_session.hpp). Views and copies are
+// documented in attn_engine.d.ts.
+#include <emscripten/bind.h>
+
+#include <cmath>
+#include <memory>
+
+#include "attn/train/seq2seq_session.hpp"
+#include "convert.hpp"
+
+namespace attn::wasm {
+namespace {
+
+std::size_t whole(const val &x, const char *name, double max, std::size_t fallback) {
+  if (is_absent(x)) return fallback;
+  if (!x.isNumber()) throw std::invalid_argument(std::string(name) + " must be a number");
+  const double v = x.as<double>();
+  if (!(v >= 0) || v != std::floor(v) || v > max) {
+    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " +
+                                std::to_string(static_cast<long long>(max)));
+  }
+  return static_cast<std::size_t>(v);
+}
+
+val strings_to_js(const std::vector<std::string> &strings) {
+  val out = val::array();
+  for (const std::string &s : strings) out.call<void>("push", s);
+  return out;
+}
+
+val metrics_to_js(const Seq2SeqMetrics &m) {
+  val out = val::object();
+  out.set("count", static_cast<double>(m.count));
+  out.set("exactMatch", m.exact_match);
+  out.set("tokenAccuracy", m.token_accuracy);
+  val lengths = val::array();
+  for (const Seq2SeqLengthMetrics &l : m.by_source_length) {
+    val row = val::object();
+    row.set("sourceLength", static_cast<double>(l.source_length));
+    row.set("count", static_cast<double>(l.count));
+    row.set("exact", static_cast<double>(l.exact));
+    lengths.call<void>("push", row);
+  }
+  out.set("byLength", lengths);
+  return out;
+}
+
+val epoch_to_js(const Seq2SeqEpochProgress &e) {
+  val out = val::object();
+  out.set("epoch", static_cast<double>(e.epoch));
+  out.set("trainLoss", e.train_loss);
+  out.set("teacherForcing", e.teacher_forcing);
+  out.set("validationLoss", e.has_validation ? val(e.validation_loss) : val::null());
+  out.set("validation", e.has_validation ? metrics_to_js(e.validation) : val::null());
+  out.set("seconds", e.seconds);
+  return out;
+}
+
+// The JS handle. The last translation is kept so its alignment can be handed
+// out as a view.
+class JsSeq2SeqSession {
+ public:
+  // config: {task, trainSize, testSize, minLen, maxLen, attention, cell, units,
+  // ...} (see Seq2SeqSessionConfig); undefined/null for the defaults.
+  explicit JsSeq2SeqSession(const val &config)
+      : session_(guarded([&] {
+          return std::make_unique<Seq2SeqSession>(Seq2SeqSessionConfig::from_json(settings_json(config, "config")));
+        })) {}
+
+  val info() const {
+    return guarded([&] {
+      const Seq2SeqSessionConfig &c = session_->config();
+      val out = val::object();
+      out.set("task", c.task);
+      out.set("attention", std::string(attention_form_name(c.model.attention)));
+      out.set("cell", std::string(cell_kind_name(c.model.cell)));
+      out.set("parameters", static_cast<double>(parameter_count(session_->model().parameters())));
+      out.set("sourceVocabulary", static_cast<double>(session_->vocabularies().source.size()));
+      out.set("targetVocabulary", static_cast<double>(session_->vocabularies().target.size()));
+      out.set("trainExamples", static_cast<double>(session_->train_set().size()));
+      out.set("testExamples", static_cast<double>(session_->test_set().size()));
+      return out;
+    });
+  }
+
+  // The first `count` held-out pairs: [{source, target}].
+  val samples(double count) const {
+    return guarded([&] {
+      const auto &test = session_->test_set();
+      const std::size_t n = std::min(test.size(), whole(val(count), "count", 1e6, 0));
+      val out = val::array();
+      for (std::size_t i = 0; i < n; ++i) {
+        val pair = val::object();
+        pair.set("source", test[i].source);
+        pair.set("target", test[i].target);
+        out.call<void>("push", pair);
+      }
+      return out;
+    });
+  }
+
+  val start_training() {
+    return guarded([&] {
+      session_->start_training();
+      const Seq2SeqSessionProgress none = session_->run_steps(0);
+      const Seq2SeqHistory &h = session_->history();
+      val out = val::object();
+      out.set("trainExamples", static_cast<double>(h.train_examples));
+      out.set("validationExamples", static_cast<double>(h.validation_examples));
+      out.set("plannedSteps", static_cast<double>(none.planned_steps));
+      out.set("batchesPerEpoch", static_cast<double>(none.batches_per_epoch));
+      return out;
+    });
+  }
+
+  val run_steps(const val &steps) {
+    return guarded([&] {
+      const Seq2SeqSessionProgress p = session_->run_steps(whole(steps, "steps", 1e9, 1));
+      val out = val::object();
+      out.set("stepsRun", static_cast<double>(p.steps_run));
+      out.set("step", static_cast<double>(session_->history().steps));
+      out.set("epoch", static_cast<double>(p.last.epoch));
+      out.set("loss", p.last.loss);
+      out.set("losses",
+              val::global("Float32Array").new_(emscripten::typed_memory_view(p.losses.size(), p.losses.data())));
+      out.set("elapsed", p.last.elapsed);
+      out.set("examplesPerSecond", p.last.examples_per_second);
+      out.set("plannedSteps", static_cast<double>(p.planned_steps));
+      out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
+      val epochs = val::array();
+      for (const Seq2SeqEpochProgress &e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
+      out.set("epochs", epochs);
+      out.set("done", p.done);
+      out.set("earlyStopped", p.early_stopped);
+      out.set("bestEpoch", p.best_epoch);
+      return out;
+    });
+  }
+
+  void cancel_training() {
+    guarded([&] { session_->cancel_training(); });
+  }
+
+  bool is_training() const { return session_->training(); }
+
+  // {output, sourceTokens, outputTokens, alignment: {rows, cols, data},
+  // logProb, finished}: alignment.data is a Float32Array VIEW of wasm memory
+  // [rows × cols], valid until the next translate() call (copy it to keep it or
+  // post it).
+  val translate(const std::string &text, const val &beam) {
+    return guarded([&] {
+      translation_ = session_->translate(text, whole(beam, "beam", 64, 1));
+      const Seq2SeqTranslation &t = translation_;
+      val out = val::object();
+      out.set("output", t.output);
+      out.set("sourceTokens", strings_to_js(t.source_tokens));
+      out.set("outputTokens", strings_to_js(t.output_tokens));
+      val alignment = val::object();
+      const std::size_t cols = t.alignment.empty() ? 0 : t.source_tokens.size();
+      alignment.set("rows", static_cast<double>(cols == 0 ? 0 : t.alignment.size() / cols));
+      alignment.set("cols", static_cast<double>(cols));
+      alignment.set("data", val(emscripten::typed_memory_view(t.alignment.size(), t.alignment.data())));
+      out.set("alignment", alignment);
+      out.set("logProb", t.log_prob);
+      out.set("finished", t.finished);
+      return out;
+    });
+  }
+
+  // which: "test" | "train"; limit: first pairs (0 / undefined = all).
+  val evaluate(const std::string &which, const val &limit) {
+    return guarded([&] { return metrics_to_js(session_->evaluate(which, whole(limit, "limit", 1e7, 0))); });
+  }
+
+ private:
+  std::unique_ptr<Seq2SeqSession> session_;
+  Seq2SeqTranslation translation_;
+};
+
+}  // namespace
+}  // namespace attn::wasm
+
+EMSCRIPTEN_BINDINGS(seq2seq) {
+  using attn::wasm::JsSeq2SeqSession;
+  emscripten::class_<JsSeq2SeqSession>("Seq2SeqSession")
+      .constructor<const emscripten::val &>()
+      .function("info", &JsSeq2SeqSession::info)
+      .function("samples", &JsSeq2SeqSession::samples)
+      .function("startTraining", &JsSeq2SeqSession::start_training)
+      .function("runSteps", &JsSeq2SeqSession::run_steps)
+      .function("cancelTraining", &JsSeq2SeqSession::cancel_training)
+      .function("isTraining", &JsSeq2SeqSession::is_training)
+      .function("translate", &JsSeq2SeqSession::translate)
+      .function("evaluate", &JsSeq2SeqSession::evaluate);
+}
