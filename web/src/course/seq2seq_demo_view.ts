@@ -1,6 +1,6 @@
 // Seq2seq demos of the course: trains one or more encoder–decoders in the engine worker (its one
 // Seq2SeqSession, so runs go one after the other), then shows each run's held-out exact match by
-// source length — a line chart and a table when runs are compared — and, when the demo asks for
+// source length when runs are compared (a line chart and a table) — and, when the demo asks for
 // it, a per-epoch table of teacher-forced loss against free-running accuracy and a box to decode
 // the learner's own input with its alignment matrix (the shared heatmap).
 import type { Seq2SeqEpochReport, Seq2SeqMetrics } from '../../generated/attn_engine.mjs';
@@ -246,8 +246,14 @@ export function createSeq2SeqDemoView(demo: Seq2SeqDemo, engine: Seq2SeqEngine):
           ),
         );
       }
-      if (results.length > 1) comparison.append(lengthChart(results), lengthTable(results));
-      else if (results.length === 1) comparison.append(lengthTable(results));
+      if (results.length > 1) {
+        const legend = el(
+          'ul',
+          { className: 's2s-legend' },
+          ...results.map((r, i) => el('li', { className: `series-${i}` }, r.label)),
+        );
+        comparison.append(el('div', {}, lengthChart(results), legend), lengthTable(results));
+      }
       if (demo.epochs && results.length > 0) epochs.append(epochTable(results.at(-1)!.epochs));
       translator?.enable();
       status.textContent = 'Done.';

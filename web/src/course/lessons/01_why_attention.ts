@@ -1,8 +1,8 @@
 import { ANNOTATION_LABELS, H, S, row, toTensor } from './example';
 import type { Lesson } from './types';
 
-// Digit reversal, 3 to 14 digits: about 15 s per model in the worker (measured: 12 s without
-// attention, 22 s with, on a busy 2-core machine).
+// Digit reversal, 3 to 14 digits. Measured on a busy 2-core machine: 4 s without attention and
+// 8 s with in Chromium's worker (12 s and 22 s in node); held-out exact match 23% and 97%.
 const REVERSAL = {
   task: 'reverse',
   trainSize: 3000,
@@ -68,15 +68,16 @@ export const lesson01: Lesson = {
       and GRU decoder with 32 units, see the same 3,000 training pairs for the same 4 epochs,
       and differ in one thing only. The first decoder gets the encoder's final state and nothing
       else — the fixed vector. The second attends over all the encoder's states at every
-      step. When training ends, each model reverses 360 strings it has never seen, and we count
+      step (its attention layer adds about 15,000 weights; the recurrent state stays at 32
+      units). When training ends, each model reverses 360 strings it has never seen, and we count
       the outputs that are right to the last digit, separately for every length.</p>`,
     },
     {
       seq2seq: {
         id: 'bottleneck',
         title: 'reversal with and without attention',
-        description: `Both runs together take about half a minute; the engine trains in a worker,
-          so the page stays usable.`,
+        description: `Both runs together take 10 to 30 seconds, depending on your machine; the
+          engine trains in a worker, so the page stays usable.`,
         runs: [
           {
             label: 'Without attention (final state only)',

@@ -62,7 +62,7 @@ export const lesson09: Lesson = {
       the one ISO form, 1979-05-03. The model is the one described above: a bidirectional GRU
       encoder over the input characters, a GRU decoder with additive (Bahdanau) attention that
       emits one output character per step. It trains with teacher forcing on 3,000 dates for
-      4 epochs (about half a minute in the worker). Then type any date in the box, and the
+      4 epochs (10 to 30 seconds in the worker, depending on your machine). Then type any date in the box, and the
       model decodes it free running, greedily, showing the alignment matrix: one row per output
       character, one column per input character.</p>`,
     },

@@ -33,8 +33,8 @@ export interface TrainingDemo {
 
 /**
  * Seq2seq models trained in the engine worker (its Seq2SeqSession), one after the other. After
- * training, each run's held-out exact match by source length is shown (a chart and a table when
- * there are several runs); `translate` then lets the learner decode an input with the last run's
+ * training, each run's held-out exact match is shown, by source length (a chart and a table) when
+ * there are several runs; `translate` then lets the learner decode an input with the last run's
  * model and see its alignment; `epochs` tabulates teacher-forced loss against free-running
  * accuracy per epoch.
  */
