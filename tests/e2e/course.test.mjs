@@ -394,6 +394,22 @@ test('course: lesson 1 trains reversal with and without attention and compares e
   await page.close();
 });
 
+test('course: a seq2seq demo stops on request, mid-run, and the page stays clean', async () => {
+  const { page, problems } = await openLesson(1);
+  const demo = page.locator('[data-testid="seq2seq-bottleneck"]');
+  await demo.getByRole('button', { name: 'Train both' }).click();
+  await page.waitForFunction(() =>
+    /step \d+ of \d+/.test(document.querySelector('.seq2seq-demo [role="status"]').textContent),
+  );
+  await demo.getByRole('button', { name: 'Stop' }).click();
+  await page.waitForSelector('[data-testid="seq2seq-bottleneck"][data-state="stopped"]', { timeout: 20000 });
+  assert.equal(await demo.locator('[role="status"]').textContent(), 'Stopped.');
+  assert.equal(await demo.locator('svg.s2s-length-chart').count(), 0, 'no comparison from a stopped run');
+  assert.equal(await demo.getByRole('button', { name: 'Train both again' }).isEnabled(), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('course: lesson 9 trains a date normaliser, tabulates its epochs and translates with an alignment', async () => {
   const { page, problems } = await openLesson(9, '?s2s-quick');
   const demo = page.locator('[data-testid="seq2seq-dates"]');
