@@ -76,7 +76,10 @@ test('seq2seq session: chunked training learns to reverse; translate gives an al
   assert.equal(epochs.length, 6);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   assert.ok(mean(losses.slice(-20)) < mean(losses.slice(0, 20)) / 4, 'the loss falls');
-  assert.ok(epochs.at(-1).validation.exactMatch >= 0.9, `validation exact match ${epochs.at(-1).validation.exactMatch}`);
+  assert.ok(
+    epochs.at(-1).validation.exactMatch >= 0.9,
+    `validation exact match ${epochs.at(-1).validation.exactMatch}`,
+  );
   assert.equal(s.isTraining(), false);
 
   const metrics = s.evaluate('test', 0);

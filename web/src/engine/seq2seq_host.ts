@@ -1,7 +1,6 @@
 // The worker side of the seq2seq session: owns one engine Seq2SeqSession and trains it in chunks
-// of steps exactly as SessionHost does for sentiment — between chunks it yields to the worker's
-// event loop through a MessageChannel, so pause / resume / cancel / translate are answered while a
-// run is in progress, and chunk sizes adapt to hit `chunkMs` of wall time.
+// of steps with SessionHost's scheduling (chunk_loop.ts), so pause / resume / cancel / translate
+// are answered while a run is in progress.
 import type {
   AttnEngine,
   Seq2SeqEpochReport,
@@ -16,6 +15,7 @@ import type {
   Seq2SeqTrainOptions,
   Seq2SeqTranslation,
 } from './protocol';
+import { ChunkTicker, nextChunkSize } from './chunk_loop';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
@@ -35,18 +35,12 @@ interface ActiveRun {
 export class Seq2SeqHost {
   private session: Seq2SeqSession | null = null;
   private run: ActiveRun | null = null;
-  private readonly tick = new MessageChannel();
-  private tickPending = false;
+  private readonly ticker = new ChunkTicker(() => this.chunk());
 
   constructor(
     private readonly engine: AttnEngine,
     private readonly post: Post,
-  ) {
-    this.tick.port1.onmessage = () => {
-      this.tickPending = false;
-      this.chunk();
-    };
-  }
+  ) {}
 
   async handle(id: number, request: Seq2SeqRequest): Promise<{ value: unknown; transfer?: Transferable[] }> {
     if (request.op === 'create') {
@@ -120,9 +114,7 @@ export class Seq2SeqHost {
   }
 
   private schedule(): void {
-    if (this.tickPending) return;
-    this.tickPending = true;
-    this.tick.port2.postMessage(null);
+    this.ticker.schedule();
   }
 
   private chunk(): void {
@@ -134,11 +126,7 @@ export class Seq2SeqHost {
       const started = performance.now();
       const report = session.runSteps(steps);
       const ms = performance.now() - started;
-      const perStep = ms / Math.max(1, report.stepsRun);
-      run.stepsPerChunk = Math.max(
-        1,
-        Math.min(4 * steps, Math.floor((run.options.chunkMs ?? 40) / Math.max(perStep, 0.01))),
-      );
+      run.stepsPerChunk = nextChunkSize(steps, report.stepsRun, ms, run.options.chunkMs ?? 40);
       if (report.stepsRun > 0) run.last = report;
       run.pendingLosses.push(...report.losses);
       run.pendingEpochs.push(...report.epochs);

@@ -12,6 +12,7 @@ import type {
   TrainingOutcome,
   TrainingProgress,
 } from './protocol';
+import { ChunkTicker, nextChunkSize } from './chunk_loop';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
@@ -37,18 +38,13 @@ const TRAINER_ONLY = new Set(['snapshotEvery', 'watched', 'chunkMs', 'progressMs
 export class SessionHost {
   private readonly session: SentimentSession;
   private run: ActiveRun | null = null;
-  private readonly tick = new MessageChannel();
-  private tickPending = false;
+  private readonly ticker = new ChunkTicker(() => this.chunk());
 
   constructor(
     engine: AttnEngine,
     private readonly post: Post,
   ) {
     this.session = new engine.SentimentSession();
-    this.tick.port1.onmessage = () => {
-      this.tickPending = false;
-      this.chunk();
-    };
   }
 
   /** Answers one request; `train` resolves when the run ends. */
@@ -153,11 +149,8 @@ export class SessionHost {
     });
   }
 
-  // At most one tick in flight, however often runs are paused, resumed or restarted.
   private schedule(): void {
-    if (this.tickPending) return;
-    this.tickPending = true;
-    this.tick.port2.postMessage(null);
+    this.ticker.schedule();
   }
 
   private chunk(): void {
@@ -173,10 +166,7 @@ export class SessionHost {
       const started = performance.now();
       const report = this.session.runSteps(steps);
       const ms = performance.now() - started;
-      // Aim the next chunk at chunkMs: per-step time varies with the batch's length.
-      const target = run.options.chunkMs ?? 40;
-      const perStep = ms / Math.max(1, report.stepsRun);
-      run.stepsPerChunk = Math.max(1, Math.min(4 * steps, Math.floor(target / Math.max(perStep, 0.01))));
+      run.stepsPerChunk = nextChunkSize(steps, report.stepsRun, ms, run.options.chunkMs ?? 40);
       if (report.stepsRun > 0) run.last = report;
       run.epochsDone += report.epochs.length;
       run.pendingLosses.push(...report.losses);
