@@ -19,9 +19,10 @@ after(async () => {
   await env?.close();
 });
 
-// Pages share the browser profile, so each test starts from empty progress.
-async function openLesson(number) {
-  const opened = await openPage(env, `course.html#lesson-${number}`);
+// Pages share the browser profile, so each test starts from empty progress. `query` (e.g.
+// '?s2s-quick', which shrinks the seq2seq demos to runs of a few seconds) goes before the hash.
+async function openLesson(number, query = '') {
+  const opened = await openPage(env, `course.html${query}#lesson-${number}`);
   await opened.page.evaluate(() => localStorage.clear());
   await opened.page.reload();
   await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 20000 });
@@ -343,9 +344,13 @@ test('course: every lesson renders its maths and live figures; the lab links to 
     assert.ok(figures >= 1, `lesson ${n} has a live figure`);
     assert.equal(await page.locator('.katex-error').count(), 0);
   }
-  // The TODOs for the seq2seq engine are marked as such, and only in lessons 1 and 9.
-  await page.goto(env.baseUrl + 'course.html#lesson-9');
-  assert.match(await page.locator('.todo').first().textContent(), /TODO \(needs the seq2seq engine\)/);
+  // The seq2seq demos replaced the course's TODOs.
+  for (const n of [1, 9]) {
+    await page.goto(env.baseUrl + `course.html#lesson-${n}`);
+    await page.waitForSelector(`[data-testid="lesson-${n}"]`);
+    assert.equal(await page.locator('.todo').count(), 0, `lesson ${n} has no TODO left`);
+    assert.equal(await page.locator('.seq2seq-demo').count(), 1, `lesson ${n} has a seq2seq demo`);
+  }
   await page.goto(env.baseUrl);
   await page.getByRole('link', { name: 'Course' }).click();
   await page.waitForSelector('[data-testid="map-lesson-10"]');
@@ -360,6 +365,76 @@ test('course: "train one" trains a model in a worker and reports its accuracy an
   await page.waitForSelector('[data-testid="training-attention-pooling"][data-state="done"]', { timeout: 180000 });
   assert.match(await demo.locator('[data-testid="test-accuracy"]').textContent(), /^\d+\.\d %$/);
   assert.match(await demo.textContent(), /attention on the decisive tokens\d+\.\d % of the weight/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 1 trains reversal with and without attention and compares exact match by length', async () => {
+  const { page, problems } = await openLesson(1, '?s2s-quick');
+  const demo = page.locator('[data-testid="seq2seq-bottleneck"]');
+  await demo.getByRole('button', { name: 'Train both' }).click();
+  await page.waitForSelector('[data-testid="seq2seq-bottleneck"][data-state="done"]', { timeout: 120000 });
+  const cards = demo.locator('.training-card');
+  assert.equal(await cards.count(), 2);
+  assert.match(await cards.nth(0).locator('h4').textContent(), /Without attention/);
+  assert.match(await cards.nth(1).locator('h4').textContent(), /With attention/);
+  for (const text of await demo.locator('[data-testid="exact-match"]').allTextContents()) {
+    assert.match(text, /^\d+\.\d % of 60$/);
+  }
+  // The chart has one line per model; the table one row per input length seen, then the total.
+  assert.equal(await demo.locator('svg.s2s-length-chart polyline').count(), 2);
+  const table = demo.locator('[data-testid="s2s-length-table"]');
+  const rows = await table.locator('tbody tr').count();
+  assert.ok(rows >= 3 && rows <= 13, `${rows} rows for lengths 3 to 14 and the total`);
+  const firstRow = await table.locator('tbody tr').first().locator('th, td').allTextContents();
+  assert.equal(firstRow.length, 3);
+  assert.equal(firstRow[0], '3');
+  assert.match(await table.locator('tr.total').textContent(), /all.*% of 60.*% of 60/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: a seq2seq demo stops on request, mid-run, and the page stays clean', async () => {
+  const { page, problems } = await openLesson(1);
+  const demo = page.locator('[data-testid="seq2seq-bottleneck"]');
+  await demo.getByRole('button', { name: 'Train both' }).click();
+  await page.waitForFunction(() =>
+    /step \d+ of \d+/.test(document.querySelector('.seq2seq-demo [role="status"]').textContent),
+  );
+  await demo.getByRole('button', { name: 'Stop' }).click();
+  await page.waitForSelector('[data-testid="seq2seq-bottleneck"][data-state="stopped"]', { timeout: 20000 });
+  assert.equal(await demo.locator('[role="status"]').textContent(), 'Stopped.');
+  assert.equal(await demo.locator('svg.s2s-length-chart').count(), 0, 'no comparison from a stopped run');
+  assert.equal(await demo.getByRole('button', { name: 'Train both again' }).isEnabled(), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 9 trains a date normaliser, tabulates its epochs and translates with an alignment', async () => {
+  const { page, problems } = await openLesson(9, '?s2s-quick');
+  const demo = page.locator('[data-testid="seq2seq-dates"]');
+  const translate = demo.getByRole('button', { name: 'Translate' });
+  assert.equal(await translate.isDisabled(), true, 'nothing to translate with before training');
+  await demo.getByRole('button', { name: 'Train one' }).click();
+  await page.waitForSelector('[data-testid="seq2seq-dates"][data-state="done"]', { timeout: 120000 });
+  assert.match(await demo.locator('[data-testid="exact-match"]').textContent(), /^\d+\.\d % of 40$/);
+  // One epoch in quick mode: teacher forcing ratio 1, a loss, e^-loss, and the free-running scores.
+  const epoch = await demo.locator('[data-testid="s2s-epoch-table"] tbody tr').allInnerTexts();
+  assert.equal(epoch.length, 1);
+  assert.match(epoch[0], /^1\s+1\.00\s+\d+\.\d{3}\s+\d+\.\d %\s+\d+\.\d %\s+\d+\.\d %$/);
+
+  // The example is decoded at once; then the learner's own input, one alignment column per character.
+  await page.waitForSelector('[data-testid="seq2seq-dates"] .s2s-translate[data-state="translated"]');
+  const input = demo.getByRole('textbox', { name: 'input to translate' });
+  await input.fill('21 December 2004');
+  await translate.click();
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid="s2s-demo-alignment"] thead th[scope="col"]').length === 16,
+  );
+  const alignment = page.locator('[data-testid="s2s-demo-alignment"]');
+  assert.equal(await alignment.isVisible(), true);
+  assert.ok((await alignment.locator('tbody tr').count()) >= 1, 'one row per output step');
+  assert.match(await demo.locator('[data-testid="s2s-output"]').textContent(), /^[\d-]*$/);
   assert.deepEqual(problems, []);
   await page.close();
 });

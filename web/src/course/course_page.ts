@@ -10,6 +10,7 @@ import type { Lesson } from './lessons/types';
 import { mathBlock } from './math';
 import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
+import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
 import { createTrainingView } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
@@ -123,7 +124,12 @@ export function createCourseMap(progress: ProgressStore): {
   return { element, dispose };
 }
 
-export function createLessonPage(lesson: Lesson, call: EngineCall, progress: ProgressStore): HTMLElement {
+export function createLessonPage(
+  lesson: Lesson,
+  call: EngineCall,
+  progress: ProgressStore,
+  seq2seq: Seq2SeqEngine,
+): HTMLElement {
   const index = LESSONS.indexOf(lesson);
   const previous = LESSONS[index - 1];
   const next = LESSONS[index + 1];
@@ -148,6 +154,7 @@ export function createLessonPage(lesson: Lesson, call: EngineCall, progress: Pro
     else if ('figure' in block) article.append(createFigureView(block.figure, call, figures++));
     else if ('prediction' in block) article.append(new PredictionView(block.prediction, call, progress).element);
     else if ('training' in block) article.append(createTrainingView(block.training));
+    else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq));
     else if ('exercise' in block) {
       const exercise = EXERCISES[block.exercise];
       if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${block.exercise}'`);

@@ -26,7 +26,7 @@ function route(): void {
   disposeMap();
   disposeMap = () => {};
   if (lesson) {
-    app.replaceChildren(createLessonPage(lesson, call, progress));
+    app.replaceChildren(createLessonPage(lesson, call, progress, engine));
   } else {
     const map = createCourseMap(progress);
     disposeMap = map.dispose;

@@ -1,6 +1,23 @@
 import { ANNOTATION_LABELS, H, S, row, toTensor } from './example';
 import type { Lesson } from './types';
 
+// Digit reversal, 3 to 14 digits. Measured on a busy 2-core machine: 4 s without attention and
+// 8 s with in Chromium's worker (12 s and 22 s in node); held-out exact match 23% and 97%.
+const REVERSAL = {
+  task: 'reverse',
+  trainSize: 3000,
+  testSize: 360,
+  minLen: 3,
+  maxLen: 14,
+  testMinLen: 3,
+  testMaxLen: 14,
+  epochs: 4,
+  learningRate: 0.01,
+  earlyStoppingPatience: 0,
+  seed: 2,
+} as const;
+const REVERSAL_QUICK = { trainSize: 300, testSize: 60, epochs: 1 } as const;
+
 export const lesson01: Lesson = {
   number: 1,
   slug: 'why-attention',
@@ -45,24 +62,51 @@ export const lesson01: Lesson = {
       },
     },
     {
-      todo: `<strong>TODO (needs the seq2seq engine):</strong> a figure of accuracy against source
-      length for a seq2seq model with and without attention, trained by the seq2seq engine that is
-      being added to this project. Until it lands, the experiment below trains two classifiers with
-      the engine that exists today.`,
+      html: `<p><strong>See the bottleneck.</strong> The experiment below trains two seq2seq models
+      in your browser on a task that needs the whole source: <em>reverse a string of digits</em>
+      (4071 → 1704), with strings of 3 to 14 digits. Both have the same bidirectional GRU encoder
+      and GRU decoder with 32 units, see the same 3,000 training pairs for the same 4 epochs,
+      and differ in one thing only. The first decoder gets the encoder's final state and nothing
+      else — the fixed vector. The second attends over all the encoder's states at every
+      step (its attention layer adds about 15,000 weights; the recurrent state stays at 32
+      units). When training ends, each model reverses 360 strings it has never seen, and we count
+      the outputs that are right to the last digit, separately for every length.</p>`,
     },
     {
-      html: `<p><strong>Try it on a classifier.</strong> While the seq2seq engine is on its way,
-      the engine can already train sequence classifiers on synthetic tasks. In the <em>first of
-      two</em> task every sequence holds two special tokens A and B somewhere among 20 to 40
-      tokens, and the label says whether A comes first. Below, two BiLSTM models learn it. The
-      first keeps only the final states — a fixed vector, like the classic encoder; the second
-      pools all its states with attention, and the engine reports how much of its weight lands on
-      A and B.</p>
-      <p>Expect both to succeed: a classifier only has to carry <em>one bit</em> to its output,
-      and a fixed vector holds one bit easily. The bottleneck bites when the whole source must
-      come out again, word by word, as in translation — that is the figure the seq2seq engine
-      will provide. What this experiment does show is the other half of the story: the attention
-      model's weights tell you where it looked, and they sit on A and B.</p>`,
+      seq2seq: {
+        id: 'bottleneck',
+        title: 'reversal with and without attention',
+        description: `Both runs together take 10 to 30 seconds, depending on your machine; the
+          engine trains in a worker, so the page stays usable.`,
+        runs: [
+          {
+            label: 'Without attention (final state only)',
+            settings: { ...REVERSAL, attention: 'none' },
+            quick: REVERSAL_QUICK,
+          },
+          {
+            label: 'With attention (Bahdanau)',
+            settings: { ...REVERSAL, attention: 'bahdanau' },
+            quick: REVERSAL_QUICK,
+          },
+        ],
+      },
+    },
+    {
+      html: `<p><strong>What to look for.</strong> Both models learn the short strings. Without
+      attention the curve then falls steeply: in our runs the fixed-vector model reversed most
+      strings of three or four digits, about one in five of six or seven digits, and almost none
+      of eight or more. Its 32-number state cannot carry a long string and its order to the
+      decoder; the digits read first blur. Training it longer does not remove the limit: with
+      10 epochs instead of 4 it got most strings of up to seven digits right, and still almost
+      no string of ten or more, because the limit is the size of the vector, not the training
+      time.</p>
+      <p>With attention the curve stays high across all lengths. Nothing about the model grew —
+      the same 32 units — but the decoder no longer needs to carry the whole string in its state:
+      at output step $i$ it puts its weight on the input digit it is about to copy, so the length
+      of the source costs it almost nothing. (Its last few points may dip: the longest strings are
+      the rarest and hardest within the training range.) Lesson 9 trains a model like this one
+      and shows you its weights.</p>`,
     },
     {
       training: {

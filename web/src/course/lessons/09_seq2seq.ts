@@ -57,14 +57,67 @@ export const lesson09: Lesson = {
       },
     },
     {
-      todo: `<strong>TODO (needs the seq2seq engine):</strong> "train one" seq2seq model here — a
-      small encoder–decoder on a synthetic translation task (e.g. reversing or sorting a
-      sequence), trained with teacher forcing, then decoded free running, with its learned
-      alignment matrix and accuracy against length with and without attention. The seq2seq engine
-      is being built in another part of this project; this block will call it when it exists.`,
+      html: `<p><strong>Train one.</strong> A date can be written in many ways — "Thu 3 May, 1979",
+      "05/03/79", "3.5.1979" — and the task below is to rewrite it, character by character, in
+      the one ISO form, 1979-05-03. The model is the one described above: a bidirectional GRU
+      encoder over the input characters, a GRU decoder with additive (Bahdanau) attention that
+      emits one output character per step. It trains with teacher forcing on 3,000 dates for
+      4 epochs (10 to 30 seconds in the worker, depending on your machine). Then type any date in the box, and the
+      model decodes it free running, greedily, showing the alignment matrix: one row per output
+      character, one column per input character.</p>`,
     },
     {
-      html: `<p>Meanwhile, here is an attention model you can train now. The <em>first of two</em>
+      seq2seq: {
+        id: 'dates',
+        title: 'a date normaliser with attention',
+        description: `3,000 training dates in 14 formats, 300 of them held out for validation after
+          every epoch; 200 more dates are only used for the final test.`,
+        runs: [
+          {
+            label: 'BiGRU encoder, GRU decoder, Bahdanau attention',
+            settings: {
+              task: 'dates',
+              attention: 'bahdanau',
+              trainSize: 3000,
+              testSize: 200,
+              epochs: 4,
+              learningRate: 0.01,
+              earlyStoppingPatience: 0,
+              seed: 2,
+            },
+            quick: { trainSize: 400, testSize: 40, epochs: 1 },
+          },
+        ],
+        epochs: true,
+        translate: {
+          example: 'Thu 3 May, 1979',
+          hint: `Type a date in any format you like (the model has seen dates from 1950 to 2049 written in
+            14 styles, day before month when both are numbers) and press Translate.`,
+        },
+      },
+    },
+    {
+      html: `<p><strong>Reading the alignment.</strong> The year digits of the output look at the
+      year in the input — mostly at its last two digits, since the century follows from them —
+      the month digits at the month (the letters of its name, or its number), and the day digits
+      at the day. The hyphens, which sit at the same place in every output, need no particular
+      input character and tend to spread their weight. The rows jump about the input because ISO
+      order (year, month, day) is not the order most formats use: this is the reordering that a
+      fixed vector would have to memorise and attention simply looks up.</p>
+      <p><strong>Teacher forcing versus free running, in numbers.</strong> The table after
+      training compares, epoch by epoch, two ways of measuring the same model on the validation
+      dates. The loss is computed with teacher forcing (ratio 1: every step is fed the true
+      previous character), and $e^{-\text{loss}}$ is the typical probability the model gives to the
+      right next character when its history is correct. The last two columns decode free running,
+      as you do in the box: each step is fed the model's own previous output. Early in training a
+      model can give the right character a fair probability at most steps and still get almost no
+      whole date right — one wrong character anywhere spoils the output, and a wrong character fed
+      back can derail the steps after it. The gap closes as the model becomes sure of every step;
+      that is why seq2seq models are judged on free-running output, not on their training loss.</p>`,
+    },
+    {
+      html: `<p>Attention is not only for decoders. Here is a classifier with the same additive
+      attention, pooling the states of a BiGRU encoder. The <em>first of two</em>
       task needs exactly what a decoder's attention provides — finding two specific tokens
       anywhere in a sequence and relating them. A BiGRU encoder with additive (Bahdanau)
       attention pooling learns it; watch how much of its attention lands on the two decisive

@@ -1,4 +1,5 @@
 // What a lesson page is made of. Lesson text is HTML with $…$ TeX (see ../math.ts).
+import type { Seq2SeqSettings } from '../../../generated/attn_engine.mjs';
 import type { HeatmapData } from '../../views/heatmap';
 import type { EngineCall } from '../exercises/types';
 
@@ -30,12 +31,34 @@ export interface TrainingDemo {
   runs: { label: string; config: Record<string, string | number> }[];
 }
 
+/**
+ * Seq2seq models trained in the engine worker (its Seq2SeqSession), one after the other. After
+ * training, each run's held-out exact match is shown, by source length (a chart and a table) when
+ * there are several runs; `translate` then lets the learner decode an input with the last run's
+ * model and see its alignment; `epochs` tabulates teacher-forced loss against free-running
+ * accuracy per epoch.
+ */
+export interface Seq2SeqDemo {
+  id: string;
+  title: string;
+  description: string;
+  runs: {
+    label: string;
+    settings: Seq2SeqSettings;
+    /** Overrides for a page opened with ?s2s-quick (the browser tests): a run of a few seconds. */
+    quick?: Seq2SeqSettings;
+  }[];
+  translate?: { example: string; hint: string };
+  epochs?: boolean;
+}
+
 export type Block =
   | { html: string }
   | { exercise: string }
   | { prediction: Prediction }
   | { figure: LiveFigure }
   | { training: TrainingDemo }
+  | { seq2seq: Seq2SeqDemo }
   | { todo: string };
 
 export interface Lesson {
