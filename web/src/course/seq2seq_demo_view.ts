@@ -6,7 +6,7 @@
 import type { Seq2SeqEpochReport, Seq2SeqMetrics } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
 import { createHeatmap } from '../views/heatmap';
-import { el } from './dom';
+import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
 import { mathBlock } from './math';
 
