@@ -425,6 +425,10 @@ TEST_CASE("seq2seq.load_refuses_non_finite_weights_and_damaged_configurations") 
                         "'; it cannot predict")
                            .c_str(),
                        ModelFileError);
+  first.value[0] = 3e30f;  // finite, but would overflow float32 inside the first products
+  CHECK_THROWS_AS(load_seq2seq(save_seq2seq(model)), ModelFileError);
+  first.value[0] = 0.5f;
+  CHECK_NOTHROW(load_seq2seq(save_seq2seq(model)));
   // A configuration whose vocabulary would need far more floats than the file holds is refused
   // before the model is built (a damaged file must not allocate gigabytes).
   Seq2SeqConfig huge = model.config();

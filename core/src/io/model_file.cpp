@@ -242,6 +242,11 @@ void require_finite_parameters(const ModelFile& file, const std::string& what) {
         throw ModelFileError("this " + what + " holds non-finite parameter values (NaN or Inf) in '" + tensor.name +
                              "'; it cannot predict");
       }
+      if (std::fabs(value) > kMaxParameterMagnitude) {
+        throw ModelFileError("this " + what + " holds a parameter value of " + std::to_string(value) + " in '" +
+                             tensor.name + "', beyond the plausible range of ±1e6 (a damaged file or a diverged "
+                             "training run); it cannot predict");
+      }
     }
   }
 }

@@ -70,9 +70,11 @@ void load_parameters(const ModelFile& file, const ParameterList& into);
 // the floats the file holds, to refuse a configuration that describes a larger model before it
 // is built (a damaged file must not allocate gigabytes), ...
 double stored_floats(const ModelFile& file);
-// ... and NaN/Inf weights (a model saved after its training diverged, or a damaged file with a
-// valid checksum), which would load and then fail inside the first softmax: ModelFileError
-// naming the tensor.
+// ... and NaN/Inf weights or finite ones above kMaxParameterMagnitude (a model saved after its
+// training diverged, or a damaged file with a valid checksum), which would load and then overflow
+// to NaN inside the first softmax: ModelFileError naming the tensor. Trained weights stay orders
+// of magnitude below the bound; below it, none of the models' products can overflow float32.
+constexpr float kMaxParameterMagnitude = 1e6f;
 void require_finite_parameters(const ModelFile& file, const std::string& what);
 
 // CRC-32 (IEEE, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF).
