@@ -235,7 +235,7 @@ double stored_floats(const ModelFile& file) {
   return floats;
 }
 
-void require_finite_parameters(const ModelFile& file, const std::string& what) {
+void require_usable_parameters(const ModelFile& file, const std::string& what) {
   for (const NamedTensor& tensor : file.tensors) {
     for (float value : tensor.data) {
       if (!std::isfinite(value)) {

@@ -98,7 +98,7 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
   } catch (const std::exception& e) {
     throw ModelFileError(std::string("this sentiment model file has a damaged configuration: ") + e.what());
   }
-  require_finite_parameters(file, "sentiment model");
+  require_usable_parameters(file, "sentiment model");
   load_parameters(file, model.classifier->parameters());
   return model;
 }

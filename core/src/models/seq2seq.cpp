@@ -787,7 +787,7 @@ Seq2SeqModel load_seq2seq(const std::vector<std::uint8_t>& bytes, std::string* e
     throw ModelFileError("this seq2seq model is inconsistent: its configuration describes a model larger than the " +
                          std::to_string(static_cast<std::uint64_t>(stored_floats(file))) + " parameters the file holds");
   }
-  require_finite_parameters(file, "seq2seq model");
+  require_usable_parameters(file, "seq2seq model");
   Seq2SeqModel model(config, 0);  // the seed is irrelevant: every parameter comes from the file
   load_parameters(file, model.parameters());
   if (extra_json != nullptr) *extra_json = extra;

@@ -75,7 +75,7 @@ double stored_floats(const ModelFile& file);
 // to NaN inside the first softmax: ModelFileError naming the tensor. Trained weights stay orders
 // of magnitude below the bound; below it, none of the models' products can overflow float32.
 constexpr float kMaxParameterMagnitude = 1e6f;
-void require_finite_parameters(const ModelFile& file, const std::string& what);
+void require_usable_parameters(const ModelFile& file, const std::string& what);
 
 // CRC-32 (IEEE, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF).
 std::uint32_t crc32(const std::uint8_t* data, std::size_t size);
