@@ -126,21 +126,7 @@ void SentimentSession::start_training(const TrainerConfig& config) {
 
 SessionProgress SentimentSession::run_steps(std::size_t max_steps) {
   if (!run_) throw std::logic_error("SentimentSession::run_steps: start training first");
-  SessionProgress out;
-  out.losses.reserve(std::min<std::size_t>(max_steps, run_->planned_steps()));
-  while (out.steps_run < max_steps && !run_->finished()) {
-    out.last = run_->step();
-    out.losses.push_back(out.last.loss);
-    ++out.steps_run;
-    if (run_->epoch_complete()) out.epochs.push_back(run_->end_epoch());
-  }
-  const TrainingResult& result = run_->finished() ? run_->finish() : run_->result();
-  out.planned_steps = run_->planned_steps();
-  out.batches_per_epoch = run_->batches_per_epoch();
-  out.done = run_->finished();
-  out.early_stopped = result.early_stopped;
-  out.best_epoch = result.best_epoch;
-  return out;
+  return run_step_chunk(*run_, max_steps, &ClassifierTrainingRun::result);
 }
 
 void SentimentSession::cancel_training() {

@@ -113,21 +113,7 @@ void Seq2SeqSession::start_training() {
 
 Seq2SeqSessionProgress Seq2SeqSession::run_steps(std::size_t max_steps) {
   if (!run_) throw std::logic_error("Seq2SeqSession::run_steps: start training first");
-  Seq2SeqSessionProgress out;
-  out.losses.reserve(std::min<std::size_t>(max_steps, run_->planned_steps()));
-  while (out.steps_run < max_steps && !run_->finished()) {
-    out.last = run_->step();
-    out.losses.push_back(out.last.loss);
-    ++out.steps_run;
-    if (run_->epoch_complete()) out.epochs.push_back(run_->end_epoch());
-  }
-  const Seq2SeqHistory &history = run_->finished() ? run_->finish() : run_->history();
-  out.planned_steps = run_->planned_steps();
-  out.batches_per_epoch = run_->batches_per_epoch();
-  out.done = run_->finished();
-  out.early_stopped = history.early_stopped;
-  out.best_epoch = history.best_epoch;
-  return out;
+  return run_step_chunk(*run_, max_steps, &Seq2SeqTrainingRun::history);
 }
 
 void Seq2SeqSession::cancel_training() {

@@ -18,6 +18,7 @@
 #include "attn/data/review_stats.hpp"
 #include "attn/data/synthetic_reviews.hpp"
 #include "attn/models/sentiment_model.hpp"
+#include "attn/train/step_chunks.hpp"
 
 namespace attn {
 
@@ -44,17 +45,7 @@ std::vector<LabelledText> synthetic_labelled_texts(std::size_t count, std::uint6
                                                    const SyntheticOptions& options = {});
 
 // What one run_steps call did.
-struct SessionProgress {
-  StepProgress last;                  // the last step run (all zeros when none ran)
-  std::vector<float> losses;          // [steps_run] each step's batch loss, in order
-  std::vector<EpochProgress> epochs;  // epochs that ended during this call, in order
-  std::size_t steps_run = 0;          // in this call
-  std::size_t planned_steps = 0;      // the whole schedule (early stopping may end sooner)
-  std::size_t batches_per_epoch = 0;
-  bool done = false;  // the run is over (schedule end, early stop or cancel); no more steps
-  bool early_stopped = false;
-  int best_epoch = -1;  // as TrainingResult::best_epoch
-};
+using SessionProgress = ChunkProgress<StepProgress, EpochProgress>;  // see train/step_chunks.hpp
 
 class SentimentSession {
  public:

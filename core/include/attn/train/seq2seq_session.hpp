@@ -17,6 +17,7 @@
 
 #include "attn/data/parallel_text.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
+#include "attn/train/step_chunks.hpp"
 
 namespace attn {
 
@@ -46,15 +47,7 @@ struct Seq2SeqSessionConfig {
 };
 
 // What one run_steps call did.
-struct Seq2SeqSessionProgress {
-  Seq2SeqStepProgress last;                  // the last step run (zeros when none ran)
-  std::vector<float> losses;                 // [steps_run] each step's batch loss, in order
-  std::vector<Seq2SeqEpochProgress> epochs;  // epochs that ended during this call
-  std::size_t steps_run = 0, planned_steps = 0, batches_per_epoch = 0;
-  bool done = false;  // the run is over (schedule end, early stop or cancel)
-  bool early_stopped = false;
-  int best_epoch = -1;
-};
+using Seq2SeqSessionProgress = ChunkProgress<Seq2SeqStepProgress, Seq2SeqEpochProgress>;  // see train/step_chunks.hpp
 
 // One decoding, ready to show: the tokens as text and the attention of every
 // output step.
