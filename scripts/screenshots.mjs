@@ -1,13 +1,13 @@
 // Takes the README's screenshots: each view of the built app (dist/) in Debian's Chromium, after
 // the short interaction that makes it show something (a training run, a decoding), written to
-// docs/screenshots/<view>.png. Run after `npm run build`:  npm run screenshots [-- view ...]
+// docs/images/<view>.png. Run after `npm run build`:  npm run screenshots [-- view ...]
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from '../tests/e2e/support/browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const out = path.join(root, 'docs/screenshots');
+const out = path.join(root, 'docs/images');
 
 const visible = (page, selector, timeout = 180000) => page.waitForSelector(selector, { state: 'visible', timeout });
 
@@ -15,6 +15,7 @@ const visible = (page, selector, timeout = 180000) => page.waitForSelector(selec
 const SHOTS = {
   lab: {
     hash: '#/lab',
+    file: 'attention-lab',
     async prepare(page) {
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="heatmap-self-weights"] td').length > 0);
     },
@@ -60,6 +61,7 @@ const SHOTS = {
   course: {
     hash: '',
     page: 'course.html#lesson-3',
+    file: 'course',
     async prepare(page) {
       await visible(page, '.cm-editor');
     },
@@ -77,7 +79,7 @@ try {
     const shot = SHOTS[name];
     const { page, problems } = await openPage(env, (shot.page ?? '') + shot.hash);
     await shot.prepare(page);
-    const file = path.join(out, `${name}.png`);
+    const file = path.join(out, `${shot.file ?? name}.png`);
     await page.screenshot({ path: file });
     process.stderr.write(`${name}: ${path.relative(root, file)}${problems.length ? ` (${problems.join('; ')})` : ''}\n`);
     await page.close();
