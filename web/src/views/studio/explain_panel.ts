@@ -23,7 +23,7 @@ const MASK = '<mask>';
 const DISABLED_HINT = 'Train or load a model first: the explanations need a trained classifier.';
 
 /** Kendall's τ-a between two equally long lists (ties count as neither concordant nor discordant). */
-export function kendallTau(a: ArrayLike<number>, b: ArrayLike<number>): number {
+function kendallTau(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const n = Math.min(a.length, b.length);
   if (n < 2) return NaN;
   let score = 0;
