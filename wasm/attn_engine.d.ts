@@ -253,6 +253,64 @@ export interface SentimentSession {
   delete(): void;
 }
 
+// ---- "Is attention an explanation?" (wasm/bindings_analysis.cpp) -----------------------------
+// Every array here is a COPY (owns its buffer), valid after later calls and transferable.
+
+/** analyze(): one review, T tokens ("<start>" then the words). */
+export interface ReviewAnalysis {
+  probability: number;
+  /** log-odds of P(positive). */
+  logit: number;
+  tokens: string[];
+  /** [T]. */
+  ids: Int32Array;
+  /** [T] attention-pooling weights α (sum 1); empty without attention pooling. */
+  weights: Float32Array;
+  /** [T] pre-softmax scores e_t (α = softmax(e)); empty without attention pooling. */
+  scores: Float32Array;
+  /** [T] w_outᵀ(α_t h_t): logit = Σ contributions + outputBias. Empty without attention pooling. */
+  contributions: Float32Array;
+  outputBias: number;
+  /** [T] gradient × input: Σ_d ∂logit/∂x_{t,d} · x_{t,d} over the embedding. */
+  saliency: Float32Array;
+  /** [T] P(token t replaced by <oov>) − P; 0 for <start> and for words already <oov>. */
+  leaveOneOut: Float32Array;
+  /** [shuffles] P with the attention weights randomly permuted (empty without attention). */
+  shuffledProbabilities: Float32Array;
+  /** median |P_k − P| over the permutations; null without attention pooling or shuffles = 0. */
+  shuffleMedianChange: number | null;
+  shuffleMaxChange: number | null;
+  /** P with uniform attention 1/T; null without attention pooling. */
+  uniformProbability: number | null;
+}
+/** predictTokens(): a prediction for an edited token list (copies). */
+export interface TokenPrediction {
+  probability: number;
+  tokens: string[];
+  ids: Int32Array;
+  weights: Float32Array;
+}
+export interface MisclassifiedReview {
+  text: string;
+  origin: string;
+  label: number;
+  probability: number;
+  tokens: string[];
+  weights: Float32Array;
+}
+// Merged into the SentimentSession interface above.
+export interface SentimentSession {
+  /** Attention vs gradient × input vs leave-one-out, and the shuffle / uniform-attention tests. */
+  analyze(text: string, options: { shuffles?: number; seed?: number } | undefined | null): ReviewAnalysis;
+  /**
+   * Counterfactual: tokens looked up as words ("<start>" → start id; "<mask>", "<oov>", "" and
+   * unknown words → <oov>); no start token is added.
+   */
+  predictTokens(tokens: string[]): TokenPrediction;
+  /** Wrong predictions on the test set or all training data, most confidently wrong first (limit 0 = all). */
+  misclassified(which: 'test' | 'train', limit: number): MisclassifiedReview[];
+}
+
 /** Seq2SeqSession settings (all optional; camelCase or snake_case keys). */
 export interface Seq2SeqSettings {
   task?: 'reverse' | 'dates';

@@ -11,6 +11,7 @@
 #include "attn/data/review_files.hpp"
 #include "attn/data/splits.hpp"
 #include "attn/train/classifier_session.hpp"
+#include "bindings_analysis.hpp"
 #include "convert.hpp"
 
 namespace attn::wasm {
@@ -276,6 +277,17 @@ class JsSentimentSession {
     });
   }
 
+  // "Is attention an explanation?" (bindings_analysis.cpp): copies, see attn_engine.d.ts.
+  val analyze(const std::string& text, const val& options) {
+    return guarded([&] { return analyze_review_js(session_, text, options); });
+  }
+  val predict_tokens(const val& tokens) {
+    return guarded([&] { return predict_tokens_js(session_, tokens); });
+  }
+  val misclassified(const std::string& which, double limit) {
+    return guarded([&] { return misclassified_js(session_, which, limit); });
+  }
+
  private:
   static bool which_set(const std::string& which) {
     if (which != "train" && which != "test") {
@@ -353,5 +365,8 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("evaluate", &JsSentimentSession::evaluate)
       .function("predict", &JsSentimentSession::predict)
       .function("explain", &JsSentimentSession::explain)
-      .function("snapshot", &JsSentimentSession::snapshot);
+      .function("snapshot", &JsSentimentSession::snapshot)
+      .function("analyze", &JsSentimentSession::analyze)
+      .function("predictTokens", &JsSentimentSession::predict_tokens)
+      .function("misclassified", &JsSentimentSession::misclassified);
 }

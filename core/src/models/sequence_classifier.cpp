@@ -1,6 +1,7 @@
 #include "attn/models/sequence_classifier.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
@@ -358,6 +359,32 @@ const Tensor2& SequenceClassifier::pooling_weights() const {
 }
 
 const Tensor4* SequenceClassifier::self_attention(std::size_t layer) const { return encoder_->self_attention(layer); }
+
+const Tensor2& SequenceClassifier::pooling_scores() const { return pooling_ ? pooling_cache_.scores : no_weights_; }
+
+void SequenceClassifier::forward_with_attention(const TokenIds& ids, const Mask2& mask, const Tensor2& weights,
+                                                Tensor1& logits) {
+  if (!pooling_) {
+    throw std::logic_error(std::string("SequenceClassifier::forward_with_attention: the model pools with '") +
+                           pooling_kind_name(config_.pooling) + "', not attention");
+  }
+  ATTN_REQUIRE(weights.shape() == ids.shape(), "SequenceClassifier::forward_with_attention",
+               "weights has shape " + shape_string(weights.shape()) + " but ids has shape " + shape_string(ids.shape()));
+  Rng unused(0);  // inference: no dropout draws
+  forward(ids, mask, false, unused, logits);
+  // pooled[b] = Σ_t weights[b, t] h[b, t] over the real tokens, in place of the model's own weights.
+  const std::size_t batch = ids.shape(0), time = ids.shape(1), dh = encoder_->output_dim();
+  pooled_.fill(0.f);
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t t = 0; t < time; ++t) {
+      if (!mask_(b, t)) continue;
+      const float a = weights(b, t);
+      for (std::size_t d = 0; d < dh; ++d) pooled_(b, d) += a * encoded_(b, t, d);
+    }
+  }
+  output_.forward(pooled_, logits2_, output_cache_);
+  for (std::size_t b = 0; b < batch; ++b) logits(b) = logits2_(b, 0);
+}
 
 std::vector<std::uint8_t> save_classifier(SequenceClassifier& model) {
   return save_model(model.config().to_json(), model.parameters());

@@ -167,6 +167,21 @@ export class EngineBridge {
     return this.session('loadModel', { bytes }, {}, [bytes]);
   }
 
+  // ---- Explanations (the Studio's explain panel) -----------------------------------------
+  /** Attention vs gradient × input vs leave-one-out for `text`, with the shuffle and uniform tests. */
+  analyze(text: string, options: { shuffles?: number; seed?: number } = {}): Promise<SessionOps['analyze']['result']> {
+    return this.session('analyze', { text, ...options });
+  }
+  /** Counterfactual prediction for an edited token list ("<mask>" → <oov>). */
+  predictTokens(tokens: string[]): Promise<SessionOps['predictTokens']['result']> {
+    return this.session('predictTokens', { tokens });
+  }
+  /** Misclassified reviews, most confidently wrong first (limit 0 = all). */
+  misclassified(which: 'test' | 'train', limit: number): Promise<SessionOps['misclassified']['result']> {
+    return this.session('misclassified', { which, limit });
+  }
+  // ---- end explanations
+
   seq2seqCreate(settings: Seq2SeqSettings): Promise<Seq2SeqOps['create']['result']> {
     return this.seq2seq('create', { settings });
   }

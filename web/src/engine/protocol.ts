@@ -136,6 +136,17 @@ export interface SessionOps {
   saveModel: { args: Record<string, never>; result: ArrayBuffer };
   loadModel: { args: { bytes: ArrayBuffer }; result: ModelInfo };
 }
+// ---- Explanations (the Studio's explain panel; engine: wasm/bindings_analysis.cpp) ----------
+// Merged into SessionOps above. Results are copies; their typed arrays travel as transferables.
+import type { MisclassifiedReview, ReviewAnalysis, TokenPrediction } from '../../generated/attn_engine.mjs';
+export type { MisclassifiedReview, ReviewAnalysis, TokenPrediction };
+export interface SessionOps {
+  analyze: { args: { text: string; shuffles?: number; seed?: number }; result: ReviewAnalysis };
+  predictTokens: { args: { tokens: string[] }; result: TokenPrediction };
+  misclassified: { args: { which: 'test' | 'train'; limit: number }; result: MisclassifiedReview[] };
+}
+// ---- end explanations ----------------------------------------------------------------------
+
 export type SessionOp = keyof SessionOps;
 export type SessionRequest = {
   [K in SessionOp]: { op: K } & SessionOps[K]['args'];

@@ -121,6 +121,22 @@ export class SessionHost {
           transfer: [prediction.weights.buffer as ArrayBuffer],
         };
       }
+      // ---- Explanations (analysis/explanations.hpp): every array is a copy, so it is transferred.
+      case 'analyze': {
+        const a = s.analyze(request.text, { shuffles: request.shuffles, seed: request.seed });
+        const arrays = [a.ids, a.weights, a.scores, a.contributions, a.saliency, a.leaveOneOut];
+        arrays.push(a.shuffledProbabilities);
+        return { value: a, transfer: arrays.map((x) => x.buffer as ArrayBuffer) };
+      }
+      case 'predictTokens': {
+        const p = s.predictTokens(request.tokens);
+        return { value: p, transfer: [p.ids.buffer as ArrayBuffer, p.weights.buffer as ArrayBuffer] };
+      }
+      case 'misclassified': {
+        const list = s.misclassified(request.which, request.limit);
+        return { value: list, transfer: list.map((r) => r.weights.buffer as ArrayBuffer) };
+      }
+      // ---- end explanations
     }
     throw new Error(`unknown session request '${(request as { op: string }).op}'`);
   }

@@ -91,6 +91,25 @@ class SequenceClassifier {
   ParameterList& parameters() { return parameters_; }
   const ClassifierConfig& config() const { return config_; }
 
+  // Inspection (analysis/explanations.hpp) --------------------------------------------------
+  // Inference with the attention-pooling weights given instead of computed: ids [B, T], mask
+  // [B, T], weights [B, T] -> logits [B], where pooled[b] = Σ_t weights[b, t] h[b, t] (weights
+  // used as given: they need not sum to 1; masked positions are skipped). No dropout. Answers
+  // "what would the model say if it had attended like this?" (Jain & Wallace 2019). It leaves
+  // the caches of a forward(ids, mask, training = false) behind except the pooled vector, so
+  // backward() must not follow it. Throws std::logic_error unless pooling is attention, and
+  // ShapeError when weights is not [B, T].
+  void forward_with_attention(const TokenIds& ids, const Mask2& mask, const Tensor2& weights, Tensor1& logits);
+  // Of the last forward: the embedding output x [B, T, E] (before dropout), the encoder output
+  // h [B, T, Dh], and the pre-softmax pooling scores e [B, T] (empty unless pooling is attention).
+  const Tensor3& embedded() const { return embedded_; }
+  const Tensor3& encoded() const { return encoded_; }
+  const Tensor2& pooling_scores() const;
+  // After backward(): ∂loss/∂x [B, T, E], the gradient reaching the embedding output.
+  const Tensor3& embedded_gradient() const { return d_embedded_; }
+  // logits = output_layer(pooled): its weight [Dh, 1] and bias [1].
+  const Dense& output_layer() const { return output_; }
+
  private:
   SequenceClassifier(const ClassifierConfig& config, Rng&& rng);
 
