@@ -85,7 +85,8 @@ export function settingsFromParams(params: URLSearchParams, base: StudioSettings
 export function settingsToParams(settings: StudioSettings): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, name] of Object.entries(PARAM) as [keyof StudioSettings, string][]) {
-    if (settings[key] !== DEFAULTS[key]) params.set(name, String(settings[key]));
+    if (settings[key] === DEFAULTS[key]) continue;
+    params.set(name, key === 'learningRate' ? formatRate(settings[key]) : String(settings[key]));
   }
   return params;
 }

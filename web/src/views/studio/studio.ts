@@ -35,8 +35,12 @@ import {
 
 export const WATCHED = ['the acting was not good', 'a wonderful film with a moving story'];
 export const MAX_SNAPSHOTS = 500;
-const SNAPSHOT_EVERY = 5;
+/** About this many attention snapshots per run (every 2 steps at least, every 100 at most). */
+const SNAPSHOTS_PER_RUN = 100;
 const PLAY_MS = 250;
+const CHART_MS = 1000;
+const RENDER_MS = 200;
+const TABLES_MS = 2000;
 
 type RunState = 'idle' | 'preparing' | 'training' | 'paused' | 'finished' | 'cancelled' | 'failed' | 'diverged';
 
@@ -90,6 +94,12 @@ function percent(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
 }
 
+/** Steps between snapshots for about SNAPSHOTS_PER_RUN of them (90% of the data trains). */
+export function snapshotEvery(s: Pick<StudioSettings, 'epochs' | 'batchSize'>, trainExamples: number): number {
+  const planned = s.epochs * Math.ceil((0.9 * trainExamples) / Math.max(1, s.batchSize));
+  return Math.min(100, Math.max(2, Math.ceil(planned / SNAPSHOTS_PER_RUN)));
+}
+
 /** Keeps at most `max` snapshots: beyond it every second one goes (the newest always stays). */
 export function thinSnapshots<T>(list: T[], max: number): T[] {
   if (list.length <= max) return list;
@@ -115,6 +125,11 @@ export class Studio {
   private following = true;
   private playTimer: number | null = null;
   private frameRequested = false;
+  private chartsDrawn = 0;
+  private renderedAt = 0;
+  private summary: DataSummary | null = null;
+  private tablesDrawn = 0;
+  private shownSnapshot = '';
   private lastRate = DEFAULTS.learningRate;
   private readonly explain: ExplainPanel;
 
@@ -124,7 +139,7 @@ export class Studio {
   private readonly syntheticCount = el('input', { id: 'data-count', type: 'number', min: '10', value: '1000' });
   private readonly syntheticSeed = el('input', { id: 'data-seed', type: 'number', value: '7' });
   private readonly fileInput = el('input', {
-    id: 'data-file',
+    id: 'data-upload',
     type: 'file',
     accept: '.csv,.tsv,.txt,.tar.gz,.tgz,.gz',
   });
@@ -305,7 +320,7 @@ export class Studio {
     });
     this.dropZone.append(
       el('p', {}, 'Drop a CSV, TSV or aclImdb .tar.gz file here, or '),
-      el('label', { htmlFor: 'data-file' }, 'choose a file: '),
+      el('label', { htmlFor: 'data-upload' }, 'choose a file: '),
       this.fileInput,
     );
     this.dropZone.addEventListener('dragover', (event) => {
@@ -410,8 +425,8 @@ export class Studio {
 
   private async showStats(summary?: DataSummary): Promise<void> {
     const stats = await this.engine.dataStats('train', 20);
-    if (summary) this.stats.dataset.summary = JSON.stringify(summary);
-    const stored = this.stats.dataset.summary ? (JSON.parse(this.stats.dataset.summary) as DataSummary) : undefined;
+    if (summary) this.summary = summary;
+    const stored = this.summary ?? undefined;
     this.renderStats(stats, stored);
   }
 
@@ -784,7 +799,7 @@ export class Studio {
       this.setState('training');
       const options = {
         ...trainerSettings(settings),
-        snapshotEvery: SNAPSHOT_EVERY,
+        snapshotEvery: snapshotEvery(settings, this.summary?.trainExamples ?? 0),
         watched: this.watchedTexts,
       };
       const runA = this.engine.train(options, (p) => this.onProgress(0, p));
@@ -855,6 +870,8 @@ export class Studio {
       this.curves.push(newCurves(`B (${describeDifference(settings, b)})`));
     }
     this.snapshots = [];
+    this.shownSnapshot = '';
+    this.chartsDrawn = 0;
     this.following = true;
     for (const output of Object.values(this.readout)) output.textContent = '';
     this.readout.step.dataset.step = '0';
@@ -910,10 +927,18 @@ export class Studio {
     if (p.snapshot) this.addSnapshot(side, p.snapshot.step, p.snapshot.items);
     if (this.frameRequested) return;
     this.frameRequested = true;
-    requestAnimationFrame(() => {
-      this.frameRequested = false;
-      this.render();
-    });
+    // At most RENDER_MS apart, in an animation frame: the page's drawing (software raster without
+    // a GPU) must leave the CPU to the workers that train.
+    const wait = Math.max(0, this.renderedAt + RENDER_MS - performance.now());
+    window.setTimeout(
+      () =>
+        requestAnimationFrame(() => {
+          this.frameRequested = false;
+          this.renderedAt = performance.now();
+          this.render();
+        }),
+      wait,
+    );
   }
 
   private addSnapshot(side: number, step: number, items: WatchedAttention[]): void {
@@ -975,7 +1000,10 @@ export class Studio {
         dash: SERIES_DASHES[side * 2 + 1],
       });
     });
-    if (this.curves.length) {
+    // Redrawing the charts a few times a second is plenty, and keeps each frame's work small.
+    const now = performance.now();
+    if (this.curves.length && (now - this.chartsDrawn >= CHART_MS || !this.busy())) {
+      this.chartsDrawn = now;
       this.lossChart.update(loss);
       this.accuracyChart.update(accuracy);
     }
@@ -985,7 +1013,11 @@ export class Studio {
       this.playButton.disabled = false;
       this.timeline.max = String(n - 1);
       if (this.following && this.playTimer === null) this.timeline.value = String(n - 1);
-      this.renderSnapshot(Number(this.timeline.value));
+      const index = Number(this.timeline.value);
+      const snap = this.snapshots[index];
+      // Only a different snapshot (or the other side's half arriving) is worth a redraw.
+      const key = `${snap?.step}:${snap?.a ? 1 : 0}${snap?.b ? 1 : 0}:${index}/${n}`;
+      if (key !== this.shownSnapshot) this.renderSnapshot(index);
     }
   }
 
@@ -993,9 +1025,14 @@ export class Studio {
   private renderSnapshot(index: number): void {
     const snap = this.snapshots[Math.max(0, Math.min(index, this.snapshots.length - 1))];
     if (!snap) return;
+    this.shownSnapshot = `${snap.step}:${snap.a ? 1 : 0}${snap.b ? 1 : 0}:${index}/${this.snapshots.length}`;
     this.timelineStep.textContent = `step ${snap.step} (${index + 1} of ${this.snapshots.length})`;
     this.timeline.setAttribute('aria-valuetext', `step ${snap.step}`);
     this.watched.dataset.step = String(snap.step);
+    const live = this.state === 'training' && this.following;
+    const now = performance.now();
+    const tablesDue = now - this.tablesDrawn >= TABLES_MS;
+    if (!live || tablesDue) this.tablesDrawn = now;
     this.watchedViews.forEach((view, i) => {
       const a = snap.a?.[i];
       const b = snap.b?.[i];
@@ -1016,6 +1053,9 @@ export class Studio {
       if (wa.length) rows.push({ label: 'A', values: wa });
       if (race && wb.length) rows.push({ label: 'B', values: wb });
       if (race && wa.length && wb.length) rows.push({ label: 'B − A', values: tokens.map((_, t) => wb[t] - wa[t]) });
+      // While following a live run the tables (the costly part to paint) refresh every TABLES_MS;
+      // scrubbing, a paused or a finished run shows every snapshot's numbers at once.
+      if (live && !tablesDue) return;
       if (!rows.length) {
         view.heatmap.element.hidden = true;
         return;
