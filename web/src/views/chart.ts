@@ -51,6 +51,11 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   return ticks;
 }
 
+/** A tick value without trailing zeros (15, 0.2, 1e-5). */
+export function tickLabel(t: number): string {
+  return String(Number(t.toPrecision(6)));
+}
+
 /** At most `max` points: consecutive buckets replaced by their mean x and mean y. */
 export function thin(xs: ArrayLike<number>, ys: ArrayLike<number>, max = MAX_DRAWN): [number[], number[]] {
   const n = Math.min(xs.length, ys.length);
@@ -215,7 +220,7 @@ export function createLineChart(options: ChartOptions): LineChart {
         node(
           'text',
           { x: px(t), y: bottom + 16, 'font-size': 11, 'text-anchor': 'middle', fill: 'currentColor' },
-          formatValue(t),
+          tickLabel(t),
         ),
       );
     }
@@ -232,7 +237,7 @@ export function createLineChart(options: ChartOptions): LineChart {
         node(
           'text',
           { x: MARGIN.left - 6, y: py(t) + 4, 'font-size': 11, 'text-anchor': 'end', fill: 'currentColor' },
-          formatValue(t),
+          tickLabel(t),
         ),
       );
     }

@@ -128,6 +128,7 @@ export class Studio {
   private chartsDrawn = 0;
   private renderedAt = 0;
   private summary: DataSummary | null = null;
+  private lastStats: DataStats | null = null;
   private tablesDrawn = 0;
   private shownSnapshot = '';
   private lastRate = DEFAULTS.learningRate;
@@ -145,7 +146,13 @@ export class Studio {
   });
   private readonly dropZone = el('div', { className: 'drop-zone', id: 'data-drop', dataset: { testid: 'data-drop' } });
   private readonly loadButton = el('button', { type: 'button', textContent: 'Load data', id: 'data-load' });
-  private readonly dataProgress = el('progress', { id: 'data-progress', max: 1, hidden: true });
+  private readonly dataProgress = el('progress', { id: 'data-progress', max: 1 });
+  private readonly progressBox = el(
+    'span',
+    { hidden: true },
+    el('label', { htmlFor: 'data-progress' }, 'Loading '),
+    this.dataProgress,
+  );
   private readonly dataStatus = el('p', { id: 'data-status', role: 'status' });
   private readonly dataError = el('p', { className: 'error', role: 'alert', id: 'data-error' });
   private readonly stats = el('div', { className: 'data-stats', id: 'data-stats', hidden: true });
@@ -355,13 +362,7 @@ export class Studio {
         'CSV/TSV: one review per line with a label column (0/1, pos/neg) and a text column; a fifth of it is held out for testing. ' +
           'The file is read on this page only.',
       ),
-      el(
-        'div',
-        { className: 'train-controls' },
-        this.loadButton,
-        el('label', { htmlFor: 'data-progress' }, 'Loading '),
-        this.dataProgress,
-      ),
+      el('div', { className: 'train-controls' }, this.loadButton, this.progressBox),
       this.dataStatus,
       this.dataError,
       this.stats,
@@ -393,7 +394,7 @@ export class Studio {
       this.dataError.textContent = '';
       this.dataStatus.textContent =
         this.settings.data === 'file' && this.file ? `Reading ${this.file.name}…` : 'Loading…';
-      this.dataProgress.hidden = false;
+      this.progressBox.hidden = false;
       this.dataProgress.removeAttribute('value');
       this.loadButton.disabled = true;
       this.dataSection.dataset.state = 'loading';
@@ -415,7 +416,7 @@ export class Studio {
         this.dataSection.dataset.state = 'failed';
         return false;
       } finally {
-        this.dataProgress.hidden = true;
+        this.progressBox.hidden = true;
         this.loadButton.disabled = this.busy();
       }
     })();
@@ -427,6 +428,7 @@ export class Studio {
     const stats = await this.engine.dataStats('train', 20);
     if (summary) this.summary = summary;
     const stored = this.summary ?? undefined;
+    this.lastStats = stats;
     this.renderStats(stats, stored);
   }
 
@@ -707,8 +709,11 @@ export class Studio {
   private readForm(): void {
     const next = { ...this.settings } as Record<string, string | number>;
     for (const [key, input] of this.inputs) next[key] = key in CHOICES ? input.value : Number(input.value);
+    const redraw = next.maxlen !== this.settings.maxlen || next.numWords !== this.settings.numWords;
     this.settings = next as unknown as StudioSettings;
     this.settingsError.textContent = '';
+    // The histogram marks maxlen; coverage names numWords (its numbers follow at the next model).
+    if (redraw && this.lastStats) this.renderStats(this.lastStats, this.summary ?? undefined);
     this.writeUrl();
   }
 
@@ -1126,14 +1131,14 @@ export class Studio {
       heading,
       el(
         'div',
-        { className: 'train-controls' },
+        { className: 'save-controls' },
         this.downloadButton,
         el('label', { htmlFor: 'model-upload' }, 'Load a model file '),
         this.uploadInput,
       ),
       el(
         'div',
-        { className: 'train-controls' },
+        { className: 'save-controls' },
         el('label', { htmlFor: 'store-name' }, 'Name '),
         this.storeName,
         this.storeButton,
