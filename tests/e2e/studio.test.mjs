@@ -71,6 +71,10 @@ test('studio: built-in statistics match the engine; training moves the charts an
   assert.equal(await page.locator('[data-testid="length-histogram"]').getAttribute('data-maxlen'), '64');
   assert.equal(await page.locator('[data-testid="length-histogram"] rect.bar').count(), stats.histogram.length);
   assert.equal(await page.locator('[data-testid="length-histogram"] line.maxlen').count(), 1);
+  assert.deepEqual(
+    (await page.locator('[data-testid="length-histogram"] tbody td:nth-child(2)').allTextContents()).map(Number),
+    Array.from(stats.histogram),
+  );
   assert.match(await page.locator('#stat-coverage').textContent(), /once a model/);
   // The settings came from the link and stay in it.
   assert.equal(await page.locator('#set-maxlen').inputValue(), '64');
@@ -116,6 +120,13 @@ test('studio: built-in statistics match the engine; training moves the charts an
   // Play walks the timeline to the end (no reduced motion here).
   await page.locator('#timeline-play').click();
   await page.waitForFunction((n) => document.querySelector('#timeline')?.value === String(n), last, { timeout: 20000 });
+  // With reduced motion, Play does not animate: it shows the first snapshot and stays there.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.locator('#timeline-play').click();
+  await page.waitForFunction(() => document.querySelector('#timeline')?.value === '0');
+  await page.waitForTimeout(600);
+  assert.equal(await timeline.inputValue(), '0', 'no playback with reduced motion');
+  assert.equal(await page.locator('#timeline-play').textContent(), 'Play');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -335,15 +335,21 @@ export class Studio {
       this.dropZone.classList.add('dragging');
     });
     this.dropZone.addEventListener('dragleave', () => this.dropZone.classList.remove('dragging'));
-    this.dropZone.addEventListener('drop', (event) => {
+    // A file dropped anywhere on the Studio loads like one dropped on the zone (left to the
+    // browser, it would open the file and leave the page, losing the session).
+    this.element.addEventListener('dragover', (event) => event.preventDefault());
+    this.element.addEventListener('drop', (event) => {
       event.preventDefault();
       this.dropZone.classList.remove('dragging');
+      if (this.busy()) {
+        this.dataError.textContent = 'Cancel the training run before loading other data.';
+        return;
+      }
       const file = event.dataTransfer?.files?.[0];
       if (file) this.chooseFile(file);
       else this.dataError.textContent = 'Nothing to load: drop a file (not text or a link).';
     });
     this.loadButton.addEventListener('click', () => void this.loadData());
-    this.element.addEventListener('dragover', (event) => event.preventDefault());
     this.dataSection.append(
       heading,
       fieldset,
@@ -573,6 +579,28 @@ export class Studio {
       { className: 'length-histogram', dataset: { testid: 'length-histogram', maxlen: String(this.settings.maxlen) } },
       el('figcaption', {}, 'Review length (tokens), training set'),
       svg,
+      el(
+        'details',
+        {},
+        el('summary', {}, 'Data table'),
+        el(
+          'table',
+          { className: 'chart-table' },
+          el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Tokens'), el('th', { scope: 'col' }, 'Reviews'))),
+          el(
+            'tbody',
+            {},
+            ...Array.from(stats.histogram, (count, i) =>
+              el(
+                'tr',
+                {},
+                el('td', {}, `${i * stats.binWidth}–${(i + 1) * stats.binWidth - 1}`),
+                el('td', {}, String(count)),
+              ),
+            ),
+          ),
+        ),
+      ),
     );
   }
 
