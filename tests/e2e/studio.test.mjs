@@ -266,6 +266,9 @@ test('studio: download / upload a model file; save in browser storage, list, loa
   assert.equal(file.suggestedFilename(), 'sentiment-model.attn');
   const bytes = readFileSync(await file.path());
   assert.ok(bytes.length > 1000, `${bytes.length} bytes`);
+  // After a load the form shows the loaded model's architecture.
+  await page.locator('#set-units').fill('16');
+  await page.locator('#set-units').dispatchEvent('change');
   await page
     .locator('#model-upload')
     .setInputFiles({ name: 'mine.attn', mimeType: 'application/octet-stream', buffer: bytes });
@@ -273,6 +276,7 @@ test('studio: download / upload a model file; save in browser storage, list, loa
     document.querySelector('#save-status')?.textContent.startsWith('Loaded the file mine.attn'),
   );
   assert.equal(await page.locator('.explain-panel').getAttribute('data-trained'), 'true', 'the explain panel was told');
+  assert.equal(await page.locator('#set-units').inputValue(), '8');
   // A corrupt file is refused with the engine's message.
   await page
     .locator('#model-upload')

@@ -115,3 +115,29 @@ test('chart.ticks are round and cover the range; thinning keeps bucket means', (
   const [sx] = thin([1, 2], [3, 4], 3);
   assert.deepEqual(sx, [1, 2]);
 });
+
+test('studio_settings.a loaded model sets the architecture fields from its classifier JSON', () => {
+  const { DEFAULTS, settingsFromModel } = settings;
+  const classifier =
+    '{"attention_dim":8,"dropout":0.1,"embed_dim":8,"encoder":"bigru","pooling":"attention","score":"dot","units":8}';
+  const out = settingsFromModel({ ...DEFAULTS, epochs: 3 }, { maxlen: 64, vocabulary: 2000, classifier });
+  assert.deepEqual(out, {
+    ...DEFAULTS,
+    epochs: 3,
+    maxlen: 64,
+    numWords: 2000,
+    encoder: 'bigru',
+    score: 'dot',
+    embedDim: 8,
+    units: 8,
+    dropout: 0.1,
+  });
+  // Unknown values keep the form's; broken JSON changes only maxlen and vocabulary.
+  const odd = settingsFromModel(DEFAULTS, { maxlen: 9, vocabulary: 99, classifier: '{"score":"cosine"}' });
+  assert.equal(odd.score, 'additive');
+  assert.deepEqual(settingsFromModel(DEFAULTS, { maxlen: 9, vocabulary: 99, classifier: '{' }), {
+    ...DEFAULTS,
+    maxlen: 9,
+    numWords: 99,
+  });
+});

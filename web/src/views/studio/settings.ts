@@ -152,3 +152,29 @@ export function describeDifference(a: StudioSettings, b: StudioSettings): string
   for (const key of ['encoder', 'pooling', 'score'] as const) if (a[key] !== b[key]) parts.push(`${key} ${b[key]}`);
   return parts.join(', ') || 'same settings';
 }
+
+/**
+ * The settings a loaded model was built with (ModelInfo: maxlen and vocabulary, and the
+ * classifier's flat JSON in snake_case); the trainer settings and the data stay as they were.
+ */
+export function settingsFromModel(
+  base: StudioSettings,
+  info: { maxlen: number; vocabulary: number; classifier: string },
+): StudioSettings {
+  const out = { ...base, maxlen: info.maxlen, numWords: info.vocabulary };
+  let c: Record<string, unknown> = {};
+  try {
+    c = JSON.parse(info.classifier) as Record<string, unknown>;
+  } catch {
+    return out;
+  }
+  const pick = <K extends keyof typeof CHOICES>(key: K, value: unknown) =>
+    (CHOICES[key] as readonly unknown[]).includes(value) ? (value as StudioSettings[K]) : out[key];
+  out.encoder = pick('encoder', c.encoder);
+  out.pooling = pick('pooling', c.pooling);
+  out.score = pick('score', c.score);
+  if (typeof c.embed_dim === 'number') out.embedDim = c.embed_dim;
+  if (typeof c.units === 'number') out.units = c.units;
+  if (typeof c.dropout === 'number') out.dropout = c.dropout;
+  return out;
+}

@@ -26,6 +26,7 @@ import {
   formatRate,
   modelConfig,
   RACES,
+  settingsFromModel,
   settingsFromParams,
   settingsToParams,
   trainerSettings,
@@ -1217,6 +1218,11 @@ export class Studio {
       this.updateModelButtons();
       this.saveStatus.textContent = `Loaded ${what}: ${info.parameters} parameters, vocabulary ${info.vocabulary}, maxlen ${info.maxlen}.`;
       this.saveSection.dataset.loaded = what;
+      // The form shows the loaded model's architecture (Train would rebuild it from the form).
+      this.settings = settingsFromModel(this.settings, info);
+      this.writeForm();
+      this.writeUrl();
+      if (this.lastStats) void this.showStats().catch(() => undefined);
       this.explain.modelChanged({ trained: true });
     } catch (error) {
       this.saveError.textContent = `Could not load ${what}: ${message(error)}`;
