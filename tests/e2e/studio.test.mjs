@@ -5,7 +5,9 @@
 // (maxlen 64, 8 units, 2 epochs on the built-in corpus) keep the file under two minutes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { loadEngine } from '../js/support/engine.mjs';
 import { openPage, startBrowser } from './support/browser.mjs';
 
@@ -131,7 +133,7 @@ test('studio: built-in statistics match the engine; training moves the charts an
   await page.close();
 });
 
-test('studio: a CSV by file picker, a malformed CSV names its line, a dropped file loads (as text)', async () => {
+test('studio: a CSV by file picker, a malformed CSV names its line, a dropped file (as text) and an aclImdb folder load', async () => {
   const { page, problems } = await openStudio();
   await page
     .locator('#data-upload')
@@ -175,6 +177,30 @@ test('studio: a CSV by file picker, a malformed CSV names its line, a dropped fi
   assert.deepEqual(await counts(page), [24, 24]);
   assert.equal(await page.locator('.studio img').count(), 0, 'the file name is text, not markup');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+  // An unpacked aclImdb folder (webkitdirectory): its train half becomes a TSV in the page.
+  const root = mkdtempSync(path.join(tmpdir(), 'attn-aclimdb-'));
+  for (const [half, count] of [
+    ['train', 15],
+    ['test', 5],
+  ]) {
+    for (const label of ['pos', 'neg']) {
+      mkdirSync(path.join(root, 'aclImdb', half, label), { recursive: true });
+      for (let i = 0; i < count; i++) {
+        const text = label === 'pos' ? `A warm,\tlovely film ${i}.<br />Great.` : `Dull\nand boring ${i}.`;
+        writeFileSync(path.join(root, 'aclImdb', half, label, `${i}_${label === 'pos' ? 9 : 2}.txt`), text);
+      }
+    }
+  }
+  writeFileSync(path.join(root, 'aclImdb', 'README'), 'not a review');
+  await page.locator('#data-folder').setInputFiles(path.join(root, 'aclImdb'));
+  await page.waitForFunction(() =>
+    document.querySelector('#data-summary')?.textContent.startsWith('aclImdb-folder.tsv'),
+  );
+  rmSync(root, { recursive: true, force: true });
+  // 30 training reviews, a fifth held out: 24 for training, 12 per class.
+  assert.match(await page.locator('#data-summary').textContent(), /24 training reviews, 6 test reviews/);
+  assert.deepEqual(await counts(page), [12, 12]);
 
   // The uploaded data trains too.
   await page.getByRole('button', { name: 'Train', exact: true }).click();

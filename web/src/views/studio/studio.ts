@@ -145,6 +145,12 @@ export class Studio {
     type: 'file',
     accept: '.csv,.tsv,.txt,.tar.gz,.tgz,.gz',
   });
+  private readonly folderInput = el('input', {
+    id: 'data-folder',
+    type: 'file',
+    webkitdirectory: true,
+    multiple: true,
+  });
   private readonly dropZone = el('div', { className: 'drop-zone', id: 'data-drop', dataset: { testid: 'data-drop' } });
   private readonly loadButton = el('button', { type: 'button', textContent: 'Load data', id: 'data-load' });
   private readonly dataProgress = el('progress', { id: 'data-progress', max: 1 });
@@ -322,6 +328,11 @@ export class Studio {
         if (this.settings.data === 'synthetic') this.loaded = null;
       });
     }
+    this.folderInput.addEventListener('change', () => {
+      const files = this.folderInput.files;
+      // A copy: clearing the input (so the same folder can be chosen again) empties its FileList.
+      if (files?.length) void this.chooseFolder([...files]);
+    });
     this.fileInput.addEventListener('change', () => {
       const file = this.fileInput.files?.[0];
       if (file) this.chooseFile(file);
@@ -330,6 +341,9 @@ export class Studio {
       el('p', {}, 'Drop a CSV, TSV or aclImdb .tar.gz file here, or '),
       el('label', { htmlFor: 'data-upload' }, 'choose a file: '),
       this.fileInput,
+      el('br'),
+      el('label', { htmlFor: 'data-folder' }, 'or an unpacked aclImdb folder: '),
+      this.folderInput,
     );
     this.dropZone.addEventListener('dragover', (event) => {
       event.preventDefault();
@@ -382,6 +396,35 @@ export class Studio {
     this.dataRadios.get('file')!.checked = true;
     this.writeUrl();
     void this.loadData();
+  }
+
+  /**
+   * An unpacked aclImdb folder: its train/{pos,neg}/*.txt reviews (all pos/neg files when there
+   * is no train half) become one TSV in memory, which the engine splits like any TSV.
+   */
+  private async chooseFolder(files: File[]): Promise<void> {
+    this.folderInput.value = '';
+    const wanted = (half: string) =>
+      files.filter((f) => new RegExp(`(^|/)${half}/(pos|neg)/[^/]+\\.txt$`).test(f.webkitRelativePath));
+    const chosen = wanted('train').length ? wanted('train') : wanted('[^/]+');
+    if (!chosen.length) {
+      this.dataError.textContent =
+        'No reviews in that folder: an aclImdb folder has train/pos, train/neg (and test/…) with one .txt file per review.';
+      return;
+    }
+    this.dataError.textContent = '';
+    this.progressBox.hidden = false;
+    const lines: string[] = [];
+    for (let i = 0; i < chosen.length; i++) {
+      const file = chosen[i];
+      const label = /\/pos\/[^/]+$/.test(file.webkitRelativePath) ? 'pos' : 'neg';
+      lines.push(`${(await file.text()).replace(/[\t\r\n]+/g, ' ')}\t${label}`);
+      if (i % 500 === 0) {
+        this.dataProgress.value = i / chosen.length;
+        this.dataStatus.textContent = `Reading the folder… ${i} of ${chosen.length} reviews`;
+      }
+    }
+    this.chooseFile(new File([lines.join('\n') + '\n'], 'aclImdb-folder.tsv', { type: 'text/tab-separated-values' }));
   }
 
   private async source(): Promise<DataSource> {
@@ -764,6 +807,7 @@ export class Studio {
     for (const input of this.inputs.values()) input.disabled = busy;
     for (const radio of this.dataRadios.values()) radio.disabled = busy;
     this.fileInput.disabled = busy;
+    this.folderInput.disabled = busy;
     this.pauseButton.disabled = state !== 'training';
     this.resumeButton.disabled = state !== 'paused';
     this.cancelButton.disabled = !(state === 'training' || state === 'paused');
