@@ -7,6 +7,7 @@
 //   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
+//   dispose() terminates the worker (for a second, temporary bridge).
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
 //   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics.
@@ -112,6 +113,17 @@ export class EngineBridge {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     });
+  }
+
+  /**
+   * Stops the worker for good (a second bridge, e.g. the Studio's race challenger, ends this way).
+   * Calls still waiting reject; later calls never settle, so drop the bridge after this.
+   */
+  dispose(): void {
+    this.worker.terminate();
+    const error = new Error('the engine worker was stopped');
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
   }
 
   /** Calls `method` in the worker; rejects with the engine's message on bad input. */

@@ -59,7 +59,10 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   const request = event.data;
   if (request?.type === 'session') {
     try {
-      host ??= new SessionHost(await engine, post);
+      // Await before testing `host`: `host ??= new SessionHost(await engine, …)` would let two
+      // requests sent before the engine was ready each build (and the second replace) a session.
+      const module = await engine;
+      host ??= new SessionHost(module, post);
       const { value, transfer } = await host.handle(request.id, request.request);
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
@@ -69,7 +72,8 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   }
   if (request?.type === 'seq2seq') {
     try {
-      seq2seq ??= new Seq2SeqHost(await engine, post);
+      const module = await engine;
+      seq2seq ??= new Seq2SeqHost(module, post);
       const { value, transfer } = await seq2seq.handle(request.id, request.request);
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {

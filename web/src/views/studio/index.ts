@@ -1,29 +1,14 @@
-// Sentiment Studio. This build has the training panel (model (a) on the built-in corpus, in the
-// engine worker, with pause / resume / cancel, watched reviews and a prediction box); the list
-// below it says what the full studio adds.
-import { TrainPanel } from '../../sentiment/train_panel';
-import { placeholderView } from '../placeholder';
+// Sentiment Studio (see studio.ts): data, statistics, model and hyperparameters (in the URL),
+// training with live charts and attention snapshots on a timeline, race mode, divergence
+// recovery, save / load, and the explanation panel (explain_panel.ts) below the training.
 import type { ViewDefinition } from '../types';
+import { Studio } from './studio';
 
 export const studioView: ViewDefinition = {
   id: 'studio',
   title: 'Sentiment Studio',
-  mount: ({ engine }) => {
-    const view = placeholderView(
-      'studio',
-      'Sentiment Studio',
-      'Train a sentiment classifier with attention in your browser and watch what it attends to. ' +
-        'Today: model (a) on the built-in corpus, below. Still to come in the studio:',
-      [
-        'Data: the synthetic generator or your own files (aclImdb .tar.gz or folder, CSV, TSV) by file picker or drag-and-drop, with statistics.',
-        'Live loss and accuracy charts with an ETA.',
-        'The attention over a few reviews animating as training proceeds, with a timeline to scrub back.',
-        'Prediction as you type; click a token to mask or replace it.',
-        'A confusion matrix, misclassified reviews, race mode (two configurations from the same seed), and saving/loading models.',
-      ],
-      'Coming next',
-    );
-    view.element.append(new TrainPanel(engine).element);
-    return view;
+  mount: ({ engine, replaceParams }) => {
+    const studio = new Studio(engine, { replaceParams });
+    return { element: studio.element, show: (params) => studio.show(params) };
   },
 };

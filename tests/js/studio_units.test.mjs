@@ -1,0 +1,143 @@
+// The Sentiment Studio's pure parts in node: settings ⇄ URL, the learning-rate format the retry
+// button shows, the snapshot interval and thinning, and the chart's ticks and point thinning.
+// Loaded through Vite's SSR loader like shell_units; the DOM parts are in tests/e2e/studio.test.mjs.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'vite';
+
+let server;
+let settings;
+let studio;
+let chart;
+
+before(async () => {
+  server = await createServer({
+    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
+    server: { middlewareMode: true, hmr: false, ws: false },
+    appType: 'custom',
+    logLevel: 'silent',
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  settings = await server.ssrLoadModule('/src/views/studio/settings.ts');
+  studio = await server.ssrLoadModule('/src/views/studio/studio.ts');
+  chart = await server.ssrLoadModule('/src/views/chart.ts');
+});
+after(async () => {
+  await server?.close();
+});
+
+test('studio_settings.round-trip through the URL; only non-defaults are written; bad values fall back', () => {
+  const { DEFAULTS, settingsFromParams, settingsToParams, modelConfig, trainerSettings } = settings;
+  assert.equal(settingsToParams(DEFAULTS).toString(), '');
+  const changed = {
+    ...DEFAULTS,
+    encoder: 'bigru',
+    units: 8,
+    learningRate: 1e19,
+    data: 'synthetic',
+    syntheticCount: 200,
+  };
+  const params = settingsToParams(changed);
+  assert.equal(params.toString(), 'enc=bigru&units=8&lr=1e%2B19&data=synthetic&n=200');
+  assert.deepEqual(settingsFromParams(params), changed);
+  const bad = settingsFromParams(new URLSearchParams('enc=lstm9&units=abc&maxlen=&pool=mean&lr=5e-4'));
+  assert.equal(bad.encoder, 'bilstm');
+  assert.equal(bad.units, 32);
+  assert.equal(bad.maxlen, 200);
+  assert.equal(bad.pooling, 'mean');
+  assert.equal(bad.learningRate, 0.0005);
+  // Out-of-range numbers pass through: the engine refuses them with its own message.
+  assert.equal(settingsFromParams(new URLSearchParams('maxlen=0')).maxlen, 0);
+  assert.deepEqual(modelConfig(DEFAULTS), {
+    encoder: 'bilstm',
+    pooling: 'attention',
+    score: 'additive',
+    embedDim: 32,
+    units: 32,
+    attentionDim: 32,
+    numWords: 5000,
+    maxlen: 200,
+    dropout: 0,
+    seed: 1,
+  });
+  assert.deepEqual(trainerSettings(DEFAULTS), {
+    epochs: 5,
+    batchSize: 32,
+    learningRate: 0.005,
+    validationSplit: 0.1,
+    earlyStoppingPatience: 0,
+    seed: 1,
+  });
+});
+
+test('studio_settings.learning rates print as people write them; races change one thing', () => {
+  const { formatRate, RACES, DEFAULTS, describeDifference } = settings;
+  assert.deepEqual([0.005, 0.0005, 1e19, 1e20 / 10, 1.5e-5, 0.1, 12345].map(formatRate), [
+    '0.005',
+    '5e-4',
+    '1e+19',
+    '1e+19',
+    '1.5e-5',
+    '0.1',
+    '1.2345e+4',
+  ]);
+  assert.equal(describeDifference(DEFAULTS, RACES.score.challenger(DEFAULTS)), 'score scaled_dot');
+  assert.equal(describeDifference(DEFAULTS, RACES.encoder.challenger(DEFAULTS)), 'encoder bigru');
+  assert.equal(describeDifference(DEFAULTS, RACES.attention.challenger(DEFAULTS)), 'pooling mean');
+});
+
+test('studio.snapshots: about 100 per run, thinned evenly beyond the cap, the newest kept', () => {
+  const { snapshotEvery, thinSnapshots, MAX_SNAPSHOTS } = studio;
+  // 528 built-in reviews, 90% train, batch 32: 15 steps per epoch.
+  assert.equal(snapshotEvery({ epochs: 2, batchSize: 32 }, 528), 2);
+  assert.equal(snapshotEvery({ epochs: 20, batchSize: 32 }, 528), 3);
+  assert.equal(snapshotEvery({ epochs: 5, batchSize: 32 }, 25000), 36);
+  assert.equal(snapshotEvery({ epochs: 500, batchSize: 1 }, 25000), 100);
+  const list = Array.from({ length: MAX_SNAPSHOTS + 1 }, (_, i) => i);
+  const thinned = thinSnapshots(list, MAX_SNAPSHOTS);
+  assert.equal(thinned.length, 251, 'the even indices 0…500');
+  assert.deepEqual(thinned.slice(0, 3), [0, 2, 4]);
+  assert.equal(thinned.at(-1), MAX_SNAPSHOTS);
+  assert.equal(thinSnapshots([1, 2, 3], 5).length, 3);
+});
+
+test('chart.ticks are round and cover the range; thinning keeps bucket means', () => {
+  const { niceTicks, thin, tickLabel } = chart;
+  assert.deepEqual(niceTicks(0, 1, 5), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  assert.deepEqual(niceTicks(1, 45, 6), [10, 20, 30, 40]);
+  assert.deepEqual(niceTicks(0.43, 0.71, 5), [0.5, 0.6, 0.7]);
+  assert.deepEqual(niceTicks(3, 3), [3]);
+  assert.deepEqual([15, 0.2, 1e-5, 0.30000000000000004].map(tickLabel), ['15', '0.2', '0.00001', '0.3']);
+  const [xs, ys] = thin([1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60], 3);
+  assert.deepEqual(xs, [1.5, 3.5, 5.5]);
+  assert.deepEqual(ys, [15, 35, 55]);
+  const [sx] = thin([1, 2], [3, 4], 3);
+  assert.deepEqual(sx, [1, 2]);
+});
+
+test('studio_settings.a loaded model sets the architecture fields from its classifier JSON', () => {
+  const { DEFAULTS, settingsFromModel } = settings;
+  const classifier =
+    '{"attention_dim":8,"dropout":0.1,"embed_dim":8,"encoder":"bigru","pooling":"attention","score":"dot","units":8}';
+  const out = settingsFromModel({ ...DEFAULTS, epochs: 3 }, { maxlen: 64, vocabulary: 2000, classifier });
+  assert.deepEqual(out, {
+    ...DEFAULTS,
+    epochs: 3,
+    maxlen: 64,
+    numWords: 2000,
+    encoder: 'bigru',
+    score: 'dot',
+    embedDim: 8,
+    units: 8,
+    dropout: 0.1,
+  });
+  // Unknown values keep the form's; broken JSON changes only maxlen and vocabulary.
+  const odd = settingsFromModel(DEFAULTS, { maxlen: 9, vocabulary: 99, classifier: '{"score":"cosine"}' });
+  assert.equal(odd.score, 'additive');
+  assert.deepEqual(settingsFromModel(DEFAULTS, { maxlen: 9, vocabulary: 99, classifier: '{' }), {
+    ...DEFAULTS,
+    maxlen: 9,
+    numWords: 99,
+  });
+});

@@ -1,0 +1,1361 @@
+// Sentiment Studio: pick data (built-in corpus, synthetic generator, or the user's CSV / TSV /
+// aclImdb .tar.gz by file picker or drop), see its statistics, choose a model and its
+// hyperparameters (kept in the URL), train with live loss / accuracy charts, watch the attention
+// over a few reviews change as training proceeds (every snapshot kept on a timeline, thinned
+// evenly beyond MAX_SNAPSHOTS), race a second configuration in a second worker from the same
+// seed, recover from divergence with a lower learning rate, and save / load models.
+//
+// All engine work happens in workers (EngineBridge); this class only renders, once per
+// animation frame at most. Text from data files (file names, reviews, tokens) is only ever set
+// as text nodes.
+import { prefersReducedMotion } from '../../app/theme';
+import { EngineBridge } from '../../engine/bridge';
+import type { DataSource, TrainingProgress, WatchedAttention } from '../../engine/protocol';
+import { download } from '../../export/export';
+import * as store from '../../storage/model_store';
+import { createLineChart, SERIES_COLOURS, SERIES_DASHES, type ChartSeries } from '../chart';
+import { el } from '../dom';
+import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
+import type { ViewContext } from '../types';
+import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
+import { ExplainPanel } from './explain_panel';
+import {
+  CHOICES,
+  DEFAULTS,
+  describeDifference,
+  formatRate,
+  modelConfig,
+  RACES,
+  settingsFromModel,
+  settingsFromParams,
+  settingsToParams,
+  trainerSettings,
+  type RaceKind,
+  type StudioSettings,
+} from './settings';
+
+export const WATCHED = ['the acting was not good', 'a wonderful film with a moving story'];
+export const MAX_SNAPSHOTS = 500;
+/** About this many attention snapshots per run (every 2 steps at least, every 100 at most). */
+const SNAPSHOTS_PER_RUN = 100;
+const PLAY_MS = 250;
+const CHART_MS = 1000;
+const RENDER_MS = 200;
+const TABLES_MS = 2000;
+
+type RunState = 'idle' | 'preparing' | 'training' | 'paused' | 'finished' | 'cancelled' | 'failed' | 'diverged';
+
+/** One side of a run (A: the main engine; B: the race challenger). */
+interface Curves {
+  label: string;
+  steps: number[];
+  smoothed: number[];
+  ema: number;
+  seen: number;
+  epochX: number[];
+  valLoss: number[];
+  valAccuracy: number[];
+  trainAccuracy: number[];
+  latest: TrainingProgress | null;
+}
+
+interface Snapshot {
+  step: number;
+  a?: WatchedAttention[];
+  b?: WatchedAttention[];
+}
+
+interface WatchedView {
+  stripA: HTMLParagraphElement;
+  stripB: HTMLParagraphElement;
+  stripDiff: HTMLParagraphElement;
+  heatmap: Heatmap;
+}
+
+function newCurves(label: string): Curves {
+  return {
+    label,
+    steps: [],
+    smoothed: [],
+    ema: 0,
+    seen: 0,
+    epochX: [],
+    valLoss: [],
+    valAccuracy: [],
+    trainAccuracy: [],
+    latest: null,
+  };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function percent(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+/** Steps between snapshots for about SNAPSHOTS_PER_RUN of them (90% of the data trains). */
+export function snapshotEvery(s: Pick<StudioSettings, 'epochs' | 'batchSize'>, trainExamples: number): number {
+  const planned = s.epochs * Math.ceil((0.9 * trainExamples) / Math.max(1, s.batchSize));
+  return Math.min(100, Math.max(2, Math.ceil(planned / SNAPSHOTS_PER_RUN)));
+}
+
+/** Keeps at most `max` snapshots: beyond it every second one goes (the newest always stays). */
+export function thinSnapshots<T>(list: T[], max: number): T[] {
+  if (list.length <= max) return list;
+  const kept = list.filter((_, i) => i % 2 === 0);
+  if (kept.at(-1) !== list.at(-1)) kept.push(list.at(-1)!);
+  return kept;
+}
+
+export class Studio {
+  readonly element = el('section', { className: 'studio', dataset: { testid: 'view-studio' } });
+  private settings: StudioSettings = { ...DEFAULTS };
+  private file: File | null = null;
+  /** The data the main engine holds; null: none yet or a new choice not loaded. */
+  private loaded: Promise<boolean> | null = null;
+  private state: RunState = 'idle';
+  private racing = false;
+  private challenger: EngineBridge | null = null;
+  private challengerSettings: StudioSettings | null = null;
+  private curves: Curves[] = [];
+  private snapshots: Snapshot[] = [];
+  private watchedTexts: string[] = [];
+  private watchedViews: WatchedView[] = [];
+  private following = true;
+  private playTimer: number | null = null;
+  private frameRequested = false;
+  private chartsDrawn = 0;
+  private renderedAt = 0;
+  private summary: DataSummary | null = null;
+  private lastStats: DataStats | null = null;
+  private tablesDrawn = 0;
+  private shownSnapshot = '';
+  private lastRate = DEFAULTS.learningRate;
+  private readonly explain: ExplainPanel;
+
+  // ---- data ----
+  private readonly dataSection = el('section', { className: 'studio-data' });
+  private readonly dataRadios = new Map<string, HTMLInputElement>();
+  private readonly syntheticCount = el('input', { id: 'data-count', type: 'number', min: '10', value: '1000' });
+  private readonly syntheticSeed = el('input', { id: 'data-seed', type: 'number', value: '7' });
+  private readonly fileInput = el('input', {
+    id: 'data-upload',
+    type: 'file',
+    accept: '.csv,.tsv,.txt,.tar.gz,.tgz,.gz',
+  });
+  private readonly folderInput = el('input', {
+    id: 'data-folder',
+    type: 'file',
+    webkitdirectory: true,
+    multiple: true,
+  });
+  private readonly dropZone = el('div', { className: 'drop-zone', id: 'data-drop', dataset: { testid: 'data-drop' } });
+  private readonly loadButton = el('button', { type: 'button', textContent: 'Load data', id: 'data-load' });
+  private readonly dataProgress = el('progress', { id: 'data-progress', max: 1 });
+  private readonly progressBox = el(
+    'span',
+    { hidden: true },
+    el('label', { htmlFor: 'data-progress' }, 'Loading '),
+    this.dataProgress,
+  );
+  private readonly dataStatus = el('p', { id: 'data-status', role: 'status' });
+  private readonly dataError = el('p', { className: 'error', role: 'alert', id: 'data-error' });
+  private readonly stats = el('div', { className: 'data-stats', id: 'data-stats', hidden: true });
+
+  // ---- training ----
+  private readonly trainSection = el('section', { className: 'train-panel' });
+  private readonly inputs = new Map<keyof StudioSettings, HTMLInputElement | HTMLSelectElement>();
+  private readonly settingsError = el('p', { className: 'error', role: 'alert', id: 'settings-error' });
+  private readonly trainButton = el('button', { type: 'button', textContent: 'Train', id: 'train-start' });
+  private readonly pauseButton = el('button', {
+    type: 'button',
+    textContent: 'Pause',
+    disabled: true,
+    id: 'train-pause',
+  });
+  private readonly resumeButton = el('button', {
+    type: 'button',
+    textContent: 'Resume',
+    disabled: true,
+    id: 'train-resume',
+  });
+  private readonly cancelButton = el('button', {
+    type: 'button',
+    textContent: 'Cancel',
+    disabled: true,
+    id: 'train-cancel',
+  });
+  private readonly raceSelect = el('select', { id: 'race-kind' });
+  private readonly raceButton = el('button', { type: 'button', textContent: 'Race', id: 'race-start' });
+  private readonly status = el('p', { className: 'train-status', role: 'status', id: 'train-status' });
+  private readonly readout = {
+    step: el('output', { id: 'train-step' }),
+    loss: el('output', { id: 'train-loss' }),
+    accuracy: el('output', { id: 'train-accuracy' }),
+    validation: el('output', { id: 'train-validation' }),
+    speed: el('output', { id: 'train-speed' }),
+    eta: el('output', { id: 'train-eta' }),
+  };
+  private readonly raceReadout = el('p', { id: 'race-readout', hidden: true });
+  private readonly diverged = el('div', { className: 'diverged', id: 'diverged', hidden: true });
+  private readonly divergedText = el('p', { className: 'error', role: 'alert', id: 'diverged-message' });
+  private readonly retryButton = el('button', { type: 'button', id: 'retry-lower-lr' });
+  private readonly trainError = el('p', { className: 'error', role: 'alert', id: 'train-error' });
+  private readonly lossChart = createLineChart({
+    title: 'Loss: training (per step, smoothed) and validation (per epoch)',
+    testId: 'chart-loss',
+    xLabel: 'Step',
+    yLabel: 'Loss',
+  });
+  private readonly accuracyChart = createLineChart({
+    title: 'Accuracy per epoch: training and validation',
+    testId: 'chart-accuracy',
+    xLabel: 'Step',
+    yLabel: 'Accuracy',
+    yRange: [0, 1],
+  });
+  private readonly watchedInput = el('textarea', { id: 'watched-text', rows: 2, value: WATCHED.join('\n') });
+  private readonly watched = el('div', { className: 'watched', id: 'train-watched' });
+  private readonly timeline = el('input', {
+    id: 'timeline',
+    type: 'range',
+    min: '0',
+    max: '0',
+    value: '0',
+    disabled: true,
+  });
+  private readonly timelineStep = el('output', { id: 'timeline-step' });
+  private readonly playButton = el('button', {
+    type: 'button',
+    textContent: 'Play',
+    id: 'timeline-play',
+    disabled: true,
+  });
+
+  // ---- save / load ----
+  private readonly saveSection = el('section', { className: 'studio-save' });
+  private readonly downloadButton = el('button', {
+    type: 'button',
+    textContent: 'Download model (.attn)',
+    id: 'model-download',
+    disabled: true,
+  });
+  private readonly uploadInput = el('input', { id: 'model-upload', type: 'file', accept: '.attn' });
+  private readonly storeName = el('input', { id: 'store-name', type: 'text', value: 'my model', autocomplete: 'off' });
+  private readonly storeButton = el('button', {
+    type: 'button',
+    textContent: 'Save in this browser',
+    id: 'store-save',
+    disabled: true,
+  });
+  private readonly storeList = el('table', { className: 'store-list', id: 'store-list' });
+  private readonly saveStatus = el('p', { role: 'status', id: 'save-status' });
+  private readonly saveError = el('p', { className: 'error', role: 'alert', id: 'save-error' });
+  private hasModel = false;
+
+  constructor(
+    private readonly engine: EngineBridge,
+    private readonly context: Pick<ViewContext, 'replaceParams'>,
+  ) {
+    this.explain = new ExplainPanel(engine);
+    this.buildData();
+    this.buildTraining();
+    this.buildSave();
+    const heading = el('h2', { tabIndex: -1 }, 'Sentiment Studio');
+    this.element.append(
+      heading,
+      el(
+        'p',
+        { className: 'intro' },
+        'Train a sentiment classifier with attention in your browser and watch what it attends to. ' +
+          'Everything runs in background workers on this page; nothing is uploaded.',
+      ),
+      this.dataSection,
+      this.trainSection,
+      this.explain.element,
+      this.saveSection,
+    );
+    this.setState('idle');
+    void this.refreshStore();
+  }
+
+  /** Applies the route's parameters (first visit, links, back/forward). */
+  show(params: URLSearchParams): void {
+    const next = settingsFromParams(params);
+    // A link cannot carry a file: fall back to the built-in corpus unless one was chosen here.
+    if (next.data === 'file' && !this.file) next.data = 'builtin';
+    const dataChanged =
+      next.data !== this.settings.data ||
+      (next.data === 'synthetic' &&
+        (next.syntheticCount !== this.settings.syntheticCount || next.syntheticSeed !== this.settings.syntheticSeed));
+    this.settings = next;
+    this.writeForm();
+    if ((dataChanged || !this.loaded) && next.data !== 'file' && !this.busy()) void this.loadData();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Data
+
+  private buildData(): void {
+    const heading = el('h3', { id: 'data-heading' }, 'Data');
+    this.dataSection.setAttribute('aria-labelledby', 'data-heading');
+    const fieldset = el('fieldset', { className: 'data-choice' }, el('legend', {}, 'Reviews to train on'));
+    const labels: Record<string, string> = {
+      builtin: 'Built-in corpus (short film reviews)',
+      synthetic: 'Synthetic reviews',
+      file: 'My file: CSV, TSV or aclImdb .tar.gz',
+    };
+    for (const value of CHOICES.data) {
+      const radio = el('input', { type: 'radio', name: 'data-source', value, id: `data-${value}` });
+      radio.addEventListener('change', () => {
+        if (!radio.checked) return;
+        this.settings.data = value;
+        this.loaded = null;
+        this.writeUrl();
+        if (value !== 'file') void this.loadData();
+        else if (this.file) void this.loadData();
+      });
+      this.dataRadios.set(value, radio);
+      fieldset.append(el('div', {}, radio, el('label', { htmlFor: radio.id }, ` ${labels[value]}`)));
+    }
+    for (const input of [this.syntheticCount, this.syntheticSeed]) {
+      input.addEventListener('change', () => {
+        this.settings.syntheticCount = Number(this.syntheticCount.value);
+        this.settings.syntheticSeed = Number(this.syntheticSeed.value);
+        this.writeUrl();
+        if (this.settings.data === 'synthetic') this.loaded = null;
+      });
+    }
+    this.folderInput.addEventListener('change', () => {
+      const files = this.folderInput.files;
+      // A copy: clearing the input (so the same folder can be chosen again) empties its FileList.
+      if (files?.length) void this.chooseFolder([...files]);
+    });
+    this.fileInput.addEventListener('change', () => {
+      const file = this.fileInput.files?.[0];
+      if (file) this.chooseFile(file);
+    });
+    this.dropZone.append(
+      el('p', {}, 'Drop a CSV, TSV or aclImdb .tar.gz file here, or '),
+      el('label', { htmlFor: 'data-upload' }, 'choose a file: '),
+      this.fileInput,
+      el('br'),
+      el('label', { htmlFor: 'data-folder' }, 'or an unpacked aclImdb folder: '),
+      this.folderInput,
+    );
+    this.dropZone.addEventListener('dragover', (event) => {
+      event.preventDefault();
+      this.dropZone.classList.add('dragging');
+    });
+    this.dropZone.addEventListener('dragleave', () => this.dropZone.classList.remove('dragging'));
+    // A file dropped anywhere on the Studio loads like one dropped on the zone (left to the
+    // browser, it would open the file and leave the page, losing the session).
+    this.element.addEventListener('dragover', (event) => event.preventDefault());
+    this.element.addEventListener('drop', (event) => {
+      event.preventDefault();
+      this.dropZone.classList.remove('dragging');
+      if (this.busy()) {
+        this.dataError.textContent = 'Cancel the training run before loading other data.';
+        return;
+      }
+      const file = event.dataTransfer?.files?.[0];
+      if (file) this.chooseFile(file);
+      else this.dataError.textContent = 'Nothing to load: drop a file (not text or a link).';
+    });
+    this.loadButton.addEventListener('click', () => void this.loadData());
+    this.dataSection.append(
+      heading,
+      fieldset,
+      el(
+        'div',
+        { className: 'synthetic-options' },
+        el('label', { htmlFor: 'data-count' }, 'Synthetic reviews '),
+        this.syntheticCount,
+        el('label', { htmlFor: 'data-seed' }, ' generator seed '),
+        this.syntheticSeed,
+      ),
+      this.dropZone,
+      el(
+        'p',
+        { className: 'hint' },
+        'CSV/TSV: one review per line with a label column (0/1, pos/neg) and a text column; a fifth of it is held out for testing. ' +
+          'The file is read on this page only.',
+      ),
+      el('div', { className: 'train-controls' }, this.loadButton, this.progressBox),
+      this.dataStatus,
+      this.dataError,
+      this.stats,
+    );
+  }
+
+  private chooseFile(file: File): void {
+    this.file = file;
+    this.settings.data = 'file';
+    this.dataRadios.get('file')!.checked = true;
+    this.writeUrl();
+    void this.loadData();
+  }
+
+  /**
+   * An unpacked aclImdb folder: its train/{pos,neg}/*.txt reviews (all pos/neg files when there
+   * is no train half) become one TSV in memory, which the engine splits like any TSV.
+   */
+  private async chooseFolder(files: File[]): Promise<void> {
+    this.folderInput.value = '';
+    const wanted = (half: string) =>
+      files.filter((f) => new RegExp(`(^|/)${half}/(pos|neg)/[^/]+\\.txt$`).test(f.webkitRelativePath));
+    const chosen = wanted('train').length ? wanted('train') : wanted('[^/]+');
+    if (!chosen.length) {
+      this.dataError.textContent =
+        'No reviews in that folder: an aclImdb folder has train/pos, train/neg (and test/…) with one .txt file per review.';
+      return;
+    }
+    this.dataError.textContent = '';
+    this.progressBox.hidden = false;
+    const lines: string[] = [];
+    for (let i = 0; i < chosen.length; i++) {
+      const file = chosen[i];
+      const label = /\/pos\/[^/]+$/.test(file.webkitRelativePath) ? 'pos' : 'neg';
+      lines.push(`${(await file.text()).replace(/[\t\r\n]+/g, ' ')}\t${label}`);
+      if (i % 500 === 0) {
+        this.dataProgress.value = i / chosen.length;
+        this.dataStatus.textContent = `Reading the folder… ${i} of ${chosen.length} reviews`;
+      }
+    }
+    this.chooseFile(new File([lines.join('\n') + '\n'], 'aclImdb-folder.tsv', { type: 'text/tab-separated-values' }));
+  }
+
+  private async source(): Promise<DataSource> {
+    const s = this.settings;
+    if (s.data === 'synthetic') return { kind: 'synthetic', count: s.syntheticCount, seed: s.syntheticSeed };
+    if (s.data === 'file') {
+      if (!this.file) throw new Error('Choose a file first (or drop one on the box above).');
+      // A fresh copy each time: loadData transfers (detaches) the buffer it is given.
+      return { kind: 'bytes', bytes: await this.file.arrayBuffer(), name: this.file.name };
+    }
+    return { kind: 'builtin' };
+  }
+
+  /** Loads the chosen data into the main engine and shows its statistics. */
+  private loadData(): Promise<boolean> {
+    const run = (async () => {
+      this.dataError.textContent = '';
+      this.dataStatus.textContent =
+        this.settings.data === 'file' && this.file ? `Reading ${this.file.name}…` : 'Loading…';
+      this.progressBox.hidden = false;
+      this.dataProgress.removeAttribute('value');
+      this.loadButton.disabled = true;
+      this.dataSection.dataset.state = 'loading';
+      try {
+        const summary = await this.engine.loadData(await this.source(), (p) => {
+          if (p.bytesTotal > 0) this.dataProgress.value = p.bytesRead / p.bytesTotal;
+          this.dataStatus.textContent = `Reading… ${p.examples} reviews so far`;
+        });
+        this.hasModel = false;
+        this.updateModelButtons();
+        this.dataStatus.textContent = '';
+        await this.showStats(summary);
+        this.dataSection.dataset.state = 'loaded';
+        return true;
+      } catch (error) {
+        this.dataStatus.textContent = '';
+        this.dataError.textContent = `Could not load the data: ${message(error)}`;
+        this.stats.hidden = true;
+        this.dataSection.dataset.state = 'failed';
+        return false;
+      } finally {
+        this.progressBox.hidden = true;
+        this.loadButton.disabled = this.busy();
+      }
+    })();
+    this.loaded = run;
+    return run;
+  }
+
+  private async showStats(summary?: DataSummary): Promise<void> {
+    const stats = await this.engine.dataStats('train', 20);
+    if (summary) this.summary = summary;
+    const stored = this.summary ?? undefined;
+    this.lastStats = stats;
+    this.renderStats(stats, stored);
+  }
+
+  private renderStats(stats: DataStats, summary?: DataSummary): void {
+    const total = stats.positive + stats.negative;
+    const share = (n: number) => (total ? percent(n / total) : '—');
+    const balance = el(
+      'table',
+      { className: 'class-balance', id: 'class-balance' },
+      el('caption', {}, 'Class balance (training set)'),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'col' }, 'Class'),
+          el('th', { scope: 'col' }, 'Reviews'),
+          el('th', { scope: 'col' }, 'Share'),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, 'Positive'),
+          el('td', { id: 'stat-positive', dataset: { count: String(stats.positive) } }, String(stats.positive)),
+          el('td', {}, share(stats.positive)),
+        ),
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, 'Negative'),
+          el('td', { id: 'stat-negative', dataset: { count: String(stats.negative) } }, String(stats.negative)),
+          el('td', {}, share(stats.negative)),
+        ),
+      ),
+    );
+    const p = stats.percentiles;
+    const lengths = el(
+      'p',
+      {},
+      `Lengths: ${stats.minTokens}–${stats.maxTokens} tokens, mean ${stats.meanTokens.toFixed(1)}, median ${p.p50}, 95% at most ${p.p95}. ` +
+        `${stats.distinctWords} distinct words.`,
+    );
+    const coverage = el('p', { id: 'stat-coverage' });
+    if (stats.coverage) {
+      const c = stats.coverage;
+      coverage.dataset.tokens = String(c.tokens);
+      coverage.textContent =
+        `Vocabulary coverage (top ${this.settings.numWords} words): ${percent(c.tokens)} of tokens and ${percent(c.words)} of distinct words are known; ` +
+        `${c.truncated} reviews are longer than maxlen ${this.settings.maxlen} and get cut.`;
+    } else {
+      coverage.textContent = 'Vocabulary coverage: shown once a model (and so its vocabulary) exists — press Train.';
+    }
+    this.stats.replaceChildren(
+      el(
+        'p',
+        { id: 'data-summary' },
+        summary
+          ? `${summary.source}: ${summary.trainExamples} training reviews, ${summary.testExamples} test reviews.`
+          : '',
+      ),
+      balance,
+      lengths,
+      this.histogram(stats),
+      coverage,
+    );
+    this.stats.hidden = false;
+  }
+
+  /** The review-length histogram as SVG bars, with the model's maxlen as a vertical line. */
+  private histogram(stats: DataStats): HTMLElement {
+    const NS = 'http://www.w3.org/2000/svg';
+    const W = 480;
+    const H = 160;
+    const left = 40;
+    const bottom = 130;
+    const bins = stats.histogram.length;
+    const maxCount = Math.max(1, ...stats.histogram);
+    const span = Math.max(bins * stats.binWidth, this.settings.maxlen * 1.05);
+    const x = (tokens: number) => left + (tokens / span) * (W - left - 10);
+    const y = (count: number) => bottom - (count / maxCount) * (bottom - 10);
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('role', 'img');
+    svg.setAttribute(
+      'aria-label',
+      `Review lengths in tokens: ${bins} bins of ${stats.binWidth}; the model's maxlen ${this.settings.maxlen} is marked.`,
+    );
+    const add = (name: string, attrs: Record<string, string | number>, text?: string) => {
+      const n = document.createElementNS(NS, name);
+      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+      if (text !== undefined) n.textContent = text;
+      svg.append(n);
+      return n;
+    };
+    stats.histogram.forEach((count, i) => {
+      const x0 = x(i * stats.binWidth);
+      const x1 = x((i + 1) * stats.binWidth);
+      add('rect', {
+        x: x0,
+        y: y(count),
+        width: Math.max(1, x1 - x0 - 1),
+        height: bottom - y(count),
+        fill: SERIES_COLOURS[0],
+        class: 'bar',
+      }).append(
+        Object.assign(document.createElementNS(NS, 'title'), {
+          textContent: `${i * stats.binWidth}–${(i + 1) * stats.binWidth - 1} tokens: ${count}`,
+        }),
+      );
+    });
+    add('line', { x1: left, x2: W - 10, y1: bottom, y2: bottom, stroke: 'currentColor' });
+    add('text', { x: left, y: bottom + 14, 'font-size': 11, fill: 'currentColor' }, '0');
+    add(
+      'text',
+      { x: W - 10, y: bottom + 14, 'font-size': 11, 'text-anchor': 'end', fill: 'currentColor' },
+      `${Math.round(span)} tokens`,
+    );
+    add('text', { x: left - 4, y: 14, 'font-size': 11, 'text-anchor': 'end', fill: 'currentColor' }, String(maxCount));
+    const mx = x(this.settings.maxlen);
+    add('line', {
+      x1: mx,
+      x2: mx,
+      y1: 6,
+      y2: bottom,
+      stroke: SERIES_COLOURS[1],
+      'stroke-width': 2,
+      'stroke-dasharray': '5 3',
+      class: 'maxlen',
+    });
+    add(
+      'text',
+      { x: mx - 4, y: 16, 'font-size': 11, 'text-anchor': 'end', fill: SERIES_COLOURS[1] },
+      `maxlen ${this.settings.maxlen}`,
+    );
+    return el(
+      'figure',
+      { className: 'length-histogram', dataset: { testid: 'length-histogram', maxlen: String(this.settings.maxlen) } },
+      el('figcaption', {}, 'Review length (tokens), training set'),
+      svg,
+      el(
+        'details',
+        {},
+        el('summary', {}, 'Data table'),
+        el(
+          'table',
+          { className: 'chart-table' },
+          el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Tokens'), el('th', { scope: 'col' }, 'Reviews'))),
+          el(
+            'tbody',
+            {},
+            ...Array.from(stats.histogram, (count, i) =>
+              el(
+                'tr',
+                {},
+                el('td', {}, `${i * stats.binWidth}–${(i + 1) * stats.binWidth - 1}`),
+                el('td', {}, String(count)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Model, hyperparameters, training
+
+  private buildTraining(): void {
+    const heading = el('h3', { id: 'train-heading' }, 'Train a sentiment model');
+    this.trainSection.setAttribute('aria-labelledby', 'train-heading');
+    const form = el('fieldset', { className: 'studio-settings' }, el('legend', {}, 'Model and hyperparameters'));
+    const select = (key: keyof typeof CHOICES & keyof StudioSettings, label: string, names: Record<string, string>) => {
+      const s = el('select', { id: `set-${key}` });
+      for (const value of CHOICES[key]) if (names[value]) s.append(el('option', { value, textContent: names[value] }));
+      this.inputs.set(key, s);
+      form.append(el('div', { className: 'setting' }, el('label', { htmlFor: s.id }, label), s));
+    };
+    const number = (key: keyof StudioSettings, label: string, step = '1') => {
+      const input = el('input', { id: `set-${key}`, type: 'number', step });
+      this.inputs.set(key, input);
+      form.append(el('div', { className: 'setting' }, el('label', { htmlFor: input.id }, label), input));
+    };
+    select('encoder', 'Encoder', {
+      bilstm: 'Bidirectional LSTM',
+      bigru: 'Bidirectional GRU',
+      transformer: 'Transformer',
+    });
+    select('pooling', 'Pooling', { attention: 'Attention', last: 'Last state', mean: 'Mean' });
+    select('score', 'Attention score', {
+      additive: 'Additive (Bahdanau)',
+      dot: 'Dot',
+      scaled_dot: 'Scaled dot',
+      general: 'General (bilinear)',
+    });
+    number('embedDim', 'Embedding size');
+    number('units', 'Units');
+    number('maxlen', 'Max length (tokens)');
+    number('numWords', 'Vocabulary size');
+    number('epochs', 'Epochs');
+    number('batchSize', 'Batch size');
+    number('learningRate', 'Learning rate', 'any');
+    number('dropout', 'Dropout', 'any');
+    number('seed', 'Seed');
+    for (const input of this.inputs.values()) input.addEventListener('change', () => this.readForm());
+    for (const [value, race] of Object.entries(RACES))
+      this.raceSelect.append(el('option', { value, textContent: race.label }));
+
+    this.trainButton.addEventListener('click', () => void this.train(false));
+    this.raceButton.addEventListener('click', () => void this.train(true));
+    this.pauseButton.addEventListener('click', () => void this.control('pause'));
+    this.resumeButton.addEventListener('click', () => void this.control('resume'));
+    this.cancelButton.addEventListener('click', () => void this.control('cancel'));
+    this.retryButton.addEventListener('click', () => {
+      const inputs = this.inputs.get('learningRate')!;
+      inputs.value = formatRate(this.lastRate / 10);
+      this.readForm();
+      void this.train(false);
+    });
+    this.diverged.append(this.divergedText, this.retryButton);
+    this.timeline.addEventListener('input', () => {
+      this.following = Number(this.timeline.value) === this.snapshots.length - 1;
+      this.renderSnapshot(Number(this.timeline.value));
+    });
+    this.playButton.addEventListener('click', () => this.togglePlay());
+    this.watchedInput.addEventListener('change', () => {
+      if (!this.busy()) this.watchedTexts = this.watchedList();
+    });
+
+    const row = (label: string, output: HTMLOutputElement) =>
+      el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
+    this.trainSection.append(
+      heading,
+      form,
+      this.settingsError,
+      el(
+        'div',
+        { className: 'train-controls' },
+        this.trainButton,
+        this.pauseButton,
+        this.resumeButton,
+        this.cancelButton,
+        el('label', { htmlFor: 'race-kind' }, 'Race '),
+        this.raceSelect,
+        this.raceButton,
+      ),
+      this.status,
+      this.diverged,
+      this.trainError,
+      el(
+        'dl',
+        { className: 'train-readout' },
+        row('Step', this.readout.step),
+        row('Loss (last batch)', this.readout.loss),
+        row('Training accuracy (this epoch)', this.readout.accuracy),
+        row('Validation', this.readout.validation),
+        row('Speed', this.readout.speed),
+        row('Time left', this.readout.eta),
+      ),
+      this.raceReadout,
+      el('div', { className: 'studio-charts' }, this.lossChart.element, this.accuracyChart.element),
+      el('h4', {}, 'Attention on watched reviews while training'),
+      el('label', { htmlFor: 'watched-text' }, 'Watched reviews (one per line, up to 5; used from the next run)'),
+      this.watchedInput,
+      el(
+        'div',
+        { className: 'timeline' },
+        el('label', { htmlFor: 'timeline' }, 'Snapshot '),
+        this.timeline,
+        this.timelineStep,
+        this.playButton,
+      ),
+      this.watched,
+    );
+    this.watchedTexts = this.watchedList();
+  }
+
+  private watchedList(): string[] {
+    return this.watchedInput.value
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, 5);
+  }
+
+  private writeForm(): void {
+    for (const [key, input] of this.inputs) {
+      const value = this.settings[key];
+      input.value = key === 'learningRate' ? formatRate(value as number) : String(value);
+    }
+    this.dataRadios.get(this.settings.data)!.checked = true;
+    this.syntheticCount.value = String(this.settings.syntheticCount);
+    this.syntheticSeed.value = String(this.settings.syntheticSeed);
+  }
+
+  private readForm(): void {
+    const next = { ...this.settings } as Record<string, string | number>;
+    for (const [key, input] of this.inputs) next[key] = key in CHOICES ? input.value : Number(input.value);
+    const redraw = next.maxlen !== this.settings.maxlen || next.numWords !== this.settings.numWords;
+    this.settings = next as unknown as StudioSettings;
+    this.settingsError.textContent = '';
+    // The histogram marks maxlen; coverage names numWords (its numbers follow at the next model).
+    if (redraw && this.lastStats) this.renderStats(this.lastStats, this.summary ?? undefined);
+    this.writeUrl();
+  }
+
+  private writeUrl(): void {
+    this.context.replaceParams(settingsToParams(this.settings));
+  }
+
+  private busy(): boolean {
+    return this.state === 'preparing' || this.state === 'training' || this.state === 'paused';
+  }
+
+  private setState(state: RunState, text?: string): void {
+    this.state = state;
+    this.trainSection.dataset.state = state;
+    const busy = this.busy();
+    this.trainButton.disabled = busy;
+    this.raceButton.disabled = busy;
+    this.loadButton.disabled = busy;
+    for (const input of this.inputs.values()) input.disabled = busy;
+    for (const radio of this.dataRadios.values()) radio.disabled = busy;
+    this.fileInput.disabled = busy;
+    this.folderInput.disabled = busy;
+    this.pauseButton.disabled = state !== 'training';
+    this.resumeButton.disabled = state !== 'paused';
+    this.cancelButton.disabled = !(state === 'training' || state === 'paused');
+    const texts: Record<RunState, string> = {
+      idle: 'No model yet: choose settings and press Train (or Race to train two configurations side by side).',
+      preparing: 'Loading the data and building the model…',
+      training: 'Training…',
+      paused: 'Paused.',
+      finished: 'Finished.',
+      cancelled: 'Cancelled: the model keeps its best validated parameters.',
+      failed: 'Training failed.',
+      diverged: 'Training diverged.',
+    };
+    this.status.textContent = text ?? texts[state];
+    this.updateModelButtons();
+  }
+
+  private updateModelButtons(): void {
+    const usable = this.hasModel && !this.busy();
+    this.downloadButton.disabled = !usable;
+    this.storeButton.disabled = !usable;
+  }
+
+  private async train(race: boolean): Promise<void> {
+    if (this.busy()) return;
+    this.readForm();
+    this.settingsError.textContent = '';
+    this.trainError.textContent = '';
+    this.diverged.hidden = true;
+    this.stopPlay();
+    const settings = { ...this.settings };
+    this.lastRate = settings.learningRate;
+    this.watchedTexts = this.watchedList();
+    this.racing = race;
+    this.challengerSettings = race ? RACES[this.raceSelect.value as RaceKind].challenger(settings) : null;
+    this.setState('preparing');
+    try {
+      if (!this.loaded || !(await this.loaded)) {
+        if (!(await this.loadData())) throw new Error('no data: ' + this.dataError.textContent);
+      }
+      try {
+        await this.engine.createModel(modelConfig(settings));
+      } catch (error) {
+        this.settingsError.textContent = `Settings rejected: ${message(error)}`;
+        this.setState('failed', 'Fix the highlighted setting and press Train again.');
+        return;
+      }
+      this.hasModel = true;
+      void this.showStats().catch(() => undefined);
+      let challenger: EngineBridge | null = null;
+      if (race) {
+        challenger = this.challenger = new EngineBridge();
+        this.raceReadout.hidden = false;
+        this.raceReadout.textContent = 'Starting the challenger’s worker…';
+        await challenger.ready;
+        await challenger.loadData(await this.source());
+        try {
+          await challenger.createModel(modelConfig(this.challengerSettings!));
+        } catch (error) {
+          this.settingsError.textContent = `Challenger settings rejected: ${message(error)}`;
+          throw error;
+        }
+      } else {
+        this.raceReadout.hidden = true;
+      }
+      this.resetRun(settings);
+      this.setState('training');
+      const options = {
+        ...trainerSettings(settings),
+        snapshotEvery: snapshotEvery(settings, this.summary?.trainExamples ?? 0),
+        watched: this.watchedTexts,
+      };
+      const runA = this.engine.train(options, (p) => this.onProgress(0, p));
+      const runB = challenger?.train(options, (p) => this.onProgress(1, p));
+      const [a, b] = await Promise.allSettled([runA, runB ?? Promise.resolve(null)]);
+      if (b.status === 'rejected') this.raceReadout.textContent = `Challenger: ${message(b.reason)}`;
+      if (a.status === 'rejected') throw a.reason;
+      const outcome = a.value;
+      this.explain.modelChanged({ trained: true });
+      if (outcome.cancelled) {
+        this.setState('cancelled');
+      } else {
+        const test = await this.engine.evaluate('test');
+        let text = `Finished after ${outcome.steps} steps; test accuracy ${percent(test.accuracy)}.`;
+        if (challenger && b.status === 'fulfilled') {
+          const testB = await challenger.evaluate('test');
+          text += ` Challenger (${describeDifference(settings, this.challengerSettings!)}): ${percent(testB.accuracy)}.`;
+          this.raceReadout.textContent = `Challenger test accuracy ${percent(testB.accuracy)}.`;
+        }
+        this.setState('finished', text);
+      }
+    } catch (error) {
+      const text = message(error);
+      if (/training diverged/.test(text)) {
+        this.explain.modelChanged({ trained: true });
+        this.divergedText.textContent = text;
+        this.retryButton.textContent = `Retry with learning rate ${formatRate(this.lastRate / 10)}`;
+        this.diverged.hidden = false;
+        this.setState('diverged', `Training diverged at learning rate ${formatRate(this.lastRate)}.`);
+      } else {
+        this.trainError.textContent = text;
+        this.setState('failed');
+      }
+    } finally {
+      this.endRace();
+      this.render();
+    }
+  }
+
+  /** Race mode ends with its run: the challenger's worker goes (its curves and snapshots stay). */
+  private endRace(): void {
+    this.challenger?.dispose();
+    this.challenger = null;
+  }
+
+  private async control(op: 'pause' | 'resume' | 'cancel'): Promise<void> {
+    const bridges = [this.engine, ...(this.challenger ? [this.challenger] : [])];
+    try {
+      if (op === 'pause') {
+        await Promise.all(bridges.map((b) => b.pause()));
+        if (this.state === 'training') this.setState('paused');
+      } else if (op === 'resume') {
+        await Promise.all(bridges.map((b) => b.resume()));
+        if (this.state === 'paused') this.setState('training');
+      } else {
+        await Promise.all(bridges.map((b) => b.cancel()));
+      }
+    } catch (error) {
+      this.trainError.textContent = message(error);
+    }
+  }
+
+  private resetRun(settings: StudioSettings): void {
+    const b = this.challengerSettings;
+    this.curves = [newCurves('A')];
+    if (b) {
+      this.curves[0].label = `A (${describeDifference(b, settings)})`;
+      this.curves.push(newCurves(`B (${describeDifference(settings, b)})`));
+    }
+    this.snapshots = [];
+    this.shownSnapshot = '';
+    this.chartsDrawn = 0;
+    this.following = true;
+    for (const output of Object.values(this.readout)) output.textContent = '';
+    this.readout.step.dataset.step = '0';
+    this.watched.replaceChildren();
+    this.watchedViews = this.watchedTexts.map((text, i) => {
+      const stripA = el('p', { className: 'predict-tokens token-strip' });
+      const stripB = el('p', { className: 'token-strip', hidden: !b });
+      const stripDiff = el('p', { className: 'token-strip diff-strip', hidden: !b });
+      const heatmap = createHeatmap(`Attention weights on watched review ${i + 1}`, `watched-${i}`);
+      this.watched.append(
+        el(
+          'div',
+          { className: 'watched-review' },
+          el('p', { className: 'watched-text' }, `“${text}”`),
+          stripA,
+          stripB,
+          stripDiff,
+          heatmap.element,
+        ),
+      );
+      return { stripA, stripB, stripDiff, heatmap };
+    });
+    this.timeline.max = '0';
+    this.timeline.value = '0';
+    this.timeline.disabled = true;
+    this.playButton.disabled = true;
+    this.timelineStep.textContent = '';
+    this.lossChart.update([]);
+    this.accuracyChart.update([]);
+  }
+
+  private onProgress(side: number, p: TrainingProgress): void {
+    const c = this.curves[side];
+    if (!c) return;
+    c.latest = p;
+    const first = p.step - p.losses.length + 1;
+    for (let i = 0; i < p.losses.length; i++) {
+      // Exponential moving average with bias correction (the first steps are not pulled to 0).
+      c.seen += 1;
+      c.ema = 0.9 * c.ema + 0.1 * p.losses[i];
+      c.steps.push(first + i);
+      c.smoothed.push(c.ema / (1 - 0.9 ** c.seen));
+    }
+    const epochs = this.settings.epochs || 1;
+    for (const e of p.epochs) {
+      c.epochX.push(((e.epoch + 1) * p.plannedSteps) / epochs);
+      c.trainAccuracy.push(e.trainAccuracy);
+      c.valLoss.push(e.validation?.loss ?? NaN);
+      c.valAccuracy.push(e.validation?.accuracy ?? NaN);
+      if (side === 0 && e.validation)
+        this.readout.validation.textContent = `loss ${e.validation.loss.toFixed(3)}, accuracy ${percent(e.validation.accuracy)}`;
+    }
+    if (p.snapshot) this.addSnapshot(side, p.snapshot.step, p.snapshot.items);
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    // At most RENDER_MS apart, in an animation frame: the page's drawing (software raster without
+    // a GPU) must leave the CPU to the workers that train.
+    const wait = Math.max(0, this.renderedAt + RENDER_MS - performance.now());
+    window.setTimeout(
+      () =>
+        requestAnimationFrame(() => {
+          this.frameRequested = false;
+          this.renderedAt = performance.now();
+          this.render();
+        }),
+      wait,
+    );
+  }
+
+  private addSnapshot(side: number, step: number, items: WatchedAttention[]): void {
+    let entry = this.snapshots.find((s) => s.step === step);
+    if (!entry) {
+      entry = { step };
+      this.snapshots.push(entry);
+      this.snapshots.sort((x, y) => x.step - y.step);
+    }
+    if (side === 0) entry.a = items;
+    else entry.b = items;
+    this.snapshots = thinSnapshots(this.snapshots, MAX_SNAPSHOTS);
+  }
+
+  private render(): void {
+    const a = this.curves[0]?.latest;
+    if (a) {
+      this.readout.step.textContent = `${a.step} of ${a.plannedSteps} (epoch ${a.epoch + 1})`;
+      this.readout.step.dataset.step = String(a.step);
+      this.readout.loss.textContent = a.loss.toFixed(4);
+      this.readout.accuracy.textContent = percent(a.runningAccuracy);
+      if (!this.readout.validation.textContent) this.readout.validation.textContent = '—';
+      this.readout.speed.textContent = `${a.stepsPerSecond.toFixed(1)} steps/s (${Math.round(a.examplesPerSecond)} reviews/s)`;
+      this.readout.eta.textContent = Number.isFinite(a.etaSeconds) && !a.done ? `${Math.ceil(a.etaSeconds)} s` : '—';
+    }
+    const b = this.curves[1]?.latest;
+    if (b && this.racing)
+      this.raceReadout.textContent = `Challenger ${this.curves[1].label}: step ${b.step} of ${b.plannedSteps}, loss ${b.loss.toFixed(4)}, ${b.stepsPerSecond.toFixed(1)} steps/s.`;
+    const loss: ChartSeries[] = [];
+    const accuracy: ChartSeries[] = [];
+    this.curves.forEach((c, side) => {
+      const colour = SERIES_COLOURS[side];
+      loss.push({
+        name: `${c.label}: training (smoothed)`,
+        xs: c.steps,
+        ys: c.smoothed,
+        colour,
+        dash: SERIES_DASHES[side * 2],
+      });
+      loss.push({
+        name: `${c.label}: validation`,
+        xs: c.epochX,
+        ys: c.valLoss,
+        colour,
+        dash: SERIES_DASHES[side * 2 + 1],
+      });
+      accuracy.push({
+        name: `${c.label}: training`,
+        xs: c.epochX,
+        ys: c.trainAccuracy,
+        colour,
+        dash: SERIES_DASHES[side * 2],
+      });
+      accuracy.push({
+        name: `${c.label}: validation`,
+        xs: c.epochX,
+        ys: c.valAccuracy,
+        colour,
+        dash: SERIES_DASHES[side * 2 + 1],
+      });
+    });
+    // Redrawing the charts a few times a second is plenty, and keeps each frame's work small.
+    const now = performance.now();
+    if (this.curves.length && (now - this.chartsDrawn >= CHART_MS || !this.busy())) {
+      this.chartsDrawn = now;
+      this.lossChart.update(loss);
+      this.accuracyChart.update(accuracy);
+    }
+    const n = this.snapshots.length;
+    if (n) {
+      this.timeline.disabled = false;
+      this.playButton.disabled = false;
+      this.timeline.max = String(n - 1);
+      if (this.following && this.playTimer === null) this.timeline.value = String(n - 1);
+      const index = Number(this.timeline.value);
+      const snap = this.snapshots[index];
+      // Only a different snapshot (or the other side's half arriving) is worth a redraw.
+      const key = `${snap?.step}:${snap?.a ? 1 : 0}${snap?.b ? 1 : 0}:${index}/${n}`;
+      if (key !== this.shownSnapshot) this.renderSnapshot(index);
+    }
+  }
+
+  /** Shows snapshot `index` in the strips and heatmaps of the watched reviews. */
+  private renderSnapshot(index: number): void {
+    const snap = this.snapshots[Math.max(0, Math.min(index, this.snapshots.length - 1))];
+    if (!snap) return;
+    this.shownSnapshot = `${snap.step}:${snap.a ? 1 : 0}${snap.b ? 1 : 0}:${index}/${this.snapshots.length}`;
+    this.timelineStep.textContent = `step ${snap.step} (${index + 1} of ${this.snapshots.length})`;
+    this.timeline.setAttribute('aria-valuetext', `step ${snap.step}`);
+    this.watched.dataset.step = String(snap.step);
+    const live = this.state === 'training' && this.following;
+    const now = performance.now();
+    const tablesDue = now - this.tablesDrawn >= TABLES_MS;
+    if (!live || tablesDue) this.tablesDrawn = now;
+    this.watchedViews.forEach((view, i) => {
+      const a = snap.a?.[i];
+      const b = snap.b?.[i];
+      const tokens = a?.tokens ?? b?.tokens ?? [];
+      const wa = a?.weights ?? new Float32Array(0);
+      const wb = b?.weights ?? new Float32Array(0);
+      view.stripA.replaceChildren(...(a ? strip(`A: P(positive) = ${a.probability.toFixed(2)}: `, a.tokens, wa) : []));
+      const race = this.curves.length > 1;
+      view.stripB.hidden = view.stripDiff.hidden = !race;
+      if (race) {
+        view.stripB.replaceChildren(
+          ...(b ? strip(`B: P(positive) = ${b.probability.toFixed(2)}: `, b.tokens, wb) : []),
+        );
+        const diff = tokens.map((_, t) => (wb[t] ?? 0) - (wa[t] ?? 0));
+        view.stripDiff.replaceChildren('B − A: ', ...diffSpans(tokens, diff));
+      }
+      const rows: { label: string; values: ArrayLike<number> }[] = [];
+      if (wa.length) rows.push({ label: 'A', values: wa });
+      if (race && wb.length) rows.push({ label: 'B', values: wb });
+      if (race && wa.length && wb.length) rows.push({ label: 'B − A', values: tokens.map((_, t) => wb[t] - wa[t]) });
+      // While following a live run the tables (the costly part to paint) refresh every TABLES_MS;
+      // scrubbing, a paused or a finished run shows every snapshot's numbers at once.
+      if (live && !tablesDue) return;
+      if (!rows.length) {
+        view.heatmap.element.hidden = true;
+        return;
+      }
+      view.heatmap.element.hidden = false;
+      const values: number[] = [];
+      for (const r of rows) for (let t = 0; t < tokens.length; t++) values.push(r.values[t] ?? 0);
+      view.heatmap.update({
+        values,
+        rows: rows.length,
+        cols: tokens.length,
+        rowLabels: rows.map((r) => r.label),
+        colLabels: tokens,
+      });
+    });
+  }
+
+  private togglePlay(): void {
+    if (this.playTimer !== null) {
+      this.stopPlay();
+      return;
+    }
+    if (this.snapshots.length < 2) return;
+    // Reduced motion: no animation, just the first snapshot, then the user scrubs.
+    if (prefersReducedMotion()) {
+      this.timeline.value = '0';
+      this.following = false;
+      this.renderSnapshot(0);
+      return;
+    }
+    let index = Number(this.timeline.value) >= this.snapshots.length - 1 ? 0 : Number(this.timeline.value);
+    this.following = false;
+    this.playButton.textContent = 'Stop';
+    this.playButton.setAttribute('aria-pressed', 'true');
+    const tick = () => {
+      this.timeline.value = String(index);
+      this.renderSnapshot(index);
+      index += 1;
+      if (index >= this.snapshots.length) {
+        this.following = true;
+        this.stopPlay();
+      } else this.playTimer = window.setTimeout(tick, PLAY_MS);
+    };
+    tick();
+  }
+
+  private stopPlay(): void {
+    if (this.playTimer !== null) window.clearTimeout(this.playTimer);
+    this.playTimer = null;
+    this.playButton.textContent = 'Play';
+    this.playButton.removeAttribute('aria-pressed');
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Save and load
+
+  private buildSave(): void {
+    const heading = el('h3', { id: 'save-heading' }, 'Save and load models');
+    this.saveSection.setAttribute('aria-labelledby', 'save-heading');
+    this.downloadButton.addEventListener('click', () => void this.downloadModel());
+    this.uploadInput.addEventListener('change', () => {
+      const file = this.uploadInput.files?.[0];
+      if (file) void this.loadModelBytes(file.arrayBuffer(), `the file ${file.name}`);
+      this.uploadInput.value = '';
+    });
+    this.storeButton.addEventListener('click', () => void this.storeModel());
+    this.saveSection.append(
+      heading,
+      el(
+        'div',
+        { className: 'save-controls' },
+        this.downloadButton,
+        el('label', { htmlFor: 'model-upload' }, 'Load a model file '),
+        this.uploadInput,
+      ),
+      el(
+        'div',
+        { className: 'save-controls' },
+        el('label', { htmlFor: 'store-name' }, 'Name '),
+        this.storeName,
+        this.storeButton,
+      ),
+      this.saveStatus,
+      this.saveError,
+      this.storeList,
+    );
+  }
+
+  private async downloadModel(): Promise<void> {
+    this.saveError.textContent = '';
+    try {
+      const bytes = await this.engine.saveModel();
+      download(new Blob([bytes], { type: 'application/octet-stream' }), 'sentiment-model.attn');
+      this.saveStatus.textContent = `Model file made (${bytes.byteLength} bytes).`;
+    } catch (error) {
+      this.saveError.textContent = `Could not save the model: ${message(error)}`;
+    }
+  }
+
+  private async storeModel(): Promise<void> {
+    this.saveError.textContent = '';
+    const name = this.storeName.value.trim();
+    if (!name) {
+      this.saveError.textContent = 'Give the model a name first.';
+      return;
+    }
+    try {
+      const bytes = await this.engine.saveModel();
+      await store.saveModel(name, bytes, { settings: settingsToParams(this.settings).toString() });
+      this.saveStatus.textContent = `Saved “${name}” in this browser.`;
+      await this.refreshStore();
+    } catch (error) {
+      this.saveError.textContent = `Could not save the model: ${message(error)}`;
+    }
+  }
+
+  private async loadModelBytes(bytes: Promise<ArrayBuffer>, what: string): Promise<void> {
+    this.saveError.textContent = '';
+    if (this.busy()) {
+      this.saveError.textContent = 'Cancel the training run before loading a model.';
+      return;
+    }
+    try {
+      const info = await this.engine.loadModel(await bytes);
+      this.hasModel = true;
+      this.updateModelButtons();
+      this.saveStatus.textContent = `Loaded ${what}: ${info.parameters} parameters, vocabulary ${info.vocabulary}, maxlen ${info.maxlen}.`;
+      this.saveSection.dataset.loaded = what;
+      // The form shows the loaded model's architecture (Train would rebuild it from the form).
+      this.settings = settingsFromModel(this.settings, info);
+      this.writeForm();
+      this.writeUrl();
+      if (this.lastStats) void this.showStats().catch(() => undefined);
+      this.explain.modelChanged({ trained: true });
+    } catch (error) {
+      this.saveError.textContent = `Could not load ${what}: ${message(error)}`;
+    }
+  }
+
+  private async refreshStore(): Promise<void> {
+    let models: store.StoredModelInfo[];
+    try {
+      models = await store.listModels();
+    } catch (error) {
+      this.saveError.textContent = `Browser storage is not available: ${message(error)}`;
+      return;
+    }
+    const head = el(
+      'thead',
+      {},
+      el('tr', {}, ...['Name', 'Saved', 'Size', ''].map((h) => el('th', { scope: 'col' }, h))),
+    );
+    const body = el('tbody');
+    for (const m of models.sort((x, y) => y.savedAt - x.savedAt)) {
+      const load = el('button', { type: 'button', textContent: 'Load' });
+      load.setAttribute('aria-label', `Load ${m.name}`);
+      load.addEventListener(
+        'click',
+        () =>
+          void this.loadModelBytes(
+            store.loadModel(m.name).then((r) => r.bytes),
+            `“${m.name}” from this browser`,
+          ),
+      );
+      const remove = el('button', { type: 'button', textContent: 'Delete' });
+      remove.setAttribute('aria-label', `Delete ${m.name}`);
+      remove.addEventListener('click', async () => {
+        try {
+          await store.deleteModel(m.name);
+        } catch (error) {
+          this.saveError.textContent = `Could not delete “${m.name}”: ${message(error)}`;
+        }
+        await this.refreshStore();
+      });
+      body.append(
+        el(
+          'tr',
+          { dataset: { name: m.name } },
+          el('th', { scope: 'row' }, m.name),
+          el('td', {}, new Date(m.savedAt).toLocaleString()),
+          el('td', {}, `${(m.bytes / 1024).toFixed(1)} KiB`),
+          el('td', {}, load, ' ', remove),
+        ),
+      );
+    }
+    if (!models.length) body.append(el('tr', {}, el('td', { colSpan: 4 }, 'No models saved in this browser yet.')));
+    this.storeList.replaceChildren(el('caption', {}, 'Models saved in this browser'), head, body);
+  }
+}
+
+/** A label, then each token with its weight as background strength (relative to the largest). */
+function strip(label: string, tokens: string[], weights: ArrayLike<number>): (Node | string)[] {
+  let max = 1e-9;
+  for (let i = 0; i < weights.length; i++) max = Math.max(max, weights[i]);
+  return [
+    label,
+    ...tokens.map((token, i) => {
+      const w = weights[i];
+      const span = el('span', {
+        className: 'token',
+        textContent: token,
+        title: w === undefined ? 'no attention weights' : `attention ${formatValue(w)}`,
+      });
+      span.style.setProperty('--weight', w === undefined ? '0' : (w / max).toFixed(3));
+      if (w !== undefined) span.dataset.weight = String(w);
+      return span;
+    }),
+  ];
+}
+
+/** Tokens coloured by B − A: blue where B attends more, orange where A does (with the sign in the title). */
+function diffSpans(tokens: string[], diff: number[]): HTMLSpanElement[] {
+  const max = Math.max(1e-9, ...diff.map(Math.abs));
+  return tokens.map((token, i) => {
+    const d = diff[i];
+    const span = el('span', {
+      className: `token ${d >= 0 ? 'more-b' : 'more-a'}`,
+      textContent: token,
+      title: `B − A = ${formatValue(d)}`,
+    });
+    span.style.setProperty('--weight', (Math.abs(d) / max).toFixed(3));
+    span.dataset.diff = String(d);
+    return span;
+  });
+}
