@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "attn/io/model_file.hpp"
 #include "attn/train/seq2seq_session.hpp"
 
 using namespace attn;
@@ -96,7 +97,7 @@ TEST_CASE("seq2seq_session.config_from_json") {
   CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"colour": 1})"),
                        "Seq2SeqSessionConfig: unknown setting 'colour'", std::invalid_argument);
   CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"task": "sort"})"),
-                       "Seq2SeqSessionConfig: task must be 'reverse' or 'dates', got 'sort'", std::invalid_argument);
+                       "Seq2SeqSessionConfig: task must be 'reverse', 'dates' or 'parallel', got 'sort'", std::invalid_argument);
 }
 
 TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {
@@ -141,4 +142,79 @@ TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {
   CHECK(m.count == 5);
   CHECK_THROWS_WITH_AS(session.evaluate("dev"), "Seq2SeqSession::evaluate: which must be 'test' or 'train', got 'dev'",
                        std::invalid_argument);
+}
+
+namespace {
+
+// Six pairs; seed 3 shuffles them, test_size 2 holds two out.
+const std::string kPairs =
+    "go .\tva !\n"
+    "run .\tcours !\n"
+    "hi .\tsalut .\n"
+    "i see .\tje vois .\n"
+    "we won .\tnous avons gagne .\n"
+    "help !\tau secours !\n";
+
+Seq2SeqSessionConfig parallel_config() {
+  Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
+      R"({"task": "parallel", "test_size": 2, "embed": 6, "units": 8, "attention_dim": 8, "epochs": 2, "batch": 2,
+          "seed": 3})");
+  return c;
+}
+
+std::vector<std::uint8_t> bytes_of(const std::string &text) { return {text.begin(), text.end()}; }
+
+}  // namespace
+
+TEST_CASE("seq2seq_session.parallel_task_from_tsv_bytes") {
+  const std::vector<std::uint8_t> tsv = bytes_of(kPairs);
+  Seq2SeqSession s(parallel_config(), tsv.data(), tsv.size(), "pairs.tsv");
+  CHECK(s.train_set().size() == 4);
+  CHECK(s.test_set().size() == 2);
+  // Word level: "nous avons gagne ." is 4 tokens, not 18 characters.
+  CHECK(s.vocabularies().target.split("nous avons gagne .").size() == 4);
+  s.start_training();
+  while (!s.run_steps(10).done) {
+  }
+  CHECK_FALSE(s.translate("go .", 1).output_tokens.empty());
+
+  const std::vector<std::uint8_t> bad = bytes_of("go .\tva !\nno tab here\n");
+  CHECK_THROWS_WITH_AS(Seq2SeqSession(parallel_config(), bad.data(), bad.size(), "pairs.tsv"),
+                       "pairs.tsv:2: expected 'source<TAB>target' but the line has no tab", DataError);
+  Seq2SeqSessionConfig reverse;
+  CHECK_THROWS_WITH_AS(Seq2SeqSession(reverse, tsv.data(), tsv.size(), "pairs.tsv"),
+                       "Seq2SeqSession: a TSV file is for task 'parallel', not 'reverse'", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Seq2SeqSession{parallel_config()},
+                       "Seq2SeqSession: task 'parallel' needs the pairs: pass the text of a TSV file",
+                       std::invalid_argument);
+}
+
+TEST_CASE("seq2seq_session.save_and_load_model_round_trip") {
+  Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
+      R"({"train_size": 200, "test_size": 20, "min_len": 3, "max_len": 4, "embed": 6, "units": 8,
+          "attention_dim": 8, "epochs": 1, "batch": 16, "seed": 5})");
+  Seq2SeqSession trained(c);
+  trained.start_training();
+  while (!trained.run_steps(50).done) {
+  }
+  const std::vector<std::uint8_t> file = trained.save_model();
+
+  // A session from another seed decodes differently until it loads the file.
+  c.seed = 6;
+  Seq2SeqSession other(c);
+  other.load_model(file);
+  for (const char *text : {"123", "9081", "5555"}) {
+    const Seq2SeqTranslation a = trained.translate(text, 1), b = other.translate(text, 1);
+    CHECK(a.output == b.output);
+    CHECK(a.alignment == b.alignment);
+  }
+  CHECK(flat_parameters(other.model()) == flat_parameters(trained.model()));
+
+  // A flipped byte in the parameters: the file's checksum refuses it and the session is unchanged.
+  std::vector<std::uint8_t> damaged = file;
+  damaged[damaged.size() - 9] ^= 0x10;
+  Seq2SeqSession fresh(c);
+  const std::vector<float> before = flat_parameters(fresh.model());
+  CHECK_THROWS_AS(fresh.load_model(damaged), ModelFileError);
+  CHECK(flat_parameters(fresh.model()) == before);
 }

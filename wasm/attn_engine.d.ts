@@ -313,7 +313,8 @@ export interface SentimentSession {
 
 /** Seq2SeqSession settings (all optional; camelCase or snake_case keys). */
 export interface Seq2SeqSettings {
-  task?: 'reverse' | 'dates';
+  /** 'parallel': only through Seq2SeqSession.fromParallelText (the pairs come from a TSV file). */
+  task?: 'reverse' | 'dates' | 'parallel';
   trainSize?: number;
   testSize?: number;
   /** reverse: digit-string lengths of training (and, test*, held-out) pairs. */
@@ -321,6 +322,9 @@ export interface Seq2SeqSettings {
   maxLen?: number;
   testMinLen?: number;
   testMaxLen?: number;
+  /** parallel: most frequent words kept per side (default 8000). */
+  sourceVocab?: number;
+  targetVocab?: number;
   attention?: 'bahdanau' | 'luong' | 'none';
   score?: ScoreKindName;
   cell?: 'lstm' | 'gru';
@@ -399,12 +403,26 @@ export interface Seq2SeqSession {
   translate(text: string, beam: number | undefined | null): Seq2SeqTranslationView;
   /** Greedy exact match on the first `limit` pairs (0 / undefined: all). */
   evaluate(which: 'test' | 'train', limit: number | undefined | null): Seq2SeqMetrics;
+  /** The model file with its vocabularies (the CLI's format): a COPY that owns its buffer. */
+  saveModel(): Uint8Array;
+  /** Replaces model and vocabularies with a saved file's (browser or `attn train --save`); the
+   *  input is copied. Throws the model loader's message for a damaged or foreign file, as the CLI. */
+  loadModel(bytes: Uint8Array | ArrayBuffer): Seq2SeqInfo;
   delete(): void;
 }
 
 export interface AttnEngine {
   SentimentSession: { new (): SentimentSession };
-  Seq2SeqSession: { new (settings: Seq2SeqSettings | undefined | null): Seq2SeqSession };
+  Seq2SeqSession: {
+    new (settings: Seq2SeqSettings | undefined | null): Seq2SeqSession;
+    /** Task 'parallel' on "source<TAB>target" lines (text, or bytes copied in); errors name
+     *  `name` (default "pairs.tsv") and the line: "pairs.tsv:3: expected 'source<TAB>target' ...". */
+    fromParallelText(
+      settings: Seq2SeqSettings | undefined | null,
+      data: string | Uint8Array | ArrayBuffer,
+      name: string | undefined | null,
+    ): Seq2SeqSession;
+  };
   /** Bytes of wasm memory currently allocated by malloc (for leak tests). */
   heapBytesInUse(): number;
   /** The module's memory as bytes (Emscripten export); its buffer grows, never shrinks. */

@@ -69,6 +69,42 @@ class JsSeq2SeqSession {
       : session_(guarded([&] {
           return std::make_unique<Seq2SeqSession>(Seq2SeqSessionConfig::from_json(settings_json(config, "config")));
         })) {}
+  explicit JsSeq2SeqSession(std::unique_ptr<Seq2SeqSession> session) : session_(std::move(session)) {}
+
+  // Seq2SeqSession.fromParallelText(settings, data, name): task "parallel" on a TSV file given
+  // as text (string) or bytes (Uint8Array / ArrayBuffer, copied); `name` (undefined: "pairs.tsv")
+  // is what error messages "<name>:<line>: ..." call the file.
+  static JsSeq2SeqSession *from_parallel_text(const val &config, const val &data, const val &name) {
+    return guarded([&] {
+      Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(settings_json(config, "config"));
+      c.task = "parallel";
+      const std::string file = is_absent(name) ? std::string("pairs.tsv") : name.as<std::string>();
+      std::vector<std::uint8_t> bytes;
+      if (data.isString()) {
+        const std::string text = data.as<std::string>();
+        bytes.assign(text.begin(), text.end());
+      } else {
+        bytes = read_bytes(data, "data");
+      }
+      return new JsSeq2SeqSession(std::make_unique<Seq2SeqSession>(c, bytes.data(), bytes.size(), file));
+    });
+  }
+
+  // The model file (a Uint8Array COPY: it owns its buffer, ready to store or post).
+  val save_model() const {
+    return guarded([&] {
+      const std::vector<std::uint8_t> bytes = session_->save_model();
+      return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+    });
+  }
+
+  // Replaces the model and vocabularies with a saved file's (CLI or browser); returns info().
+  val load_model(const val &bytes) {
+    return guarded([&] {
+      session_->load_model(read_bytes(bytes, "bytes"));
+      return info();
+    });
+  }
 
   val info() const {
     return guarded([&] {
@@ -194,5 +230,8 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
       .function("cancelTraining", &JsSeq2SeqSession::cancel_training)
       .function("isTraining", &JsSeq2SeqSession::is_training)
       .function("translate", &JsSeq2SeqSession::translate)
-      .function("evaluate", &JsSeq2SeqSession::evaluate);
+      .function("evaluate", &JsSeq2SeqSession::evaluate)
+      .function("saveModel", &JsSeq2SeqSession::save_model)
+      .function("loadModel", &JsSeq2SeqSession::load_model)
+      .class_function("fromParallelText", &JsSeq2SeqSession::from_parallel_text, emscripten::allow_raw_pointers());
 }

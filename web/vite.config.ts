@@ -1,4 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const port = Number(process.env.PORT ?? 5173);
@@ -39,6 +42,42 @@ function cspHeaderForPreview(): Plugin {
   };
 }
 
+// Writes dist/sw.js after the build: a service worker that precaches every built file (pages,
+// JS, CSS, wasm, fonts, public/) and serves them cache-first, so the app works offline once
+// loaded, from its own files. The cache name carries a hash of all the files, so a new build
+// installs a fresh cache and deletes the old one. Plain static files: no server header needed.
+function precacheServiceWorker(): Plugin {
+  let outDir = '';
+  return {
+    name: 'attn-precache-service-worker',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) walk(full);
+          else files.push(path.relative(outDir, full).split(path.sep).join('/'));
+        }
+      };
+      walk(outDir);
+      // KaTeX ships each font as woff2, woff and ttf; every browser that runs a service worker
+      // takes the woff2 (listed first), so the others are left to the network.
+      const precached = files.filter((f) => f !== 'sw.js' && !/\.(map|woff|ttf)$/.test(f)).sort();
+      const hash = createHash('sha256');
+      for (const file of precached) hash.update(file).update(readFileSync(path.join(outDir, file)));
+      const template = readFileSync(fileURLToPath(new URL('./sw_template.js', import.meta.url)), 'utf8');
+      const sw = template
+        .replace('__CACHE_VERSION__', hash.digest('hex').slice(0, 16))
+        .replace('__PRECACHE_FILES__', JSON.stringify(['./', ...precached.map((f) => `./${f}`)]));
+      writeFileSync(path.join(outDir, 'sw.js'), sw);
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './', // relative URLs: the built page works from any static folder
@@ -64,7 +103,7 @@ export default defineConfig({
       },
     },
   },
-  plugins: [relaxCspForDevServer(), cspHeaderForPreview()],
+  plugins: [relaxCspForDevServer(), cspHeaderForPreview(), precacheServiceWorker()],
   worker: { format: 'es' },
   server: { port, strictPort: true, host: 'localhost' },
   preview: {

@@ -39,7 +39,10 @@ after(() => {
 
 test('seq2seq session: bad settings throw JS Errors naming the setting', () => {
   assert.throws(() => new engine.Seq2SeqSession({ colour: 'red' }), /Seq2SeqSessionConfig: unknown setting 'colour'/);
-  assert.throws(() => new engine.Seq2SeqSession({ task: 'sort' }), /task must be 'reverse' or 'dates', got 'sort'/);
+  assert.throws(
+    () => new engine.Seq2SeqSession({ task: 'sort' }),
+    /task must be 'reverse', 'dates' or 'parallel', got 'sort'/,
+  );
   assert.throws(
     () => new engine.Seq2SeqSession({ attention: 'luong', score: 'additive' }),
     /attention 'luong' supports score/,
@@ -121,4 +124,69 @@ test('seq2seq session: pause by not stepping, cancel ends the run; attention non
   assert.equal(t.alignment.rows, 0);
   assert.equal(t.alignment.cols, 0);
   assert.equal(t.alignment.data.length, 0);
+});
+
+test('seq2seq session: saveModel → loadModel in a fresh session gives identical translations; damage is refused', () => {
+  const small = { ...TINY, trainSize: 400, testSize: 20, epochs: 2 };
+  const trained = session(small);
+  trained.startTraining();
+  while (!trained.runSteps(50).done);
+  const file = trained.saveModel();
+  assert.ok(file instanceof Uint8Array);
+  assert.equal(file.byteOffset, 0);
+  assert.equal(file.buffer.byteLength, file.length, 'a copy that owns its buffer, not a view of wasm memory');
+
+  const fresh = session({ ...small, seed: 9 });
+  const inputs = ['40713', '123', '99881'];
+  const translate = (s) =>
+    inputs.map((text) => {
+      const t = s.translate(text, 1);
+      return { output: t.output, alignment: Array.from(t.alignment.data) };
+    });
+  const before = translate(trained);
+  assert.notDeepEqual(translate(fresh), before, 'another seed decodes differently before loading');
+  const info = fresh.loadModel(file.buffer);
+  assert.equal(info.sourceVocabulary, 14);
+  assert.deepEqual(translate(fresh), before);
+  assert.deepEqual(fresh.saveModel(), file, 'saving the loaded model gives the same bytes');
+
+  // The CLI's refusals, as JS Errors: a flipped byte (checksum), a truncated file, not a model.
+  const flipped = file.slice();
+  flipped[flipped.length - 9] ^= 0x10;
+  assert.throws(() => fresh.loadModel(flipped), /model file is corrupted: checksum mismatch/);
+  assert.throws(() => fresh.loadModel(file.slice(0, 40)), /model file/);
+  assert.throws(() => fresh.loadModel(new TextEncoder().encode('not a model')), /model file/);
+  assert.deepEqual(translate(fresh), before, 'a refused file leaves the loaded model in place');
+});
+
+test('seq2seq session: task parallel from TSV text or bytes; a malformed line is named by number', () => {
+  const tsv = 'go .\tva !\nrun .\tcours !\nhi .\tsalut .\ni see .\tje vois .\nhelp !\tau secours !\n';
+  const settings = { testSize: 2, embed: 8, units: 8, attentionDim: 8, epochs: 1, batch: 2, seed: 3 };
+  const s = engine.Seq2SeqSession.fromParallelText(settings, tsv, 'fr.tsv');
+  sessions.push(s);
+  assert.equal(s.info().task, 'parallel');
+  assert.equal(s.info().trainExamples + s.info().testExamples, 5);
+  const words = s.samples(2).map((p) => p.target);
+  assert.equal(words.length, 2);
+  s.startTraining();
+  while (!s.runSteps(10).done);
+  assert.ok(s.translate('go .', 1).sourceTokens.length === 2, 'word level: "go" and "."');
+
+  const fromBytes = engine.Seq2SeqSession.fromParallelText(settings, new TextEncoder().encode(tsv), null);
+  sessions.push(fromBytes);
+  assert.deepEqual(fromBytes.samples(2), s.samples(2), 'bytes and text give the same split');
+
+  assert.throws(
+    () => engine.Seq2SeqSession.fromParallelText(settings, 'go .\tva !\nrun . cours !\n', 'fr.tsv'),
+    /^Error: fr\.tsv:2: expected 'source<TAB>target' but the line has no tab$/,
+  );
+  assert.throws(
+    () => engine.Seq2SeqSession.fromParallelText(settings, 'go .\tva !\n\n\t x\n', null),
+    /pairs\.tsv:3: the source \(before the first tab\) is empty/,
+  );
+  assert.throws(
+    () => engine.Seq2SeqSession.fromParallelText(settings, new Uint8Array([0x67, 0x09, 0xff, 0x0a]), 'bin.tsv'),
+    /bin\.tsv:1: invalid UTF-8/,
+  );
+  assert.throws(() => new engine.Seq2SeqSession({ task: 'parallel' }), /task 'parallel' needs the pairs/);
 });

@@ -3,10 +3,12 @@
 import { parseHash, routeHash } from './app/router';
 import { applyStoredTheme, themeToggle } from './app/theme';
 import { startEngine } from './app/engine_status';
+import { registerOfflineSupport } from './app/offline';
 import { DEFAULT_VIEW, VIEWS } from './views/registry';
 import type { ViewInstance } from './views/types';
 
 applyStoredTheme();
+registerOfflineSupport();
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;

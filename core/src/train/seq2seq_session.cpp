@@ -6,6 +6,8 @@
 
 #include "attn/data/seq2seq_tasks.hpp"
 #include "attn/io/flat_json.hpp"
+#include "attn/models/seq2seq.hpp"
+#include "attn/random.hpp"
 
 namespace attn {
 
@@ -42,14 +44,22 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
                                               "clip_norm",
                                               "validation_split",
                                               "early_stopping_patience",
-                                              "seed"};
+                                              "seed",
+                                              "source_vocab",
+                                              "target_vocab"};
   for (const std::string &key : j.keys()) {
     if (!known.count(key)) throw std::invalid_argument("Seq2SeqSessionConfig: unknown setting '" + key + "'");
   }
   Seq2SeqSessionConfig c;
   if (j.has("task")) c.task = j.get_string("task");
-  if (c.task != "reverse" && c.task != "dates") {
-    throw std::invalid_argument("Seq2SeqSessionConfig: task must be 'reverse' or 'dates', got '" + c.task + "'");
+  if (c.task != "reverse" && c.task != "dates" && c.task != "parallel") {
+    throw std::invalid_argument("Seq2SeqSessionConfig: task must be 'reverse', 'dates' or 'parallel', got '" + c.task +
+                                "'");
+  }
+  if (j.has("source_vocab")) c.source_vocab = j.get_size("source_vocab");
+  if (j.has("target_vocab")) c.target_vocab = j.get_size("target_vocab");
+  if (c.source_vocab < 5 || c.target_vocab < 5) {
+    throw std::invalid_argument("Seq2SeqSessionConfig: source_vocab and target_vocab must be >= 5");
   }
   if (j.has("train_size")) c.train_size = j.get_size("train_size");
   if (j.has("test_size")) c.test_size = j.get_size("test_size");
@@ -87,12 +97,50 @@ Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config) : config_(con
   } else if (config_.task == "reverse") {
     split = make_digit_split(DigitTask::reverse, config_.train_size, config_.test_size, config_.min_len,
                              config_.max_len, config_.test_min_len, config_.test_max_len, config_.seed);
+  } else if (config_.task == "parallel") {
+    throw std::invalid_argument("Seq2SeqSession: task 'parallel' needs the pairs: pass the text of a TSV file");
   } else {
     throw std::invalid_argument("Seq2SeqSession: task must be 'reverse' or 'dates', got '" + config_.task + "'");
   }
   train_ = std::move(split.train);
   test_ = std::move(split.test);
-  vocabularies_ = fit_vocabularies(train_, TokenLevel::character, 1000, 1000);
+  prepare(TokenLevel::character);
+}
+
+Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::uint8_t *tsv, std::size_t size,
+                               const std::string &name)
+    : config_(config) {
+  if (config_.task != "parallel") {
+    throw std::invalid_argument("Seq2SeqSession: a TSV file is for task 'parallel', not '" + config_.task + "'");
+  }
+  if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
+  std::vector<ParallelExample> pairs = load_parallel_text_bytes(tsv, size, name);
+  // As `attn train --task parallel` (cli/seq2seq_data.cpp): a side with no word tokens (e.g. a
+  // lone apostrophe) would give an empty sequence, so skip it; shuffle; hold out the last
+  // test_size pairs but never more than half of a small file.
+  const Seq2SeqVocabulary words(TokenLevel::word);
+  pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
+                             [&](const ParallelExample &e) {
+                               return words.split(e.source).empty() || words.split(e.target).empty();
+                             }),
+              pairs.end());
+  if (pairs.size() < 2) throw DataError(name, 0, "needs at least 2 pairs (training and held-out)");
+  Rng rng(config_.seed);
+  for (std::size_t i = pairs.size() - 1; i > 0; --i) {  // Fisher-Yates
+    std::swap(pairs[i], pairs[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  }
+  const std::size_t test = std::min(config_.test_size, pairs.size() / 2);
+  test_.assign(pairs.end() - static_cast<std::ptrdiff_t>(test), pairs.end());
+  pairs.resize(pairs.size() - test);
+  // train_size keeps its generated-task default (2000) unless set: a file is used up to it.
+  if (pairs.size() > config_.train_size) pairs.resize(config_.train_size);
+  train_ = std::move(pairs);
+  prepare(TokenLevel::word);
+}
+
+void Seq2SeqSession::prepare(TokenLevel level) {
+  const bool words = level == TokenLevel::word;
+  vocabularies_ = fit_vocabularies(train_, level, words ? config_.source_vocab : 1000, words ? config_.target_vocab : 1000);
   train_ids_ = encode_pairs(train_, vocabularies_);
   test_ids_ = encode_pairs(test_, vocabularies_);
   config_.model.source_vocab = vocabularies_.source.size();
@@ -160,6 +208,40 @@ Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t li
   std::size_t max_len = 0;
   for (const auto &t : targets) max_len = std::max(max_len, t.size());
   return evaluate_seq2seq(*model_, sources, targets, max_len);
+}
+
+std::vector<std::uint8_t> Seq2SeqSession::save_model() const {
+  FlatJson extra;
+  extra.set("task", config_.task);
+  vocabularies_.source.write_json(extra, "source_");
+  vocabularies_.target.write_json(extra, "target_");
+  return save_seq2seq(*model_, extra.dump());
+}
+
+void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
+  std::string extra_json;
+  Seq2SeqModel loaded = load_seq2seq(bytes, &extra_json);
+  ParallelVocabularies vocabularies;
+  try {
+    const FlatJson extra = FlatJson::parse(extra_json);
+    vocabularies = {Seq2SeqVocabulary::read_json(extra, "source_"), Seq2SeqVocabulary::read_json(extra, "target_")};
+  } catch (const std::exception &error) {
+    throw std::invalid_argument(
+        std::string("Seq2SeqSession::load_model: the file has no usable vocabularies (save it from this app or "
+                    "`attn train --save`): ") +
+        error.what());
+  }
+  if (vocabularies.source.size() != loaded.config().source_vocab ||
+      vocabularies.target.size() != loaded.config().target_vocab) {
+    throw std::invalid_argument("Seq2SeqSession::load_model: the file's vocabularies do not match its model");
+  }
+  // Nothing below throws (bar allocation): the session changes only once the file is accepted.
+  run_.reset();
+  vocabularies_ = std::move(vocabularies);
+  train_ids_ = encode_pairs(train_, vocabularies_);
+  test_ids_ = encode_pairs(test_, vocabularies_);
+  config_.model = loaded.config();
+  model_ = std::make_unique<Seq2SeqModel>(std::move(loaded));
 }
 
 }  // namespace attn

@@ -2,6 +2,7 @@
 // (#lesson-N) according to the URL hash.
 import { applyStoredTheme, themeToggle } from '../app/theme';
 import { startEngine } from '../app/engine_status';
+import { registerOfflineSupport } from '../app/offline';
 import { createCourseMap, createLessonPage } from './course_page';
 import type { EngineCall } from './exercises/types';
 import { LESSONS } from './lessons';
@@ -9,6 +10,7 @@ import { ProgressStore } from './progress';
 
 // The theme chosen in the playground (or here) applies to the course too.
 applyStoredTheme();
+registerOfflineSupport();
 document.querySelector('.app-header')?.append(themeToggle());
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;

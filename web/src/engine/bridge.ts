@@ -7,20 +7,28 @@
 //   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
-//   dispose() terminates the worker (for a second, temporary bridge).
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
-//   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics.
+//   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics,
+//   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo.
+// Engine: memoryBytes() → wasm memory size, onRestart(listener), dispose().
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
+//
+// A crashed worker (an uncaught error, or a wasm trap — `RuntimeError: unreachable`, out of
+// memory — that the worker reports as fatal, since the module's state is undefined after one)
+// is replaced: every pending call rejects with the reason, a new worker starts, `ready` is renewed
+// and `onRestart` listeners are told. Whatever lived in the old worker (models, data) is gone.
+// A worker that never became ready is not restarted (that is a failed start, shown as such), and
+// more than MAX_RESTARTS crashes within RESTART_WINDOW_MS stop the restarts.
 import type {
   DataStats,
   DataSummary,
   Metrics,
   ModelInfo,
   SentimentModelConfig,
+  Seq2SeqInfo,
   Seq2SeqMetrics,
-  Seq2SeqSettings,
 } from '../../generated/attn_engine.mjs';
 import type {
   DataSource,
@@ -29,6 +37,7 @@ import type {
   EngineResult,
   FromWorker,
   Prediction,
+  Seq2SeqCreateSettings,
   Seq2SeqOp,
   Seq2SeqOps,
   Seq2SeqOutcome,
@@ -64,28 +73,95 @@ interface Pending {
   onLoad?: (p: LoadProgress) => void;
 }
 
-export class EngineBridge {
-  readonly ready: Promise<EngineInfo>;
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
 
-  constructor() {
-    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+export interface EngineBridgeOptions {
+  /**
+   * Enables `crashForTest()` (the app passes it when the page URL has `?debug`). The worker's
+   * 'crash-test' message grants nothing page code could not already do (it can terminate the
+   * worker itself); the option only keeps the method off the normal path.
+   */
+  debug?: boolean;
+}
+
+export class EngineBridge {
+  private readyPromise!: Promise<EngineInfo>;
+  private worker!: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private readonly restartListeners = new Set<(reason: string) => void>();
+  private readonly restarts: number[] = [];
+  private nextId = 1;
+  private disposed = false;
+
+  constructor(private readonly options: EngineBridgeOptions = {}) {
+    this.start();
+  }
+
+  /** Resolves when the current worker's engine is ready; a new promise after each restart. */
+  get ready(): Promise<EngineInfo> {
+    return this.readyPromise;
+  }
+
+  /** Calls `listener(reason)` after each restart of a crashed worker; returns an unsubscribe. */
+  onRestart(listener: (reason: string) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /** Terminates the worker; pending calls reject, later calls reject at once. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.worker.terminate();
+    this.rejectPending(new Error('the engine was shut down'));
+  }
+
+  /** Bytes of the engine's WebAssembly memory (it grows, never shrinks): for the long-run bench. */
+  memoryBytes(): Promise<number> {
+    return this.send({ type: 'memory', id: this.nextId++ }, {}) as Promise<number>;
+  }
+
+  /** Makes the worker crash as a wasm trap would (only with `{debug: true}`), to test recovery. */
+  crashForTest(): void {
+    if (!this.options.debug) throw new Error('crashForTest needs the debug option');
+    this.worker.postMessage({ type: 'crash-test' } satisfies ToWorker);
+  }
+
+  private start(): void {
+    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    this.worker = worker;
+    let started = false;
     let markReady!: (info: EngineInfo) => void;
     let failReady!: (error: Error) => void;
-    this.ready = new Promise((resolve, reject) => {
+    this.readyPromise = new Promise((resolve, reject) => {
       markReady = resolve;
       failReady = reject;
     });
-    this.worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
+    // Nobody may be waiting on a renewed `ready`: keep its failure from being "unhandled".
+    this.readyPromise.catch(() => {});
+    const crashed = (reason: string) => {
+      if (worker !== this.worker || this.disposed) return;
+      if (!started) {
+        failReady(new Error(`the engine could not start: ${reason}`));
+        this.rejectPending(new Error(`the engine could not start: ${reason}`));
+        return;
+      }
+      this.restart(reason);
+    };
+    worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
+      if (worker !== this.worker) return;
       const message = event.data;
       switch (message.type) {
         case 'ready':
+          started = true;
           markReady({ version: message.version, simd: message.simd });
           break;
         case 'init-failed':
           failReady(new Error(`the engine could not start: ${message.message}`));
+          break;
+        case 'fatal':
+          crashed(message.message);
           break;
         case 'progress':
           this.pending.get(message.id)?.onProgress?.(message.progress);
@@ -107,23 +183,34 @@ export class EngineBridge {
         }
       }
     });
-    this.worker.addEventListener('error', (event) => {
-      const error = new Error(`the engine worker failed: ${event.message || 'unknown error'}`);
-      failReady(error);
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      crashed(event.message || 'the worker failed to load or threw an error');
     });
   }
 
-  /**
-   * Stops the worker for good (a second bridge, e.g. the Studio's race challenger, ends this way).
-   * Calls still waiting reject; later calls never settle, so drop the bridge after this.
-   */
-  dispose(): void {
+  private restart(reason: string): void {
     this.worker.terminate();
-    const error = new Error('the engine worker was stopped');
-    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.rejectPending(new Error(`the engine stopped (${reason}); it was restarted: try again`));
+    const now = Date.now();
+    while (this.restarts.length && now - this.restarts[0] > RESTART_WINDOW_MS) this.restarts.shift();
+    this.restarts.push(now);
+    if (this.restarts.length > MAX_RESTARTS) {
+      this.readyPromise = Promise.reject(
+        new Error(`the engine stopped ${this.restarts.length} times in a minute (last: ${reason}): reload the page`),
+      );
+      this.readyPromise.catch(() => {});
+      this.disposed = true;
+      return;
+    }
+    this.start();
+    for (const listener of this.restartListeners) listener(reason);
+  }
+
+  private rejectPending(error: Error): void {
+    const waiting = [...this.pending.values()];
     this.pending.clear();
+    for (const call of waiting) call.reject(error);
   }
 
   /** Calls `method` in the worker; rejects with the engine's message on bad input. */
@@ -194,8 +281,10 @@ export class EngineBridge {
   }
   // ---- end explanations
 
-  seq2seqCreate(settings: Seq2SeqSettings): Promise<Seq2SeqOps['create']['result']> {
-    return this.seq2seq('create', { settings });
+  /** With `settings.parallelText`, task 'parallel' on that TSV (its buffer is transferred). */
+  seq2seqCreate(settings: Seq2SeqCreateSettings): Promise<Seq2SeqOps['create']['result']> {
+    const data = settings.parallelText?.data;
+    return this.seq2seq('create', { settings }, {}, data instanceof ArrayBuffer ? [data] : []);
   }
   /** Resolves when the run ends (schedule done, early stop or cancel). */
   seq2seqTrain(options: Seq2SeqTrainOptions, onProgress?: (p: Seq2SeqProgress) => void): Promise<Seq2SeqOutcome> {
@@ -216,14 +305,25 @@ export class EngineBridge {
   seq2seqEvaluate(which: 'test' | 'train' = 'test', limit = 0): Promise<Seq2SeqMetrics> {
     return this.seq2seq('evaluate', { which, limit });
   }
+  /** The seq2seq model file with its vocabularies (the CLI's format). */
+  seq2seqSaveModel(): Promise<ArrayBuffer> {
+    return this.seq2seq('saveModel', {});
+  }
+  /** The buffer is transferred to the worker (detached here). */
+  seq2seqLoadModel(bytes: ArrayBuffer): Promise<Seq2SeqInfo> {
+    return this.seq2seq('loadModel', { bytes }, {}, [bytes]);
+  }
 
   private seq2seq<K extends Seq2SeqOp>(
     op: K,
     args: Seq2SeqOps[K]['args'],
     callbacks: Pick<Pending, 'onSeq2SeqProgress'> = {},
+    transfer: Transferable[] = [],
   ): Promise<Seq2SeqOps[K]['result']> {
     const request = { op, ...args } as Seq2SeqRequest;
-    return this.send({ type: 'seq2seq', id: this.nextId++, request }, callbacks) as Promise<Seq2SeqOps[K]['result']>;
+    return this.send({ type: 'seq2seq', id: this.nextId++, request }, callbacks, transfer) as Promise<
+      Seq2SeqOps[K]['result']
+    >;
   }
 
   private session<K extends SessionOp>(
@@ -239,10 +339,11 @@ export class EngineBridge {
   }
 
   private send(
-    message: ToWorker,
+    message: Exclude<ToWorker, { type: 'crash-test' }>,
     callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress'>,
     transfer: Transferable[] = [],
   ) {
+    if (this.disposed) return Promise.reject(new Error('the engine was shut down: reload the page'));
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject, ...callbacks });
       this.worker.postMessage(message, { transfer });

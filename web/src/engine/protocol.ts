@@ -195,10 +195,17 @@ export interface Seq2SeqTrainOptions {
   progressMs?: number;
 }
 
+/** seq2seqCreate's settings: the engine's, plus the file for task 'parallel'. */
+export interface Seq2SeqCreateSettings extends Seq2SeqSettings {
+  /** "source<TAB>target" lines (text, or a file's bytes, transferred); `name` is what error
+   *  messages call the file ("pairs.tsv:3: ..."). Implies task 'parallel'. */
+  parallelText?: { data: string | ArrayBuffer; name?: string };
+}
+
 /** Requests to the worker's seq2seq session and what each resolves to. */
 export interface Seq2SeqOps {
   create: {
-    args: { settings: Seq2SeqSettings };
+    args: { settings: Seq2SeqCreateSettings };
     result: { info: Seq2SeqInfo; samples: { source: string; target: string }[] };
   };
   train: { args: { options: Seq2SeqTrainOptions }; result: Seq2SeqOutcome };
@@ -207,6 +214,8 @@ export interface Seq2SeqOps {
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
   translate: { args: { text: string; beam: number }; result: Seq2SeqTranslation };
   evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqMetrics };
+  saveModel: { args: Record<string, never>; result: ArrayBuffer };
+  loadModel: { args: { bytes: ArrayBuffer }; result: Seq2SeqInfo };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
 export type Seq2SeqRequest = {
@@ -216,11 +225,17 @@ export type Seq2SeqRequest = {
 export type ToWorker =
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
   | { type: 'session'; id: number; request: SessionRequest }
-  | { type: 'seq2seq'; id: number; request: Seq2SeqRequest };
+  | { type: 'seq2seq'; id: number; request: Seq2SeqRequest }
+  /** Answers with the engine's WebAssembly memory size in bytes. */
+  | { type: 'memory'; id: number }
+  /** Makes the worker crash like a wasm trap (the bridge sends it only in debug mode). */
+  | { type: 'crash-test' };
 
 export type FromWorker =
   | { type: 'ready'; version: string; simd: boolean }
   | { type: 'init-failed'; message: string }
+  /** The engine is unusable (a wasm trap): the bridge replaces the worker. */
+  | { type: 'fatal'; message: string }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; message: string }
   | { type: 'progress'; id: number; progress: TrainingProgress }

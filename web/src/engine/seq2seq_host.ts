@@ -45,7 +45,10 @@ export class Seq2SeqHost {
   async handle(id: number, request: Seq2SeqRequest): Promise<{ value: unknown; transfer?: Transferable[] }> {
     if (request.op === 'create') {
       this.stopRun();
-      const next = new this.engine.Seq2SeqSession(request.settings);
+      const { parallelText, ...settings } = request.settings;
+      const next = parallelText
+        ? this.engine.Seq2SeqSession.fromParallelText(settings, parallelText.data, parallelText.name ?? null)
+        : new this.engine.Seq2SeqSession(settings);
       this.session?.delete();
       this.session = next;
       return { value: { info: next.info(), samples: next.samples(8) } };
@@ -89,6 +92,13 @@ export class Seq2SeqHost {
       }
       case 'evaluate':
         return { value: s.evaluate(request.which, request.limit ?? 0) };
+      case 'saveModel': {
+        const bytes = s.saveModel(); // a fresh copy: its buffer can be transferred
+        return { value: bytes.buffer, transfer: [bytes.buffer as ArrayBuffer] };
+      }
+      case 'loadModel':
+        this.stopRun();
+        return { value: s.loadModel(request.bytes) };
     }
     throw new Error(`unknown seq2seq request '${(request as { op: string }).op}'`);
   }

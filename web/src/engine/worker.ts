@@ -27,6 +27,13 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+// Answers a failed request; a wasm trap (RuntimeError: unreachable, out of bounds, Aborted(OOM))
+// leaves the module's memory in an unknown state, so it also tells the bridge to replace us.
+function fail(id: number, error: unknown): void {
+  post({ type: 'error', id, message: message(error) });
+  if (error instanceof WebAssembly.RuntimeError) post({ type: 'fatal', message: `${error.name}: ${error.message}` });
+}
+
 // Streaming compilation when the server sends application/wasm, bytes otherwise.
 async function instantiate(imports: WebAssembly.Imports): Promise<WebAssembly.Instance> {
   const response = await fetch(wasmUrl);
@@ -66,7 +73,7 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
       const { value, transfer } = await host.handle(request.id, request.request);
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
-      post({ type: 'error', id: request.id, message: message(error) });
+      fail(request.id, error);
     }
     return;
   }
@@ -77,8 +84,23 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
       const { value, transfer } = await seq2seq.handle(request.id, request.request);
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
-      post({ type: 'error', id: request.id, message: message(error) });
+      fail(request.id, error);
     }
+    return;
+  }
+  if (request?.type === 'memory') {
+    try {
+      post({ type: 'result', id: request.id, value: (await engine).HEAPU8.buffer.byteLength });
+    } catch (error) {
+      fail(request.id, error);
+    }
+    return;
+  }
+  if (request?.type === 'crash-test') {
+    // Outside any handler, like a trap in a timer callback: an uncaught error event.
+    setTimeout(() => {
+      throw new WebAssembly.RuntimeError('unreachable executed (crash test)');
+    });
     return;
   }
   if (request?.type !== 'call') return;
@@ -91,6 +113,6 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
     collectBuffers(value, buffers);
     post({ type: 'result', id: request.id, value }, [...buffers]);
   } catch (error) {
-    post({ type: 'error', id: request.id, message: message(error) });
+    fail(request.id, error);
   }
 });

@@ -22,7 +22,10 @@
 namespace attn {
 
 // What Seq2SeqSession needs, from one flat JSON object (every key optional):
-//   task          "reverse" (default) | "dates"
+//   task          "reverse" (default) | "dates" | "parallel" (a TSV file's pairs, handed to the
+//                 constructor: shuffled by seed, the last test_size pairs — at most half —
+//                 held out, word level, as `attn train --task parallel`)
+//   source_vocab, target_vocab   parallel only: most frequent words per side (default 8000)
 //   train_size    training pairs (default 2000), test_size held-out pairs
 //   (default 200) min_len, max_len, test_min_len, test_max_len   reverse only:
 //   digit-string lengths
@@ -38,6 +41,7 @@ struct Seq2SeqSessionConfig {
   std::string task = "reverse";
   std::size_t train_size = 2000, test_size = 200;
   std::size_t min_len = 3, max_len = 8, test_min_len = 3, test_max_len = 8;
+  std::size_t source_vocab = 8000, target_vocab = 8000;
   Seq2SeqConfig model;  // vocabulary sizes are filled in from the data
   Seq2SeqTrainerConfig trainer;
   std::uint64_t seed = 1;
@@ -66,6 +70,11 @@ class Seq2SeqSession {
   // (Rng(config.seed)). Throws std::invalid_argument for a bad task or
   // configuration.
   explicit Seq2SeqSession(const Seq2SeqSessionConfig &config);
+  // Task "parallel": the pairs come from `tsv` (a "source<TAB>target" file; `name` is what its
+  // DataError messages "<name>:<line>: ..." call it). Throws std::invalid_argument for another
+  // task; DataError for a bad file or fewer than 2 pairs with word tokens.
+  Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::uint8_t *tsv, std::size_t size,
+                 const std::string &name);
   ~Seq2SeqSession();
   Seq2SeqSession(const Seq2SeqSession &) = delete;
   Seq2SeqSession &operator=(const Seq2SeqSession &) = delete;
@@ -97,7 +106,18 @@ class Seq2SeqSession {
   // (0 = all) pairs of "test" or "train".
   Seq2SeqMetrics evaluate(const std::string &which, std::size_t limit = 0) const;
 
+  // The model file (save_seq2seq) with the vocabularies in its extra JSON, in the CLI's format
+  // ({"task", "source_*", "target_*"}): `attn translate` reads it, and load_model reads the CLI's.
+  std::vector<std::uint8_t> save_model() const;
+  // Replaces the model and the vocabularies with a saved file's (ending any run); the session's
+  // pairs are re-encoded with the file's vocabularies (unknown tokens become <unk>). Throws what
+  // load_seq2seq throws (ModelFileError: damaged, foreign, checksum) or std::invalid_argument for
+  // a file without vocabularies; the session is unchanged then.
+  void load_model(const std::vector<std::uint8_t> &bytes);
+
  private:
+  void prepare(TokenLevel level);
+
   Seq2SeqSessionConfig config_;
   std::vector<ParallelExample> train_, test_;
   ParallelVocabularies vocabularies_;
