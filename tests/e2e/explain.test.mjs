@@ -20,22 +20,22 @@ after(async () => {
 
 const PANEL = '[data-testid="explain-panel"]';
 
-// A short run of the studio's training panel (few epochs: the test checks the plumbing, not
-// the accuracy). The studio calls ExplainPanel.modelChanged({trained: true}) when it ends.
+// The studio with a small model (2 epochs: the test checks the plumbing, not the accuracy). The
+// studio calls ExplainPanel.modelChanged({trained: true}) when a run ends.
+const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
+async function openStudio() {
+  const opened = await openPage(env, SMALL);
+  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
+  await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
+  return opened;
+}
 async function trainSmallModel(page) {
-  const panel = page.getByRole('region', { name: 'Train a sentiment model' });
-  await page.getByLabel('Epochs').fill('2');
-  await panel.getByRole('button', { name: 'Train', exact: true }).click();
-  await page.waitForSelector('.train-panel[data-state="finished"]', { timeout: 60000 });
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForSelector('.train-panel[data-state="finished"]', { timeout: 120000 });
 }
 
-test('explain panel: type-as-you-go, counterfactuals, attention vs other attributions, errors browser', async (t) => {
-  const { page, problems } = await openPage(env, '#/studio');
-  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  if ((await page.locator(PANEL).count()) === 0) {
-    t.skip('the studio does not mount the explain panel in this build');
-    return;
-  }
+test('explain panel: type-as-you-go, counterfactuals, attention vs other attributions, errors browser', async () => {
+  const { page, problems } = await openStudio();
   const panel = page.locator(PANEL);
   // Disabled with a hint until a model is trained.
   assert.equal(await panel.getAttribute('data-state'), 'disabled');
@@ -147,23 +147,19 @@ test('explain panel: type-as-you-go, counterfactuals, attention vs other attribu
   assert.deepEqual(problems, []);
 });
 
-// Reviews from a user's CSV reach the page only as text. Needs the studio's data loader (a file
-// input on the studio page); skipped in a build without one.
-test('explain panel: misclassified reviews from a CSV render HTML-looking text literally', async (t) => {
-  const { page, problems } = await openPage(env, '#/studio');
-  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  const files = page.locator('input[type="file"]');
-  if ((await page.locator(PANEL).count()) === 0 || (await files.count()) === 0) {
-    t.skip('the studio has no explain panel or no data file input in this build');
-    return;
-  }
+// Reviews from a user's CSV reach the page only as text.
+test('explain panel: misclassified reviews from a CSV render HTML-looking text literally', async () => {
+  const { page, problems } = await openStudio();
   const evil = '<img src=x onerror="window.__xss = 1">';
   const rows = ['review,sentiment'];
   for (let i = 0; i < 30; i++) {
     rows.push(`"${evil.replaceAll('"', '""')} a fine warm film ${i}",positive`);
     rows.push(`"${evil.replaceAll('"', '""')} dull and boring ${i}",negative`);
   }
-  await files.first().setInputFiles({ name: 'evil.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) });
+  await page
+    .locator('#data-upload')
+    .setInputFiles({ name: 'evil.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) });
+  await page.waitForFunction(() => document.querySelector('#data-summary')?.textContent.startsWith('evil.csv'));
   await trainSmallModel(page);
   const panel = page.locator(PANEL);
   await page.waitForSelector(`${PANEL}[data-state="ready"]`, { timeout: 10000 });

@@ -333,25 +333,21 @@ test('studio: download / upload a model file; save in browser storage, list, loa
   await page.close();
 });
 
-test(
-  'studio: a model saved in the browser survives a reload',
-  { todo: 'needs h-reliability model_store' },
-  async () => {
-    const { page, problems } = await openStudio();
-    await page.getByRole('button', { name: 'Train', exact: true }).click();
-    assert.equal(await waitForState(page, ['finished', 'failed', 'diverged']), 'finished');
-    await page.locator('#store-name').fill('kept');
-    await page.locator('#store-save').click();
-    await page.waitForSelector('#store-list tr[data-name="kept"]');
-    await page.reload();
-    await page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
-    await page.waitForSelector('#store-list tr[data-name="kept"]', { timeout: 10000 });
-    await page.getByRole('button', { name: 'Load kept' }).click();
-    await page.waitForFunction(() => document.querySelector('#save-status')?.textContent.startsWith('Loaded “kept”'));
-    assert.deepEqual(problems, []);
-    await page.close();
-  },
-);
+test('studio: a model saved in the browser survives a reload', async () => {
+  const { page, problems } = await openStudio();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  assert.equal(await waitForState(page, ['finished', 'failed', 'diverged']), 'finished');
+  await page.locator('#store-name').fill('kept');
+  await page.locator('#store-save').click();
+  await page.waitForSelector('#store-list tr[data-name="kept"]');
+  await page.reload();
+  await page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
+  await page.waitForSelector('#store-list tr[data-name="kept"]', { timeout: 10000 });
+  await page.getByRole('button', { name: 'Load kept' }).click();
+  await page.waitForFunction(() => document.querySelector('#save-status')?.textContent.startsWith('Loaded “kept”'));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
 
 test('studio: the keyboard reaches the data choice, Train, Pause and the timeline', async () => {
   const { page, problems } = await openStudio(SMALL.replace('epochs=2', 'epochs=300'));
