@@ -94,6 +94,11 @@ class TransformerEncoder final : public SequenceEncoder {
   const Tensor4* self_attention(std::size_t layer) const override {
     return layer < caches_.size() ? &caches_[layer].attention.weights : nullptr;
   }
+  MultiHeadSelfAttention* attention_layer(std::size_t layer) override {
+    return layer < blocks_.size() ? &blocks_[layer].attention() : nullptr;
+  }
+  const LearnedPositionalEncoding* learned_positional() const override { return learned_.get(); }
+  void set_causal(bool causal) override { config_.causal = causal; }
 
  private:
   ClassifierConfig config_;
@@ -130,6 +135,9 @@ Kind kind_from_name(const std::string& name, std::initializer_list<Kind> kinds, 
 }  // namespace
 
 const Tensor4* SequenceEncoder::self_attention(std::size_t) const { return nullptr; }
+MultiHeadSelfAttention* SequenceEncoder::attention_layer(std::size_t) { return nullptr; }
+const LearnedPositionalEncoding* SequenceEncoder::learned_positional() const { return nullptr; }
+void SequenceEncoder::set_causal(bool) {}
 
 const char* encoder_kind_name(EncoderKind kind) {
   switch (kind) {
@@ -358,6 +366,13 @@ const Tensor2& SequenceClassifier::pooling_weights() const {
 }
 
 const Tensor4* SequenceClassifier::self_attention(std::size_t layer) const { return encoder_->self_attention(layer); }
+MultiHeadSelfAttention* SequenceClassifier::attention_layer(std::size_t layer) {
+  return encoder_->attention_layer(layer);
+}
+const LearnedPositionalEncoding* SequenceClassifier::learned_positional() const {
+  return encoder_->learned_positional();
+}
+void SequenceClassifier::set_causal(bool causal) { encoder_->set_causal(causal); }
 
 std::vector<std::uint8_t> save_classifier(SequenceClassifier& model) {
   return save_model(model.config().to_json(), model.parameters());
