@@ -250,7 +250,41 @@ export interface SentimentSession {
   explain(text: string): ExplanationView;
   /** explain() of each text, for attention snapshots during training; VIEWs as explain(). */
   snapshot(texts: string[]): ExplanationView[];
+  /** Copies. Transformer models only (else throws "...the Transformer view needs a transformer model"). */
+  inspectTransformer(text: string, options: TransformerInspectOptions | undefined | null): TransformerInspection;
+  /** Test-set accuracy with each head ablated alone; limit 0 = the whole test set. */
+  headAblation(limit: number, causal: boolean | undefined | null): HeadAblationReport;
+  /** The positional term added at positions 0..positions-1: [positions × dim] row-major. */
+  positionalEncoding(positions: number): PositionalEncodingTable;
   delete(): void;
+}
+
+/** What-ifs for inspectTransformer, inference only. */
+export interface TransformerInspectOptions {
+  /** Run with a causal mask (query t sees keys 0..t) even if the model was trained without. */
+  causal?: boolean;
+  /** [layer, head] pairs whose output is zeroed before the output projection. */
+  ablated?: [number, number][];
+}
+export interface TransformerInspection {
+  /** "<start>" then the words as tokenised (T). */
+  tokens: string[];
+  probability: number;
+  layers: number;
+  heads: number;
+  /** [layers × heads × T × T] row-major: row t = query t's weights over the keys. */
+  attention: Float32Array;
+}
+export interface HeadAblationReport {
+  examples: number;
+  baselineAccuracy: number;
+  heads: { layer: number; head: number; accuracy: number; delta: number }[];
+}
+export interface PositionalEncodingTable {
+  positions: number;
+  dim: number;
+  kind: 'sinusoidal' | 'learned';
+  values: Float32Array;
 }
 
 /** Seq2SeqSession settings (all optional; camelCase or snake_case keys). */

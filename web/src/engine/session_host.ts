@@ -121,6 +121,17 @@ export class SessionHost {
           transfer: [prediction.weights.buffer as ArrayBuffer],
         };
       }
+      // Transformer view: fresh copies, so their buffers can be transferred.
+      case 'inspectTransformer': {
+        const r = s.inspectTransformer(request.text, request.options);
+        return { value: r, transfer: [r.attention.buffer as ArrayBuffer] };
+      }
+      case 'headAblation':
+        return { value: s.headAblation(request.limit, request.causal) };
+      case 'positionalEncoding': {
+        const table = s.positionalEncoding(request.positions);
+        return { value: table, transfer: [table.values.buffer as ArrayBuffer] };
+      }
     }
     throw new Error(`unknown session request '${(request as { op: string }).op}'`);
   }
