@@ -61,8 +61,8 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
   );
 
   // The grid: 2 layers × (2 heads + average); rows sum to 1; T = <start> + 10 words.
-  assert.equal(await page.locator('[data-testid^="tf-head-"]').count(), 4);
-  assert.equal(await page.locator('[data-testid^="tf-avg-"]').count(), 2);
+  assert.equal(await page.locator('figure[data-testid^="tf-head-"]').count(), 4);
+  assert.equal(await page.locator('figure[data-testid^="tf-avg-"]').count(), 2);
   for (const id of ['tf-head-0-0', 'tf-head-0-1', 'tf-head-1-0', 'tf-head-1-1', 'tf-avg-0', 'tf-avg-1']) {
     const m = await matrix(page, id);
     assert.equal(m.length, 11, id);
