@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -70,6 +71,41 @@ TEST_CASE("transformer_inspect.shapes_and_rows_sum_to_one") {
   CHECK(diff > 1e-3);
   // The probability is explain()'s (same forward pass), bit for bit.
   CHECK(bits(r.probability) == bits(explain(model, kText).probability));
+}
+
+TEST_CASE("transformer_inspect.scores_are_q_dot_k_over_sqrt_d") {
+  // Worked check of one entry: s = Σ_j Q[q, h·d + j] K[k, h·d + j] / √d with d = 8 / 2 = 4, summed
+  // here in double from the layer's cache (the last forward is this inspection's); and the
+  // masked softmax of every row of scores gives back the attention row (1e-6), without and with
+  // the causal mask (keys after the query excluded).
+  const SentimentModel model = small_transformer();
+  for (bool causal : {false, true}) {
+    TransformerInspectOptions options;
+    options.causal = causal;
+    const TransformerInspection r = inspect_transformer(model, kText, options);
+    REQUIRE(r.head_dim == 4);
+    REQUIRE(r.scores.shape() == r.attention.shape());
+    const std::size_t nt = r.tokens.size();
+    const MultiHeadAttentionCache& cache = *model.classifier->attention_cache(1);
+    const std::size_t h = 1, q = 3, k = 5;
+    double dot = 0;
+    for (std::size_t j = 0; j < 4; ++j) dot += double(cache.q(0, q, h * 4 + j)) * cache.k(0, k, h * 4 + j);
+    CHECK(r.scores(1, h, q, k) == doctest::Approx(dot / 2.0).epsilon(1e-5));
+    for (std::size_t l = 0; l < r.layers; ++l) {
+      for (std::size_t hh = 0; hh < r.heads; ++hh) {
+        for (std::size_t qq = 0; qq < nt; ++qq) {
+          const std::size_t visible = causal ? qq + 1 : nt;
+          double max = -1e30, sum = 0;
+          for (std::size_t kk = 0; kk < visible; ++kk) max = std::max(max, double(r.scores(l, hh, qq, kk)));
+          for (std::size_t kk = 0; kk < visible; ++kk) sum += std::exp(r.scores(l, hh, qq, kk) - max);
+          for (std::size_t kk = 0; kk < visible; ++kk) {
+            CHECK(std::exp(r.scores(l, hh, qq, kk) - max) / sum ==
+                  doctest::Approx(r.attention(l, hh, qq, kk)).epsilon(1e-6));
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("transformer_inspect.causal_zeroes_the_upper_triangle") {

@@ -272,8 +272,12 @@ export interface TransformerInspection {
   probability: number;
   layers: number;
   heads: number;
+  /** d = d_model / heads, the size of one head's queries and keys. */
+  headDim: number;
   /** [layers × heads × T × T] row-major: row t = query t's weights over the keys. */
   attention: Float32Array;
+  /** [layers × heads × T × T]: s = q·k / √d before the mask and the softmax. */
+  scores: Float32Array;
 }
 export interface HeadAblationReport {
   examples: number;

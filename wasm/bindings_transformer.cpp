@@ -58,7 +58,9 @@ val inspect_transformer_js(const SentimentSession& session, const std::string& t
     out.set("probability", r.probability);
     out.set("layers", static_cast<double>(r.layers));
     out.set("heads", static_cast<double>(r.heads));
+    out.set("headDim", static_cast<double>(r.head_dim));
     out.set("attention", floats(r.attention.data(), r.attention.size()));
+    out.set("scores", floats(r.scores.data(), r.scores.size()));
     return out;
   });
 }

@@ -10,7 +10,7 @@
 namespace attn::wasm {
 
 // (text, {causal?: boolean, ablated?: [layer, head][]}) ->
-// {tokens, probability, layers, heads, attention: Float32Array [L·H·T·T]}.
+// {tokens, probability, layers, heads, headDim, attention, scores: Float32Array [L·H·T·T]}.
 emscripten::val inspect_transformer_js(const SentimentSession& session, const std::string& text,
                                        const emscripten::val& options);
 // (limit: 0 = the whole test set) -> {examples, baselineAccuracy, heads: [{layer, head, accuracy, delta}]}.

@@ -76,7 +76,10 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
 
   // Hover explains a cell with its weight and row sum.
   await page.locator('[data-testid="tf-head-0-1"] tbody tr').nth(2).locator('td').nth(3).hover();
-  assert.match(await page.locator('[data-testid="tf-head-0-1-explain"]').textContent(), /row sums to 1\.0000/);
+  const explained = await page.locator('[data-testid="tf-head-0-1-explain"]').textContent();
+  assert.match(explained, /s = q·k \/ √16 = /);
+  assert.match(explained, /α = exp\(s − max s\) \/ Σ exp\(s′ − max s\) = /);
+  assert.match(explained, /row sums to 1\.0000/);
 
   // Line view and positional encodings.
   assert.ok((await page.locator('[data-testid="tf-lines"] svg line').count()) > 0);
@@ -140,6 +143,16 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
     };
   }, text);
   assert.deepEqual(parsed, { error: null, root: 'svg', cells: 121 });
+  assert.match(page.url(), /#\/transformer\?text=the\+acting\+was\+not\+good/);
+
+  // A file that is not a model is refused with a visible message.
+  await page.locator('#tf-model-file').setInputFiles({
+    name: 'notes.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('not a model file at all'),
+  });
+  await page.waitForSelector('.transformer[data-state="failed"]');
+  assert.ok((await page.locator('.transformer .error').textContent()).length > 10);
   assert.deepEqual(problems, []);
   await page.close();
 });

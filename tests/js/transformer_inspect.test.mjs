@@ -52,6 +52,18 @@ test('inspectTransformer: [L·H·T·T] copies whose rows sum to 1', () => {
   assert.deepEqual(r.attention, before);
   // Same forward as explain().
   assert.equal(r.probability, session.explain(TEXT).probability);
+  // The scores: softmax of each row is the row of weights.
+  assert.equal(r.headDim, 8);
+  assert.equal(r.scores.length, r.attention.length);
+  for (let l = 0; l < 2; l++)
+    for (let h = 0; h < 2; h++)
+      for (let q = 0; q < 11; q++) {
+        const row = Array.from({ length: 11 }, (_, k) => cell({ ...r, attention: r.scores }, l, h, q, k));
+        const max = Math.max(...row);
+        const sum = row.reduce((a, s) => a + Math.exp(s - max), 0);
+        for (let k = 0; k < 11; k++)
+          assert.ok(Math.abs(Math.exp(row[k] - max) / sum - cell(r, l, h, q, k)) < 1e-6, `${l}/${h}/${q}/${k}`);
+      }
 });
 
 test('inspectTransformer: causal zeroes the upper triangle; ablation changes P(positive)', () => {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attn/kernels/gemm.hpp"
 #include "attn/layers/multi_head_attention.hpp"
 #include "attn/layers/positional_encoding.hpp"
 
@@ -82,13 +83,21 @@ TransformerInspection inspect_transformer(const SentimentModel& model, const std
   out.probability = 1.f / (1.f + std::exp(-logits(0)));
   out.layers = c.config().layers;
   out.heads = c.config().heads;
+  out.head_dim = c.config().embed_dim / out.heads;
   out.attention.resize({out.layers, out.heads, nt, nt});
+  out.scores.resize({out.layers, out.heads, nt, nt});
+  const std::size_t d = c.config().embed_dim, hd = out.head_dim;
+  const float scale = 1.f / std::sqrt(static_cast<float>(hd));
   for (std::size_t l = 0; l < out.layers; ++l) {
     const Tensor4& w = *c.self_attention(l);  // [1, H, T, T]
+    const MultiHeadAttentionCache& cache = *c.attention_cache(l);
     for (std::size_t h = 0; h < out.heads; ++h) {
       for (std::size_t q = 0; q < nt; ++q) {
         for (std::size_t k = 0; k < nt; ++k) out.attention(l, h, q, k) = w(0, h, q, k);
       }
+      // S_h = Q_h K_hᵀ / √d: the layer's own call (multi_head_attention.cpp), same operands.
+      kernels::gemm(false, true, nt, nt, hd, scale, cache.q.data() + h * hd, d, cache.k.data() + h * hd, d, 0.f,
+                    &out.scores(l, h, 0, 0), nt);
     }
   }
   return out;

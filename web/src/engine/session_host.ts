@@ -124,7 +124,7 @@ export class SessionHost {
       // Transformer view: fresh copies, so their buffers can be transferred.
       case 'inspectTransformer': {
         const r = s.inspectTransformer(request.text, request.options);
-        return { value: r, transfer: [r.attention.buffer as ArrayBuffer] };
+        return { value: r, transfer: [r.attention.buffer as ArrayBuffer, r.scores.buffer as ArrayBuffer] };
       }
       case 'headAblation':
         return { value: s.headAblation(request.limit, request.causal) };

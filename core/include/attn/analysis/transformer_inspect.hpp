@@ -39,11 +39,16 @@ struct TransformerInspection {
   std::vector<std::string> tokens;  // [T] "<start>" and the words as written
   float probability = 0.f;          // P(positive)
   std::size_t layers = 0, heads = 0;
-  Tensor4 attention;  // [L, H, T, T]: row t = query t's weights over the keys
+  std::size_t head_dim = 0;  // d = D / H
+  Tensor4 attention;         // [L, H, T, T]: row t = query t's weights over the keys
+  // [L, H, T, T]: S_h = Q_h K_hᵀ / √d before the mask (masked keys keep their score; their
+  // weight is 0), computed by the same kernel call as the layer's, so masked softmax of a row
+  // gives back its attention row.
+  Tensor4 scores;
 };
 
-// text -> tokens, P(positive) and every head's attention map (a batch of one review, so no
-// padding). Throws std::invalid_argument when the model is not a Transformer:
+// text -> tokens, P(positive), every head's attention map and scores (a batch of one review, so
+// no padding). Throws std::invalid_argument when the model is not a Transformer:
 // "inspect_transformer: the model's encoder is bilstm: the Transformer view needs a transformer model"
 // and for an ablated pair out of range ("... layer 3 out of range (the model has 2)").
 TransformerInspection inspect_transformer(const SentimentModel& model, const std::string& text,

@@ -25,6 +25,7 @@
 namespace attn {
 
 class MultiHeadSelfAttention;
+struct MultiHeadAttentionCache;
 class LearnedPositionalEncoding;
 
 enum class EncoderKind { bilstm, bigru, transformer };
@@ -74,6 +75,7 @@ class SequenceEncoder {
   virtual const Tensor4* self_attention(std::size_t layer) const;
   // Inference what-ifs (analysis/transformer_inspect.hpp); null / no-op for recurrent encoders.
   virtual MultiHeadSelfAttention* attention_layer(std::size_t layer);
+  virtual const MultiHeadAttentionCache* attention_cache(std::size_t layer) const;
   virtual const LearnedPositionalEncoding* learned_positional() const;
   virtual void set_causal(bool causal);
 };
@@ -97,10 +99,12 @@ class SequenceClassifier {
 
   // What-if hooks for analysis (analysis/transformer_inspect.hpp), Transformer encoder only:
   // block `layer`'s self-attention (its head_enabled mask ablates heads), or null for a recurrent
-  // encoder or a layer out of range; the learned positional table (null when sinusoidal or
-  // recurrent); and the causal mask forward uses from now on. set_causal does not change
-  // config(): a saved model keeps the mask it was trained with. Callers restore what they change.
+  // encoder or a layer out of range, and its cache from the last forward (Q, K for the scores);
+  // the learned positional table (null when sinusoidal or recurrent); and the causal mask forward
+  // uses from now on. set_causal does not change config(): a saved model keeps the mask it was
+  // trained with. Callers restore what they change.
   MultiHeadSelfAttention* attention_layer(std::size_t layer);
+  const MultiHeadAttentionCache* attention_cache(std::size_t layer) const;
   const LearnedPositionalEncoding* learned_positional() const;
   void set_causal(bool causal);
 

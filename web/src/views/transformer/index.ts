@@ -23,16 +23,17 @@ const PE_POSITIONS = 24;
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-/** Cell (q, k) of head (l, h) in the [L × H × T × T] array. */
-function at(r: TransformerInspection, l: number, h: number, q: number, k: number): number {
+/** Cell (q, k) of head (l, h) in an [L × H × T × T] array (the weights unless `of` is given). */
+function at(r: TransformerInspection, l: number, h: number, q: number, k: number, of = r.attention): number {
   const t = r.tokens.length;
-  return r.attention[((l * r.heads + h) * t + q) * t + k];
+  return of[((l * r.heads + h) * t + q) * t + k];
 }
 
 class TransformerPanel {
   readonly element = el('section', { className: 'transformer' });
   private engine: EngineBridge | null = null;
   private inspection: TransformerInspection | null = null;
+  private inspectedCausal = false;
   private firstLoss: number | null = null;
   private layers = 0;
   private heads = 0;
@@ -173,8 +174,8 @@ class TransformerPanel {
       el(
         'p',
         { className: 'hint' },
-        'Hover or focus a cell: the weight and its row sum. The engine does not hand out q·k, so the scores ' +
-          'before the softmax are not shown.',
+        'Hover or focus a cell of a head: the score q·k/√d the engine computed, the softmax numerator and ' +
+          'denominator, and the weight; a layer average shows the mean weight. Every row sums to 1.',
       ),
       this.grid,
       el('h3', {}, 'Token to token'),
@@ -381,6 +382,7 @@ class TransformerPanel {
       const base = ablated.length ? (await engine.inspectTransformer(text, { causal })).probability : r.probability;
       if (seq !== this.inspectSeq) return; // a newer request is on its way
       this.inspection = r;
+      this.inspectedCausal = causal;
       this.show(r, base, ablated.length > 0);
       this.saveParams();
     } catch (error) {
@@ -426,26 +428,53 @@ class TransformerPanel {
     this.renderLines();
   }
 
+  /**
+   * A cell's numbers: for one head the score q·k/√d the engine computed, the softmax numerator
+   * and denominator over the keys the query may see, and the weight; for a layer average the mean
+   * of the heads' weights. Every row sums to 1.
+   */
   private explainCell(l: number, h: number, q: number, k: number): string[] | undefined {
     const r = this.inspection;
     if (!r) return undefined;
     const t = r.tokens.length;
-    const weight = (hh: number, kk: number) => at(r, l, hh, q, kk);
-    let value = 0;
-    let rowSum = 0;
-    if (h < 0) {
-      for (let hh = 0; hh < r.heads; hh++) value += weight(hh, k) / r.heads;
-      for (let kk = 0; kk < t; kk++) for (let hh = 0; hh < r.heads; hh++) rowSum += weight(hh, kk) / r.heads;
-    } else {
-      value = weight(h, k);
-      for (let kk = 0; kk < t; kk++) rowSum += weight(h, kk);
-    }
-    const who = h < 0 ? `the mean over ${r.heads} heads of layer ${l + 1}` : `layer ${l + 1}, head ${h + 1}`;
+    const causal = this.inspectedCausal;
     const lines = [
-      `Query "${r.tokens[q]}" (position ${q}) → key "${r.tokens[k]}" (position ${k}), ${who}:`,
-      `weight = softmax(q·k/√d)[${k}] = ${formatValue(value)}; this row sums to ${rowSum.toFixed(4)}.`,
+      `Query "${r.tokens[q]}" (position ${q}) → key "${r.tokens[k]}" (position ${k}), ` +
+        (h < 0 ? `mean of the ${r.heads} heads of layer ${l + 1}:` : `layer ${l + 1}, head ${h + 1}:`),
     ];
-    if (this.causalBox.checked && k > q) lines.push('Hidden by the causal mask: a query never sees later keys.');
+    if (h < 0) {
+      let value = 0;
+      let rowSum = 0;
+      for (let hh = 0; hh < r.heads; hh++) {
+        value += at(r, l, hh, q, k) / r.heads;
+        for (let kk = 0; kk < t; kk++) rowSum += at(r, l, hh, q, kk) / r.heads;
+      }
+      lines.push(`weight = mean over heads of α = ${formatValue(value)}; this row sums to ${rowSum.toFixed(4)}.`);
+      return lines;
+    }
+    const d = r.headDim;
+    const score = (kk: number) => at(r, l, h, q, kk, r.scores);
+    const visible = (kk: number) => !causal || kk <= q;
+    let rowSum = 0;
+    for (let kk = 0; kk < t; kk++) rowSum += at(r, l, h, q, kk);
+    if (!visible(k)) {
+      lines.push(
+        `s = q·k/√${d} = ${formatValue(score(k))}, but the causal mask hides keys after the query: α = 0. ` +
+          `This row sums to ${rowSum.toFixed(4)}.`,
+      );
+      return lines;
+    }
+    let max = -Infinity;
+    for (let kk = 0; kk < t; kk++) if (visible(kk)) max = Math.max(max, score(kk));
+    let denominator = 0;
+    for (let kk = 0; kk < t; kk++) if (visible(kk)) denominator += Math.exp(score(kk) - max);
+    const numerator = Math.exp(score(k) - max);
+    lines.push(
+      `q·k = ${formatValue(score(k) * Math.sqrt(d))}; s = q·k / √${d} = ${formatValue(score(k))}`,
+      `α = exp(s − max s) / Σ exp(s′ − max s) = ${formatValue(numerator)} / ${formatValue(denominator)} = ` +
+        `${formatValue(numerator / denominator)} (engine: ${formatValue(at(r, l, h, q, k))}); ` +
+        `this row sums to ${rowSum.toFixed(4)}.`,
+    );
     return lines;
   }
 
