@@ -34,6 +34,8 @@ class TransformerPanel {
   private engine: EngineBridge | null = null;
   private inspection: TransformerInspection | null = null;
   private inspectedCausal = false;
+  private liveAt = 0;
+  private liveBusy = false;
   private firstLoss: number | null = null;
   private layers = 0;
   private heads = 0;
@@ -302,6 +304,14 @@ class TransformerPanel {
     this.lossOut.textContent = p.loss.toFixed(4);
     this.lossOut.dataset.loss = String(p.loss);
     this.progress.value = p.plannedSteps > 0 ? p.step / p.plannedSteps : 0;
+    // Watch the heads learn: re-inspect about once a second (the worker answers between chunks
+    // of steps; inference only, so the training numbers do not change).
+    const now = performance.now();
+    if (!this.liveBusy && now - this.liveAt > 1000) {
+      this.liveAt = now;
+      this.liveBusy = true;
+      void this.inspect().finally(() => (this.liveBusy = false));
+    }
   }
 
   /** A new model: its size sets the grid, the ablation boxes, the line-view choices and the PE map. */
@@ -612,7 +622,8 @@ export const transformerView: ViewDefinition = {
     const intro = el(
       'p',
       { className: 'intro' },
-      'Train a small Transformer sentiment classifier (in a worker of its own), then look inside it: the ' +
+      'Train a small Transformer sentiment classifier (in a worker of its own; the maps refresh about once a ' +
+        'second while it trains), then look inside it: the ' +
         'self-attention of every layer and head for a sentence, each layer’s head average, a token-to-token line ' +
         'view, what happens under a causal mask or with heads switched off, and the positional encodings.',
     );
