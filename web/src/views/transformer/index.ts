@@ -281,10 +281,17 @@ class TransformerPanel {
       await engine.loadData({ kind: 'builtin' });
       const info = await engine.loadModel(await file.arrayBuffer());
       const config = JSON.parse(info.classifier) as { encoder?: string };
-      if (config.encoder !== 'transformer')
+      if (config.encoder !== 'transformer') {
+        // The worker now holds that model: nothing here can be inspected until the next one.
+        this.layers = 0;
+        this.inspection = null;
+        this.grid.replaceChildren();
+        this.ablationBoxes.replaceChildren();
+        this.inspectButton.disabled = true;
         throw new Error(
           `${file.name} holds a ${config.encoder ?? 'non-Transformer'} model: the Transformer view needs a transformer model`,
         );
+      }
       await this.modelReady(info.classifier);
       this.setState('finished', `Loaded ${file.name} (${info.parameters.toLocaleString()} parameters).`);
       await this.inspect();
