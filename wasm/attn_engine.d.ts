@@ -250,6 +250,12 @@ export interface SentimentSession {
   explain(text: string): ExplanationView;
   /** explain() of each text, for attention snapshots during training; VIEWs as explain(). */
   snapshot(texts: string[]): ExplanationView[];
+  /** Copies. Transformer models only (else throws "...the Transformer view needs a transformer model"). */
+  inspectTransformer(text: string, options: TransformerInspectOptions | undefined | null): TransformerInspection;
+  /** Test-set accuracy with each head ablated alone; limit 0 = the whole test set. */
+  headAblation(limit: number, causal: boolean | undefined | null): HeadAblationReport;
+  /** The positional term added at positions 0..positions-1: [positions × dim] row-major. */
+  positionalEncoding(positions: number): PositionalEncodingTable;
   delete(): void;
 }
 
@@ -309,6 +315,38 @@ export interface SentimentSession {
   predictTokens(tokens: string[]): TokenPrediction;
   /** Wrong predictions on the test set or all training data, most confidently wrong first (limit 0 = all). */
   misclassified(which: 'test' | 'train', limit: number): MisclassifiedReview[];
+}
+
+/** What-ifs for inspectTransformer, inference only. */
+export interface TransformerInspectOptions {
+  /** Run with a causal mask (query t sees keys 0..t) even if the model was trained without. */
+  causal?: boolean;
+  /** [layer, head] pairs whose output is zeroed before the output projection. */
+  ablated?: [number, number][];
+}
+export interface TransformerInspection {
+  /** "<start>" then the words as tokenised (T). */
+  tokens: string[];
+  probability: number;
+  layers: number;
+  heads: number;
+  /** d = d_model / heads, the size of one head's queries and keys. */
+  headDim: number;
+  /** [layers × heads × T × T] row-major: row t = query t's weights over the keys. */
+  attention: Float32Array;
+  /** [layers × heads × T × T]: s = q·k / √d before the mask and the softmax. */
+  scores: Float32Array;
+}
+export interface HeadAblationReport {
+  examples: number;
+  baselineAccuracy: number;
+  heads: { layer: number; head: number; accuracy: number; delta: number }[];
+}
+export interface PositionalEncodingTable {
+  positions: number;
+  dim: number;
+  kind: 'sinusoidal' | 'learned';
+  values: Float32Array;
 }
 
 /** Seq2SeqSession settings (all optional; camelCase or snake_case keys). */

@@ -12,6 +12,7 @@
 #include "attn/data/splits.hpp"
 #include "attn/train/classifier_session.hpp"
 #include "bindings_analysis.hpp"
+#include "bindings_transformer.hpp"
 #include "convert.hpp"
 
 namespace attn::wasm {
@@ -267,6 +268,13 @@ class JsSentimentSession {
     });
   }
 
+  // Transformer view (bindings_transformer.hpp): copies.
+  val inspect_transformer(const std::string& text, const val& options) {
+    return inspect_transformer_js(session_, text, options);
+  }
+  val head_ablation(double limit, const val& causal) { return head_ablation_js(session_, limit, causal); }
+  val positional_encoding(double positions) { return positional_encoding_js(session_, positions); }
+
   // explain() of each text (the training panel's attention snapshot); views as explain().
   val snapshot(const val& texts) {
     return guarded([&] {
@@ -368,5 +376,8 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("snapshot", &JsSentimentSession::snapshot)
       .function("analyze", &JsSentimentSession::analyze)
       .function("predictTokens", &JsSentimentSession::predict_tokens)
-      .function("misclassified", &JsSentimentSession::misclassified);
+      .function("misclassified", &JsSentimentSession::misclassified)
+      .function("inspectTransformer", &JsSentimentSession::inspect_transformer)
+      .function("headAblation", &JsSentimentSession::head_ablation)
+      .function("positionalEncoding", &JsSentimentSession::positional_encoding);
 }

@@ -95,6 +95,14 @@ class TransformerEncoder final : public SequenceEncoder {
   const Tensor4* self_attention(std::size_t layer) const override {
     return layer < caches_.size() ? &caches_[layer].attention.weights : nullptr;
   }
+  MultiHeadSelfAttention* attention_layer(std::size_t layer) override {
+    return layer < blocks_.size() ? &blocks_[layer].attention() : nullptr;
+  }
+  const MultiHeadAttentionCache* attention_cache(std::size_t layer) const override {
+    return layer < caches_.size() ? &caches_[layer].attention : nullptr;
+  }
+  const LearnedPositionalEncoding* learned_positional() const override { return learned_.get(); }
+  void set_causal(bool causal) override { config_.causal = causal; }
 
  private:
   ClassifierConfig config_;
@@ -131,6 +139,10 @@ Kind kind_from_name(const std::string& name, std::initializer_list<Kind> kinds, 
 }  // namespace
 
 const Tensor4* SequenceEncoder::self_attention(std::size_t) const { return nullptr; }
+MultiHeadSelfAttention* SequenceEncoder::attention_layer(std::size_t) { return nullptr; }
+const MultiHeadAttentionCache* SequenceEncoder::attention_cache(std::size_t) const { return nullptr; }
+const LearnedPositionalEncoding* SequenceEncoder::learned_positional() const { return nullptr; }
+void SequenceEncoder::set_causal(bool) {}
 
 const char* encoder_kind_name(EncoderKind kind) {
   switch (kind) {
@@ -359,6 +371,16 @@ const Tensor2& SequenceClassifier::pooling_weights() const {
 }
 
 const Tensor4* SequenceClassifier::self_attention(std::size_t layer) const { return encoder_->self_attention(layer); }
+MultiHeadSelfAttention* SequenceClassifier::attention_layer(std::size_t layer) {
+  return encoder_->attention_layer(layer);
+}
+const MultiHeadAttentionCache* SequenceClassifier::attention_cache(std::size_t layer) const {
+  return encoder_->attention_cache(layer);
+}
+const LearnedPositionalEncoding* SequenceClassifier::learned_positional() const {
+  return encoder_->learned_positional();
+}
+void SequenceClassifier::set_causal(bool causal) { encoder_->set_causal(causal); }
 
 const Tensor2& SequenceClassifier::pooling_scores() const { return pooling_ ? pooling_cache_.scores : no_weights_; }
 

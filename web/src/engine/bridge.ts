@@ -7,6 +7,7 @@
 //   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
+//   inspectTransformer(text, {causal, ablated}), headAblation(limit), positionalEncoding(positions)
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
 //   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics,
@@ -53,6 +54,12 @@ import type {
   TrainingOutcome,
   TrainingProgress,
 } from './protocol';
+import type {
+  HeadAblationReport,
+  PositionalEncodingTable,
+  TransformerInspection,
+  TransformerInspectOptions,
+} from '../../generated/attn_engine.mjs';
 
 export interface EngineInfo {
   version: string;
@@ -280,6 +287,20 @@ export class EngineBridge {
     return this.session('misclassified', { which, limit });
   }
   // ---- end explanations
+
+  // Transformer view (the session's model must be a Transformer).
+  /** Attention of every layer and head for `text`, with optional causal mask / ablated heads. */
+  inspectTransformer(text: string, options: TransformerInspectOptions = {}): Promise<TransformerInspection> {
+    return this.session('inspectTransformer', { text, options });
+  }
+  /** Test-set accuracy with each head ablated alone (limit 0 = the whole test set). */
+  headAblation(limit = 0, causal = false): Promise<HeadAblationReport> {
+    return this.session('headAblation', { limit, causal });
+  }
+  /** The positional term added at positions 0..positions-1, [positions × dim]. */
+  positionalEncoding(positions: number): Promise<PositionalEncodingTable> {
+    return this.session('positionalEncoding', { positions });
+  }
 
   /** With `settings.parallelText`, task 'parallel' on that TSV (its buffer is transferred). */
   seq2seqCreate(settings: Seq2SeqCreateSettings): Promise<Seq2SeqOps['create']['result']> {

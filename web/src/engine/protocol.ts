@@ -14,6 +14,12 @@ import type {
   StepsReport,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
+import type {
+  HeadAblationReport,
+  PositionalEncodingTable,
+  TransformerInspection,
+  TransformerInspectOptions,
+} from '../../generated/attn_engine.mjs';
 
 /** The stateless engine functions the page may call through the worker. */
 export const ENGINE_METHODS = [
@@ -135,6 +141,10 @@ export interface SessionOps {
   predict: { args: { text: string }; result: Prediction };
   saveModel: { args: Record<string, never>; result: ArrayBuffer };
   loadModel: { args: { bytes: ArrayBuffer }; result: ModelInfo };
+  // Transformer view (copies; the attention and table arrays are transferred).
+  inspectTransformer: { args: { text: string; options: TransformerInspectOptions }; result: TransformerInspection };
+  headAblation: { args: { limit: number; causal: boolean }; result: HeadAblationReport };
+  positionalEncoding: { args: { positions: number }; result: PositionalEncodingTable };
 }
 // ---- Explanations (the Studio's explain panel; engine: wasm/bindings_analysis.cpp) ----------
 // Merged into SessionOps above. Results are copies; their typed arrays travel as transferables.

@@ -137,6 +137,17 @@ export class SessionHost {
         return { value: list, transfer: list.map((r) => r.weights.buffer as ArrayBuffer) };
       }
       // ---- end explanations
+      // Transformer view: fresh copies, so their buffers can be transferred.
+      case 'inspectTransformer': {
+        const r = s.inspectTransformer(request.text, request.options);
+        return { value: r, transfer: [r.attention.buffer as ArrayBuffer, r.scores.buffer as ArrayBuffer] };
+      }
+      case 'headAblation':
+        return { value: s.headAblation(request.limit, request.causal) };
+      case 'positionalEncoding': {
+        const table = s.positionalEncoding(request.positions);
+        return { value: table, transfer: [table.values.buffer as ArrayBuffer] };
+      }
     }
     throw new Error(`unknown session request '${(request as { op: string }).op}'`);
   }

@@ -24,6 +24,10 @@
 
 namespace attn {
 
+class MultiHeadSelfAttention;
+struct MultiHeadAttentionCache;
+class LearnedPositionalEncoding;
+
 enum class EncoderKind { bilstm, bigru, transformer };
 enum class PoolingKind { attention, last, mean };
 enum class PositionalKind { sinusoidal, learned };
@@ -69,6 +73,11 @@ class SequenceEncoder {
   virtual std::size_t output_dim() const = 0;
   // Self-attention weights of Transformer block `layer` from the last forward: [B, H, T, T].
   virtual const Tensor4* self_attention(std::size_t layer) const;
+  // Inference what-ifs (analysis/transformer_inspect.hpp); null / no-op for recurrent encoders.
+  virtual MultiHeadSelfAttention* attention_layer(std::size_t layer);
+  virtual const MultiHeadAttentionCache* attention_cache(std::size_t layer) const;
+  virtual const LearnedPositionalEncoding* learned_positional() const;
+  virtual void set_causal(bool causal);
 };
 
 class SequenceClassifier {
@@ -87,6 +96,17 @@ class SequenceClassifier {
   const Tensor2& pooling_weights() const;
   // Transformer self-attention of block `layer` from the last forward, [B, H, T, T], or null.
   const Tensor4* self_attention(std::size_t layer) const;
+
+  // What-if hooks for analysis (analysis/transformer_inspect.hpp), Transformer encoder only:
+  // block `layer`'s self-attention (its head_enabled mask ablates heads), or null for a recurrent
+  // encoder or a layer out of range, and its cache from the last forward (Q, K for the scores);
+  // the learned positional table (null when sinusoidal or recurrent); and the causal mask forward
+  // uses from now on. set_causal does not change config(): a saved model keeps the mask it was
+  // trained with. Callers restore what they change.
+  MultiHeadSelfAttention* attention_layer(std::size_t layer);
+  const MultiHeadAttentionCache* attention_cache(std::size_t layer) const;
+  const LearnedPositionalEncoding* learned_positional() const;
+  void set_causal(bool causal);
 
   ParameterList& parameters() { return parameters_; }
   const ClassifierConfig& config() const { return config_; }
