@@ -91,15 +91,15 @@ try {
   await cdp.send('Performance.enable');
   const { port } = server.address();
   // ?debug exposes the engine bridge as window.attnDebug.engine (memoryBytes, predict).
-  await page.goto(`http://127.0.0.1:${port}/?debug#/studio`);
+  await page.goto(`http://127.0.0.1:${port}/?debug#/studio?epochs=50`);
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 60000 });
+  await page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 60000 });
   const panel = page.locator('.train-panel');
-  await page.fill('#train-epochs', '50');
 
   let runs = 0;
   let stepsBefore = 0; // steps of the runs that ended
   const startRun = async () => {
-    await page.click('.train-panel button:text-is("Train")');
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
     runs += 1;
   };
   const currentSteps = async () => Number((await page.getAttribute('#train-step', 'data-step')) ?? 0);
@@ -114,8 +114,8 @@ try {
   let nextSample = started;
   while (Date.now() < end) {
     const state = await panel.getAttribute('data-state');
-    if (state === 'finished' || state === 'cancelled' || state === 'failed') {
-      if (state === 'failed') errors.push(`run ${runs} failed: ${await page.textContent('.train-panel .error')}`);
+    if (state === 'finished' || state === 'cancelled' || state === 'failed' || state === 'diverged') {
+      if (state === 'failed') errors.push(`run ${runs} failed: ${await page.textContent('#train-error')}`);
       stepsBefore += await currentSteps();
       await startRun();
       await page.waitForFunction(() => document.querySelector('.train-panel')?.dataset.state !== 'finished', null, {
@@ -138,7 +138,7 @@ try {
         const predictMs = performance.now() - t;
         // A click's handler and the frame after it: what a user feels.
         t = performance.now();
-        document.querySelector('#train-epochs').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        document.querySelector('#set-epochs').dispatchEvent(new MouseEvent('click', { bubbles: true }));
         await new Promise((resolve) => requestAnimationFrame(() => resolve()));
         const frameMs = performance.now() - t;
         return { tasks, wasmBytes, predictMs: predicted ? predictMs : null, frameMs };
