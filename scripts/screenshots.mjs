@@ -11,6 +11,17 @@ const out = path.join(root, 'docs/images');
 
 const visible = (page, selector, timeout = 180000) => page.waitForSelector(selector, { state: 'visible', timeout });
 
+// Waits until the view (or its training section) says its run finished.
+const finished = (page, view, timeout) =>
+  page.waitForFunction(
+    (id) => {
+      const root = document.querySelector(`[data-testid="view-${id}"]`);
+      return root?.dataset.state === 'finished' || root?.querySelector('[data-state="finished"]') !== null;
+    },
+    view,
+    { timeout },
+  );
+
 // What each shot does before the picture; every step waits for what it caused, never for a fixed time.
 const SHOTS = {
   lab: {
@@ -22,40 +33,57 @@ const SHOTS = {
   },
   studio: {
     hash: '#/studio',
-    async prepare(page) {
-      await page.locator('[data-testid="view-studio"] button', { hasText: /^Train$/ }).first().click();
-      await page.waitForFunction(
-        () => /Finished/.test(document.querySelector('[data-testid="view-studio"]')?.textContent ?? ''),
-        null,
-        { timeout: 300000 },
+    async prepare(page, shoot) {
+      await page
+        .locator('[data-testid="view-studio"] button', { hasText: /^Train$/ })
+        .first()
+        .click();
+      await finished(page, 'studio', 300000);
+      await page.evaluate(() => window.scrollTo(0, document.querySelector('.train-panel').offsetTop - 8));
+      await shoot('studio');
+      await page.locator('#predict-text').fill('not the best film, but the acting was wonderful and the story moving');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="explain-panel"] td').length > 0);
+      await page.evaluate(() =>
+        window.scrollTo(0, document.querySelector('[data-testid="explain-panel"]').offsetTop - 8),
       );
-      const input = page.locator('#predict-text');
-      if (await input.count()) {
-        await input.fill('not the best film, but the acting was wonderful and the story moving');
-        await page.waitForTimeout(500); // the type-as-you-go debounce; nothing else to wait on
-      }
+      return 'studio-explain';
     },
   },
   seq2seq: {
     hash: '#/seq2seq',
     async prepare(page) {
-      await page.locator('[data-testid="view-seq2seq"] button', { hasText: /^Train/ }).first().click();
-      await page.waitForFunction(
-        () => /Finished|trained/i.test(document.querySelector('[data-testid="view-seq2seq"]')?.textContent ?? ''),
-        null,
-        { timeout: 600000 },
+      const view = page.locator('[data-testid="view-seq2seq"]');
+      await page.locator('#s2s-task').selectOption('dates');
+      await page.locator('#s2s-epochs').fill('4');
+      await view
+        .locator('button', { hasText: /^Train/ })
+        .first()
+        .click();
+      await finished(page, 'seq2seq', 900000);
+      await page.locator('#s2s-input').fill('21 March 1987');
+      await view.getByRole('button', { name: 'Decode' }).click();
+      // The animation shows one output character per step: wait for the last one.
+      await page.waitForFunction(() => {
+        const e = document.querySelector('.seq2seq');
+        return e?.dataset.decodeSteps !== undefined && e.dataset.decodeStep === e.dataset.decodeSteps;
+      });
+      await page.evaluate(() =>
+        window.scrollTo(0, document.querySelector('.seq2seq h3, .seq2seq h2:nth-of-type(2)')?.offsetTop ?? 0),
       );
     },
   },
   transformer: {
     hash: '#/transformer',
     async prepare(page) {
-      await page.locator('[data-testid="view-transformer"] button', { hasText: /^Train/ }).first().click();
-      await page.waitForFunction(
-        () => /Finished|trained/i.test(document.querySelector('[data-testid="view-transformer"]')?.textContent ?? ''),
-        null,
-        { timeout: 300000 },
-      );
+      await page
+        .locator('[data-testid="view-transformer"] button', { hasText: /^Train/ })
+        .first()
+        .click();
+      await finished(page, 'transformer', 300000);
+      await page.evaluate(() => {
+        const map = document.querySelector('[data-testid="view-transformer"] figure.heatmap');
+        window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY - 40);
+      });
     },
   },
   course: {
@@ -80,10 +108,16 @@ try {
   for (const name of names) {
     const shot = SHOTS[name];
     const { page, problems } = await openPage(env, (shot.page ?? '') + shot.hash);
-    await shot.prepare(page);
-    const file = path.join(out, `${shot.file ?? name}.png`);
-    await page.screenshot({ path: file });
-    process.stderr.write(`${name}: ${path.relative(root, file)}${problems.length ? ` (${problems.join('; ')})` : ''}\n`);
+    const shoot = async (file) => {
+      const where = path.join(out, `${file}.png`);
+      await page.screenshot({ path: where });
+      process.stderr.write(
+        `${name}: ${path.relative(root, where)}${problems.length ? ` (${problems.join('; ')})` : ''}\n`,
+      );
+    };
+    // prepare() may take pictures on the way (shoot) and names the last one (default: the view's).
+    const last = await shot.prepare(page, shoot);
+    await shoot(last ?? shot.file ?? name);
     await page.close();
   }
 } finally {
