@@ -5,29 +5,23 @@
 // new Function, without the browser sandbox, which tests/e2e/course.test.mjs covers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { loadWebModules } from './support/web_modules.mjs';
 import { loadEngine } from './support/engine.mjs';
 
 let engine;
-let server;
+let loaded;
 let EXERCISES;
 let grader;
 
 before(async () => {
   engine = await loadEngine();
-  server = await createServer({
-    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
-    server: { middlewareMode: true, hmr: false, ws: false },
-    appType: 'custom',
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  ({ EXERCISES } = await server.ssrLoadModule('/src/course/exercises/index.ts'));
-  grader = await server.ssrLoadModule('/src/course/grader.ts');
+  loaded = await loadWebModules('/src/course/exercises/index.ts', '/src/course/grader.ts');
+  let exercises;
+  [exercises, grader] = loaded.modules;
+  ({ EXERCISES } = exercises);
 });
 after(async () => {
-  await server?.close();
+  await loaded?.close();
 });
 
 // The page's EngineCall, answered by the wasm module directly.

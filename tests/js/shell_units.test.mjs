@@ -4,10 +4,9 @@
 // by tests/e2e/playground.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { loadWebModules } from './support/web_modules.mjs';
 
-let server;
+let loaded;
 let router;
 let state;
 let exporter;
@@ -15,21 +14,17 @@ let sample;
 let lab;
 
 before(async () => {
-  server = await createServer({
-    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
-    server: { middlewareMode: true, hmr: false, ws: false },
-    appType: 'custom',
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  router = await server.ssrLoadModule('/src/app/router.ts');
-  state = await server.ssrLoadModule('/src/views/lab/state.ts');
-  exporter = await server.ssrLoadModule('/src/export/export.ts');
-  sample = await server.ssrLoadModule('/src/views/lab/sample.ts');
-  lab = await server.ssrLoadModule('/src/views/lab/attention_lab.ts');
+  loaded = await loadWebModules(
+    '/src/app/router.ts',
+    '/src/views/lab/state.ts',
+    '/src/export/export.ts',
+    '/src/views/lab/sample.ts',
+    '/src/views/lab/attention_lab.ts',
+  );
+  [router, state, exporter, sample, lab] = loaded.modules;
 });
 after(async () => {
-  await server?.close();
+  await loaded?.close();
 });
 
 test("router.parses routes, redirects the empty hash and the first page's #lab? links", () => {

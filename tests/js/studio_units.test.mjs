@@ -3,28 +3,19 @@
 // Loaded through Vite's SSR loader like shell_units; the DOM parts are in tests/e2e/studio.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { loadWebModules } from './support/web_modules.mjs';
 
-let server;
+let loaded;
 let settings;
 let studio;
 let chart;
 
 before(async () => {
-  server = await createServer({
-    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
-    server: { middlewareMode: true, hmr: false, ws: false },
-    appType: 'custom',
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  settings = await server.ssrLoadModule('/src/views/studio/settings.ts');
-  studio = await server.ssrLoadModule('/src/views/studio/studio.ts');
-  chart = await server.ssrLoadModule('/src/views/chart.ts');
+  loaded = await loadWebModules('/src/views/studio/settings.ts', '/src/views/studio/studio.ts', '/src/views/chart.ts');
+  [settings, studio, chart] = loaded.modules;
 });
 after(async () => {
-  await server?.close();
+  await loaded?.close();
 });
 
 test('studio_settings.round-trip through the URL; only non-defaults are written; bad values fall back', () => {

@@ -1,4 +1,4 @@
-// The one DOM helper the views and the course share: an element with properties (and data-*
+// The DOM helpers the views and the course share: el(), an element with properties (and data-*
 // attributes) and children in one call. Children given as strings become text nodes, never HTML.
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -10,4 +10,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   if (dataset) Object.assign(node.dataset, dataset);
   node.append(...children);
   return node;
+}
+
+/** One line of a readout list (<dl>): a label and the output that shows its value. */
+export function readoutRow(label: string, output: HTMLOutputElement): HTMLDivElement {
+  return el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
 }

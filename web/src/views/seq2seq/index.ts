@@ -6,7 +6,7 @@
 import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
-import { el } from '../dom';
+import { el, readoutRow } from '../dom';
 import { createHeatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
 
@@ -164,8 +164,6 @@ class Seq2SeqPanel {
       if (event.key === 'Enter' && !this.decodeButton.disabled) void this.decode();
     });
     this.finishButton.addEventListener('click', () => this.showStep(this.rows()));
-    const row = (label: string, output: HTMLOutputElement) =>
-      el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
     this.element.append(
       el(
         'div',
@@ -185,10 +183,10 @@ class Seq2SeqPanel {
       el(
         'dl',
         { className: 'train-readout' },
-        row('Step', this.readout.step),
-        row('Loss (last batch)', this.readout.loss),
-        row('Validation exact match', this.readout.validation),
-        row('Held-out exact match', this.readout.test),
+        readoutRow('Step', this.readout.step),
+        readoutRow('Loss (last batch)', this.readout.loss),
+        readoutRow('Validation exact match', this.readout.validation),
+        readoutRow('Held-out exact match', this.readout.test),
       ),
       this.byLength,
       el('h3', {}, 'Decode an input'),

@@ -14,7 +14,7 @@ import type { DataSource, TrainingProgress, WatchedAttention } from '../../engin
 import { download } from '../../export/export';
 import * as store from '../../storage/model_store';
 import { createLineChart, SERIES_COLOURS, SERIES_DASHES, type ChartSeries } from '../chart';
-import { el } from '../dom';
+import { el, readoutRow } from '../dom';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import type { ViewContext } from '../types';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
@@ -712,8 +712,6 @@ export class Studio {
       if (!this.busy()) this.watchedTexts = this.watchedList();
     });
 
-    const row = (label: string, output: HTMLOutputElement) =>
-      el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
     this.trainSection.append(
       heading,
       form,
@@ -735,12 +733,12 @@ export class Studio {
       el(
         'dl',
         { className: 'train-readout' },
-        row('Step', this.readout.step),
-        row('Loss (last batch)', this.readout.loss),
-        row('Training accuracy (this epoch)', this.readout.accuracy),
-        row('Validation', this.readout.validation),
-        row('Speed', this.readout.speed),
-        row('Time left', this.readout.eta),
+        readoutRow('Step', this.readout.step),
+        readoutRow('Loss (last batch)', this.readout.loss),
+        readoutRow('Training accuracy (this epoch)', this.readout.accuracy),
+        readoutRow('Validation', this.readout.validation),
+        readoutRow('Speed', this.readout.speed),
+        readoutRow('Time left', this.readout.eta),
       ),
       this.raceReadout,
       el('div', { className: 'studio-charts' }, this.lossChart.element, this.accuracyChart.element),

@@ -11,7 +11,7 @@ import type {
   PositionalEncodingTable,
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
-import { el } from '../dom';
+import { el, readoutRow } from '../dom';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
@@ -133,8 +133,6 @@ class TransformerPanel {
     this.lineHead.addEventListener('change', () => this.renderLines());
     this.ablateButton.addEventListener('click', () => void this.measureHeads());
 
-    const row = (label: string, output: HTMLOutputElement) =>
-      el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
     this.element.append(
       el(
         'div',
@@ -161,7 +159,12 @@ class TransformerPanel {
       ),
       this.status,
       this.progress,
-      el('dl', { className: 'train-readout' }, row('Step', this.stepOut), row('Loss (last batch)', this.lossOut)),
+      el(
+        'dl',
+        { className: 'train-readout' },
+        readoutRow('Step', this.stepOut),
+        readoutRow('Loss (last batch)', this.lossOut),
+      ),
       el('h3', {}, 'Self-attention of a sentence'),
       el(
         'div',
