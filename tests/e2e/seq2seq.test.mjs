@@ -42,6 +42,13 @@ test('seq2seq view: train briefly, then decoding advances step by step', async (
   assert.ok(last < first, `the loss falls: first ${first}, last ${last}`);
   await page.waitForFunction(() => /% of 200/.test(document.querySelector('#s2s-test')?.textContent ?? ''));
   assert.equal(await page.locator('.s2s-by-length tbody tr').count(), 6, 'lengths 3..8');
+  // The by-length chart has this run's line (and a hint to train another attention to compare).
+  const chart = page.locator('[data-testid="s2s-length-chart"]');
+  assert.equal(await chart.isVisible(), true);
+  assert.equal(await chart.locator('.chart-legend li').count(), 1);
+  assert.match(await chart.locator('.chart-legend').textContent(), /Bahdanau/);
+  await chart.locator('details summary').click();
+  assert.equal(await chart.locator('.chart-table tbody tr').count(), 6, 'one row per length');
 
   // Decode: the step counter walks 0, 1, 2, ... and the heatmap has one row per step shown.
   await page.locator('#s2s-input').fill('40713');

@@ -6,6 +6,7 @@
 import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
+import { createLineChart } from '../chart';
 import { el, readoutRow } from '../dom';
 import { createHeatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
@@ -90,6 +91,25 @@ class Seq2SeqPanel {
     className: 's2s-by-length',
     hidden: true,
   });
+  // Held-out exact match by input length of every run finished in this view, per task and
+  // attention (the latest run of each), drawn as one series per attention: train the same task
+  // with and without attention to see where the fixed-length context gives out.
+  private readonly lengthResults = new Map<
+    string,
+    Map<string, { sourceLength: number; count: number; exact: number }[]>
+  >();
+  private readonly lengthChart = createLineChart({
+    title: 'Held-out exact match by input length, per attention',
+    testId: 's2s-length-chart',
+    xLabel: 'Input length (characters)',
+    yLabel: 'Exact match',
+    yRange: [0, 1],
+  });
+  private readonly lengthHint = el(
+    'p',
+    { className: 'hint', hidden: true },
+    'Train the same task again with another attention (or none) to add its line to the chart.',
+  );
 
   private readonly input = el('input', {
     id: 's2s-input',
@@ -130,6 +150,7 @@ class Seq2SeqPanel {
   constructor(private readonly engine: EngineBridge) {
     this.build();
     this.setState('idle');
+    this.showLengthChart(this.task());
   }
 
   private build(): void {
@@ -151,6 +172,7 @@ class Seq2SeqPanel {
     }
     this.taskSelect.addEventListener('change', () => {
       this.epochsInput.value = String(TASKS[this.task()].epochs);
+      this.showLengthChart(this.task());
     });
     this.sampleSelect.addEventListener('change', () => {
       if (this.sampleSelect.value) this.input.value = this.sampleSelect.value;
@@ -189,6 +211,8 @@ class Seq2SeqPanel {
         readoutRow('Held-out exact match', this.readout.test),
       ),
       this.byLength,
+      this.lengthChart.element,
+      this.lengthHint,
       el('h3', {}, 'Decode an input'),
       el(
         'div',
@@ -279,6 +303,7 @@ class Seq2SeqPanel {
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
       this.readout.test.textContent = `${percent(metrics.exactMatch)} of ${metrics.count} (token accuracy ${percent(metrics.tokenAccuracy)})`;
       this.renderByLength(metrics.byLength);
+      if (!outcome.cancelled) this.recordByLength(task, this.attentionSelect.value, metrics.byLength);
     } catch (error) {
       this.error.textContent = error instanceof Error ? error.message : String(error);
       this.setState('failed');
@@ -305,6 +330,31 @@ class Seq2SeqPanel {
     );
     this.byLength.replaceChildren(caption, el('thead', {}, head), el('tbody', {}, ...body));
     this.byLength.hidden = rows.length === 0;
+  }
+
+  private recordByLength(
+    task: string,
+    attention: string,
+    rows: { sourceLength: number; count: number; exact: number }[],
+  ): void {
+    const runs = this.lengthResults.get(task) ?? new Map();
+    runs.set(attention, rows);
+    this.lengthResults.set(task, runs);
+    this.showLengthChart(task);
+  }
+
+  private showLengthChart(task: string): void {
+    const runs = this.lengthResults.get(task);
+    const label = (value: string) =>
+      [...this.attentionSelect.options].find((o) => o.value === value)?.textContent ?? value;
+    const series = [...(runs?.entries() ?? [])].map(([attention, rows]) => ({
+      name: label(attention),
+      xs: rows.map((r) => r.sourceLength),
+      ys: rows.map((r) => (r.count ? r.exact / r.count : 0)),
+    }));
+    this.lengthChart.update(series);
+    this.lengthChart.element.hidden = series.length === 0;
+    this.lengthHint.hidden = series.length !== 1;
   }
 
   private async control(action: 'pause' | 'resume' | 'cancel'): Promise<void> {
