@@ -821,6 +821,12 @@ export class Studio {
     };
     this.status.textContent = text ?? texts[state];
     this.updateModelButtons();
+    // While a run is followed live the watched tables refresh only every TABLES_MS; when it ends
+    // (or pauses) the last snapshot's tables are drawn at once, whatever the last frame skipped.
+    if (!busy || state === 'paused') {
+      this.shownSnapshot = '';
+      this.render();
+    }
   }
 
   private updateModelButtons(): void {
