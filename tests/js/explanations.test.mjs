@@ -4,17 +4,8 @@
 // built-in corpus (median |Δp| under shuffled attention, Kendall τ between attributions).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngine } from './support/engine.mjs';
+import { loadEngine, SMALL_MODEL, SHORT_TRAINING } from './support/engine.mjs';
 
-const SMALL = { embedDim: 16, units: 16, attentionDim: 16, numWords: 2000, maxlen: 64, seed: 3 };
-const TRAIN = {
-  epochs: 30,
-  batchSize: 16,
-  learningRate: 0.005,
-  validationSplit: 0.1,
-  earlyStoppingPatience: 0,
-  seed: 2,
-};
 const REVIEW = 'the acting was not good but the story was wonderful';
 
 let engine;
@@ -41,8 +32,8 @@ before(async () => {
   engine = await loadEngine();
   trained = session();
   trained.loadBuiltin();
-  trained.createModel(SMALL);
-  trained.startTraining(TRAIN);
+  trained.createModel(SMALL_MODEL);
+  trained.startTraining(SHORT_TRAINING);
   trained.runSteps(300);
 });
 after(() => {
@@ -119,7 +110,7 @@ test('explanations: errors name the problem; models without attention pooling', 
 
   const mean = session();
   mean.loadBuiltin();
-  mean.createModel({ ...SMALL, pooling: 'mean' });
+  mean.createModel({ ...SMALL_MODEL, pooling: 'mean' });
   const a = mean.analyze(REVIEW, null);
   assert.equal(a.weights.length, 0);
   assert.equal(a.scores.length, 0);

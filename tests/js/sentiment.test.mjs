@@ -5,25 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadEngine } from './support/engine.mjs';
+import { loadEngine, SMALL_MODEL, SHORT_TRAINING } from './support/engine.mjs';
 
-// Small enough for a few hundred steps in seconds; the same shape as model (a).
-const SMALL = {
-  embedDim: 16,
-  units: 16,
-  attentionDim: 16,
-  numWords: 2000,
-  maxlen: 64,
-  seed: 3,
-};
-const TRAIN = {
-  epochs: 30,
-  batchSize: 16,
-  learningRate: 0.005,
-  validationSplit: 0.1,
-  earlyStoppingPatience: 0,
-  seed: 2,
-};
 const WATCHED = ['the acting was not good', 'a wonderful film'];
 
 let engine;
@@ -51,10 +34,10 @@ test('sentiment: chunked training (with snapshots between chunks) is bit-identic
     trainExamples: 528,
     testExamples: 132,
   });
-  const info = one.createModel(SMALL);
+  const info = one.createModel(SMALL_MODEL);
   assert.ok(info.parameters > 0);
   assert.equal(info.maxlen, 64);
-  const start = one.startTraining(TRAIN);
+  const start = one.startTraining(SHORT_TRAINING);
   assert.equal(start.validationExamples, 52); // round(0.1 · 264) = 26 of each class
   assert.equal(start.batchesPerEpoch, 30); // ceil(476 / 16)
   const whole = one.runSteps(300);
@@ -65,8 +48,8 @@ test('sentiment: chunked training (with snapshots between chunks) is bit-identic
 
   const chunked = session();
   chunked.loadBuiltin();
-  chunked.createModel(SMALL);
-  chunked.startTraining(TRAIN);
+  chunked.createModel(SMALL_MODEL);
+  chunked.startTraining(SHORT_TRAINING);
   const losses = [];
   let snapshots = 0;
   while (losses.length < 300) {
@@ -85,8 +68,8 @@ test('sentiment: chunked training (with snapshots between chunks) is bit-identic
 test('sentiment: evaluate, predict with attention weights that sum to 1, save → load → same predictions', () => {
   const s = session();
   s.loadBuiltin();
-  s.createModel(SMALL);
-  s.startTraining(TRAIN);
+  s.createModel(SMALL_MODEL);
+  s.startTraining(SHORT_TRAINING);
   s.runSteps(200);
   const metrics = s.evaluate('test');
   assert.equal(metrics.tp + metrics.fp + metrics.tn + metrics.fn, 132);
@@ -137,7 +120,7 @@ test('sentiment: CSV from bytes, a malformed CSV names its line, data statistics
     30,
   );
   assert.ok(stats.percentiles.p50 >= stats.minTokens && stats.percentiles.p99 <= stats.maxTokens);
-  s.createModel({ ...SMALL, maxlen: 5 });
+  s.createModel({ ...SMALL_MODEL, maxlen: 5 });
   const covered = s.dataStats('test', 4);
   assert.ok(covered.coverage.tokens > 0.5);
   assert.equal(covered.coverage.truncated, 5, 'the "A fine, warm film number i" reviews exceed maxlen 5');

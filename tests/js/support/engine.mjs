@@ -28,3 +28,22 @@ export function tensor(nested) {
   for (let level = nested; Array.isArray(level); level = level[0]) shape.push(level.length);
   return { shape, data: Float32Array.from(nested.flat(Infinity)) };
 }
+
+// A sentiment model of model (a)'s shape, small enough for a few hundred steps in seconds, and
+// a training setting for it: the fixtures the sentiment and explanation tests share.
+export const SMALL_MODEL = Object.freeze({
+  embedDim: 16,
+  units: 16,
+  attentionDim: 16,
+  numWords: 2000,
+  maxlen: 64,
+  seed: 3,
+});
+export const SHORT_TRAINING = Object.freeze({
+  epochs: 30,
+  batchSize: 16,
+  learningRate: 0.005,
+  validationSplit: 0.1,
+  earlyStoppingPatience: 0,
+  seed: 2,
+});
