@@ -14,11 +14,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  fuzz::Bytes bytes = fuzz::copy(data + 1, size - 1);
-  if ((data[0] & 1u) && bytes.size() >= 4) {
-    const std::uint32_t crc = attn::crc32(bytes.data(), bytes.size() - 4);
-    for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
-  }
+  const fuzz::Bytes bytes = fuzz::model_file_input(data, size);
   try {
     attn::read_model(bytes);
   } catch (const attn::ModelFileError&) {

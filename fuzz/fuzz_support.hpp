@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "attn/io/gzip.hpp"
+#include "attn/io/model_file.hpp"
 
 namespace fuzz {
 
@@ -51,5 +52,18 @@ inline Bytes gzip_stored(const std::uint8_t* plain, std::size_t size) {
 
 // A libFuzzer target must not write outside its input: copies are made for the repairs above.
 inline Bytes copy(const std::uint8_t* data, std::size_t size) { return Bytes(data, data + size); }
+
+// A model file (io/model_file.hpp, trailing little-endian CRC-32) from a fuzzer input: the first
+// byte is the mode, the rest the file. Even: as is (the CRC rejects almost every mutation). Odd:
+// the trailing CRC-32 is rewritten to match, so mutations reach what lies behind it.
+inline Bytes model_file_input(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return {};
+  Bytes bytes = copy(data + 1, size - 1);
+  if ((data[0] & 1u) && bytes.size() >= 4) {
+    const std::uint32_t crc = attn::crc32(bytes.data(), bytes.size() - 4);
+    for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+  }
+  return bytes;
+}
 
 }  // namespace fuzz
