@@ -71,7 +71,10 @@ function show(view: string, params: URLSearchParams, moveFocus: boolean): void {
       replaceParams: (p) => {
         // Only the visible view may write the URL (a hidden one finishing work must not).
         if (current !== view) return;
-        history.replaceState(history.state, '', routeHash(view, p));
+        const hash = routeHash(view, p);
+        // An unchanged URL is not written again (each write is a round trip to the browser process).
+        if (location.hash === hash) return;
+        history.replaceState(history.state, '', hash);
         remember(view, p);
       },
     });

@@ -91,6 +91,11 @@ export function createLineChart(options: ChartOptions): LineChart {
   const csv = csvButton('Export CSV', `${fileStem(options.title)}.csv`, () => csvRows());
   element.append(caption, legend, svg, details, el('div', { className: 'export-buttons' }, csv, svgButton));
 
+  const axes = document.createElementNS(SVG_NS, 'g');
+  const plot = document.createElementNS(SVG_NS, 'g');
+  svg.append(axes, plot);
+  let drawnAxes = '';
+  let drawnLegend = '';
   let series: ChartSeries[] = [];
   const styled = () =>
     series.map((s, i) => ({
@@ -208,64 +213,73 @@ export function createLineChart(options: ChartOptions): LineChart {
     }
     const px = (x: number) => MARGIN.left + ((x - x0) / (x1 - x0)) * (WIDTH - MARGIN.left - MARGIN.right);
     const py = (y: number) => HEIGHT - MARGIN.bottom - ((y - y0) / (y1 - y0)) * (HEIGHT - MARGIN.top - MARGIN.bottom);
-    const children: SVGElement[] = [];
+    // Axes, tick labels and the legend are rebuilt only when they change (SVG text is the costly
+    // part to lay out); the plotted paths and points, which move every update, are replaced.
     const bottom = HEIGHT - MARGIN.bottom;
-    children.push(
-      node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: bottom, y2: bottom, stroke: 'currentColor' }),
-      node('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: bottom, stroke: 'currentColor' }),
-    );
-    for (const t of niceTicks(x0, x1, 6)) {
-      children.push(
-        node('line', { x1: px(t), x2: px(t), y1: bottom, y2: bottom + 4, stroke: 'currentColor' }),
+    const xTicks = niceTicks(x0, x1, 6);
+    const yTicks = niceTicks(y0, y1, 5);
+    const axesKey = [x0, x1, y0, y1, xTicks.join(), yTicks.join()].join('|');
+    if (axesKey !== drawnAxes) {
+      drawnAxes = axesKey;
+      const axisNodes: SVGElement[] = [
+        node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: bottom, y2: bottom, stroke: 'currentColor' }),
+        node('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: bottom, stroke: 'currentColor' }),
+      ];
+      for (const t of xTicks) {
+        axisNodes.push(
+          node('line', { x1: px(t), x2: px(t), y1: bottom, y2: bottom + 4, stroke: 'currentColor' }),
+          node(
+            'text',
+            { x: px(t), y: bottom + 16, 'font-size': 11, 'text-anchor': 'middle', fill: 'currentColor' },
+            tickLabel(t),
+          ),
+        );
+      }
+      for (const t of yTicks) {
+        axisNodes.push(
+          node('line', {
+            x1: MARGIN.left - 4,
+            x2: WIDTH - MARGIN.right,
+            y1: py(t),
+            y2: py(t),
+            stroke: 'currentColor',
+            'stroke-opacity': 0.15,
+          }),
+          node(
+            'text',
+            { x: MARGIN.left - 6, y: py(t) + 4, 'font-size': 11, 'text-anchor': 'end', fill: 'currentColor' },
+            tickLabel(t),
+          ),
+        );
+      }
+      axisNodes.push(
         node(
           'text',
-          { x: px(t), y: bottom + 16, 'font-size': 11, 'text-anchor': 'middle', fill: 'currentColor' },
-          tickLabel(t),
+          {
+            x: (MARGIN.left + WIDTH - MARGIN.right) / 2,
+            y: HEIGHT - 6,
+            'font-size': 12,
+            'text-anchor': 'middle',
+            fill: 'currentColor',
+          },
+          options.xLabel,
         ),
-      );
-    }
-    for (const t of niceTicks(y0, y1, 5)) {
-      children.push(
-        node('line', {
-          x1: MARGIN.left - 4,
-          x2: WIDTH - MARGIN.right,
-          y1: py(t),
-          y2: py(t),
-          stroke: 'currentColor',
-          'stroke-opacity': 0.15,
-        }),
         node(
           'text',
-          { x: MARGIN.left - 6, y: py(t) + 4, 'font-size': 11, 'text-anchor': 'end', fill: 'currentColor' },
-          tickLabel(t),
+          {
+            x: 14,
+            y: (MARGIN.top + bottom) / 2,
+            'font-size': 12,
+            'text-anchor': 'middle',
+            fill: 'currentColor',
+            transform: `rotate(-90 14 ${(MARGIN.top + bottom) / 2})`,
+          },
+          options.yLabel,
         ),
       );
+      axes.replaceChildren(...axisNodes);
     }
-    children.push(
-      node(
-        'text',
-        {
-          x: (MARGIN.left + WIDTH - MARGIN.right) / 2,
-          y: HEIGHT - 6,
-          'font-size': 12,
-          'text-anchor': 'middle',
-          fill: 'currentColor',
-        },
-        options.xLabel,
-      ),
-      node(
-        'text',
-        {
-          x: 14,
-          y: (MARGIN.top + bottom) / 2,
-          'font-size': 12,
-          'text-anchor': 'middle',
-          fill: 'currentColor',
-          transform: `rotate(-90 14 ${(MARGIN.top + bottom) / 2})`,
-        },
-        options.yLabel,
-      ),
-    );
+    const plotted: SVGElement[] = [];
     for (const s of all) {
       const [xs, ys] = thin(s.xs, s.ys);
       let d = '';
@@ -276,26 +290,30 @@ export function createLineChart(options: ChartOptions): LineChart {
       const path = node('path', { d, fill: 'none', stroke: s.colour, 'stroke-width': 2, class: 'series' });
       if (s.dash) path.setAttribute('stroke-dasharray', s.dash);
       path.dataset.name = s.name;
-      children.push(path);
+      plotted.push(path);
       // A lone point (one epoch so far) is invisible as a path: mark every point when there are few.
       if (xs.length <= 30)
         for (let i = 0; i < xs.length; i++)
           if (Number.isFinite(ys[i]))
-            children.push(node('circle', { cx: px(xs[i]), cy: py(ys[i]), r: 2.5, fill: s.colour }));
+            plotted.push(node('circle', { cx: px(xs[i]), cy: py(ys[i]), r: 2.5, fill: s.colour }));
     }
-    svg.replaceChildren(...children);
-    legend.replaceChildren(
-      ...all.map((s) => {
-        const sample = document.createElementNS(SVG_NS, 'svg');
-        sample.setAttribute('width', '28');
-        sample.setAttribute('height', '10');
-        sample.setAttribute('aria-hidden', 'true');
-        const line = node('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.colour, 'stroke-width': 2 });
-        if (s.dash) line.setAttribute('stroke-dasharray', s.dash);
-        sample.append(line);
-        return el('li', {}, sample, ` ${s.name}`);
-      }),
-    );
+    plot.replaceChildren(...plotted);
+    const legendKey = JSON.stringify(all.map((s) => [s.name, s.colour, s.dash]));
+    if (legendKey !== drawnLegend) {
+      drawnLegend = legendKey;
+      legend.replaceChildren(
+        ...all.map((s) => {
+          const sample = document.createElementNS(SVG_NS, 'svg');
+          sample.setAttribute('width', '28');
+          sample.setAttribute('height', '10');
+          sample.setAttribute('aria-hidden', 'true');
+          const line = node('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.colour, 'stroke-width': 2 });
+          if (s.dash) line.setAttribute('stroke-dasharray', s.dash);
+          sample.append(line);
+          return el('li', {}, sample, ` ${s.name}`);
+        }),
+      );
+    }
     renderTable();
   }
 

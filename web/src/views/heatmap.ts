@@ -53,6 +53,27 @@ export function formatValue(x: number): string {
   return x.toFixed(abs >= 100 ? 1 : abs >= 10 ? 2 : 3);
 }
 
+function shapeKey(data: HeatmapData): string {
+  return JSON.stringify([data.rows, data.cols, data.rowLabels, data.colLabels]);
+}
+
+function paintCell(
+  cell: HTMLTableCellElement,
+  data: HeatmapData,
+  index: number,
+  colour: [number, number, number],
+): void {
+  const value = data.values[index];
+  const r = Math.floor(index / data.cols);
+  const c = index % data.cols;
+  const text = formatValue(value);
+  if (cell.textContent !== text) cell.textContent = text;
+  cell.dataset.value = String(value);
+  cell.style.background = rgb(colour);
+  cell.style.color = textColourOn(colour);
+  cell.title = `${data.rowLabels[r] ?? ''} ${data.colLabels[c] ?? ''}: ${value}`;
+}
+
 export function createHeatmap(title: string, testId: string, options: HeatmapOptions = {}): Heatmap {
   const element = document.createElement('figure');
   element.className = 'heatmap';
@@ -141,6 +162,7 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
     if (index >= 0) explain(index);
   });
 
+  let shape = '';
   function update(next: HeatmapData): void {
     const hadFocus = table.contains(document.activeElement);
     data = next;
@@ -150,41 +172,43 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
     legendMin.textContent = formatValue(lo);
     legendMax.textContent = formatValue(hi);
 
-    const head = document.createElement('thead');
-    const headRow = head.insertRow();
-    const corner = document.createElement('th');
-    corner.setAttribute('aria-hidden', 'true');
-    headRow.append(corner);
-    for (const label of next.colLabels) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = label;
-      headRow.append(th);
-    }
-    const body = document.createElement('tbody');
-    cells = [];
-    if (focusIndex >= next.rows * next.cols) focusIndex = 0;
-    for (let r = 0; r < next.rows; r++) {
-      const row = body.insertRow();
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = next.rowLabels[r] ?? '';
-      row.append(th);
-      for (let c = 0; c < next.cols; c++) {
-        const value = next.values[r * next.cols + c];
-        const colour = viridis(span > 0 ? (value - lo) / span : 0.5);
-        const cell = row.insertCell();
-        cell.textContent = formatValue(value);
-        cell.dataset.value = String(value);
-        cell.setAttribute('role', 'gridcell');
-        cell.tabIndex = cells.length === focusIndex ? 0 : -1;
-        cell.style.background = rgb(colour);
-        cell.style.color = textColourOn(colour);
-        cell.title = `${next.rowLabels[r] ?? ''} ${next.colLabels[c] ?? ''}: ${value}`;
-        cells.push(cell);
+    const colour = (value: number) => viridis(span > 0 ? (value - lo) / span : 0.5);
+    // Same shape and labels as the map on screen (a live run, a scrubbed timeline): the cells are
+    // updated in place, which keeps the layout and the keyboard focus where they are.
+    if (shape === shapeKey(next)) {
+      cells.forEach((cell, i) => paintCell(cell, next, i, colour(next.values[i])));
+    } else {
+      shape = shapeKey(next);
+      const head = document.createElement('thead');
+      const headRow = head.insertRow();
+      const corner = document.createElement('th');
+      corner.setAttribute('aria-hidden', 'true');
+      headRow.append(corner);
+      for (const label of next.colLabels) {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        th.textContent = label;
+        headRow.append(th);
       }
+      const body = document.createElement('tbody');
+      cells = [];
+      if (focusIndex >= next.rows * next.cols) focusIndex = 0;
+      for (let r = 0; r < next.rows; r++) {
+        const row = body.insertRow();
+        const th = document.createElement('th');
+        th.scope = 'row';
+        th.textContent = next.rowLabels[r] ?? '';
+        row.append(th);
+        for (let c = 0; c < next.cols; c++) {
+          const cell = row.insertCell();
+          cell.setAttribute('role', 'gridcell');
+          cell.tabIndex = cells.length === focusIndex ? 0 : -1;
+          paintCell(cell, next, cells.length, colour(next.values[cells.length]));
+          cells.push(cell);
+        }
+      }
+      table.replaceChildren(head, body);
     }
-    table.replaceChildren(head, body);
     if (hadFocus) cells[focusIndex]?.focus();
     if (element.dataset.explained) {
       const [r, c] = element.dataset.explained.split(',').map(Number);

@@ -848,6 +848,9 @@ export class Studio {
     this.racing = race;
     this.challengerSettings = race ? RACES[this.raceSelect.value as RaceKind].challenger(settings) : null;
     this.setState('preparing');
+    // The "preparing" state is painted before the worker is woken: once it trains it takes a core,
+    // and the click's own style and layout work would then compete with it for the other.
+    await afterNextPaint();
     try {
       if (!this.loaded || !(await this.loaded)) {
         if (!(await this.loadData())) throw new Error('no data: ' + this.dataError.textContent);
@@ -1121,15 +1124,13 @@ export class Studio {
       const tokens = a?.tokens ?? b?.tokens ?? [];
       const wa = a?.weights ?? new Float32Array(0);
       const wb = b?.weights ?? new Float32Array(0);
-      view.stripA.replaceChildren(...(a ? strip(`A: P(positive) = ${a.probability.toFixed(2)}: `, a.tokens, wa) : []));
+      showStrip(view.stripA, a ? `A: P(positive) = ${a.probability.toFixed(2)}: ` : '', a?.tokens ?? [], wa);
       const race = this.curves.length > 1;
       view.stripB.hidden = view.stripDiff.hidden = !race;
       if (race) {
-        view.stripB.replaceChildren(
-          ...(b ? strip(`B: P(positive) = ${b.probability.toFixed(2)}: `, b.tokens, wb) : []),
-        );
+        showStrip(view.stripB, b ? `B: P(positive) = ${b.probability.toFixed(2)}: ` : '', b?.tokens ?? [], wb);
         const diff = tokens.map((_, t) => (wb[t] ?? 0) - (wa[t] ?? 0));
-        view.stripDiff.replaceChildren('B − A: ', ...diffSpans(tokens, diff));
+        showDiffStrip(view.stripDiff, tokens, diff);
       }
       const rows: { label: string; values: ArrayLike<number> }[] = [];
       if (wa.length) rows.push({ label: 'A', values: wa });
@@ -1329,37 +1330,49 @@ export class Studio {
 }
 
 /** A label, then each token with its weight as background strength (relative to the largest). */
-function strip(label: string, tokens: string[], weights: ArrayLike<number>): (Node | string)[] {
+/** Resolves once the page has rendered a frame (a task after the next animation frame). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/**
+ * Shows `label` then one span per token in `container`. The spans of the same tokens are reused
+ * from the last call (a live run or a scrubbed timeline changes only the weights), so a new
+ * snapshot restyles them instead of laying out new text.
+ */
+function tokenSpans(container: HTMLElement, label: string, tokens: string[]): HTMLSpanElement[] {
+  const key = JSON.stringify(tokens);
+  if (container.dataset.tokens !== key) {
+    container.dataset.tokens = key;
+    container.replaceChildren(
+      document.createTextNode(label),
+      ...tokens.map((token) => el('span', { textContent: token })),
+    );
+  } else if (container.firstChild?.textContent !== label) container.firstChild!.textContent = label;
+  return [...container.querySelectorAll<HTMLSpanElement>(':scope > span')];
+}
+
+function showStrip(container: HTMLElement, label: string, tokens: string[], weights: ArrayLike<number>): void {
   let max = 1e-9;
   for (let i = 0; i < weights.length; i++) max = Math.max(max, weights[i]);
-  return [
-    label,
-    ...tokens.map((token, i) => {
-      const w = weights[i];
-      const span = el('span', {
-        className: 'token',
-        textContent: token,
-        title: w === undefined ? 'no attention weights' : `attention ${formatValue(w)}`,
-      });
-      span.style.setProperty('--weight', w === undefined ? '0' : (w / max).toFixed(3));
-      if (w !== undefined) span.dataset.weight = String(w);
-      return span;
-    }),
-  ];
+  tokenSpans(container, label, tokens).forEach((span, i) => {
+    const w = weights[i];
+    span.className = 'token';
+    span.title = w === undefined ? 'no attention weights' : `attention ${formatValue(w)}`;
+    span.style.setProperty('--weight', w === undefined ? '0' : (w / max).toFixed(3));
+    if (w !== undefined) span.dataset.weight = String(w);
+    else delete span.dataset.weight;
+  });
 }
 
 /** Tokens coloured by B − A: blue where B attends more, orange where A does (with the sign in the title). */
-function diffSpans(tokens: string[], diff: number[]): HTMLSpanElement[] {
+function showDiffStrip(container: HTMLElement, tokens: string[], diff: number[]): void {
   const max = Math.max(1e-9, ...diff.map(Math.abs));
-  return tokens.map((token, i) => {
+  tokenSpans(container, 'B − A: ', tokens).forEach((span, i) => {
     const d = diff[i];
-    const span = el('span', {
-      className: `token ${d >= 0 ? 'more-b' : 'more-a'}`,
-      textContent: token,
-      title: `B − A = ${formatValue(d)}`,
-    });
+    span.className = `token ${d >= 0 ? 'more-b' : 'more-a'}`;
+    span.title = `B − A = ${formatValue(d)}`;
     span.style.setProperty('--weight', (Math.abs(d) / max).toFixed(3));
     span.dataset.diff = String(d);
-    return span;
   });
 }
