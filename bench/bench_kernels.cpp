@@ -129,8 +129,15 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
   struct Variant {
     const char* name;
     decltype(&attn::kernels::gemm) gemm;
+    bool fma;
   };
-  for (const Variant& v : {Variant{"fast", &attn::kernels::gemm}, Variant{"reference", &attn::kernels::gemm_reference}}) {
+  // Where the relaxed-SIMD FMA kernel runs, the mul + add kernel is timed too ("fast-mul-add").
+  const bool has_fma = attn::kernels::set_gemm_fma(true);
+  std::vector<Variant> variants{{"fast", &attn::kernels::gemm, true}};
+  if (has_fma) variants.push_back({"fast-mul-add", &attn::kernels::gemm, false});
+  variants.push_back({"reference", &attn::kernels::gemm_reference, true});
+  for (const Variant& v : variants) {
+    attn::kernels::set_gemm_fma(v.fma);
     const Timing t = median_seconds_per_call([&] {
       v.gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
       sink = c[0];
@@ -141,6 +148,7 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
                 flops / t.wall * 1e-9, flops / t.fastest_wall * 1e-9, t.clock());
     std::fflush(stdout);
   }
+  attn::kernels::set_gemm_fma(true);
 }
 
 void bench_vector_math(attn::Rng& rng, std::size_t n) {

@@ -467,6 +467,13 @@ export interface AttnEngine {
   HEAPU8: Uint8Array;
   version(): string;
   simdEnabled(): boolean;
+  /**
+   * The GEMM micro-kernel in use: "wasm relaxed-simd fma 4x8" where the engine has relaxed SIMD
+   * (fused multiply-adds), else "wasm_simd128 4x8" (SIMD build) or "scalar 4x8".
+   */
+  gemmImplementation(): string;
+  /** a [M, K] · b [K, N] → [M, N], through the GEMM kernel every layer uses. */
+  matmul(a: Tensor, b: Tensor): OutTensor;
   scoreKinds(): { name: ScoreKindName; hasParameters: boolean }[];
   /** query [Ds] -> [T], or queries [Q, Ds] -> [Q, T]; keys [T, Dh]. */
   scores(kind: ScoreKindName, queries: Tensor, keys: Tensor, params: ScoreParams | undefined | null): OutTensor;

@@ -1,5 +1,7 @@
 #include "attn/linalg.hpp"
 
+#include "attn/kernels/gemm.hpp"
+
 namespace attn {
 
 Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
@@ -7,19 +9,8 @@ Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
   ATTN_REQUIRE(b.shape(0) == k, "matmul",
           "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
               "; b must have " + std::to_string(k) + " rows");
-  Tensor2 c = xt::zeros<float>({m, n});
-  const float* pa = a.data();
-  const float* pb = b.data();
-  float* pc = c.data();
-  // i-p-j order: the inner loop runs along contiguous rows of b and c (vectorisable).
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t p = 0; p < k; ++p) {
-      const float aip = pa[i * k + p];
-      const float* brow = pb + p * n;
-      float* crow = pc + i * n;
-      for (std::size_t j = 0; j < n; ++j) crow[j] += aip * brow[j];
-    }
-  }
+  Tensor2 c = xt::empty<float>({m, n});
+  kernels::gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
   return c;
 }
 
@@ -29,15 +20,7 @@ Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
           "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
               "; b must have " + std::to_string(k) + " columns");
   Tensor2 c = xt::empty<float>({m, n});
-  const float* pa = a.data();
-  const float* pb = b.data();
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      float sum = 0.f;
-      for (std::size_t p = 0; p < k; ++p) sum += pa[i * k + p] * pb[j * k + p];
-      c(i, j) = sum;
-    }
-  }
+  kernels::gemm(false, true, m, n, k, 1.f, a.data(), k, b.data(), k, 0.f, c.data(), n);
   return c;
 }
 

@@ -5,6 +5,33 @@
 
 #include "simd4.hpp"
 
+#if defined(ATTN_RELAXED_SIMD_KERNEL)
+#include <emscripten.h>
+
+#include <cstdint>
+
+// Compiles the FMA kernel module (a few hundred bytes, so synchronously, even on a page's main
+// thread), instantiates it on this module's memory and appends its two functions to the table.
+// Returns the first table index, or 0 where the engine refuses it (no relaxed SIMD) or the table
+// cannot grow.
+// clang-format off
+EM_JS(int, attn_install_fma_kernel, (const unsigned char* bytes, int size), {
+  try {
+    const code = HEAPU8.slice(bytes, bytes + size);
+    if (!WebAssembly.validate(code)) return 0;
+    const kernel = new WebAssembly.Instance(new WebAssembly.Module(code), {env: {memory: wasmMemory}});
+    const first = wasmTable.length;
+    wasmTable.grow(2);
+    wasmTable.set(first, kernel.exports.packed);
+    wasmTable.set(first + 1, kernel.exports.strided);
+    return first;
+  } catch (error) {
+    return 0;
+  }
+});
+// clang-format on
+#endif
+
 namespace attn::kernels {
 
 void gemm_reference(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
@@ -92,6 +119,56 @@ void pack_b(bool trans_b, const float* b, std::size_t ldb, std::size_t p0, std::
   }
 }
 
+// C tile [rows, cols] (row stride ldc) = alpha · acc + beta · C; beta == 0 does not read C.
+void store_tile(const F4 (&acc)[kMr][2], float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
+                std::size_t cols) {
+  const F4 va = splat(alpha);
+  if (rows == kMr && cols == kNr) {
+    const F4 vb = splat(beta);
+    for (std::size_t r = 0; r < kMr; ++r, c += ldc) {
+      for (std::size_t h = 0; h < 2; ++h) {
+        const F4 ab = va * acc[r][h];
+        store(c + 4 * h, beta == 0.f ? ab : ab + vb * load(c + 4 * h));
+      }
+    }
+    return;
+  }
+  float tile[kMr * kNr];
+  for (std::size_t r = 0; r < kMr; ++r)
+    for (std::size_t h = 0; h < 2; ++h) store(tile + r * kNr + 4 * h, va * acc[r][h]);
+  for (std::size_t r = 0; r < rows; ++r, c += ldc)
+    for (std::size_t j = 0; j < cols; ++j) c[j] = beta == 0.f ? tile[r * kNr + j] : tile[r * kNr + j] + beta * c[j];
+}
+
+// The relaxed-SIMD FMA tile kernels, as function pointers (in wasm, indices into the table);
+// null where there are none. Their signature is the one micro_kernel_fma.wat declares.
+using WasmTileKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
+                                std::size_t b_step, float* tile);
+struct FmaKernels {
+  WasmTileKernel packed = nullptr;
+  WasmTileKernel strided = nullptr;
+};
+
+FmaKernels install_fma_kernels() {
+#if defined(ATTN_RELAXED_SIMD_KERNEL)
+  const std::string_view code = relaxed_simd_kernel_wasm();
+  const int first =
+      attn_install_fma_kernel(reinterpret_cast<const unsigned char*>(code.data()), static_cast<int>(code.size()));
+  if (first > 0)
+    return {reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first)),
+            reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first + 1))};
+#endif
+  return {};
+}
+
+// Installed at the first GEMM; `fma_allowed` is set_gemm_fma's A/B switch.
+bool fma_allowed = true;
+const FmaKernels& fma_kernels() {
+  static const FmaKernels installed = install_fma_kernels();
+  static const FmaKernels none;
+  return fma_allowed ? installed : none;
+}
+
 // C tile [rows ≤ kMr, cols ≤ kNr] (row stride ldc) = alpha · op(A)·op(B) + beta · C over one
 // sliver of each, read with unit stride along k:
 //   op(A): kPackedA: a packed [kc][kMr] sliver; otherwise op(A) read in place from an
@@ -99,11 +176,28 @@ void pack_b(bool trans_b, const float* b, std::size_t ldb, std::size_t p0, std::
 //          A when every row of the tile exists.
 //   op(B): row p of the sliver (kNr values) at bp + p·b_step: kNr for a packed sliver, ldb for an
 //          untransposed B read in place.
-// Eight accumulators (4 rows × 2 vectors of 4) keep the adders busy; there is no FMA on this
-// toolchain's wasm, so mul + add. beta == 0 writes C without reading it.
+// Eight accumulators (4 rows × 2 vectors of 4) keep the adders busy; clang 14 has no wasm FMA, so
+// mul + add here (the relaxed-SIMD kernel fuses them). beta == 0 writes C without reading it.
+//
+// The FMA kernel (micro_kernel_fma.wat) is a second wasm module on the engine's memory: its two
+// functions (packed and in-place A) are reached through the function table, take byte offsets,
+// and store the tile's sums for the same epilogue.
 template <bool kPackedA>
-void micro_kernel(std::size_t kc, const float* ap, std::size_t lda, const float* bp, std::size_t b_step,
-                  float alpha, float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
+void micro_kernel(const FmaKernels& fma, std::size_t kc, const float* ap, std::size_t lda, const float* bp,
+                  std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
+                  std::size_t cols) {
+  const WasmTileKernel wasm_kernel = kPackedA ? fma.packed : fma.strided;
+  if (wasm_kernel != nullptr) {
+    alignas(16) float sums[kMr * kNr];
+    wasm_kernel(kc, ap, (kPackedA ? 1 : lda) * sizeof(float), (kPackedA ? kMr : 1) * sizeof(float), bp,
+                b_step * sizeof(float), sums);
+    const F4 acc[kMr][2] = {{load(sums), load(sums + 4)},
+                            {load(sums + 8), load(sums + 12)},
+                            {load(sums + 16), load(sums + 20)},
+                            {load(sums + 24), load(sums + 28)}};
+    store_tile(acc, alpha, beta, c, ldc, rows, cols);
+    return;
+  }
   F4 c00 = splat(0.f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   // Offsets of the tile's rows and the step along k: constants for a packed sliver, so its loads
   // keep immediate offsets.
@@ -130,30 +224,19 @@ void micro_kernel(std::size_t kc, const float* ap, std::size_t lda, const float*
     c31 = c31 + a3 * b1;
   }
   const F4 acc[kMr][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
-  const F4 va = splat(alpha);
-  if (rows == kMr && cols == kNr) {
-    const F4 vb = splat(beta);
-    for (std::size_t r = 0; r < kMr; ++r, c += ldc) {
-      for (std::size_t h = 0; h < 2; ++h) {
-        const F4 ab = va * acc[r][h];
-        store(c + 4 * h, beta == 0.f ? ab : ab + vb * load(c + 4 * h));
-      }
-    }
-    return;
-  }
-  float tile[kMr * kNr];
-  for (std::size_t r = 0; r < kMr; ++r)
-    for (std::size_t h = 0; h < 2; ++h) store(tile + r * kNr + 4 * h, va * acc[r][h]);
-  for (std::size_t r = 0; r < rows; ++r, c += ldc)
-    for (std::size_t j = 0; j < cols; ++j) c[j] = beta == 0.f ? tile[r * kNr + j] : tile[r * kNr + j] + beta * c[j];
+  store_tile(acc, alpha, beta, c, ldc, rows, cols);
 }
+
+// From this many rows of C on, B is packed even when it could be read in place. Measured in wasm
+// (best of 30 interleaved runs): packing gained 9-23 % at 256×256×256 and 12-16 % at
+// 6400×128×32, and lost 5-20 % at M = 32 and 64 (128: within the noise).
+constexpr std::size_t kPackBMinRows = 256;
 
 // Below this many multiply-adds (e.g. 1×3·3×4, 8×8·8×8) packing costs more than it saves.
 constexpr std::size_t kDirectMaxWork = 512;
 
-void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
-                 const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
-                 std::size_t ldc) {
+void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+                 std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       float sum = 0.f;
@@ -171,9 +254,8 @@ thread_local std::vector<float> packed_b;
 
 }  // namespace
 
-void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
-          const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
-          std::size_t ldc) {
+void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+          std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     // op(A)·op(B) is the zero matrix: only the beta term remains.
@@ -199,8 +281,10 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
   // only copy rows that are already contiguous along the kernel's unit-stride direction, and at
   // our models' sizes (M = 32..64) that copy costs a fifth of the multiply. Only the ragged last
   // sliver (fewer than kMr rows / kNr columns) is packed, zero-padded, so edge tiles run the same
-  // kernel. Transposed operands are always packed.
-  const bool direct_a = !trans_a, direct_b = !trans_b;
+  // kernel. Transposed operands are always packed, and so is B when at least kPackBMinRows rows
+  // of C reuse each of its slivers: then the copy is cheap next to the reads it makes contiguous.
+  const bool direct_a = !trans_a, direct_b = !trans_b && m < kPackBMinRows;
+  const FmaKernels& fma = fma_kernels();
   for (std::size_t jc = 0; jc < n; jc += kNc) {
     const std::size_t nc = std::min(kNc, n - jc);
     const std::size_t nc_full = nc / kNr * kNr;
@@ -230,10 +314,10 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
             float* const ct = c + (ic + ir) * ldc + jc + jr;
             const std::size_t rows = std::min(kMr, mc - ir);
             if (direct_a && ir < mc_full) {
-              micro_kernel<false>(kc, a + (ic + ir) * lda + pc, lda, bp, b_step, alpha, beta_block, ct, ldc, rows,
+              micro_kernel<false>(fma, kc, a + (ic + ir) * lda + pc, lda, bp, b_step, alpha, beta_block, ct, ldc, rows,
                                   cols);
             } else {
-              micro_kernel<true>(kc, pa + (direct_a ? 0 : ir * kc), lda, bp, b_step, alpha, beta_block, ct, ldc,
+              micro_kernel<true>(fma, kc, pa + (direct_a ? 0 : ir * kc), lda, bp, b_step, alpha, beta_block, ct, ldc,
                                  rows, cols);
             }
           }
@@ -243,6 +327,13 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
   }
 }
 
-const char* gemm_implementation() { return ATTN_SIMD4_NAME " 4x8"; }
+const char* gemm_implementation() {
+  return fma_kernels().packed != nullptr ? "wasm relaxed-simd fma 4x8" : ATTN_SIMD4_NAME " 4x8";
+}
+
+bool set_gemm_fma(bool allowed) {
+  fma_allowed = allowed;
+  return fma_kernels().packed != nullptr;
+}
 
 }  // namespace attn::kernels

@@ -11,7 +11,10 @@
 // that it reads with unit stride along K: untransposed operands in place (only a ragged last
 // sliver is copied), transposed ones packed into contiguous panels first. The kernel is
 // written once over four float lanes: wasm_simd128 in the SIMD wasm build, SSE2 natively, plain
-// scalar code in the scalar wasm build (ATTN_SIMD=OFF). Products of at most 512 multiply-adds
+// scalar code in the scalar wasm build (ATTN_SIMD=OFF). Where the wasm engine has relaxed SIMD
+// (Chromium, Firefox), the SIMD build runs a hand-written micro-kernel with fused multiply-adds
+// instead (core/src/kernels/micro_kernel_fma.wat): it rounds once per multiply-add, so its sums
+// can differ from the mul + add kernel's in the last bits. Products of at most 512 multiply-adds
 // skip the packing. It sums in float in another order than `gemm_reference` (the plain triple
 // loop, summing in double, that tests compare it against); the two agree within the rounding
 // bound of a length-K float dot product. Packing buffers are thread_local and reused, so calls
@@ -19,18 +22,28 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
+
+namespace attn {
+// The assembled micro_kernel_fma.wat, embedded by CMakeLists.txt (SIMD wasm builds only).
+std::string_view relaxed_simd_kernel_wasm();
+}  // namespace attn
 
 namespace attn::kernels {
 
-void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
-          const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
-          std::size_t ldc);
+void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+          std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc);
 
 void gemm_reference(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
                     const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
                     std::size_t ldc);
 
-// Name of the implementation `gemm` uses in this build (e.g. "wasm_simd128 4x8", "sse 4x8", "scalar").
+// Name of the implementation `gemm` uses now (e.g. "wasm_simd128 4x8", "wasm relaxed-simd fma 4x8",
+// "sse2 4x8", "scalar 4x8").
 const char* gemm_implementation();
+
+// Whether `gemm` may use the relaxed-SIMD FMA micro-kernel (default: yes). Returns whether it now
+// does: false in builds without it and where the engine lacks relaxed SIMD. For A/B benchmarks.
+bool set_gemm_fma(bool allowed);
 
 }  // namespace attn::kernels
