@@ -217,7 +217,13 @@ async function main() {
   const info = records.filter((r) => r.kernel === "info");
   const vectorMath = records.filter(
     (r) =>
-      !["gemm", "train_step", "info", "page_interactive"].includes(r.kernel),
+      ![
+        "gemm",
+        "gemm_round",
+        "train_step",
+        "info",
+        "page_interactive",
+      ].includes(r.kernel),
   );
   const wasmFile = path.join(root, "web/generated/attn_engine.wasm");
   const env = {
