@@ -1329,7 +1329,6 @@ export class Studio {
   }
 }
 
-/** A label, then each token with its weight as background strength (relative to the largest). */
 /** Resolves once the page has rendered a frame (a task after the next animation frame). */
 function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -1352,6 +1351,7 @@ function tokenSpans(container: HTMLElement, label: string, tokens: string[]): HT
   return [...container.querySelectorAll<HTMLSpanElement>(':scope > span')];
 }
 
+/** A label, then each token with its weight as background strength (relative to the largest). */
 function showStrip(container: HTMLElement, label: string, tokens: string[], weights: ArrayLike<number>): void {
   let max = 1e-9;
   for (let i = 0; i < weights.length; i++) max = Math.max(max, weights[i]);
