@@ -48,6 +48,8 @@ test('seq2seq view: train briefly, then decoding advances step by step', async (
   assert.equal(await chart.locator('.chart-legend li').count(), 1);
   assert.match(await chart.locator('.chart-legend').textContent(), /Bahdanau/);
   await chart.locator('details summary').click();
+  // The table is filled on the <details> 'toggle' event, which the browser fires in a later task.
+  await chart.locator('.chart-table tbody tr').first().waitFor();
   assert.equal(await chart.locator('.chart-table tbody tr').count(), 6, 'one row per length');
 
   // Decode: the step counter walks 0, 1, 2, ... and the heatmap has one row per step shown.

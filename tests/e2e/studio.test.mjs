@@ -95,6 +95,8 @@ test('studio: built-in statistics match the engine; training moves the charts an
   assert.equal(await page.locator('[data-testid="chart-accuracy"]').getAttribute('data-points'), '4');
   // The data table behind the chart has the numbers.
   await loss.locator('summary').click();
+  // The table is filled on the <details> 'toggle' event, which the browser fires in a later task.
+  await loss.locator('.chart-table tbody tr').first().waitFor();
   assert.ok((await loss.locator('.chart-table tbody tr').count()) > 20);
   // Coverage now that the model has a vocabulary.
   const coverage = Number(await page.locator('#stat-coverage').getAttribute('data-tokens'));
