@@ -200,11 +200,12 @@ TEST_CASE("gemm.in_place_and_packed_operands_agree_bit_for_bit") {
   // Untransposed operands are read in place, transposed ones packed first; both feed the same
   // values in the same k order to the same micro-kernel, so C must match exactly. Sizes give
   // ragged last slivers (M mod 4 = 1..3, N mod 8 != 0), two K blocks (K > 256), padded leading
-  // dimensions, and alpha/beta on a non-zero C.
+  // dimensions, alpha/beta on a non-zero C, and a B wide enough (ldb ≥ 256) that its in-place
+  // slivers are copied first.
   struct Size {
     std::size_t m, n, k;
   };
-  const Size sizes[] = {{13, 21, 300}, {6, 9, 40}, {33, 70, 17}, {4, 8, 129}};
+  const Size sizes[] = {{13, 21, 300}, {6, 9, 40}, {33, 70, 17}, {4, 8, 129}, {9, 300, 40}};
   Rng rng(15);
   for (const Size& s : sizes) {
     const std::size_t pad = 3, lda = s.k + pad, ldb = s.n + pad, ldat = s.m + pad, ldbt = s.k + pad;

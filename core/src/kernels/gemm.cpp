@@ -11,7 +11,7 @@
 #include <cstdint>
 
 // Compiles the FMA kernel module (a few hundred bytes, so synchronously, even on a page's main
-// thread), instantiates it on this module's memory and appends its two functions to the table.
+// thread), instantiates it on this module's memory and appends its three functions to the table.
 // Returns the first table index, or 0 where the engine refuses it (no relaxed SIMD) or the table
 // cannot grow.
 // clang-format off
@@ -21,9 +21,10 @@ EM_JS(int, attn_install_fma_kernel, (const unsigned char* bytes, int size), {
     if (!WebAssembly.validate(code)) return 0;
     const kernel = new WebAssembly.Instance(new WebAssembly.Module(code), {env: {memory: wasmMemory}});
     const first = wasmTable.length;
-    wasmTable.grow(2);
+    wasmTable.grow(3);
     wasmTable.set(first, kernel.exports.packed);
     wasmTable.set(first + 1, kernel.exports.strided);
+    wasmTable.set(first + 2, kernel.exports.strided_panel);
     return first;
   } catch (error) {
     return 0;
@@ -108,6 +109,13 @@ void pack_b(bool trans_b, const float* b, std::size_t ldb, std::size_t p0, std::
       }
       for (std::size_t col = cols; col < kNr; ++col)
         for (std::size_t p = 0; p < kc; ++p) out[p * kNr + col] = 0.f;
+    } else if (cols == kNr) {
+      // A whole sliver: two vector copies per row.
+      const float* src = b + p0 * ldb + j0 + jr;
+      for (std::size_t p = 0; p < kc; ++p, src += ldb) {
+        store(out + p * kNr, load(src));
+        store(out + p * kNr + 4, load(src + 4));
+      }
     } else {
       for (std::size_t p = 0; p < kc; ++p) {
         const float* src = b + (p0 + p) * ldb + j0 + jr;
@@ -144,9 +152,13 @@ void store_tile(const F4 (&acc)[kMr][2], float alpha, float beta, float* c, std:
 // null where there are none. Their signature is the one micro_kernel_fma.wat declares.
 using WasmTileKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
                                 std::size_t b_step, float* tile);
+using WasmPanelKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step,
+                                 const float* bp, std::size_t b_step, float* c, std::size_t ldc_bytes,
+                                 std::size_t tiles, int accumulate);
 struct FmaKernels {
   WasmTileKernel packed = nullptr;
   WasmTileKernel strided = nullptr;
+  WasmPanelKernel strided_panel = nullptr;
 };
 
 FmaKernels install_fma_kernels() {
@@ -156,7 +168,8 @@ FmaKernels install_fma_kernels() {
       attn_install_fma_kernel(reinterpret_cast<const unsigned char*>(code.data()), static_cast<int>(code.size()));
   if (first > 0)
     return {reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first)),
-            reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first + 1))};
+            reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first + 1)),
+            reinterpret_cast<WasmPanelKernel>(static_cast<std::uintptr_t>(first + 2))};
 #endif
   return {};
 }
@@ -179,9 +192,9 @@ const FmaKernels& fma_kernels() {
 // Eight accumulators (4 rows × 2 vectors of 4) keep the adders busy; clang 14 has no wasm FMA, so
 // mul + add here (the relaxed-SIMD kernel fuses them). beta == 0 writes C without reading it.
 //
-// The FMA kernel (micro_kernel_fma.wat) is a second wasm module on the engine's memory: its two
+// The FMA kernel (micro_kernel_fma.wat) is a second wasm module on the engine's memory: its tile
 // functions (packed and in-place A) are reached through the function table, take byte offsets,
-// and store the tile's sums for the same epilogue.
+// and store the tile's sums for the same epilogue (its panel function is called from gemm).
 template <bool kPackedA>
 void micro_kernel(const FmaKernels& fma, std::size_t kc, const float* ap, std::size_t lda, const float* bp,
                   std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
@@ -232,6 +245,15 @@ void micro_kernel(const FmaKernels& fma, std::size_t kc, const float* ap, std::s
 // 6400×128×32, and lost 5-20 % at M = 32 and 64 (128: within the noise).
 constexpr std::size_t kPackBMinRows = 256;
 
+// From this row stride of B on (floats), a B sliver read in place is first copied to a contiguous
+// buffer. The micro-kernel reads 8 floats from each of the sliver's kc rows; at a stride of 1 KB
+// or more those rows fall into at most 4 sets of a 32 KB 8-way L1 (1 set at 4 KB), so they evict
+// each other before the next tile of rows reuses them. Copying reads B once, as the kernel would,
+// and every row tile then streams the copy from L1. Measured in Chromium (best of 20 interleaved
+// runs): +10-35 % at 32×512×128, 64×512×128 and 128×512×128, up to 2× at 32×1024×64; within the
+// noise at strides of 128 and 64 floats, so narrower B is still read in place.
+constexpr std::size_t kCopyBSliverMinStride = 256;
+
 // Below this many multiply-adds (e.g. 1×3·3×4, 8×8·8×8) packing costs more than it saves.
 constexpr std::size_t kDirectMaxWork = 512;
 
@@ -273,7 +295,9 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
   const std::size_t a_need = round_up(std::min(m, kMc), kMr) * std::min(k, kKc);
   const std::size_t b_need = round_up(std::min(n, kNc), kNr) * std::min(k, kKc);
   if (packed_a.size() < a_need) packed_a.resize(a_need);
-  if (packed_b.size() < b_need) packed_b.resize(b_need);
+  // One more sliver at the end: the copy of an in-place sliver (kCopyBSliverMinStride).
+  const std::size_t b_sliver = b_need;
+  if (packed_b.size() < b_need + kNr * kKc) packed_b.resize(b_need + kNr * kKc);
   // Plain pointers: stores through c could alias the vectors' internals as far as the compiler
   // knows, which would reload them (and the thread_local guard) in every tile.
   float* const pa = packed_a.data();
@@ -286,6 +310,7 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
   // kernel. Transposed operands are always packed, and so is B when at least kPackBMinRows rows
   // of C reuse each of its slivers: then the copy is cheap next to the reads it makes contiguous.
   const bool direct_a = !trans_a, direct_b = !trans_b && m < kPackBMinRows;
+  const bool copy_b_sliver = direct_b && ldb >= kCopyBSliverMinStride;
   const FmaKernels& fma = fma_kernels();
   for (std::size_t jc = 0; jc < n; jc += kNc) {
     const std::size_t nc = std::min(kNc, n - jc);
@@ -308,11 +333,25 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
           pack_a(false, a, lda, ic + mc_full, mc - mc_full, pc, kc, pa);
         }
         for (std::size_t jr = 0; jr < nc; jr += kNr) {
-          const bool b_in_place = direct_b && jr < nc_full;
+          const bool b_in_place = direct_b && jr < nc_full && !copy_b_sliver;
           const float* bp = b_in_place ? b + pc * ldb + jc + jr : pb + (direct_b ? 0 : jr * kc);
           const std::size_t b_step = b_in_place ? ldb : kNr;
+          if (copy_b_sliver && jr < nc_full) {
+            pack_b(false, b, ldb, pc, kc, jc + jr, kNr, pb + b_sliver);
+            bp = pb + b_sliver;
+          }
           const std::size_t cols = std::min(kNr, nc - jr);
-          for (std::size_t ir = 0; ir < mc; ir += kMr) {
+          // The FMA module's panel function runs the whole rows of A's tiles under this sliver in
+          // one call and writes C itself, when there is no alpha to apply and beta adds C or
+          // ignores it (the models' products); the rest go tile by tile.
+          std::size_t ir_start = 0;
+          if (fma.strided_panel != nullptr && direct_a && cols == kNr && mc_full > 0 && alpha == 1.f &&
+              (beta_block == 0.f || beta_block == 1.f)) {
+            fma.strided_panel(kc, a + ic * lda + pc, lda * sizeof(float), sizeof(float), bp, b_step * sizeof(float),
+                              c + ic * ldc + jc + jr, ldc * sizeof(float), mc_full / kMr, beta_block == 1.f);
+            ir_start = mc_full;
+          }
+          for (std::size_t ir = ir_start; ir < mc; ir += kMr) {
             float* const ct = c + (ic + ir) * ldc + jc + jr;
             const std::size_t rows = std::min(kMr, mc - ir);
             if (direct_a && ir < mc_full) {
