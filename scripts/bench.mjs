@@ -26,29 +26,26 @@
 // build directories (build/wasm-bench-simd, build/wasm-bench-scalar, differing only in ATTN_SIMD);
 // they are configured on first use and brought up to date incrementally (a no-op when nothing
 // changed), so the numbers always describe the checked-out sources.
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const asJson = args.includes("--json");
-const nativeOnly = args.includes("--native-only");
-const withBrowser = !nativeOnly && !args.includes("--no-browser");
-const withTfjs = !nativeOnly && !args.includes("--no-tfjs");
-const quick = args.includes("--quick");
-const addFiles = args.flatMap((a, i) => (a === "--add" ? [args[i + 1]] : []));
-const noRun = args.includes("--no-run");
-const recordsFile = args.includes("--records")
-  ? args[args.indexOf("--records") + 1]
-  : null;
+const asJson = args.includes('--json');
+const nativeOnly = args.includes('--native-only');
+const withBrowser = !nativeOnly && !args.includes('--no-browser');
+const withTfjs = !nativeOnly && !args.includes('--no-tfjs');
+const quick = args.includes('--quick');
+const addFiles = args.flatMap((a, i) => (a === '--add' ? [args[i + 1]] : []));
+const noRun = args.includes('--no-run');
+const recordsFile = args.includes('--records') ? args[args.indexOf('--records') + 1] : null;
 const jobs = String(os.cpus().length || 2);
 
-const log = (message) =>
-  process.stderr.write(`\x1b[1m[bench]\x1b[0m ${message}\n`);
+const log = (message) => process.stderr.write(`\x1b[1m[bench]\x1b[0m ${message}\n`);
 
 // Runs a command; resolves with its stdout, rejects (with stderr) on a non-zero exit.
 // Build tools' chatter goes to our stderr so --json output stays clean.
@@ -57,55 +54,43 @@ function run(command, commandArgs, { env = process.env, echo = false } = {}) {
     const child = spawn(command, commandArgs, {
       cwd: root,
       env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
       stdout += chunk;
       if (echo) process.stderr.write(chunk);
     });
-    child.stderr.on("data", (chunk) => {
+    child.stderr.on('data', (chunk) => {
       stderr += chunk;
       if (echo) process.stderr.write(chunk);
     });
-    child.on("error", reject);
-    child.on("close", (code) =>
+    child.on('error', reject);
+    child.on('close', (code) =>
       code === 0
         ? resolve(stdout)
-        : reject(
-            new Error(
-              `${command} ${commandArgs.join(" ")} exited with ${code}\n${stderr}`,
-            ),
-          ),
+        : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}\n${stderr}`)),
     );
   });
 }
 
-const emscriptenEnv = { ...process.env, NODE_PATH: "/usr/share/nodejs" }; // emcc loads Debian's acorn
+const emscriptenEnv = { ...process.env, NODE_PATH: '/usr/share/nodejs' }; // emcc loads Debian's acorn
 
 async function ensureWasmBench(dir, simd) {
-  if (!existsSync(path.join(root, dir, "CMakeCache.txt"))) {
-    log(`configuring ${dir} (ATTN_SIMD=${simd ? "ON" : "OFF"})`);
+  if (!existsSync(path.join(root, dir, 'CMakeCache.txt'))) {
+    log(`configuring ${dir} (ATTN_SIMD=${simd ? 'ON' : 'OFF'})`);
     await run(
-      "emcmake",
-      [
-        "cmake",
-        "-S",
-        ".",
-        "-B",
-        dir,
-        "-DCMAKE_BUILD_TYPE=Release",
-        `-DATTN_SIMD=${simd ? "ON" : "OFF"}`,
-      ],
+      'emcmake',
+      ['cmake', '-S', '.', '-B', dir, '-DCMAKE_BUILD_TYPE=Release', `-DATTN_SIMD=${simd ? 'ON' : 'OFF'}`],
       { env: emscriptenEnv },
     );
   }
   log(`building ${dir}/attn_bench.mjs`);
-  await run("cmake", ["--build", dir, "--target", "attn_bench", "-j", jobs], {
+  await run('cmake', ['--build', dir, '--target', 'attn_bench', '-j', jobs], {
     env: emscriptenEnv,
   });
-  return path.join(root, dir, "attn_bench.mjs");
+  return path.join(root, dir, 'attn_bench.mjs');
 }
 
 // The wasm bench is a plain (non-ES6) Emscripten node program in a .mjs file: node parses it as
@@ -117,19 +102,14 @@ function runWasmBench(program) {
     `globalThis.require = createRequire(${JSON.stringify(pathToFileURL(program).href)});`,
     `globalThis.__dirname = ${JSON.stringify(path.dirname(program))};`,
     `await import(${JSON.stringify(pathToFileURL(program).href)});`,
-  ].join("\n");
-  return run(process.execPath, [
-    "--no-experimental-fetch",
-    "--input-type=module",
-    "-e",
-    loader,
-  ]);
+  ].join('\n');
+  return run(process.execPath, ['--no-experimental-fetch', '--input-type=module', '-e', loader]);
 }
 
 function parseLines(stdout) {
   return stdout
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line));
 }
 
@@ -140,116 +120,75 @@ async function main() {
   if (!noRun) {
     // The native bench has its own build: the test build (build/native) enables xtensor's
     // bounds assertions, which would slow the native side of every comparison.
-    const nativeDir = "build/native-bench";
-    if (!existsSync(path.join(root, nativeDir, "CMakeCache.txt"))) {
+    const nativeDir = 'build/native-bench';
+    if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
       log(`configuring ${nativeDir}`);
-      await run("cmake", [
-        "-S",
-        ".",
-        "-B",
+      await run('cmake', [
+        '-S',
+        '.',
+        '-B',
         nativeDir,
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DATTN_XTENSOR_ASSERT=OFF",
-        "-DATTN_BUILD_TESTS=OFF",
+        '-DCMAKE_BUILD_TYPE=Release',
+        '-DATTN_XTENSOR_ASSERT=OFF',
+        '-DATTN_BUILD_TESTS=OFF',
       ]);
     }
     log(`building ${nativeDir}/attn_bench`);
-    await run("cmake", [
-      "--build",
-      nativeDir,
-      "--target",
-      "attn_bench",
-      "-j",
-      jobs,
-    ]);
+    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
     const programs = [];
     if (!nativeOnly) {
       for (const [dir, simd] of [
-        ["build/wasm-bench-simd", true],
-        ["build/wasm-bench-scalar", false],
+        ['build/wasm-bench-simd', true],
+        ['build/wasm-bench-scalar', false],
       ]) {
-        programs.push([
-          simd ? "wasm SIMD" : "wasm scalar",
-          await ensureWasmBench(dir, simd),
-        ]);
+        programs.push([simd ? 'wasm SIMD' : 'wasm scalar', await ensureWasmBench(dir, simd)]);
       }
     }
     // One at a time: they would otherwise compete for the same cores.
-    log("running native");
-    records.push(
-      ...parseLines(await run(path.join(root, nativeDir, "attn_bench"), [])),
-    );
+    log('running native');
+    records.push(...parseLines(await run(path.join(root, nativeDir, 'attn_bench'), [])));
     for (const [name, program] of programs) {
       log(`running ${name} (node)`);
       records.push(...parseLines(await runWasmBench(program)));
     }
     if (withTfjs) {
-      log(
-        "running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu",
-      );
-      records.push(
-        ...parseLines(
-          await run(process.execPath, [path.join(root, "bench/tfjs/node.mjs")]),
-        ),
-      );
+      log('running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu');
+      records.push(...parseLines(await run(process.execPath, [path.join(root, 'bench/tfjs/node.mjs')])));
     }
     if (withBrowser) {
-      log("running headless Chromium");
-      const { runBrowserBench } = await import("../bench/browser/run.mjs");
+      log('running headless Chromium');
+      const { runBrowserBench } = await import('../bench/browser/run.mjs');
       records.push(...(await runBrowserBench({ log, quick })));
     }
   }
-  for (const file of addFiles)
-    records.push(...parseLines(readFileSync(file, "utf8")));
-  if (recordsFile)
-    writeFileSync(
-      recordsFile,
-      records.map((r) => `${JSON.stringify(r)}\n`).join(""),
-    );
+  for (const file of addFiles) records.push(...parseLines(readFileSync(file, 'utf8')));
+  if (recordsFile) writeFileSync(recordsFile, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
 
-  const fast = (r) => r.variant === undefined || r.variant === "fast";
-  const gemm = records.filter((r) => r.kernel === "gemm" && fast(r));
-  const gemmReference = records.filter((r) => r.kernel === "gemm" && !fast(r));
-  const trainStep = records.filter((r) => r.kernel === "train_step");
-  const pageInteractive = records.filter(
-    (r) => r.kernel === "page_interactive",
-  );
-  const info = records.filter((r) => r.kernel === "info");
+  const fast = (r) => r.variant === undefined || r.variant === 'fast';
+  const gemm = records.filter((r) => r.kernel === 'gemm' && fast(r));
+  const gemmReference = records.filter((r) => r.kernel === 'gemm' && !fast(r));
+  const trainStep = records.filter((r) => r.kernel === 'train_step');
+  const pageInteractive = records.filter((r) => r.kernel === 'page_interactive');
+  const info = records.filter((r) => r.kernel === 'info');
   const vectorMath = records.filter(
-    (r) =>
-      ![
-        "gemm",
-        "gemm_round",
-        "train_step",
-        "info",
-        "page_interactive",
-      ].includes(r.kernel),
+    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive'].includes(r.kernel),
   );
-  const wasmFile = path.join(root, "web/generated/attn_engine.wasm");
+  const wasmFile = path.join(root, 'web/generated/attn_engine.wasm');
   const env = {
     date: new Date().toISOString(),
     node: process.version,
-    cpu: os.cpus()[0]?.model ?? "unknown",
+    cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.cpus().length,
     load_average_before: loadBefore,
     load_average_after: os.loadavg().map((x) => Number(x.toFixed(2))),
     platform: `${os.platform()} ${os.arch()}`,
-    gemm_implementations: Object.fromEntries(
-      records.filter((r) => r.gemm_impl).map((r) => [r.impl, r.gemm_impl]),
-    ),
-    emscripten:
-      nativeOnly || noRun
-        ? null
-        : (await run("emcc", ["--version"], { env: emscriptenEnv })).split(
-            "\n",
-          )[0],
-    wasm_gzip_bytes: existsSync(wasmFile)
-      ? gzipSync(readFileSync(wasmFile), { level: 9 }).length
-      : null,
+    gemm_implementations: Object.fromEntries(records.filter((r) => r.gemm_impl).map((r) => [r.impl, r.gemm_impl])),
+    emscripten: nativeOnly || noRun ? null : (await run('emcc', ['--version'], { env: emscriptenEnv })).split('\n')[0],
+    wasm_gzip_bytes: existsSync(wasmFile) ? gzipSync(readFileSync(wasmFile), { level: 9 }).length : null,
     peers: info,
     seconds: Math.round((Date.now() - started) / 1000),
     timing:
-      "gflops / ms_per_step from CPU time (process CPU time natively and in node; wall time x renderer CPU share in Chromium); *_wall = wall clock",
+      'gflops / ms_per_step from CPU time (process CPU time natively and in node; wall time x renderer CPU share in Chromium); *_wall = wall clock',
   };
   const targets = checkTargets(gemm, trainStep, pageInteractive, env);
   if (asJson) {
@@ -258,26 +197,14 @@ async function main() {
     );
     return;
   }
-  printTables(
-    gemm,
-    gemmReference,
-    vectorMath,
-    trainStep,
-    pageInteractive,
-    targets,
-    env,
-  );
+  printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env);
 }
 
 // The targets of issue 6, each {target, value, met}; null values when a row is missing.
 function checkTargets(gemm, trainStep, pageInteractive, env) {
   const out = [];
-  const g = (impl, s) =>
-    gemm.find(
-      (r) => r.impl === impl && r.m === s.m && r.n === s.n && r.k === s.k,
-    )?.gflops;
-  const step = (impl, model) =>
-    trainStep.find((r) => r.impl === impl && r.model === model)?.ms_per_step;
+  const g = (impl, s) => gemm.find((r) => r.impl === impl && r.m === s.m && r.n === s.n && r.k === s.k)?.gflops;
+  const step = (impl, model) => trainStep.find((r) => r.impl === impl && r.model === model)?.ms_per_step;
   const ratio = (a, b) => (a === undefined || b === undefined ? null : a / b);
   const add = (target, value, met) =>
     out.push({
@@ -287,13 +214,9 @@ function checkTargets(gemm, trainStep, pageInteractive, env) {
     });
   // The sizes TensorFlow.js was timed at (not the 1×4×3 product, which is all call overhead).
   const sizes = [
-    ...new Map(
-      gemm
-        .filter((r) => r.impl === "tfjs-wasm")
-        .map((r) => [`${r.m}x${r.n}x${r.k}`, r]),
-    ).values(),
+    ...new Map(gemm.filter((r) => r.impl === 'tfjs-wasm').map((r) => [`${r.m}x${r.n}x${r.k}`, r])).values(),
   ];
-  for (const suffix of ["", " (chromium)"]) {
+  for (const suffix of ['', ' (chromium)']) {
     for (const s of sizes) {
       const label = `${s.m}x${s.n}x${s.k}${suffix}`;
       add(
@@ -308,13 +231,10 @@ function checkTargets(gemm, trainStep, pageInteractive, env) {
       );
     }
     for (const [model, factor] of [
-      ["bilstm-attention", 5],
-      ["transformer-1block", 3],
+      ['bilstm-attention', 5],
+      ['transformer-1block', 3],
     ]) {
-      const tfjs = [
-        step(`tfjs-wasm${suffix}`, model),
-        step(`tfjs-cpu${suffix}`, model),
-      ].filter((x) => x !== undefined);
+      const tfjs = [step(`tfjs-wasm${suffix}`, model), step(`tfjs-cpu${suffix}`, model)].filter((x) => x !== undefined);
       const best = tfjs.length ? Math.min(...tfjs) : undefined;
       add(
         `train step ${model}${suffix}: best tfjs / wasm-simd >= ${factor}`,
@@ -323,76 +243,46 @@ function checkTargets(gemm, trainStep, pageInteractive, env) {
       );
     }
   }
-  for (const model of ["bilstm-attention", "transformer-1block"]) {
+  for (const model of ['bilstm-attention', 'transformer-1block']) {
     add(
       `train step ${model}: wasm-simd (node) / native <= 2`,
-      ratio(step("wasm-simd", model), step("native", model)),
+      ratio(step('wasm-simd', model), step('native', model)),
       (v) => v <= 2,
     );
   }
   add(
-    "attn_engine.wasm gzipped < 500 KB (KB)",
+    'attn_engine.wasm gzipped < 500 KB (KB)',
     env.wasm_gzip_bytes === null ? null : env.wasm_gzip_bytes / 1024,
     (v) => v < 500,
   );
   const tti = pageInteractive[0];
-  add(
-    "page interactive < 1000 ms (navigation -> first heatmap, wall)",
-    tti ? tti.ms_wall : null,
-    (v) => v < 1000,
-  );
-  add(
-    "page interactive < 1000 ms (wall x renderer CPU share)",
-    tti?.ms ?? null,
-    (v) => v < 1000,
-  );
+  add('page interactive < 1000 ms (navigation -> first heatmap, wall)', tti ? tti.ms_wall : null, (v) => v < 1000);
+  add('page interactive < 1000 ms (wall x renderer CPU share)', tti?.ms ?? null, (v) => v < 1000);
   return out;
 }
 
 function table(header, rows) {
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...rows.map((r) => r[i].length)),
-  );
-  const line = (cells) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join("  ");
-  return [
-    line(header),
-    widths.map((w) => "-".repeat(w)).join("  "),
-    ...rows.map(line),
-  ].join("\n");
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function printTables(
-  gemm,
-  gemmReference,
-  vectorMath,
-  trainStep,
-  pageInteractive,
-  targets,
-  env,
-) {
-  const fmt = (x, digits = 1) =>
-    x === undefined || x === null || Number.isNaN(x) ? "-" : x.toFixed(digits);
+function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env) {
+  const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(digits));
   const impls = [...new Set([...gemm, ...trainStep].map((r) => r.impl))];
 
-  const sizes = [
-    ...new Map(gemm.map((r) => [`${r.m}x${r.n}x${r.k}`, r])).values(),
-  ];
+  const sizes = [...new Map(gemm.map((r) => [`${r.m}x${r.n}x${r.k}`, r])).values()];
   const gemmImpls = impls.filter((impl) => gemm.some((r) => r.impl === impl));
   const gemmRows = sizes.map((s) => {
     const same = (r) => r.m === s.m && r.n === s.n && r.k === s.k;
     return [
       `${s.m}×${s.n}×${s.k}`,
-      ...gemmImpls.map((impl) =>
-        fmt(gemm.find((r) => r.impl === impl && same(r))?.gflops, 2),
-      ),
-      fmt(gemmReference.find((r) => r.impl === "native" && same(r))?.gflops, 2),
+      ...gemmImpls.map((impl) => fmt(gemm.find((r) => r.impl === impl && same(r))?.gflops, 2)),
+      fmt(gemmReference.find((r) => r.impl === 'native' && same(r))?.gflops, 2),
     ];
   });
-  console.log("GEMM GFLOP/s (M×N×K, CPU clock)");
-  console.log(table(["M×N×K", ...gemmImpls, "native ref loop"], gemmRows));
+  console.log('GEMM GFLOP/s (M×N×K, CPU clock)');
+  console.log(table(['M×N×K', ...gemmImpls, 'native ref loop'], gemmRows));
   console.log();
 
   const models = [...new Set(trainStep.map((r) => r.model))];
@@ -402,22 +292,11 @@ function printTables(
       impl,
       ...models.flatMap((model) => {
         const r = trainStep.find((x) => x.impl === impl && x.model === model);
-        return [
-          fmt(r?.ms_per_step, 1),
-          fmt(r?.tokens_per_s, 0),
-          fmt(r?.ms_per_step_wall, 1),
-        ];
+        return [fmt(r?.ms_per_step, 1), fmt(r?.tokens_per_s, 0), fmt(r?.ms_per_step_wall, 1)];
       }),
     ]);
-  console.log(
-    "Training step, batch 32 × 200 tokens (forward, BCE, backward, Adam)",
-  );
-  console.log(
-    table(
-      ["impl", ...models.flatMap((m) => [`${m} ms`, "tok/s", "ms wall"])],
-      stepRows,
-    ),
-  );
+  console.log('Training step, batch 32 × 200 tokens (forward, BCE, backward, Adam)');
+  console.log(table(['impl', ...models.flatMap((m) => [`${m} ms`, 'tok/s', 'ms wall'])], stepRows));
   console.log();
 
   if (vectorMath.length) {
@@ -426,21 +305,13 @@ function printTables(
     const vmRows = kernels.map((kernel) => [
       `${kernel} (n = ${vectorMath.find((r) => r.kernel === kernel)?.n})`,
       ...vmImpls.flatMap((impl) =>
-        ["fast", "reference"].map((variant) =>
-          fmt(
-            vectorMath.find(
-              (r) =>
-                r.impl === impl && r.kernel === kernel && r.variant === variant,
-            )?.melem_per_s,
-            0,
-          ),
+        ['fast', 'reference'].map((variant) =>
+          fmt(vectorMath.find((r) => r.impl === impl && r.kernel === kernel && r.variant === variant)?.melem_per_s, 0),
         ),
       ),
     ]);
-    console.log("Vector maths Melem/s");
-    console.log(
-      table(["kernel", ...vmImpls.flatMap((i) => [i, `${i} ref`])], vmRows),
-    );
+    console.log('Vector maths Melem/s');
+    console.log(table(['kernel', ...vmImpls.flatMap((i) => [i, `${i} ref`])], vmRows));
     console.log();
   }
   for (const r of pageInteractive) {
@@ -450,25 +321,19 @@ function printTables(
     );
   }
   console.log();
-  console.log("Targets (issue 6)");
+  console.log('Targets (issue 6)');
   console.log(
     table(
-      ["target", "value", "met"],
-      targets.map((t) => [
-        t.target,
-        fmt(t.value, 2),
-        t.met === null ? "-" : t.met ? "yes" : "NO",
-      ]),
+      ['target', 'value', 'met'],
+      targets.map((t) => [t.target, fmt(t.value, 2), t.met === null ? '-' : t.met ? 'yes' : 'NO']),
     ),
   );
   console.log();
   console.log(
-    `${env.cpu}, ${env.cores} cores, load average ${env.load_average_before.join(" ")} before / ${env.load_average_after.join(" ")} after; ` +
-      `node ${env.node}; ${env.emscripten ?? ""}; ${env.seconds} s. gemm: ${Object.entries(
-        env.gemm_implementations,
-      )
+    `${env.cpu}, ${env.cores} cores, load average ${env.load_average_before.join(' ')} before / ${env.load_average_after.join(' ')} after; ` +
+      `node ${env.node}; ${env.emscripten ?? ''}; ${env.seconds} s. gemm: ${Object.entries(env.gemm_implementations)
         .map(([impl, name]) => `${impl} = ${name}`)
-        .join(", ")}. ${env.timing}.`,
+        .join(', ')}. ${env.timing}.`,
   );
 }
 

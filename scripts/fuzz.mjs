@@ -42,9 +42,11 @@ function buildTargets(extra = []) {
     );
     if (configure.status !== 0) process.exit(1);
   }
-  const jobs = String(Math.max(1, Math.min(2, (process.env.JOBS | 0) || 2)));
+  const jobs = String(Math.max(1, Math.min(2, process.env.JOBS | 0 || 2)));
   const targetArgs = [...targets.map((t) => `fuzz_${t}`), ...extra].flatMap((t) => ['--target', t]);
-  const made = spawnSync('cmake', ['--build', build, '-j', jobs, ...targetArgs], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const made = spawnSync('cmake', ['--build', build, '-j', jobs, ...targetArgs], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (made.status !== 0) process.exit(1);
 }
 
@@ -58,9 +60,7 @@ if (!process.env.ATTN_FUZZ_NO_BUILD) buildTargets();
 
 function runTarget(target) {
   const seeds = path.join(root, 'fuzz/corpus', target);
-  const work = check
-    ? mkdtempSync(path.join(tmpdir(), `attn-fuzz-${target}-`))
-    : path.join(build, 'corpus', target);
+  const work = check ? mkdtempSync(path.join(tmpdir(), `attn-fuzz-${target}-`)) : path.join(build, 'corpus', target);
   mkdirSync(work, { recursive: true });
   const artifacts = path.join(build, 'artifacts');
   mkdirSync(artifacts, { recursive: true });
@@ -78,7 +78,11 @@ function runTarget(target) {
     const child = spawn(path.join(build, `fuzz_${target}`), fuzzArgs, {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1:symbolize=1', UBSAN_OPTIONS: 'print_stacktrace=1' },
+      env: {
+        ...process.env,
+        ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1:symbolize=1',
+        UBSAN_OPTIONS: 'print_stacktrace=1',
+      },
     });
     let log = '';
     child.stderr.on('data', (chunk) => {

@@ -23,7 +23,11 @@ const SANITIZER_SKIPPED = [
 
 function run(command, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let output = '';
     const forward = (stream, sink) =>
       stream.on('data', (chunk) => {
@@ -56,7 +60,10 @@ const suites = [
     name: 'native ASan+UBSan (doctest)',
     command: 'build/fuzz/attn_tests',
     args: ['--no-intro', ...(SANITIZER_SKIPPED.length ? [`--test-case-exclude=${SANITIZER_SKIPPED.join(',')}`] : [])],
-    env: { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1:strict_string_checks=1', UBSAN_OPTIONS: 'print_stacktrace=1' },
+    env: {
+      ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1:strict_string_checks=1',
+      UBSAN_OPTIONS: 'print_stacktrace=1',
+    },
     count(output) {
       const m = output.match(/test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
       return m ? { passed: Number(m[2]), failed: Number(m[3]) } : null;

@@ -21,7 +21,10 @@ function relaxCspForDevServer(): Plugin {
     name: 'attn-relax-csp-for-dev-server',
     apply: 'serve',
     transformIndexHtml(html) {
-      return html.replace(/\s*<!--[^>]*CONTENT_SECURITY_POLICY[^>]*-->\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+      return html.replace(
+        /\s*<!--[^>]*CONTENT_SECURITY_POLICY[^>]*-->\s*<meta http-equiv="Content-Security-Policy"[^>]*>/,
+        '',
+      );
     },
   };
 }

@@ -62,7 +62,9 @@ test('lab: temperature, masking and a parameterised scoring function', async () 
   await waitForScores(page, ['927.0', '397.0', '148.0', '929.0']);
   // Mask h4: h1 takes all the weight.
   await page.locator('.vector-row').nth(4).getByLabel('visible').uncheck();
-  await page.waitForFunction(() => document.querySelector('[data-testid="heatmap-weights"] td')?.textContent === '1.000');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="heatmap-weights"] td')?.textContent === '1.000',
+  );
   assert.deepEqual(await cellTexts(page, 'heatmap-context'), ['3.000', '12.00', '45.00']);
   // Additive scoring shows its learnable parameters.
   await page.selectOption('#lab-kind', 'additive');

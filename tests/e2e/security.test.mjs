@@ -18,7 +18,9 @@ before(async () => {
   await env.context.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) =>
-      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline/eval)'} at ${e.sourceFile}:${e.lineNumber}`),
+      window.__cspViolations.push(
+        `${e.violatedDirective} blocked ${e.blockedURI || '(inline/eval)'} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
     );
   });
 });
@@ -32,7 +34,10 @@ const EXPECTED_POLICY =
 
 test('security: the built page carries the policy as a <meta> and the server sends it to the worker too', () => {
   const config = readFileSync(path.join(root, 'web/vite.config.ts'), 'utf8');
-  assert.ok(config.includes(`CONTENT_SECURITY_POLICY =\n  "${EXPECTED_POLICY}"`), 'web/vite.config.ts sends the same policy');
+  assert.ok(
+    config.includes(`CONTENT_SECURITY_POLICY =\n  "${EXPECTED_POLICY}"`),
+    'web/vite.config.ts sends the same policy',
+  );
   const html = readFileSync(path.join(root, 'dist/index.html'), 'utf8');
   const metas = [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)"/g)].map((m) => m[1]);
   assert.deepEqual(metas, [EXPECTED_POLICY]);
@@ -94,9 +99,15 @@ test('security: the policy is enforced (string code and inline styles are refuse
   await page.waitForFunction(() => window.__cspViolations.length >= 3);
   const violations = await page.evaluate(() => window.__cspViolations);
   assert.ok(violations.filter((v) => v.startsWith('script-src')).length >= 2, violations.join('\n'));
-  assert.ok(violations.some((v) => v.startsWith('style-src')), violations.join('\n'));
+  assert.ok(
+    violations.some((v) => v.startsWith('style-src')),
+    violations.join('\n'),
+  );
   // The console reports the refusals; nothing else went wrong.
-  assert.ok(problems.every((p) => /Content Security Policy/.test(p)), problems.join('\n'));
+  assert.ok(
+    problems.every((p) => /Content Security Policy/.test(p)),
+    problems.join('\n'),
+  );
   await page.close();
 });
 

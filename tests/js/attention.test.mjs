@@ -36,7 +36,10 @@ test('module: the .wasm contains SIMD (f32x4) instructions', () => {
   const disassembly = execFileSync('wasm-objdump', ['-d', wasmPath], { maxBuffer: 256 * 1024 * 1024 }).toString();
   const f32x4 = disassembly.match(/\bf32x4\.[a-z_]+/g) ?? [];
   assert.ok(f32x4.length >= 10, `expected f32x4 instructions, found ${f32x4.length}`);
-  assert.ok(f32x4.some((op) => op === 'f32x4.mul'), 'expected f32x4.mul');
+  assert.ok(
+    f32x4.some((op) => op === 'f32x4.mul'),
+    'expected f32x4.mul',
+  );
 });
 
 test('known answer: dot scores, softmax weights, context vector', () => {
@@ -59,12 +62,29 @@ test('softmax of [1000, 1001] in float32 is [0.2689, 0.7311]', () => {
 });
 
 test('softmax: masks, all-masked rows, temperature, axis', () => {
-  const masked = engine.softmax(tensor([[1, 5, 3], [2, 2, 2]]), {
-    mask: { shape: [2, 3], data: [1, 0, 1, 0, 0, 0] },
-  });
+  const masked = engine.softmax(
+    tensor([
+      [1, 5, 3],
+      [2, 2, 2],
+    ]),
+    {
+      mask: { shape: [2, 3], data: [1, 0, 1, 0, 0, 0] },
+    },
+  );
   close(masked.data, [0.1192, 0, 0.8808, 0, 0, 0], 1e-4, 'masked');
   close(engine.softmax(tensor([0, 1]), { temperature: 0.5 }).data, [0.1192, 0.8808], 1e-4, 'temperature');
-  close(engine.softmax(tensor([[1, 4], [1, 4]]), { axis: 0 }).data, [0.5, 0.5, 0.5, 0.5], 1e-6, 'axis 0');
+  close(
+    engine.softmax(
+      tensor([
+        [1, 4],
+        [1, 4],
+      ]),
+      { axis: 0 },
+    ).data,
+    [0.5, 0.5, 0.5, 0.5],
+    1e-6,
+    'axis 0',
+  );
 });
 
 test('every scoring function runs with initialised parameters and gives weights summing to 1', () => {
@@ -103,7 +123,10 @@ test('bad input throws a JS Error with the engine message, and the module keeps 
     /^dot_scores: keys has shape \[4, 3\] but queries has shape \[1, 2\]; keys must be \[T, 2\]$/,
   );
   expectError(() => engine.scores('bogus', decoder, annotations, undefined), /unknown scoring function 'bogus'/);
-  expectError(() => engine.softmax({ shape: [3], data: [1, 2] }, undefined), /x\.data has 2 values but its shape needs 3/);
+  expectError(
+    () => engine.softmax({ shape: [3], data: [1, 2] }, undefined),
+    /x\.data has 2 values but its shape needs 3/,
+  );
   expectError(() => engine.softmax({ shape: [2], data: [1, NaN] }, undefined), /x\.data\[1\] is not a finite number/);
   expectError(() => engine.softmax(tensor([1, 2]), { temperature: -1 }), /temperature must be a finite number > 0/);
   expectError(() => engine.softmax('nonsense', undefined), /x must be a tensor object/);

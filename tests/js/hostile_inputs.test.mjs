@@ -13,7 +13,15 @@ before(async () => {
 // A tiny, fast toy run with the given settings on top.
 function toyRun(settings) {
   return engine.runToyTask(
-    JSON.stringify({ steps: 2, train_examples: 16, test_examples: 8, batch_size: 8, embed_dim: 8, units: 8, ...settings }),
+    JSON.stringify({
+      steps: 2,
+      train_examples: 16,
+      test_examples: 8,
+      batch_size: 8,
+      embed_dim: 8,
+      units: 8,
+      ...settings,
+    }),
     null,
   );
 }
@@ -57,11 +65,23 @@ test('hostile: tensors whose shapes would wrap wasm32 sizes or do not match thei
   );
   assert.throws(() => engine.causalMask(70000), /causalMask: n × n describes 4900000000 values; at most 268435456/);
   assert.throws(() => engine.paddingMask(100000, 100000, 1), /paddingMask: tq × tk describes/);
-  assert.throws(() => engine.initScoreParams('additive', 1e6, 1e6, 4, 1e6, 1), /initScoreParams: attentionDim × max\(ds, dh\)/);
-  assert.throws(() => engine.softmax({ shape: [2, 2], data: [1, 2, 3] }, null), /x\.data has 3 values but its shape needs 4/);
+  assert.throws(
+    () => engine.initScoreParams('additive', 1e6, 1e6, 4, 1e6, 1),
+    /initScoreParams: attentionDim × max\(ds, dh\)/,
+  );
+  assert.throws(
+    () => engine.softmax({ shape: [2, 2], data: [1, 2, 3] }, null),
+    /x\.data has 3 values but its shape needs 4/,
+  );
   assert.throws(() => engine.softmax({ shape: [2, -1], data: [] }, null), /x\.shape\[1\] must be a whole number >= 0/);
-  assert.throws(() => engine.softmax({ shape: [2, 2], data: [1, NaN, 3, 4] }, null), /x\.data\[1\] is not a finite number/);
-  assert.throws(() => engine.softmax({ shape: [2, 2], data: [1, Infinity, 3, 4] }, null), /x\.data\[1\] is not a finite number/);
+  assert.throws(
+    () => engine.softmax({ shape: [2, 2], data: [1, NaN, 3, 4] }, null),
+    /x\.data\[1\] is not a finite number/,
+  );
+  assert.throws(
+    () => engine.softmax({ shape: [2, 2], data: [1, Infinity, 3, 4] }, null),
+    /x\.data\[1\] is not a finite number/,
+  );
   assert.throws(() => engine.softmax('<img src=x onerror=alert(1)>', null), /x must be a tensor object/);
   // The module still works.
   const out = engine.softmax(tensor([[0, 0]]), null);

@@ -35,7 +35,10 @@ test('training: wasm losses match the native build step by step (|Δ| <= 1e-4·|
 
 test('training: bad settings throw JS Errors with the engine message', () => {
   assert.throws(() => engine.runToyTask('{"stepz": 1}', null), /unknown toy-run setting 'stepz'/);
-  assert.throws(() => engine.runToyTask('{"heads": 3, "encoder": "transformer"}', null), /heads \(3\) must divide embed_dim/);
+  assert.throws(
+    () => engine.runToyTask('{"heads": 3, "encoder": "transformer"}', null),
+    /heads \(3\) must divide embed_dim/,
+  );
   assert.throws(() => engine.runToyTask('not json', null), /invalid JSON at offset 0/);
   assert.throws(() => engine.runToyTask('{"learning_rate": 0}', null), /learning_rate must be > 0/);
 });

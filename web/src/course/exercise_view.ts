@@ -244,4 +244,3 @@ export class ExerciseView {
     this.solutionButton.classList.add('suggested');
   }
 }
-

@@ -29,7 +29,6 @@ const SELF_DIM = 4; // d_k = d_v of the self-attention demo
 const SWEEP = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 const f = formatValue;
 
-
 function tensor(rows: number[][]) {
   return { shape: [rows.length, rows[0].length], data: Float32Array.from(rows.flat()) };
 }
