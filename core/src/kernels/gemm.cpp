@@ -11,7 +11,7 @@
 #include <cstdint>
 
 // Compiles the FMA kernel module (a few hundred bytes, so synchronously, even on a page's main
-// thread), instantiates it on this module's memory and appends its three functions to the table.
+// thread), instantiates it on this module's memory and appends its two functions to the table.
 // Returns the first table index, or 0 where the engine refuses it (no relaxed SIMD) or the table
 // cannot grow.
 // clang-format off
@@ -21,10 +21,9 @@ EM_JS(int, attn_install_fma_kernel, (const unsigned char* bytes, int size), {
     if (!WebAssembly.validate(code)) return 0;
     const kernel = new WebAssembly.Instance(new WebAssembly.Module(code), {env: {memory: wasmMemory}});
     const first = wasmTable.length;
-    wasmTable.grow(3);
+    wasmTable.grow(2);
     wasmTable.set(first, kernel.exports.packed);
-    wasmTable.set(first + 1, kernel.exports.strided);
-    wasmTable.set(first + 2, kernel.exports.strided_panel);
+    wasmTable.set(first + 1, kernel.exports.strided_panel);
     return first;
   } catch (error) {
     return 0;
@@ -148,8 +147,8 @@ void store_tile(const F4 (&acc)[kMr][2], float alpha, float beta, float* c, std:
     for (std::size_t j = 0; j < cols; ++j) c[j] = beta == 0.f ? tile[r * kNr + j] : tile[r * kNr + j] + beta * c[j];
 }
 
-// The relaxed-SIMD FMA tile kernels, as function pointers (in wasm, indices into the table);
-// null where there are none. Their signature is the one micro_kernel_fma.wat declares.
+// The relaxed-SIMD FMA kernels, as function pointers (in wasm, indices into the table); null
+// where there are none. Their signatures are the ones micro_kernel_fma.wat declares.
 using WasmTileKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
                                 std::size_t b_step, float* tile);
 using WasmPanelKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step,
@@ -157,7 +156,6 @@ using WasmPanelKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_
                                  std::size_t tiles, int accumulate);
 struct FmaKernels {
   WasmTileKernel packed = nullptr;
-  WasmTileKernel strided = nullptr;
   WasmPanelKernel strided_panel = nullptr;
 };
 
@@ -168,8 +166,7 @@ FmaKernels install_fma_kernels() {
       attn_install_fma_kernel(reinterpret_cast<const unsigned char*>(code.data()), static_cast<int>(code.size()));
   if (first > 0)
     return {reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first)),
-            reinterpret_cast<WasmTileKernel>(static_cast<std::uintptr_t>(first + 1)),
-            reinterpret_cast<WasmPanelKernel>(static_cast<std::uintptr_t>(first + 2))};
+            reinterpret_cast<WasmPanelKernel>(static_cast<std::uintptr_t>(first + 1))};
 #endif
   return {};
 }
@@ -192,18 +189,21 @@ const FmaKernels& fma_kernels() {
 // Eight accumulators (4 rows × 2 vectors of 4) keep the adders busy; clang 14 has no wasm FMA, so
 // mul + add here (the relaxed-SIMD kernel fuses them). beta == 0 writes C without reading it.
 //
-// The FMA kernel (micro_kernel_fma.wat) is a second wasm module on the engine's memory: its tile
-// functions (packed and in-place A) are reached through the function table, take byte offsets,
-// and store the tile's sums for the same epilogue (its panel function is called from gemm).
+// The FMA kernel (micro_kernel_fma.wat) is a second wasm module on the engine's memory, reached
+// through the function table with byte offsets: its packed-A function, or its in-place panel
+// function run for one tile into a 32-float buffer, stores the tile's sums for the same epilogue
+// (gemm calls the panel function for whole columns of tiles when alpha and beta allow).
 template <bool kPackedA>
 void micro_kernel(const FmaKernels& fma, std::size_t kc, const float* ap, std::size_t lda, const float* bp,
                   std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
                   std::size_t cols) {
-  const WasmTileKernel wasm_kernel = kPackedA ? fma.packed : fma.strided;
-  if (wasm_kernel != nullptr) {
+  if (kPackedA ? fma.packed != nullptr : fma.strided_panel != nullptr) {
     alignas(16) float sums[kMr * kNr];
-    wasm_kernel(kc, ap, (kPackedA ? 1 : lda) * sizeof(float), (kPackedA ? kMr : 1) * sizeof(float), bp,
-                b_step * sizeof(float), sums);
+    if constexpr (kPackedA)
+      fma.packed(kc, ap, sizeof(float), kMr * sizeof(float), bp, b_step * sizeof(float), sums);
+    else
+      fma.strided_panel(kc, ap, lda * sizeof(float), sizeof(float), bp, b_step * sizeof(float), sums,
+                        kNr * sizeof(float), 1, 0);
     const F4 acc[kMr][2] = {{load(sums), load(sums + 4)},
                             {load(sums + 8), load(sums + 12)},
                             {load(sums + 16), load(sums + 20)},

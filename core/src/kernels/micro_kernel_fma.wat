@@ -4,29 +4,28 @@
 ;; clang 14 (Debian's Emscripten) only knows the prototype encoding of relaxed SIMD, which no
 ;; shipping engine accepts, so this kernel is written by hand, assembled by wabt's wat2wasm at
 ;; configure time and embedded in the SIMD wasm build. At the first GEMM, gemm.cpp instantiates
-;; it on the engine's own memory and puts its three functions in the engine's function table;
+;; it on the engine's own memory and puts its two functions in the engine's function table;
 ;; where the engine refuses the module (no relaxed SIMD, e.g. node 20 without a flag) the
 ;; C++ kernel runs instead.
 ;;
-;; packed and strided compute one 4 x 8 tile of op(A) . op(B) over kc steps and store it,
-;; row-major, to `tile` (32 floats); gemm.cpp applies alpha and beta. Row p of the B sliver is
-;; 8 floats at bp + p * b_step. Pointers and steps are in bytes.
-;;   packed:  A is a packed [kc][4] sliver (the tile's 4 rows adjacent, a_step = 16).
-;;   strided: A is read in place: row r of the tile at ap + r * a_row, a_step = 4.
-;; (strided with a_row = 4 would also do for packed slivers, but the packed loop's immediate
-;; offsets keep three adds and three live pointers out of it, which measured faster.)
-;; Their signature is what clang gives
-;;   void (*)(size_t kc, const float* ap, size_t a_row, size_t a_step, const float* bp,
-;;            size_t b_step, float* tile)
-;; so gemm.cpp calls them through an ordinary function pointer (call_indirect).
-;;
-;; strided_panel runs strided's loop for `tiles` tiles stacked down the rows of A and C (tile t's
-;; rows start 4 * t rows further down both) under the same B sliver, and writes C itself: each
-;; tile's sums are stored to C (row r at c + r * ldc) or, when `accumulate` is nonzero, added to
-;; it. That is alpha = 1 and beta = 0 or 1, the products of the models; one call per sliver
-;; instead of one per tile, and no round trip through `tile`. Its signature:
-;;   void (*)(size_t kc, const float* ap, size_t a_row, size_t a_step, const float* bp,
-;;            size_t b_step, float* c, size_t ldc, size_t tiles, int accumulate)
+;; Both compute 4 x 8 tiles of op(A) . op(B) over kc steps. Row p of the B sliver is 8 floats at
+;; bp + p * b_step. Pointers and steps are in bytes.
+;;   packed: one tile, A a packed [kc][4] sliver (the tile's 4 rows adjacent, a_step = 16),
+;;     stored row-major to `tile` (32 floats) for gemm.cpp to apply alpha and beta. Signature:
+;;       void (*)(size_t kc, const float* ap, size_t a_row, size_t a_step, const float* bp,
+;;                size_t b_step, float* tile)
+;;   strided_panel: A read in place (row r of a tile at ap + r * a_row, a_step = 4), for `tiles`
+;;     tiles stacked down the rows of A and C (tile t's rows start 4 * t rows further down both)
+;;     under the same B sliver. Each tile's sums are stored to C (row r at c + r * ldc) or, when
+;;     `accumulate` is nonzero, added to it: alpha = 1 and beta = 0 or 1, the models' products,
+;;     one call per sliver. gemm.cpp also runs it as a one-tile kernel, with C the 32-float
+;;     `tile` (ldc = 32 bytes, not accumulated), when alpha or beta is anything else. Signature:
+;;       void (*)(size_t kc, const float* ap, size_t a_row, size_t a_step, const float* bp,
+;;                size_t b_step, float* c, size_t ldc, size_t tiles, int accumulate)
+;; (strided_panel with a_row = 4 would also do for packed slivers, but the packed loop's
+;; immediate offsets keep three adds and three live pointers out of it, which measured faster.)
+;; These signatures are what clang gives the function pointer types in gemm.cpp, which calls
+;; them through the function table (call_indirect).
 (module
   (import "env" "memory" (memory 1))
 
@@ -54,50 +53,6 @@
         (local.set $c30 (f32x4.relaxed_madd (local.get $a) (local.get $b0) (local.get $c30)))
         (local.set $c31 (f32x4.relaxed_madd (local.get $a) (local.get $b1) (local.get $c31)))
         (local.set $ap (i32.add (local.get $ap) (local.get $a_step)))
-        (local.set $bp (i32.add (local.get $bp) (local.get $b_step)))
-        (local.set $kc (i32.sub (local.get $kc) (i32.const 1)))
-        (br $step)))
-    (v128.store offset=0 (local.get $tile) (local.get $c00))
-    (v128.store offset=16 (local.get $tile) (local.get $c01))
-    (v128.store offset=32 (local.get $tile) (local.get $c10))
-    (v128.store offset=48 (local.get $tile) (local.get $c11))
-    (v128.store offset=64 (local.get $tile) (local.get $c20))
-    (v128.store offset=80 (local.get $tile) (local.get $c21))
-    (v128.store offset=96 (local.get $tile) (local.get $c30))
-    (v128.store offset=112 (local.get $tile) (local.get $c31)))
-
-  (func (export "strided")
-    (param $kc i32) (param $ap i32) (param $a_row i32) (param $a_step i32)
-    (param $bp i32) (param $b_step i32) (param $tile i32)
-    (local $b0 v128) (local $b1 v128) (local $a v128)
-    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
-    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
-    (local $a1 i32) (local $a2 i32) (local $a3 i32)
-    ;; The four rows' pointers advance together.
-    (local.set $a1 (i32.add (local.get $ap) (local.get $a_row)))
-    (local.set $a2 (i32.add (local.get $a1) (local.get $a_row)))
-    (local.set $a3 (i32.add (local.get $a2) (local.get $a_row)))
-    (block $done
-      (loop $step
-        (br_if $done (i32.eqz (local.get $kc)))
-        (local.set $b0 (v128.load (local.get $bp)))
-        (local.set $b1 (v128.load offset=16 (local.get $bp)))
-        (local.set $a (v128.load32_splat (local.get $ap)))
-        (local.set $c00 (f32x4.relaxed_madd (local.get $a) (local.get $b0) (local.get $c00)))
-        (local.set $c01 (f32x4.relaxed_madd (local.get $a) (local.get $b1) (local.get $c01)))
-        (local.set $a (v128.load32_splat (local.get $a1)))
-        (local.set $c10 (f32x4.relaxed_madd (local.get $a) (local.get $b0) (local.get $c10)))
-        (local.set $c11 (f32x4.relaxed_madd (local.get $a) (local.get $b1) (local.get $c11)))
-        (local.set $a (v128.load32_splat (local.get $a2)))
-        (local.set $c20 (f32x4.relaxed_madd (local.get $a) (local.get $b0) (local.get $c20)))
-        (local.set $c21 (f32x4.relaxed_madd (local.get $a) (local.get $b1) (local.get $c21)))
-        (local.set $a (v128.load32_splat (local.get $a3)))
-        (local.set $c30 (f32x4.relaxed_madd (local.get $a) (local.get $b0) (local.get $c30)))
-        (local.set $c31 (f32x4.relaxed_madd (local.get $a) (local.get $b1) (local.get $c31)))
-        (local.set $ap (i32.add (local.get $ap) (local.get $a_step)))
-        (local.set $a1 (i32.add (local.get $a1) (local.get $a_step)))
-        (local.set $a2 (i32.add (local.get $a2) (local.get $a_step)))
-        (local.set $a3 (i32.add (local.get $a3) (local.get $a_step)))
         (local.set $bp (i32.add (local.get $bp) (local.get $b_step)))
         (local.set $kc (i32.sub (local.get $kc) (i32.const 1)))
         (br $step)))
