@@ -30,10 +30,10 @@
 #endif
 
 #include "attn/kernels/gemm.hpp"
-#include "attn/optim/adam.hpp"
-#include "attn/train/classifier_step.hpp"
 #include "attn/kernels/vector_math.hpp"
+#include "attn/optim/adam.hpp"
 #include "attn/random.hpp"
+#include "attn/train/classifier_step.hpp"
 
 namespace {
 
@@ -58,7 +58,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 #if defined(__EMSCRIPTEN__)
 // CPU seconds of the node process (user + system), or -1 in a browser, which has no such clock.
 EM_JS(double, process_cpu_seconds, (), {
-  if (typeof process !== 'undefined' && process.cpuUsage) {
+  if (typeof process != = 'undefined' && process.cpuUsage) {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) * 1e-6;
   }
@@ -142,10 +142,11 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
       v.gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
       sink = c[0];
     });
-    std::printf("{\"impl\":\"%s\",\"kernel\":\"gemm\",\"variant\":\"%s\",\"gemm_impl\":\"%s\",\"m\":%zu,\"n\":%zu,"
-                "\"k\":%zu,\"gflops\":%.3f,\"gflops_wall\":%.3f,\"gflops_fastest_wall\":%.3f,\"clock\":\"%s\"}\n",
-                kImpl, v.name, attn::kernels::gemm_implementation(), m, n, k, flops / t.best() * 1e-9,
-                flops / t.wall * 1e-9, flops / t.fastest_wall * 1e-9, t.clock());
+    std::printf(
+        "{\"impl\":\"%s\",\"kernel\":\"gemm\",\"variant\":\"%s\",\"gemm_impl\":\"%s\",\"m\":%zu,\"n\":%zu,"
+        "\"k\":%zu,\"gflops\":%.3f,\"gflops_wall\":%.3f,\"gflops_fastest_wall\":%.3f,\"clock\":\"%s\"}\n",
+        kImpl, v.name, attn::kernels::gemm_implementation(), m, n, k, flops / t.best() * 1e-9, flops / t.wall * 1e-9,
+        flops / t.fastest_wall * 1e-9, t.clock());
     std::fflush(stdout);
   }
   attn::kernels::set_gemm_fma(true);
@@ -160,19 +161,18 @@ void bench_vector_math(attn::Rng& rng, std::size_t n) {
     const char* variant;
     void (*f)(const float*, float*, std::size_t);
   };
-  const Kernel kernels[] = {{"exp", "fast", attn::kernels::exp},
-                            {"exp", "reference", attn::kernels::exp_reference},
-                            {"sigmoid", "fast", attn::kernels::sigmoid},
-                            {"sigmoid", "reference", attn::kernels::sigmoid_reference},
-                            {"tanh", "fast", attn::kernels::tanh},
-                            {"tanh", "reference", attn::kernels::tanh_reference}};
+  const Kernel kernels[] = {
+      {"exp", "fast", attn::kernels::exp},         {"exp", "reference", attn::kernels::exp_reference},
+      {"sigmoid", "fast", attn::kernels::sigmoid}, {"sigmoid", "reference", attn::kernels::sigmoid_reference},
+      {"tanh", "fast", attn::kernels::tanh},       {"tanh", "reference", attn::kernels::tanh_reference}};
   for (const Kernel& kernel : kernels) {
     const Timing t = median_seconds_per_call([&] {
       kernel.f(x.data(), y.data(), n);
       sink = y[n / 2];
     });
-    std::printf("{\"impl\":\"%s\",\"kernel\":\"%s\",\"variant\":\"%s\",\"n\":%zu,\"melem_per_s\":%.1f,\"clock\":\"%s\"}\n",
-                kImpl, kernel.name, kernel.variant, n, static_cast<double>(n) / t.best() * 1e-6, t.clock());
+    std::printf(
+        "{\"impl\":\"%s\",\"kernel\":\"%s\",\"variant\":\"%s\",\"n\":%zu,\"melem_per_s\":%.1f,\"clock\":\"%s\"}\n",
+        kImpl, kernel.name, kernel.variant, n, static_cast<double>(n) / t.best() * 1e-6, t.clock());
     std::fflush(stdout);
   }
 }
@@ -188,18 +188,19 @@ void bench_train_step(const char* name, const attn::ClassifierConfig& config) {
   batch.ids = xt::empty<std::int32_t>({batch_size, maxlen});
   batch.mask = xt::ones<std::uint8_t>({batch_size, maxlen});
   batch.labels = xt::empty<float>({batch_size});
-  for (auto& id : batch.ids) id = static_cast<std::int32_t>(4 + rng.below(static_cast<std::uint32_t>(config.vocab_size - 4)));
+  for (auto& id : batch.ids)
+    id = static_cast<std::int32_t>(4 + rng.below(static_cast<std::uint32_t>(config.vocab_size - 4)));
   for (auto& label : batch.labels) label = static_cast<float>(rng.below(2));
   attn::StepBuffers buffers;
-  const Timing t = median_seconds_per_call([&] {
-    sink = attn::train_step(model, optimizer, batch, 5.f, rng, buffers).loss;
-  });
+  const Timing t =
+      median_seconds_per_call([&] { sink = attn::train_step(model, optimizer, batch, 5.f, rng, buffers).loss; });
   const double tokens = static_cast<double>(batch_size * maxlen);
-  std::printf("{\"impl\":\"%s\",\"kernel\":\"train_step\",\"model\":\"%s\",\"batch\":%zu,\"maxlen\":%zu,"
-              "\"params\":%zu,\"ms_per_step\":%.2f,\"tokens_per_s\":%.0f,\"ms_per_step_wall\":%.2f,"
-              "\"ms_per_step_fastest_wall\":%.2f,\"clock\":\"%s\"}\n",
-              kImpl, name, batch_size, maxlen, attn::parameter_count(model.parameters()), t.best() * 1e3,
-              tokens / t.best(), t.wall * 1e3, t.fastest_wall * 1e3, t.clock());
+  std::printf(
+      "{\"impl\":\"%s\",\"kernel\":\"train_step\",\"model\":\"%s\",\"batch\":%zu,\"maxlen\":%zu,"
+      "\"params\":%zu,\"ms_per_step\":%.2f,\"tokens_per_s\":%.0f,\"ms_per_step_wall\":%.2f,"
+      "\"ms_per_step_fastest_wall\":%.2f,\"clock\":\"%s\"}\n",
+      kImpl, name, batch_size, maxlen, attn::parameter_count(model.parameters()), t.best() * 1e3, tokens / t.best(),
+      t.wall * 1e3, t.fastest_wall * 1e3, t.clock());
   std::fflush(stdout);
 }
 

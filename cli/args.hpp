@@ -17,7 +17,7 @@ class UsageError : public std::invalid_argument {
 };
 
 struct OptionSpec {
-  std::string name;  // without the leading "--"
+  std::string name;        // without the leading "--"
   std::string value_name;  // empty for a flag (no value)
   std::string help;
 };
@@ -39,7 +39,8 @@ class Args {
   // Finite number in (min_exclusive, max].
   double number(const std::string& name, double fallback, double min_exclusive, double max) const;
   // One of `choices`.
-  std::string choice(const std::string& name, const std::string& fallback, const std::vector<std::string>& choices) const;
+  std::string choice(const std::string& name, const std::string& fallback,
+                     const std::vector<std::string>& choices) const;
 
  private:
   friend Args parse_args(const CommandSpec&, const std::vector<std::string>&);

@@ -16,8 +16,8 @@
 #include "attn/text/tokenizer.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
-#include "seq2seq_commands.hpp"
 #include "sentiment_data.hpp"
+#include "seq2seq_commands.hpp"
 
 namespace attn::cli {
 namespace {
@@ -28,7 +28,8 @@ const CommandSpec kTrain{
     "train",
     "train a sentiment or sequence-to-sequence model; report held-out accuracy",
     {{"task", "NAME", "sentiment (default) | dates | reverse | sort | copy | parallel"},
-     {"data", "PATH", "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
+     {"data", "PATH",
+      "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
      {"test", "PATH", "test set (default: the test half of --data when it has one)"},
      {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
      {"model", "NAME",
@@ -45,7 +46,9 @@ const CommandSpec kTrain{
      {"embed", "N", "embedding size / Transformer d_model (default 32)"},
      {"units", "N", "recurrent units per direction (default 32; seq2seq 64)"},
      {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm (default) | gru"},
-     {"score", "NAME", "attention score: additive (default) | concat | general | dot | scaled_dot; luong also location | scaled (default general)"},
+     {"score", "NAME",
+      "attention score: additive (default) | concat | general | dot | scaled_dot; luong also location | scaled "
+      "(default general)"},
      {"attention", "NAME", "seq2seq-attention: bahdanau | luong (default: luong for dates, bahdanau otherwise)"},
      {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
      {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
@@ -64,7 +67,8 @@ const CommandSpec kTrain{
      {"patience", "N", "epochs without validation improvement before stopping (default 2; seq2seq 3; 0 = off)"},
      {"optimizer", "NAME", "sentiment: adam (default) | adamw | sgd"},
      {"weight-decay", "X", "sentiment: adam/sgd L2 penalty; adamw decoupled decay of weight matrices (default 0)"},
-     {"schedule", "NAME", "sentiment learning-rate schedule: constant | linear | cosine | inverse_sqrt (default: the model's recipe)"},
+     {"schedule", "NAME",
+      "sentiment learning-rate schedule: constant | linear | cosine | inverse_sqrt (default: the model's recipe)"},
      {"warmup", "N", "sentiment: steps of linear learning-rate warm-up (default 0)"},
      {"json", "", "print one JSON object per line (progress, epochs, done)"}},
     {}};
@@ -95,13 +99,14 @@ const CommandSpec kTranslate{"translate",
 const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict, &kTranslate};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
-const std::vector<std::string> kSentimentOnly = {"test",    "holdout",   "maxlen",       "pooling",  "layers",
-                                                 "ff",      "heads",     "dropout",      "optimizer", "weight-decay",
+const std::vector<std::string> kSentimentOnly = {"test",     "holdout", "maxlen",      "pooling",   "layers",
+                                                 "ff",       "heads",   "dropout",     "optimizer", "weight-decay",
                                                  "schedule", "warmup",  "word-dropout"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";
-  for (const CommandSpec* c : kCommands) out += "  " + c->name + std::string(10 - c->name.size(), ' ') + c->summary + "\n";
+  for (const CommandSpec* c : kCommands)
+    out += "  " + c->name + std::string(10 - c->name.size(), ' ') + c->summary + "\n";
   return out + "run 'attn <command> --help' for its options\n";
 }
 
@@ -175,11 +180,13 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     return seq2seq_train_command(args, out, err);
   }
   for (const std::string& name : seq2seq_only_options()) {
-    if (args.has(name)) throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
+    if (args.has(name))
+      throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
   }
   if (!args.has("data")) throw UsageError("missing required option --data");
   const bool json = args.flag("json");
-  const std::string model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
+  const std::string model_name =
+      args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
   const bool bow = model_name == "bow";
   const std::size_t seed = args.whole("seed", 1, 0, 1u << 31);
   const Recipe recipe = recipe_for(model_name);
@@ -193,7 +200,8 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.embed_dim = args.whole("embed", 32, 1, 4096);
   classifier.units = args.whole("units", 32, 1, 4096);
   classifier.attention_dim = classifier.embed_dim;
-  classifier.score = score_kind_from_name(args.choice("score", "additive", {"additive", "concat", "general", "dot", "scaled_dot"}));
+  classifier.score =
+      score_kind_from_name(args.choice("score", "additive", {"additive", "concat", "general", "dot", "scaled_dot"}));
   classifier.layers = args.whole("layers", 1, 1, 64);
   classifier.heads = args.whole("heads", 2, 1, 64);
   classifier.ff_dim = args.whole("ff", 2 * classifier.embed_dim, 1, 16384);
@@ -205,8 +213,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   } else if (args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
     classifier.encoder = EncoderKind::bigru;
   }
-  classifier.pooling = pooling_kind_from_name(
-      args.choice("pooling", recipe.pooling, {"attention", "mean", "last"}));
+  classifier.pooling = pooling_kind_from_name(args.choice("pooling", recipe.pooling, {"attention", "mean", "last"}));
   TrainerConfig trainer;
   trainer.epochs = epochs;
   trainer.batch_size = args.whole("batch", 32, 1, 65536);
@@ -225,22 +232,30 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   if (holdout > 0 && args.has("test")) throw UsageError("--holdout and --test exclude each other");
 
   ProgressPrinter progress(json, out, err);
-  SentimentData data = load_sentiment_data(args.get("data"), holdout > 0 ? "" : args.get("test"),
-                                           [&](const LoadProgress& p) { progress.loading(p); }, holdout > 0);
+  SentimentData data = load_sentiment_data(
+      args.get("data"), holdout > 0 ? "" : args.get("test"), [&](const LoadProgress& p) { progress.loading(p); },
+      holdout > 0);
   progress.end_line();
   if (holdout > 0) hold_out(data, static_cast<float>(holdout), seed);
   if (!data.note.empty()) err << "note: " << data.note << "\n";
   if (json) {
-    out << FlatJson().set("event", "data").set("train_examples", static_cast<double>(data.train.size()))
-               .set("test_examples", static_cast<double>(data.test.size())).set("train_source", data.train_source)
-               .set("test_source", data.test_source).dump() << "\n";
+    out << FlatJson()
+               .set("event", "data")
+               .set("train_examples", static_cast<double>(data.train.size()))
+               .set("test_examples", static_cast<double>(data.test.size()))
+               .set("train_source", data.train_source)
+               .set("test_source", data.test_source)
+               .dump()
+        << "\n";
   } else {
-    out << "data: " << data.train.size() << " training reviews from " << data.train_source << ", "
-        << data.test.size() << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n";
+    out << "data: " << data.train.size() << " training reviews from " << data.train_source << ", " << data.test.size()
+        << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n";
   }
 
   FlatJson done;
-  done.set("event", "done").set("model", model_name).set("train_examples", static_cast<double>(data.train.size()))
+  done.set("event", "done")
+      .set("model", model_name)
+      .set("train_examples", static_cast<double>(data.train.size()))
       .set("test_examples", static_cast<double>(data.test.size()));
   const auto start = Clock::now();
   std::vector<std::uint8_t> saved;
@@ -253,7 +268,8 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     model.fit(tokenize_all(data.train), labels_of(data.train), config, {});
     done.set("train_seconds", seconds_since(start)).set("params", static_cast<double>(model.parameter_count()));
     if (!data.test.empty()) {
-      const ClassificationMetrics m = classification_metrics(model.predict_proba(tokenize_all(data.test)), labels_of(data.test));
+      const ClassificationMetrics m =
+          classification_metrics(model.predict_proba(tokenize_all(data.test)), labels_of(data.test));
       add_metrics(done, "test_", m);
       if (!json) out << "test: " << describe(m) << "\n";
     }
@@ -267,8 +283,11 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     callbacks.on_epoch = [&](const EpochProgress& e) {
       progress.end_line();
       FlatJson line;
-      line.set("event", "epoch").set("epoch", static_cast<double>(e.epoch + 1)).set("train_loss", e.train_loss)
-          .set("train_accuracy", e.train_accuracy).set("seconds", e.seconds);
+      line.set("event", "epoch")
+          .set("epoch", static_cast<double>(e.epoch + 1))
+          .set("train_loss", e.train_loss)
+          .set("train_accuracy", e.train_accuracy)
+          .set("seconds", e.seconds);
       if (e.has_validation) add_metrics(line, "val_", e.validation);
       if (json) {
         out << line.dump() << "\n" << std::flush;
@@ -357,7 +376,10 @@ int predict_command(const Args& args, std::ostream& out, std::ostream&) {
   const std::string label = probability >= 0.5f ? "positive" : "negative";
   if (args.flag("json")) {
     FlatJson j;
-    j.set("event", "done").set("label", label).set("probability", static_cast<double>(probability)).set("tokens", tokens);
+    j.set("event", "done")
+        .set("label", label)
+        .set("probability", static_cast<double>(probability))
+        .set("tokens", tokens);
     if (!weights.empty()) j.set("attention", weights);
     out << j.dump() << "\n";
     return 0;

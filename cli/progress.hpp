@@ -18,8 +18,13 @@ class ProgressPrinter {
   void loading(const LoadProgress& p) {
     if (!due()) return;
     if (json_) {
-      out_ << FlatJson().set("event", "loading").set("examples", static_cast<double>(p.examples))
-                  .set("bytes_read", static_cast<double>(p.bytes_read)).dump() << "\n" << std::flush;
+      out_ << FlatJson()
+                  .set("event", "loading")
+                  .set("examples", static_cast<double>(p.examples))
+                  .set("bytes_read", static_cast<double>(p.bytes_read))
+                  .dump()
+           << "\n"
+           << std::flush;
     } else {
       err_ << "\rloading: " << p.examples << " reviews" << std::flush;
       line_open_ = true;
@@ -30,10 +35,16 @@ class ProgressPrinter {
             std::size_t epochs) {
     if (!due()) return;
     if (json_) {
-      out_ << FlatJson().set("event", "progress").set("step", static_cast<double>(step))
-                  .set("epoch", static_cast<double>(epoch + 1)).set("loss", static_cast<double>(loss))
-                  .set("examples_per_s", examples_per_second).set("elapsed_s", elapsed).dump()
-           << "\n" << std::flush;
+      out_ << FlatJson()
+                  .set("event", "progress")
+                  .set("step", static_cast<double>(step))
+                  .set("epoch", static_cast<double>(epoch + 1))
+                  .set("loss", static_cast<double>(loss))
+                  .set("examples_per_s", examples_per_second)
+                  .set("elapsed_s", elapsed)
+                  .dump()
+           << "\n"
+           << std::flush;
     } else {
       err_ << "\repoch " << epoch + 1 << "/" << epochs << " step " << step << ": loss " << loss << ", "
            << static_cast<long>(examples_per_second) << " examples/s   " << std::flush;

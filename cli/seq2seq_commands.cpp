@@ -69,8 +69,8 @@ const std::vector<std::string>& seq2seq_task_names() {
 }
 
 const std::vector<std::string>& seq2seq_only_options() {
-  static const std::vector<std::string> names = {"attention", "train-size", "test-size", "min-len", "max-len",
-                                                 "test-min-len", "test-max-len", "attention-dim"};
+  static const std::vector<std::string> names = {"attention", "train-size",   "test-size",    "min-len",
+                                                 "max-len",   "test-min-len", "test-max-len", "attention-dim"};
   return names;
 }
 
@@ -79,9 +79,11 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   const std::string task = args.get("task");
   const bool digits = is_digit_task(task);
   for (const char* name : {"min-len", "max-len", "test-min-len", "test-max-len"}) {
-    if (!digits && args.has(name)) throw UsageError(std::string("--") + name + " applies to the digit tasks (reverse, sort, copy) only");
+    if (!digits && args.has(name))
+      throw UsageError(std::string("--") + name + " applies to the digit tasks (reverse, sort, copy) only");
   }
-  if (task == "parallel" && !args.has("data")) throw UsageError("--task parallel needs --data PATH (source<TAB>target lines)");
+  if (task == "parallel" && !args.has("data"))
+    throw UsageError("--task parallel needs --data PATH (source<TAB>target lines)");
   if (task != "parallel" && args.has("data")) throw UsageError("--data applies to --task sentiment or parallel only");
   if (task != "parallel" && args.has("vocab")) throw UsageError("--vocab applies to --task sentiment or parallel only");
   const std::string model_name = args.choice("model", "seq2seq-attention", {"seq2seq-attention", "seq2seq"});
@@ -95,8 +97,9 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   // characters attend next to the month name rather than on it (36% of their weight there, against
   // 92% with Luong; README, "alignment per field"), and the alignment is what the course shows.
   const char* default_attention = task == "dates" ? "luong" : "bahdanau";
-  config.attention = attention ? attention_form_from_name(args.choice("attention", default_attention, {"bahdanau", "luong"}))
-                               : AttentionForm::none;
+  config.attention = attention
+                         ? attention_form_from_name(args.choice("attention", default_attention, {"bahdanau", "luong"}))
+                         : AttentionForm::none;
   // Bahdanau scores through an additive layer; Luong's default is its "general" score.
   const std::string score = args.choice("score", config.attention == AttentionForm::luong ? "general" : "additive",
                                         {"additive", "dot", "general", "concat", "location", "scaled", "scaled_dot"});
@@ -112,10 +115,11 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   data_options.train_size = args.whole("train-size", 0, 1, 1u << 24);
   data_options.test_size = args.whole("test-size", 1000, 1, 1u << 24);
   data_options.min_len = args.whole("min-len", 5, 1, 1000);
-  data_options.max_len = args.whole("max-len", std::max<std::size_t>(20, data_options.min_len), data_options.min_len, 1000);
+  data_options.max_len =
+      args.whole("max-len", std::max<std::size_t>(20, data_options.min_len), data_options.min_len, 1000);
   data_options.test_min_len = args.whole("test-min-len", data_options.min_len, 1, 1000);
-  data_options.test_max_len =
-      args.whole("test-max-len", std::max(data_options.max_len, data_options.test_min_len), data_options.test_min_len, 1000);
+  data_options.test_max_len = args.whole("test-max-len", std::max(data_options.max_len, data_options.test_min_len),
+                                         data_options.test_min_len, 1000);
   data_options.source_vocab = data_options.target_vocab = args.whole("vocab", 8000, 5, 1u << 22);
   data_options.seed = args.whole("seed", 1, 0, 1u << 31);
 
@@ -135,13 +139,21 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   config.target_vocab = data.vocabularies.target.size();
   config.max_source_len = std::max(longest(data.train_ids.sources), longest(data.test_ids.sources));
   if (json) {
-    out << FlatJson().set("event", "data").set("task", task).set("train_examples", static_cast<double>(data.train.size()))
-               .set("test_examples", static_cast<double>(data.test.size())).set("source", data.description)
+    out << FlatJson()
+               .set("event", "data")
+               .set("task", task)
+               .set("train_examples", static_cast<double>(data.train.size()))
+               .set("test_examples", static_cast<double>(data.test.size()))
+               .set("source", data.description)
                .set("source_vocab", static_cast<double>(config.source_vocab))
-               .set("target_vocab", static_cast<double>(config.target_vocab)).dump() << "\n" << std::flush;
+               .set("target_vocab", static_cast<double>(config.target_vocab))
+               .dump()
+        << "\n"
+        << std::flush;
   } else {
     out << "data: " << data.train.size() << " training pairs, " << data.test.size() << " held out; " << data.description
-        << "; vocabularies " << config.source_vocab << " / " << config.target_vocab << " ids\n" << std::flush;
+        << "; vocabularies " << config.source_vocab << " / " << config.target_vocab << " ids\n"
+        << std::flush;
   }
 
   Seq2SeqModel model(config, data_options.seed);
@@ -155,10 +167,14 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   callbacks.on_epoch = [&](const Seq2SeqEpochProgress& e) {
     progress.end_line();
     FlatJson line;
-    line.set("event", "epoch").set("epoch", static_cast<double>(e.epoch + 1)).set("train_loss", e.train_loss)
-        .set("teacher_forcing", static_cast<double>(e.teacher_forcing)).set("seconds", e.seconds);
+    line.set("event", "epoch")
+        .set("epoch", static_cast<double>(e.epoch + 1))
+        .set("train_loss", e.train_loss)
+        .set("teacher_forcing", static_cast<double>(e.teacher_forcing))
+        .set("seconds", e.seconds);
     if (e.has_validation) {
-      line.set("val_loss", e.validation_loss).set("val_exact_match", e.validation.exact_match)
+      line.set("val_loss", e.validation_loss)
+          .set("val_exact_match", e.validation.exact_match)
           .set("val_token_accuracy", e.validation.token_accuracy);
     }
     if (json) {
@@ -173,23 +189,29 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
     }
     return true;
   };
-  const Seq2SeqHistory history = train_seq2seq(model, data.train_ids.sources, data.train_ids.targets, trainer, callbacks);
+  const Seq2SeqHistory history =
+      train_seq2seq(model, data.train_ids.sources, data.train_ids.targets, trainer, callbacks);
   progress.end_line();
   const double train_seconds = seconds_since(start);
 
-  const Seq2SeqMetrics m =
-      evaluate_seq2seq(model, data.test_ids.sources, data.test_ids.targets, decode_limit(longest(data.test_ids.sources)));
+  const Seq2SeqMetrics m = evaluate_seq2seq(model, data.test_ids.sources, data.test_ids.targets,
+                                            decode_limit(longest(data.test_ids.sources)));
   const std::size_t params = parameter_count(model.parameters());
 
   FlatJson done;
-  done.set("event", "done").set("task", task).set("model", model_name)
+  done.set("event", "done")
+      .set("task", task)
+      .set("model", model_name)
       .set("attention", attention_form_name(config.attention))
       .set("train_examples", static_cast<double>(data.train.size()))
       .set("test_examples", static_cast<double>(data.test.size()))
-      .set("exact_match", m.exact_match).set("token_accuracy", m.token_accuracy)
-      .set("train_seconds", train_seconds).set("params", static_cast<double>(params))
+      .set("exact_match", m.exact_match)
+      .set("token_accuracy", m.token_accuracy)
+      .set("train_seconds", train_seconds)
+      .set("params", static_cast<double>(params))
       .set("epochs_run", static_cast<double>(history.epochs.size()))
-      .set("best_epoch", static_cast<double>(history.best_epoch + 1)).set("early_stopped", history.early_stopped);
+      .set("best_epoch", static_cast<double>(history.best_epoch + 1))
+      .set("early_stopped", history.early_stopped);
   if (attention) done.set("score", score_kind_name(config.score));
   std::vector<double> lengths, by_length;
   if (digits) {
@@ -204,15 +226,16 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
         << fixed(100 * m.token_accuracy, 2) << "%\n";
     if (digits) {
       out << "exact match by source length:";
-      for (std::size_t i = 0; i < lengths.size(); ++i) out << " " << lengths[i] << ":" << fixed(100 * by_length[i], 1) << "%";
+      for (std::size_t i = 0; i < lengths.size(); ++i)
+        out << " " << lengths[i] << ":" << fixed(100 * by_length[i], 1) << "%";
       out << "\n";
     }
   }
   // Dates: does each ISO field attend to the same field of the source (date_alignment.hpp)?
   std::string alignment_json;
   if (task == "dates" && attention) {
-    const DateAlignmentReport r = date_alignment_report(model, data.test, data.vocabularies, DateTaskConfig().first_year,
-                                                        decode_limit(longest(data.test_ids.sources)));
+    const DateAlignmentReport r = date_alignment_report(
+        model, data.test, data.vocabularies, DateTaskConfig().first_year, decode_limit(longest(data.test_ids.sources)));
     const auto mass = [](const FieldAlignment& f) { return f.mean_mass(); };
     const auto argmax = [](const FieldAlignment& f) { return f.argmax_share(); };
     alignment_json = ",\"alignment\":" + per_field_json(r, mass) + ",\"alignment_argmax\":" + per_field_json(r, argmax);
@@ -263,9 +286,13 @@ int translate_command(const Args& args, std::ostream& out, std::ostream&) {
 
   if (args.flag("json")) {
     FlatJson j;
-    j.set("event", "done").set("task", info.task).set("output", output)
-        .set("log_prob", static_cast<double>(best.log_prob)).set("finished", best.finished)
-        .set("source_tokens", source_tokens).set("output_tokens", output_tokens);
+    j.set("event", "done")
+        .set("task", info.task)
+        .set("output", output)
+        .set("log_prob", static_cast<double>(best.log_prob))
+        .set("finished", best.finished)
+        .set("source_tokens", source_tokens)
+        .set("output_tokens", output_tokens);
     std::string line = j.dump();
     if (has_alignment) {
       // FlatJson writes flat arrays only; the matrix [output token][source token] is added by hand.

@@ -32,7 +32,9 @@ Seq2SeqData make_seq2seq_data(const Seq2SeqDataOptions& options) {
     const Seq2SeqVocabulary words(TokenLevel::word);
     const std::size_t loaded = pairs.size();
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
-                               [&](const ParallelExample& e) { return words.split(e.source).empty() || words.split(e.target).empty(); }),
+                               [&](const ParallelExample& e) {
+                                 return words.split(e.source).empty() || words.split(e.target).empty();
+                               }),
                 pairs.end());
     const std::size_t skipped = loaded - pairs.size();
     if (pairs.size() < 2) throw DataError(options.data_path, 0, "needs at least 2 pairs (training and held-out)");
@@ -54,9 +56,10 @@ Seq2SeqData make_seq2seq_data(const Seq2SeqDataOptions& options) {
                                        options.test_min_len, options.test_max_len, options.seed);
     data.train = std::move(split.train);
     data.test = std::move(split.test);
-    data.description = std::string(digit_task_name(task)) + " digit strings of length " + std::to_string(options.min_len) +
-                       ".." + std::to_string(options.max_len) + " (held out: " + std::to_string(options.test_min_len) +
-                       ".." + std::to_string(options.test_max_len) + ")";
+    data.description = std::string(digit_task_name(task)) + " digit strings of length " +
+                       std::to_string(options.min_len) + ".." + std::to_string(options.max_len) +
+                       " (held out: " + std::to_string(options.test_min_len) + ".." +
+                       std::to_string(options.test_max_len) + ")";
   }
   data.vocabularies = fit_vocabularies(data.train, level, level == TokenLevel::word ? options.source_vocab : 1000,
                                        level == TokenLevel::word ? options.target_vocab : 1000);

@@ -16,12 +16,12 @@
 namespace attn::cli {
 
 struct Seq2SeqDataOptions {
-  std::string task;       // dates | reverse | sort | copy | parallel
-  std::string data_path;  // parallel only
+  std::string task;            // dates | reverse | sort | copy | parallel
+  std::string data_path;       // parallel only
   std::size_t train_size = 0;  // 0: the task's default (parallel: every pair not held out)
   std::size_t test_size = 1000;
-  std::size_t min_len = 5, max_len = 20;            // digit tasks, training
-  std::size_t test_min_len = 5, test_max_len = 20;  // digit tasks, held out
+  std::size_t min_len = 5, max_len = 20;                 // digit tasks, training
+  std::size_t test_min_len = 5, test_max_len = 20;       // digit tasks, held out
   std::size_t source_vocab = 8000, target_vocab = 8000;  // parallel: most frequent words (+4 reserved)
   std::uint64_t seed = 1;
 };

@@ -32,7 +32,8 @@ Bytes with_mode(std::uint8_t mode, Bytes rest) {
 Seeds csv_seeds() {
   const std::string basic = "review,sentiment\n\"A good, \"\"fine\"\" film\",positive\nawful plot,negative\n";
   return {{"header_defaults", with_mode(0, text(basic))},
-          {"header_by_name_crlf_bom", with_mode(8 | 16, text("\xef\xbb\xbfid,review,sentiment\r\n1,great,pos\r\n2,\"multi\nline\",neg\r\n"))},
+          {"header_by_name_crlf_bom",
+           with_mode(8 | 16, text("\xef\xbb\xbfid,review,sentiment\r\n1,great,pos\r\n2,\"multi\nline\",neg\r\n"))},
           {"no_header", with_mode(1, text("loved it,1\nhated it,0\n"))},
           {"index_columns", with_mode(2 | 4 | (1u << 3) | (0u << 5), text("text,label\nok,1\nbad,0\n"))},
           {"bad_label", with_mode(0, text("text,label\nfine,maybe\n"))},
@@ -107,7 +108,8 @@ Seeds model_file_seeds() {
 }
 
 Seeds flat_json_seeds() {
-  return {{"config", text("{\"model\": \"sequence_classifier\", \"vocab_size\": 5000, \"dropout\": 0.1, \"causal\": false}")},
+  return {{"config",
+           text("{\"model\": \"sequence_classifier\", \"vocab_size\": 5000, \"dropout\": 0.1, \"causal\": false}")},
           {"escapes", text("{\"a\\\"b\": \"tab\\tnew\\nline \\u00e9 \\ud83d\\ude00\", \"n\": -1.5e-3}")},
           {"empty", text("{}")},
           {"nested", text("{\"a\": {\"b\": 1}}")},
@@ -135,13 +137,15 @@ Seeds seq2seq_model_file_seeds() {
     config.attention_dim = 3;
     config.attention = forms[i];
     config.score = forms[i] == attn::AttentionForm::luong ? attn::ScoreKind::general : attn::ScoreKind::additive;
-    files[i] = attn::save_seq2seq(attn::Seq2SeqModel(config, static_cast<std::uint64_t>(i + 1)), "{\"task\":\"reverse\"}");
+    files[i] =
+        attn::save_seq2seq(attn::Seq2SeqModel(config, static_cast<std::uint64_t>(i + 1)), "{\"task\":\"reverse\"}");
   }
-  return {{"bahdanau_as_is", with_mode(0, files[0])},
-          {"bahdanau_crc_fixed", with_mode(1, files[0])},
-          {"luong_crc_fixed", with_mode(1, files[1])},
-          {"none_crc_fixed", with_mode(1, files[2])},
-          {"truncated", with_mode(0, Bytes(files[0].begin(), files[0].begin() + static_cast<long>(files[0].size() / 2)))}};
+  return {
+      {"bahdanau_as_is", with_mode(0, files[0])},
+      {"bahdanau_crc_fixed", with_mode(1, files[0])},
+      {"luong_crc_fixed", with_mode(1, files[1])},
+      {"none_crc_fixed", with_mode(1, files[2])},
+      {"truncated", with_mode(0, Bytes(files[0].begin(), files[0].begin() + static_cast<long>(files[0].size() / 2)))}};
 }
 
 // target -> its seeds: one line per target.

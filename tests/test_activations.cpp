@@ -106,9 +106,8 @@ TEST_CASE("activations.in_place_and_null_unused_inputs") {
 
 TEST_CASE("activations.backward_rejects_mismatched_shapes") {
   Tensor1 dx;
-  CHECK_THROWS_WITH_AS(
-      activation_backward(Activation::tanh, vector({1, 2}), vector({1, 2}), vector({1}), dx),
-      "activation_backward: x has shape [2], y has shape [2] and dy has shape [1]; all three "
-      "must match",
-      ShapeError);
+  CHECK_THROWS_WITH_AS(activation_backward(Activation::tanh, vector({1, 2}), vector({1, 2}), vector({1}), dx),
+                       "activation_backward: x has shape [2], y has shape [2] and dy has shape [1]; all three "
+                       "must match",
+                       ShapeError);
 }

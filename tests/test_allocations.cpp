@@ -24,8 +24,8 @@
 #include "attn/models/seq2seq.hpp"
 #include "attn/optim/adam.hpp"
 #include "attn/optim/clip.hpp"
-#include "attn/train/classifier_step.hpp"
 #include "attn/train/classifier_session.hpp"
+#include "attn/train/classifier_step.hpp"
 
 extern "C" {
 void* __libc_malloc(std::size_t);

@@ -31,8 +31,8 @@ std::vector<std::string> sentences(const std::string& text) {
   std::string current;
   for (std::size_t i = 0; i < text.size(); ++i) {
     current += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-    const bool end = (text[i] == '.' || text[i] == '!' || text[i] == '?') &&
-                     (i + 1 == text.size() || text[i + 1] == ' ');
+    const bool end =
+        (text[i] == '.' || text[i] == '!' || text[i] == '?') && (i + 1 == text.size() || text[i + 1] == ' ');
     if (end) {
       out.push_back(current);
       current.clear();
@@ -109,7 +109,8 @@ TEST_CASE("builtin_reviews.texts_are_clean_and_distinct") {
     CHECK(r.text.front() != ' ');
     CHECK(r.text.back() != ' ');
     CHECK_MESSAGE(valid_utf8(r.text), r.text);
-    non_ascii += std::any_of(r.text.begin(), r.text.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
+    non_ascii +=
+        std::any_of(r.text.begin(), r.text.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
     for (const auto& s : sentences(r.text)) {
       if (word_count(s) < 4) continue;  // "Skip it." may recur; real sentences may not
       CHECK_MESSAGE(seen_sentences.insert(s).second, "repeated sentence: " << s);

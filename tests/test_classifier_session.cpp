@@ -139,8 +139,8 @@ TEST_CASE("classifier_session.save_load_explain_and_evaluate") {
 
 TEST_CASE("classifier_session.errors_name_what_is_missing") {
   SentimentSession session;
-  CHECK_THROWS_WITH_AS(session.create_model(tiny_config()),
-                       "SentimentSession::create_model: load training data first", std::logic_error);
+  CHECK_THROWS_WITH_AS(session.create_model(tiny_config()), "SentimentSession::create_model: load training data first",
+                       std::logic_error);
   CHECK_THROWS_WITH_AS(session.explain("x"), "SentimentSession::explain: no model yet; create or load one first",
                        std::logic_error);
   std::vector<LabelledText> positives = {{"good", 1, "a:1"}, {"great", 1, "a:2"}};

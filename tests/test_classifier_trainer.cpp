@@ -14,7 +14,8 @@ using namespace attn;
 namespace {
 std::vector<LabelledText> synthetic_texts(std::size_t count, std::uint64_t seed) {
   std::vector<LabelledText> out;
-  for (const SyntheticReview& r : generate_synthetic_reviews(count, seed)) out.push_back({r.text, r.label, "synthetic"});
+  for (const SyntheticReview& r : generate_synthetic_reviews(count, seed))
+    out.push_back({r.text, r.label, "synthetic"});
   return out;
 }
 
@@ -54,8 +55,7 @@ TEST_CASE("classifier_trainer.config_errors_are_clear") {
                        std::invalid_argument);
   c = {};
   c.validation_split = 1;
-  CHECK_THROWS_WITH_AS(c.validate(), "TrainerConfig: validation_split must be in [0, 1), got 1",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(c.validate(), "TrainerConfig: validation_split must be in [0, 1), got 1", std::invalid_argument);
   c = {};
   c.optimizer = "rmsprop";
   CHECK_THROWS_WITH_AS(c.validate(), "TrainerConfig: optimizer must be one of adam, adamw, sgd, got 'rmsprop'",

@@ -71,24 +71,32 @@ TEST_CASE("cli.usage_and_argument_errors") {
       {{"train"}, "attn train: missing required option --data"},
       {{"train", "--data"}, "attn train: --data needs a value (PATH)"},
       {{"train", "--data", "builtin", "--epoch", "3"}, "attn train: unknown option '--epoch' for 'attn train'"},
-      {{"train", "--data", "builtin", "--epochs", "0"}, "attn train: --epochs must be a whole number from 1 to 1000, got '0'"},
-      {{"train", "--data", "builtin", "--maxlen", "0"}, "attn train: --maxlen must be a whole number from 1 to 100000, got '0'"},
-      {{"train", "--data", "builtin", "--batch", "0"}, "attn train: --batch must be a whole number from 1 to 65536, got '0'"},
-      {{"train", "--data", "builtin", "--vocab", "3"}, "attn train: --vocab must be a whole number from 5 to 4194304, got '3'"},
-      {{"train", "--data", "builtin", "--lr", "-1"}, "attn train: --lr must be a number greater than 0 and at most 10, got '-1'"},
-      {{"train", "--data", "builtin", "--lr", "abc"}, "attn train: --lr must be a number greater than 0 and at most 10, got 'abc'"},
+      {{"train", "--data", "builtin", "--epochs", "0"},
+       "attn train: --epochs must be a whole number from 1 to 1000, got '0'"},
+      {{"train", "--data", "builtin", "--maxlen", "0"},
+       "attn train: --maxlen must be a whole number from 1 to 100000, got '0'"},
+      {{"train", "--data", "builtin", "--batch", "0"},
+       "attn train: --batch must be a whole number from 1 to 65536, got '0'"},
+      {{"train", "--data", "builtin", "--vocab", "3"},
+       "attn train: --vocab must be a whole number from 5 to 4194304, got '3'"},
+      {{"train", "--data", "builtin", "--lr", "-1"},
+       "attn train: --lr must be a number greater than 0 and at most 10, got '-1'"},
+      {{"train", "--data", "builtin", "--lr", "abc"},
+       "attn train: --lr must be a number greater than 0 and at most 10, got 'abc'"},
       {{"train", "--data", "builtin", "--model", "cnn"},
        "attn train: --model must be one of bilstm-attention|transformer|bilstm|bow, got 'cnn'"},
       {{"train", "--data", "builtin", "--task", "poems"},
        "attn train: --task must be one of sentiment|dates|reverse|sort|copy|parallel, got 'poems'"},
       {{"train", "--data", "builtin", "--cell", "rnn"}, "attn train: --cell must be one of lstm|gru, got 'rnn'"},
-      {{"train", "--data", "builtin", "--json", "yes"}, "attn train: unexpected argument 'yes' (options start with --)"},
+      {{"train", "--data", "builtin", "--json", "yes"},
+       "attn train: unexpected argument 'yes' (options start with --)"},
       {{"train", "--data", "builtin", "--seed", "1", "--seed", "2"}, "attn train: --seed is given twice"},
       {{"train", "--data", "builtin", "--model", "transformer", "--heads", "3"},
        "attn train: invalid model configuration: heads (3) must divide embed_dim (32)"},
       {{"train", "--data", "builtin", "--holdout", "0.1", "--test", "builtin"},
        "attn train: --holdout and --test exclude each other"},
-      {{"train", "--data", "builtin", "--holdout", "1"}, "attn train: --holdout must be a number greater than 0 and at most 0.9, got '1'"},
+      {{"train", "--data", "builtin", "--holdout", "1"},
+       "attn train: --holdout must be a number greater than 0 and at most 0.9, got '1'"},
       {{"predict", "--model-file", "x.model"}, "attn predict: missing required option --text"},
       {{"eval", "--data", "builtin"}, "attn eval: missing required option --model-file"},
   };
@@ -148,7 +156,7 @@ TEST_CASE("cli.bow_train_save_eval_predict_on_a_csv") {
 TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   const std::string model = temp_path("bilstm.model");
   Result r = run_attn({"train", "--data", "builtin", "--model", "bilstm-attention", "--epochs", "2", "--maxlen", "64",
-                   "--embed", "16", "--units", "16", "--save", model, "--json"});
+                       "--embed", "16", "--units", "16", "--save", model, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(r.out.find("\"event\":\"epoch\"") != std::string::npos);
   attn::FlatJson done = last_json_line(r.out);
@@ -181,12 +189,15 @@ TEST_CASE("cli.seq2seq_argument_errors") {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {{"train", "--task", "poems"}, "attn train: --task must be one of sentiment|dates|reverse|sort|copy|parallel, got 'poems'"},
+      {{"train", "--task", "poems"},
+       "attn train: --task must be one of sentiment|dates|reverse|sort|copy|parallel, got 'poems'"},
       {{"train", "--task", "reverse", "--attention", "bahdanau", "--score", "dot"},
-       "attn train: Seq2SeqConfig: attention 'bahdanau' scores with the previous decoder state through an additive layer, so "
+       "attn train: Seq2SeqConfig: attention 'bahdanau' scores with the previous decoder state through an additive "
+       "layer, so "
        "score must be 'additive', got 'dot'"},
       {{"train", "--task", "dates", "--attention", "luong", "--score", "additive"},
-       "attn train: Seq2SeqConfig: attention 'luong' supports score dot, scaled_dot, general, concat or location, got 'additive'"},
+       "attn train: Seq2SeqConfig: attention 'luong' supports score dot, scaled_dot, general, concat or location, got "
+       "'additive'"},
       {{"train", "--task", "reverse", "--score", "cosine"},
        "attn train: --score must be one of additive|dot|general|concat|location|scaled|scaled_dot, got 'cosine'"},
       {{"train", "--task", "reverse", "--model", "seq2seq", "--attention", "luong"},
@@ -195,7 +206,8 @@ TEST_CASE("cli.seq2seq_argument_errors") {
        "attn train: --model must be one of seq2seq-attention|seq2seq, got 'bilstm'"},
       {{"train", "--task", "parallel"}, "attn train: --task parallel needs --data PATH (source<TAB>target lines)"},
       {{"train", "--task", "dates", "--maxlen", "10"}, "attn train: --maxlen applies to --task sentiment only"},
-      {{"train", "--task", "dates", "--min-len", "3"}, "attn train: --min-len applies to the digit tasks (reverse, sort, copy) only"},
+      {{"train", "--task", "dates", "--min-len", "3"},
+       "attn train: --min-len applies to the digit tasks (reverse, sort, copy) only"},
       {{"train", "--data", "builtin", "--attention", "luong"},
        "attn train: --attention applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only"},
       {{"train", "--task", "reverse", "--min-len", "6", "--max-len", "5"},
@@ -216,9 +228,9 @@ TEST_CASE("cli.seq2seq_argument_errors") {
 
 TEST_CASE("cli.seq2seq_reverse_train_save_then_translate") {
   const std::string model = temp_path("reverse.model");
-  Result r = run_attn({"train", "--task", "reverse", "--train-size", "600", "--test-size", "50", "--min-len", "3",
-                       "--max-len", "5", "--test-max-len", "6", "--epochs", "2", "--embed", "8", "--units", "8",
-                       "--attention-dim", "8", "--save", model, "--json"});
+  Result r = run_attn({"train", "--task",    "reverse", "--train-size",    "600", "--test-size", "50",  "--min-len",
+                       "3",     "--max-len", "5",       "--test-max-len",  "6",   "--epochs",    "2",   "--embed",
+                       "8",     "--units",   "8",       "--attention-dim", "8",   "--save",      model, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(r.out.find("\"event\":\"epoch\"") != std::string::npos);
   const attn::FlatJson done = last_json_line(r.out);
@@ -245,8 +257,9 @@ TEST_CASE("cli.seq2seq_reverse_train_save_then_translate") {
 }
 
 TEST_CASE("cli.seq2seq_dates_done_line_reports_the_alignment_per_field") {
-  const std::vector<std::string> args = {"train", "--task", "dates", "--train-size", "300", "--test-size", "30", "--epochs",
-                                         "1", "--embed", "8", "--units", "8", "--attention-dim", "8"};
+  const std::vector<std::string> args = {"train", "--task",          "dates", "--train-size", "300", "--test-size",
+                                         "30",    "--epochs",        "1",     "--embed",      "8",   "--units",
+                                         "8",     "--attention-dim", "8"};
   std::vector<std::string> with_json = args;
   with_json.push_back("--json");
   Result r = run_attn(with_json);
@@ -264,16 +277,18 @@ TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
   const std::string tsv = temp_path("pairs.tsv");
   {
     std::ofstream f(tsv);
-    const char* const en[] = {"Go.", "Hi.", "Run!", "Stop!", "Wait!", "I see.", "I won.", "Thanks.", "Be nice.", "Help me."};
-    const char* const fr[] = {"Va !", "Salut !", "Cours !", "Stop !", "Attends !", "Je comprends.", "J'ai gagné.",
-                              "Merci.", "Sois gentil.", "Aide-moi."};
+    const char* const en[] = {"Go.",    "Hi.",    "Run!",    "Stop!",    "Wait!",
+                              "I see.", "I won.", "Thanks.", "Be nice.", "Help me."};
+    const char* const fr[] = {"Va !",          "Salut !",     "Cours !", "Stop !",       "Attends !",
+                              "Je comprends.", "J'ai gagné.", "Merci.",  "Sois gentil.", "Aide-moi."};
     for (int copy = 0; copy < 4; ++copy) {
       for (int i = 0; i < 10; ++i) f << en[i] << "\t" << fr[i] << "\tCC-BY 2.0 (France) Attribution: tatoeba.org\n";
     }
   }
   const std::string model = temp_path("parallel.model");
-  Result r = run_attn({"train", "--task", "parallel", "--data", tsv, "--test-size", "5", "--epochs", "1", "--embed", "8",
-                       "--units", "8", "--attention", "luong", "--score", "dot", "--save", model, "--json"});
+  Result r = run_attn({"train",    "--task",  "parallel", "--data", tsv,       "--test-size", "5",
+                       "--epochs", "1",       "--embed",  "8",      "--units", "8",           "--attention",
+                       "luong",    "--score", "dot",      "--save", model,     "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   const attn::FlatJson done = last_json_line(r.out);
   CHECK(done.get_number("train_examples") == 35);

@@ -64,8 +64,10 @@ TEST_CASE("context.init_score_params_shapes_and_determinism") {
   CHECK(init_score_params(ScoreKind::concat, 3, 4, 5, 6, 1).w.shape() == std::array<std::size_t, 2>{6, 7});
   // Every kind works end to end with its initialised parameters.
   for (ScoreKind kind : all_score_kinds()) {
-    const std::size_t ds = (kind == ScoreKind::general || kind == ScoreKind::additive ||
-                            kind == ScoreKind::concat || kind == ScoreKind::location) ? 2 : 3;
+    const std::size_t ds = (kind == ScoreKind::general || kind == ScoreKind::additive || kind == ScoreKind::concat ||
+                            kind == ScoreKind::location)
+                               ? 2
+                               : 3;
     Tensor1 query = xt::ones<float>({ds});
     const AttendResult r = attend(kind, query, kAnnotations, init_score_params(kind, ds, 3, 4, 5, 7));
     CHECK(xt::sum(r.weights)() == doctest::Approx(1.0));

@@ -15,20 +15,20 @@ TEST_CASE("date_alignment.hand_built_alignments_give_known_numbers") {
   Tensor2 a = xt::zeros<float>({11, 9});
   a(0, 8) = 1;  // century rows: anywhere, never counted
   a(1, 8) = 1;
-  a(2, 6) = 0.8f, a(2, 0) = 0.2f;  // year: mass 0.8, argmax 6 in
-  a(3, 7) = 0.3f, a(3, 2) = 0.7f;  //       mass 0.3, argmax 2 ('/') out
-  a(5, 3) = 0.5f, a(5, 4) = 0.5f;  // month: mass 1.0, argmax 3 in
-  a(6, 4) = 0.4f, a(6, 7) = 0.6f;  //        mass 0.4, argmax 7 (year) out
+  a(2, 6) = 0.8f, a(2, 0) = 0.2f;                  // year: mass 0.8, argmax 6 in
+  a(3, 7) = 0.3f, a(3, 2) = 0.7f;                  //       mass 0.3, argmax 2 ('/') out
+  a(5, 3) = 0.5f, a(5, 4) = 0.5f;                  // month: mass 1.0, argmax 3 in
+  a(6, 4) = 0.4f, a(6, 7) = 0.6f;                  //        mass 0.4, argmax 7 (year) out
   a(8, 0) = 0.4f, a(8, 1) = 0.2f, a(8, 3) = 0.4f;  // day: mass 0.6, tie 0 / 3 -> first (0) in
   a(9, 1) = 1;                                     //      mass 1.0, argmax in
   add_date_alignment(a, short_year, report);
   CHECK(report.century_rows_excluded == 2);
   CHECK(report.year.characters == 2);
-  CHECK(report.year.mean_mass() == doctest::Approx(0.55));   // (0.8 + 0.3) / 2
+  CHECK(report.year.mean_mass() == doctest::Approx(0.55));  // (0.8 + 0.3) / 2
   CHECK(report.year.argmax_share() == doctest::Approx(0.5));
-  CHECK(report.month.mean_mass() == doctest::Approx(0.7));   // (1.0 + 0.4) / 2
+  CHECK(report.month.mean_mass() == doctest::Approx(0.7));  // (1.0 + 0.4) / 2
   CHECK(report.month.argmax_share() == doctest::Approx(0.5));
-  CHECK(report.day.mean_mass() == doctest::Approx(0.8));     // (0.6 + 1.0) / 2
+  CHECK(report.day.mean_mass() == doctest::Approx(0.8));  // (0.6 + 1.0) / 2
   CHECK(report.day.argmax_share() == doctest::Approx(1.0));
 
   // 2) "Thursday, May 3rd 1979": year [18, 22), month [10, 13), day [14, 15); every measured row
@@ -43,12 +43,12 @@ TEST_CASE("date_alignment.hand_built_alignments_give_known_numbers") {
   CHECK(report.examples == 2);
   CHECK(report.century_rows_excluded == 2);  // 4-digit years exclude nothing
   CHECK(report.year.characters == 6);
-  CHECK(report.year.mean_mass() == doctest::Approx(0.85));       // (0.8 + 0.3 + 4) / 6
+  CHECK(report.year.mean_mass() == doctest::Approx(0.85));        // (0.8 + 0.3 + 4) / 6
   CHECK(report.year.argmax_share() == doctest::Approx(5.0 / 6));  // (1 + 4) / 6
   CHECK(report.month.characters == 4);
-  CHECK(report.month.mean_mass() == doctest::Approx(0.85));      // (1.0 + 0.4 + 2) / 4
-  CHECK(report.month.argmax_share() == doctest::Approx(0.75));   // (1 + 2) / 4
-  CHECK(report.day.mean_mass() == doctest::Approx(0.9));         // (0.6 + 1.0 + 2) / 4
+  CHECK(report.month.mean_mass() == doctest::Approx(0.85));     // (1.0 + 0.4 + 2) / 4
+  CHECK(report.month.argmax_share() == doctest::Approx(0.75));  // (1 + 2) / 4
+  CHECK(report.day.mean_mass() == doctest::Approx(0.9));        // (0.6 + 1.0 + 2) / 4
   CHECK(report.day.argmax_share() == doctest::Approx(1.0));
 }
 
@@ -59,9 +59,10 @@ TEST_CASE("date_alignment.empty_report_and_shape_errors") {
   DateAlignmentReport report;
   const DateFields fields = parse_date_fields("03/05/79", 1950);
   const Tensor2 too_few_rows = xt::zeros<float>({9, 8});
-  CHECK_THROWS_WITH_AS(add_date_alignment(too_few_rows, fields, report),
-                       "add_date_alignment: alignment [9, 8] needs >= 10 rows (YYYY-MM-DD) and >= 8 columns (the date's fields)",
-                       ShapeError);
+  CHECK_THROWS_WITH_AS(
+      add_date_alignment(too_few_rows, fields, report),
+      "add_date_alignment: alignment [9, 8] needs >= 10 rows (YYYY-MM-DD) and >= 8 columns (the date's fields)",
+      ShapeError);
   const Tensor2 too_few_columns = xt::zeros<float>({10, 7});
   CHECK_THROWS_AS(add_date_alignment(too_few_columns, fields, report), ShapeError);
   CHECK(report.examples == 0);
@@ -81,5 +82,6 @@ TEST_CASE("date_alignment.report_counts_every_example_of_a_model") {
   config.attention = AttentionForm::none;
   const Seq2SeqModel plain(config, 1);
   CHECK_THROWS_WITH_AS(date_alignment_report(plain, examples, vocabularies, 1950, 12),
-                       "date_alignment_report: the model has no attention (AttentionForm::none)", std::invalid_argument);
+                       "date_alignment_report: the model has no attention (AttentionForm::none)",
+                       std::invalid_argument);
 }

@@ -154,9 +154,9 @@ TEST_CASE("dense.rejects_bad_shapes") {
                        "Dense::forward: x has shape [1, 4, 5]; x must be [B, T, 2]", ShapeError);
   layer.forward(Tensor2(xt::zeros<float>({4, 2})), y, cache);
   Tensor2 dx;
-  CHECK_THROWS_WITH_AS(
-      layer.backward(Tensor2(xt::zeros<float>({5, 3})), cache, dx),
-      "Dense::backward: dy has shape [5, 3] but forward saw 4 rows; dy must have 4 rows of 3", ShapeError);
+  CHECK_THROWS_WITH_AS(layer.backward(Tensor2(xt::zeros<float>({5, 3})), cache, dx),
+                       "Dense::backward: dy has shape [5, 3] but forward saw 4 rows; dy must have 4 rows of 3",
+                       ShapeError);
   DenseCache empty;
   CHECK_THROWS_AS(layer.backward(Tensor2(xt::zeros<float>({0, 3})), empty, dx), ShapeError);
   CHECK_THROWS_AS(Dense(0, 3, rng), std::invalid_argument);

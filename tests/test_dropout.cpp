@@ -14,7 +14,8 @@ using attn::test::vector;
 TEST_CASE("dropout.rejects_rates_outside_0_1") {
   CHECK_THROWS_WITH_AS(Dropout(1.f), "Dropout: rate 1 must be in [0, 1)", std::invalid_argument);
   CHECK_THROWS_WITH_AS(Dropout(-0.25f), "Dropout: rate -0.25 must be in [0, 1)", std::invalid_argument);
-  CHECK_THROWS_AS(Dropout{std::numeric_limits<float>::quiet_NaN()}, std::invalid_argument);  // braces: clang reads Dropout(...) as a declaration
+  CHECK_THROWS_AS(Dropout{std::numeric_limits<float>::quiet_NaN()},
+                  std::invalid_argument);  // braces: clang reads Dropout(...) as a declaration
   CHECK_NOTHROW(Dropout(0.f));
   CHECK_NOTHROW(Dropout(0.999f));
 }

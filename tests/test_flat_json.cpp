@@ -28,12 +28,14 @@ TEST_CASE("flat_json.errors_name_the_problem") {
                        "invalid JSON at offset 6: nested values are not supported in key 'a'", std::invalid_argument);
   CHECK_THROWS_WITH_AS(FlatJson::parse("{\"a\": 1, \"a\": 2}"), doctest::Contains("duplicate key 'a'"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(FlatJson::parse("{\"a\": 1} x"), doctest::Contains("trailing characters"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(FlatJson::parse("{\"a\": 1} x"), doctest::Contains("trailing characters"),
+                       std::invalid_argument);
   CHECK_THROWS_AS(FlatJson::parse("{\"a\": \"unterminated}"), std::invalid_argument);
   CHECK_THROWS_AS(FlatJson::parse(""), std::invalid_argument);
   CHECK_THROWS_AS(FlatJson::parse("{\"a\": 1e999}"), std::invalid_argument);
   const FlatJson j = FlatJson::parse("{\"units\": 2.5, \"name\": \"x\"}");
-  CHECK_THROWS_WITH_AS(j.get_size("units"), "configuration value 'units' must be a whole number between 0 and 1073741824",
+  CHECK_THROWS_WITH_AS(j.get_size("units"),
+                       "configuration value 'units' must be a whole number between 0 and 1073741824",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(j.get_number("name"), "configuration value 'name' must be a number", std::invalid_argument);
   CHECK_THROWS_WITH_AS(j.get_string("missing"), "configuration is missing 'missing'", std::invalid_argument);
@@ -43,14 +45,19 @@ TEST_CASE("flat_json.arrays_are_written_for_output") {
   FlatJson j;
   j.set("tokens", std::vector<std::string>{"don't", "say \"hi\""}).set("weights", std::vector<double>{0.25, 1e-3});
   CHECK(j.dump() == "{\"tokens\":[\"don't\",\"say \\\"hi\\\"\"],\"weights\":[0.25,0.001]}");
-  CHECK_THROWS_WITH_AS(j.get_number("weights"), "configuration value 'weights' must be a number", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(j.get_number("weights"), "configuration value 'weights' must be a number",
+                       std::invalid_argument);
 }
 
 TEST_CASE("flat_json.whole_numbers_round_trip_exactly") {
   // Regression: numbers were written with 9 significant digits, so a vocabulary size of 2^30
   // came back as 1073741820 and a seed of 2^31 - 1 as 2147483650.
   FlatJson j;
-  j.set("vocab", 1073741824.0).set("seed", 2147483647.0).set("big", 9007199254740992.0).set("lr", 0.001).set("neg", -3.0);
+  j.set("vocab", 1073741824.0)
+      .set("seed", 2147483647.0)
+      .set("big", 9007199254740992.0)
+      .set("lr", 0.001)
+      .set("neg", -3.0);
   CHECK(j.dump() == "{\"big\":9007199254740992,\"lr\":0.001,\"neg\":-3,\"seed\":2147483647,\"vocab\":1073741824}");
   const FlatJson back = FlatJson::parse(j.dump());
   CHECK(back.get_size("vocab") == 1073741824u);

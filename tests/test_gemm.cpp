@@ -22,8 +22,8 @@ struct Problem {
   std::vector<float> a, b, c;
 };
 
-Problem make_problem(Rng& rng, bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k,
-                     float alpha, float beta, std::size_t pad) {
+Problem make_problem(Rng& rng, bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                     float beta, std::size_t pad) {
   Problem p;
   p.trans_a = trans_a;
   p.trans_b = trans_b;
@@ -52,17 +52,16 @@ Problem make_problem(Rng& rng, bool trans_a, bool trans_b, std::size_t m, std::s
 // both sides meet; padding columns of C must be left untouched. Returns the worst error / bound.
 double check_against_reference(const Problem& p) {
   std::vector<float> fast = p.c, ref = p.c;
-  gemm(p.trans_a, p.trans_b, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta,
-       fast.data(), p.ldc);
-  gemm_reference(p.trans_a, p.trans_b, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta,
-                 ref.data(), p.ldc);
+  gemm(p.trans_a, p.trans_b, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, fast.data(), p.ldc);
+  gemm_reference(p.trans_a, p.trans_b, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, ref.data(),
+                 p.ldc);
   // The bound's magnitude term: the same product on absolute values.
   std::vector<float> abs_a(p.a), abs_b(p.b), magnitude(p.c);
   for (float& x : abs_a) x = std::fabs(x);
   for (float& x : abs_b) x = std::fabs(x);
   for (float& x : magnitude) x = std::fabs(x);
-  gemm_reference(p.trans_a, p.trans_b, p.m, p.n, p.k, std::fabs(p.alpha), abs_a.data(), p.lda, abs_b.data(),
-                 p.ldb, std::fabs(p.beta), magnitude.data(), p.ldc);
+  gemm_reference(p.trans_a, p.trans_b, p.m, p.n, p.k, std::fabs(p.alpha), abs_a.data(), p.lda, abs_b.data(), p.ldb,
+                 std::fabs(p.beta), magnitude.data(), p.ldc);
   const double eps = std::numeric_limits<float>::epsilon();
   double worst = 0.0;
   for (std::size_t i = 0; i < p.m; ++i) {
@@ -157,8 +156,8 @@ TEST_CASE("gemm.matches_reference_across_cache_blocks") {
   struct Size {
     std::size_t m, n, k;
   };
-  const Size shapes[] = {{5, 9, 600}, {130, 17, 40}, {3, 2100, 5}, {32, 512, 128},
-                         {6400, 128, 32}, {32, 128, 32}, {1, 4, 3}, {67, 67, 513}};
+  const Size shapes[] = {{5, 9, 600},     {130, 17, 40}, {3, 2100, 5}, {32, 512, 128},
+                         {6400, 128, 32}, {32, 128, 32}, {1, 4, 3},    {67, 67, 513}};
   Rng rng(13);
   for (const Size& s : shapes)
     for (int combo = 0; combo < 4; ++combo)

@@ -8,16 +8,16 @@
 
 using namespace attn;
 using attn::test::check_close;
-using attn::test::check_near;
-using attn::test::mixed_mask;
-using attn::test::random_state;
-using attn::test::random_tensor;
 using attn::test::check_gradient;
+using attn::test::check_near;
 using attn::test::check_parameter_gradients;
 using attn::test::GradCheckOptions;
 using attn::test::matrix;
+using attn::test::mixed_mask;
 using attn::test::probe_loss;
 using attn::test::probe_weights;
+using attn::test::random_state;
+using attn::test::random_tensor;
 using attn::test::vector;
 
 namespace {
@@ -244,12 +244,16 @@ TEST_CASE("gru.padding_does_not_change_real_positions") {
         for (std::size_t t = 0; t < padded; ++t) {
           const bool is_real = t >= offset[b] && t < offset[b] + real;
           for (std::size_t j = 0; j < u; ++j) {
-            if (is_real) CHECK(std::fabs(h_seq(b, t, j) - h_plain(b, t - offset[b], j)) <= 1e-6f);
-            else CHECK(h_seq(b, t, j) == 0.f);
+            if (is_real)
+              CHECK(std::fabs(h_seq(b, t, j) - h_plain(b, t - offset[b], j)) <= 1e-6f);
+            else
+              CHECK(h_seq(b, t, j) == 0.f);
           }
           for (std::size_t j = 0; j < d; ++j) {
-            if (is_real) CHECK(std::fabs(dx(b, t, j) - dx_plain(b, t - offset[b], j)) <= 1e-6f);
-            else CHECK(dx(b, t, j) == 0.f);
+            if (is_real)
+              CHECK(std::fabs(dx(b, t, j) - dx_plain(b, t - offset[b], j)) <= 1e-6f);
+            else
+              CHECK(dx(b, t, j) == 0.f);
           }
         }
       }
@@ -291,8 +295,7 @@ TEST_CASE("gru.shape_errors") {
   const Tensor3 x = xt::zeros<float>({2, 5, 4});
   const Mask2 bad_mask = xt::ones<std::uint8_t>({3, 5});
   CHECK_THROWS_WITH_AS(gru.forward(x, &bad_mask, false, h_seq, cache),
-                       "GRU.forward: mask has shape [3, 5] but x has shape [2, 5, 4]; mask must be [2, 5]",
-                       ShapeError);
+                       "GRU.forward: mask has shape [3, 5] but x has shape [2, 5, 4]; mask must be [2, 5]", ShapeError);
   gru.forward(x, nullptr, false, h_seq, cache);
   Tensor3 dx;
   const Tensor2 bad_last = xt::zeros<float>({2, 4});

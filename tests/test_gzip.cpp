@@ -21,7 +21,8 @@ Bytes gunzip(const Bytes& gz, std::uint64_t limit = 1 << 26, std::size_t chunk =
   GzipReader reader(source, limit);
   Bytes out;
   std::vector<std::uint8_t> buffer(chunk);
-  for (std::size_t n; (n = reader.read(buffer.data(), buffer.size())) != 0;) out.insert(out.end(), buffer.begin(), buffer.begin() + n);
+  for (std::size_t n; (n = reader.read(buffer.data(), buffer.size())) != 0;)
+    out.insert(out.end(), buffer.begin(), buffer.begin() + n);
   return out;
 }
 
@@ -120,7 +121,8 @@ TEST_CASE("gzip.truncated_at_every_offset_throws") {
     }
   }
   const Bytes hello = test_fixtures::read("hello.txt.gz");
-  CHECK(error_of(Bytes(hello.begin(), hello.end() - 3)) == "test.gz: truncated gzip stream (input ends after 30 bytes)");
+  CHECK(error_of(Bytes(hello.begin(), hello.end() - 3)) ==
+        "test.gz: truncated gzip stream (input ends after 30 bytes)");
 }
 
 TEST_CASE("gzip.flipped_bytes_are_caught") {
@@ -191,6 +193,6 @@ TEST_CASE("gzip.speed") {
   const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(out == plain);
-  MESSAGE("gzip: " << out.size() / 1e6 << " MB in " << wall << " s wall (" << out.size() / wall / 1e6 << " MB/s), " << cpu
-                   << " s CPU (" << out.size() / cpu / 1e6 << " MB/s)");
+  MESSAGE("gzip: " << out.size() / 1e6 << " MB in " << wall << " s wall (" << out.size() / wall / 1e6 << " MB/s), "
+                   << cpu << " s CPU (" << out.size() / cpu / 1e6 << " MB/s)");
 }

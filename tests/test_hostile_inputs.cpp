@@ -45,7 +45,8 @@ class TempFile {
     std::ofstream f(path_, std::ios::binary);
     f.write(reinterpret_cast<const char*>(content.data()), static_cast<std::streamsize>(content.size()));
   }
-  TempFile(const std::string& name, const std::string& content) : TempFile(name, Bytes(content.begin(), content.end())) {}
+  TempFile(const std::string& name, const std::string& content)
+      : TempFile(name, Bytes(content.begin(), content.end())) {}
   ~TempFile() { std::remove(path_.c_str()); }
   const std::string& path() const { return path_; }
 
@@ -54,7 +55,9 @@ class TempFile {
 };
 
 // Runs `attn train --data <file> --model bow` and returns the result.
-Result train_on(const TempFile& file) { return run_attn({"train", "--data", file.path(), "--model", "bow", "--epochs", "1"}); }
+Result train_on(const TempFile& file) {
+  return run_attn({"train", "--data", file.path(), "--model", "bow", "--epochs", "1"});
+}
 
 Bytes random_bytes(std::size_t n, std::uint64_t seed) {
   attn::Rng rng(seed, 7);
@@ -96,20 +99,24 @@ TEST_CASE("hostile_inputs.empty_files") {
 
 TEST_CASE("hostile_inputs.one_class_only") {
   const TempFile csv("positive_only.csv", std::string("review,sentiment\ngreat,positive\nsuperb,pos\nlovely,1\n"));
-  check_fails(train_on(csv), "only positive examples were found in " + csv.path() + "; a classifier needs both classes");
+  check_fails(train_on(csv),
+              "only positive examples were found in " + csv.path() + "; a classifier needs both classes");
   const TempFile tsv("negative_only.tsv", std::string("awful\t0\nbad\tneg\n"));
-  check_fails(train_on(tsv), "only negative examples were found in " + tsv.path() + "; a classifier needs both classes");
+  check_fails(train_on(tsv),
+              "only negative examples were found in " + tsv.path() + "; a classifier needs both classes");
 }
 
 TEST_CASE("hostile_inputs.labels_outside_the_accepted_set") {
   // Accepted: positive, negative, pos, neg, 1, 0 in any case and with spaces around.
-  const TempFile fine("labels.csv", std::string("review,sentiment\na good film,POSITIVE\na bad film, Neg \ngood film,1\n"
-                                                "bad film,0\ngood,pos\nbad,negative\n"));
+  const TempFile fine("labels.csv",
+                      std::string("review,sentiment\na good film,POSITIVE\na bad film, Neg \ngood film,1\n"
+                                  "bad film,0\ngood,pos\nbad,negative\n"));
   CHECK(train_on(fine).code == 0);
   for (const std::string label : {"2", "-1", "yes", "true", "0.5", "positif", ""}) {
     CAPTURE(label);
     const TempFile csv("bad_label.csv", "review,sentiment\ngood,1\nbad," + label + "\n");
-    check_fails(train_on(csv), csv.path() + ":3: label '" + label + "' is not one of positive, negative, pos, neg, 1, 0");
+    check_fails(train_on(csv),
+                csv.path() + ":3: label '" + label + "' is not one of positive, negative, pos, neg, 1, 0");
   }
   // A runaway label is cut short in the message.
   const TempFile tsv("long_label.tsv", "fine\t1\nnot fine\t" + std::string(100, 'x') + "\n");
@@ -156,7 +163,8 @@ TEST_CASE("hostile_inputs.binary_garbage") {
 
 TEST_CASE("hostile_inputs.invalid_utf8") {
   const TempFile csv("latin1.csv", std::string("review,sentiment\ngood,1\ncaf\xe9 cr\xe8me,0\n"));
-  check_fails(train_on(csv), csv.path() + ":3: the text is not valid UTF-8 (bad byte at offset 3); save the file as UTF-8");
+  check_fails(train_on(csv),
+              csv.path() + ":3: the text is not valid UTF-8 (bad byte at offset 3); save the file as UTF-8");
   const TempFile tsv("surrogate.tsv", std::string("good\t1\nbad \xed\xa0\x80 text\t0\n"));
   check_fails(train_on(tsv), tsv.path() + ":2: the sentence is not valid UTF-8 (bad byte at offset 4)");
   const TempFile overlong("overlong.tsv", std::string("good\t1\n\xc0\xaf\t0\n"));
@@ -236,7 +244,9 @@ Bytes with_config(const Bytes& file, const std::string& config) {
   return out;
 }
 
-Result predict_with(const TempFile& model) { return run_attn({"predict", "--model-file", model.path(), "--text", "fine"}); }
+Result predict_with(const TempFile& model) {
+  return run_attn({"predict", "--model-file", model.path(), "--text", "fine"});
+}
 
 }  // namespace
 
@@ -270,7 +280,8 @@ TEST_CASE("hostile_inputs.damaged_and_foreign_model_files") {
   check_fails(predict_with(other), "this file holds a model of another architecture");
   // A configuration claiming a 1 GiB embedding (within the configuration's own bounds) for a file
   // of a few hundred floats is refused before anything is allocated.
-  attn::ClassifierConfig huge = attn::ClassifierConfig::from_json(attn::FlatJson::parse(parsed.config_json).get_string("classifier"));
+  attn::ClassifierConfig huge =
+      attn::ClassifierConfig::from_json(attn::FlatJson::parse(parsed.config_json).get_string("classifier"));
   huge.vocab_size = 65536;
   huge.embed_dim = 4096;
   json.set("classifier", huge.to_json());
@@ -280,7 +291,8 @@ TEST_CASE("hostile_inputs.damaged_and_foreign_model_files") {
   huge.vocab_size = 1u << 30;
   json.set("classifier", huge.to_json());
   const TempFile wrapping("wrapping.model", with_config(good, json.dump()));
-  check_fails(predict_with(wrapping), "the embedding table (vocab_size 1073741824 × embed_dim 4096) must have at most 268435456 values");
+  check_fails(predict_with(wrapping),
+              "the embedding table (vocab_size 1073741824 × embed_dim 4096) must have at most 268435456 values");
   // Regression (found by fuzz_model_file): a NaN weight behind a valid checksum loaded, then
   // every prediction failed inside softmax. The loader now refuses it, naming the tensor. The
   // last float of the last tensor sits just before the CRC-32.
@@ -289,8 +301,8 @@ TEST_CASE("hostile_inputs.damaged_and_foreign_model_files") {
   std::copy(quiet_nan, quiet_nan + 4, nan_weight.end() - 8);
   fix_crc(nan_weight);
   CHECK_THROWS_WITH_AS(attn::load_sentiment_model(nan_weight),
-                       ("this sentiment model holds non-finite parameter values (NaN or Inf) in '" + parsed.tensors.back().name +
-                        "'; it cannot predict")
+                       ("this sentiment model holds non-finite parameter values (NaN or Inf) in '" +
+                        parsed.tensors.back().name + "'; it cannot predict")
                            .c_str(),
                        attn::ModelFileError);
   const TempFile nan_model("nan.model", nan_weight);
@@ -316,7 +328,8 @@ TEST_CASE("hostile_inputs.hyperparameters_out_of_range") {
       {{"--batch", "-4"}, "attn train: --batch must be a whole number from 1 to 65536, got '-4'"},
       {{"--embed", "0"}, "attn train: --embed must be a whole number"},
       {{"--dropout", "1"}, "attn train: --dropout must be"},
-      {{"--model", "transformer", "--heads", "3"}, "attn train: invalid model configuration: heads (3) must divide embed_dim (32)"},
+      {{"--model", "transformer", "--heads", "3"},
+       "attn train: invalid model configuration: heads (3) must divide embed_dim (32)"},
       {{"--model", "transformer", "--heads", "0"}, "attn train: --heads must be a whole number"},
   };
   for (const Case& c : cases) {

@@ -15,8 +15,9 @@ using namespace test_archive;
 namespace {
 
 Bytes text_like(std::size_t size, std::uint64_t seed) {
-  static const char* words[] = {"the ", "movie ", "was ", "great ", "terrible ", "acting ", "plot ", "and ", "i ", "loved ",
-                                "it", ". ", "boring ", "wonderful ", "not ", "very ", "director ", "scene\n"};
+  static const char* words[] = {"the ",    "movie ",     "was ", "great ", "terrible ", "acting ",
+                                "plot ",   "and ",       "i ",   "loved ", "it",        ". ",
+                                "boring ", "wonderful ", "not ", "very ",  "director ", "scene\n"};
   attn::Rng rng(seed);
   Bytes out;
   while (out.size() < size) {
@@ -34,7 +35,9 @@ Bytes random_bytes(std::size_t size, std::uint64_t seed) {
   return out;
 }
 
-Bytes inflate_all(const Bytes& stream, std::size_t limit = 1 << 26) { return inflate_bytes(stream.data(), stream.size(), limit); }
+Bytes inflate_all(const Bytes& stream, std::size_t limit = 1 << 26) {
+  return inflate_bytes(stream.data(), stream.size(), limit);
+}
 
 std::string error_of(const Bytes& stream) {
   try {
@@ -86,7 +89,8 @@ TEST_CASE("inflate.stored_blocks_round_trip") {
 
 TEST_CASE("inflate.fixed_huffman_round_trip") {
   // 300 KB of repetitive text crosses the 96 KB window several times with live back-references.
-  for (const Bytes& data : {text_like(300000, 2), random_bytes(70000, 3), Bytes(100000, 'z'), bytes_of("abcabcabcabcabcab")}) {
+  for (const Bytes& data :
+       {text_like(300000, 2), random_bytes(70000, 3), Bytes(100000, 'z'), bytes_of("abcabcabcabcabcab")}) {
     const Bytes stream = deflate_fixed(data);
     CHECK(inflate_all(stream) == data);
   }
@@ -204,7 +208,8 @@ TEST_CASE("inflate.hand_built_dynamic_block") {
   // Literal/length lengths: 'a'(97) = 1, 256 = 2, 257 = 2 (complete: 1/2 + 1/4 + 1/4); one
   // distance code (symbol 0, length 1): incomplete, which RFC 1951 allows for a single code.
   // Canonical codes: 'a' -> 0, 256 -> 10, 257 -> 11; distance 0 -> 0.
-  // HLIT = 258 (symbols 0..257), HDIST = 1; the 259 lengths are sent with the code-length code 18 -> 0, 1 -> 10, 2 -> 11:
+  // HLIT = 258 (symbols 0..257), HDIST = 1; the 259 lengths are sent with the code-length code 18 -> 0, 1 -> 10, 2 ->
+  // 11:
   //   18 (+86: 97 zeros), 1, 18 (+127: 138 zeros), 18 (+9: 20 zeros), 2, 2 | distance: 1.
   BitWriter w;
   put_dynamic_header(w, 258, 1, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2});
@@ -243,7 +248,8 @@ TEST_CASE("inflate.corrupt_input_never_crashes_or_hangs") {
   for (int trial = 0; trial < 3000; ++trial) {
     Bytes stream = trial < 1500 ? valid : random_bytes(64 + rng.below(512), 1000 + trial);
     if (trial < 1500) {
-      for (unsigned flips = 1 + rng.below(4); flips > 0; --flips) stream[rng.below(static_cast<std::uint32_t>(stream.size()))] ^= static_cast<std::uint8_t>(1u << rng.below(8));
+      for (unsigned flips = 1 + rng.below(4); flips > 0; --flips)
+        stream[rng.below(static_cast<std::uint32_t>(stream.size()))] ^= static_cast<std::uint8_t>(1u << rng.below(8));
     }
     try {
       inflate_all(stream, 1 << 20);

@@ -21,8 +21,7 @@ void set_values(const Parameter& p, std::initializer_list<float> values) {
 // Random γ and β, so their gradients and the input gradient through γ are all exercised.
 void randomise_parameters(const ParameterList& params, Rng& rng) {
   for (const Parameter& p : params)
-    for (std::size_t i = 0; i < p.size; ++i)
-      p.value[i] = rng.uniform(0.5f, 1.5f) * (p.name == "beta" ? 0.5f : 1.f);
+    for (std::size_t i = 0; i < p.size; ++i) p.value[i] = rng.uniform(0.5f, 1.5f) * (p.name == "beta" ? 0.5f : 1.f);
 }
 
 }  // namespace
@@ -139,11 +138,10 @@ TEST_CASE("layer_norm.rejects_bad_shapes_and_values") {
                        "LayerNorm::forward: x has shape [2, 3]; x must be [N, 4]", ShapeError);
   layer.forward(Tensor2(xt::zeros<float>({2, 4})), y, cache);
   Tensor2 dx;
-  CHECK_THROWS_WITH_AS(
-      layer.backward(Tensor2(xt::zeros<float>({3, 4})), cache, dx),
-      "LayerNorm::backward: dy has shape [3, 4] but the cache holds 2 rows of 4; dy must have "
-      "2 rows of 4",
-      ShapeError);
+  CHECK_THROWS_WITH_AS(layer.backward(Tensor2(xt::zeros<float>({3, 4})), cache, dx),
+                       "LayerNorm::backward: dy has shape [3, 4] but the cache holds 2 rows of 4; dy must have "
+                       "2 rows of 4",
+                       ShapeError);
   CHECK_THROWS_WITH_AS(LayerNorm(4, 0.f), "LayerNorm: eps 0 must be finite and > 0", std::invalid_argument);
   CHECK_THROWS_AS(LayerNorm(0), std::invalid_argument);
 }

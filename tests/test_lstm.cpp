@@ -8,16 +8,16 @@
 
 using namespace attn;
 using attn::test::check_close;
-using attn::test::check_near;
-using attn::test::mixed_mask;
-using attn::test::random_state;
-using attn::test::random_tensor;
 using attn::test::check_gradient;
+using attn::test::check_near;
 using attn::test::check_parameter_gradients;
 using attn::test::GradCheckOptions;
 using attn::test::matrix;
+using attn::test::mixed_mask;
 using attn::test::probe_loss;
 using attn::test::probe_weights;
+using attn::test::random_state;
+using attn::test::random_tensor;
 using attn::test::vector;
 
 TEST_CASE("lstm.one_step_forward_by_hand") {
@@ -232,12 +232,16 @@ TEST_CASE("lstm.padding_does_not_change_real_positions") {
         for (std::size_t t = 0; t < padded; ++t) {
           const bool is_real = t >= offset[b] && t < offset[b] + real;
           for (std::size_t j = 0; j < u; ++j) {
-            if (is_real) CHECK(std::fabs(h_seq(b, t, j) - h_plain(b, t - offset[b], j)) <= 1e-6f);
-            else CHECK(h_seq(b, t, j) == 0.f);
+            if (is_real)
+              CHECK(std::fabs(h_seq(b, t, j) - h_plain(b, t - offset[b], j)) <= 1e-6f);
+            else
+              CHECK(h_seq(b, t, j) == 0.f);
           }
           for (std::size_t j = 0; j < d; ++j) {
-            if (is_real) CHECK(std::fabs(dx(b, t, j) - dx_plain(b, t - offset[b], j)) <= 1e-6f);
-            else CHECK(dx(b, t, j) == 0.f);
+            if (is_real)
+              CHECK(std::fabs(dx(b, t, j) - dx_plain(b, t - offset[b], j)) <= 1e-6f);
+            else
+              CHECK(dx(b, t, j) == 0.f);
           }
         }
       }
@@ -295,9 +299,9 @@ TEST_CASE("lstm.shape_errors") {
                        ShapeError);
   LSTMStepCache step;
   Tensor2 h, c;
-  CHECK_THROWS_WITH_AS(lstm.step_forward(xt::zeros<float>({2, 4}), xt::zeros<float>({2, 3}),
-                                         xt::zeros<float>({1, 3}), h, c, step),
-                       "LSTM.step_forward: c_prev has shape [1, 3] but must be [2, 3]", ShapeError);
+  CHECK_THROWS_WITH_AS(
+      lstm.step_forward(xt::zeros<float>({2, 4}), xt::zeros<float>({2, 3}), xt::zeros<float>({1, 3}), h, c, step),
+      "LSTM.step_forward: c_prev has shape [1, 3] but must be [2, 3]", ShapeError);
 }
 
 TEST_CASE("lstm.fixed_shapes_reuse_buffers") {

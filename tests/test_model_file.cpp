@@ -1,11 +1,10 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-
-#include <unistd.h>
 
 #include "attn/io/model_file.hpp"
 #include "support/tensor_check.hpp"
@@ -39,12 +38,12 @@ struct TinyModel {
     add_parameter(params, "dense.", "b", b, db);
   }
   void fill_awkward() {
-    const std::uint32_t bits[] = {0x7FC12345u,  // quiet NaN with a payload
-                                  0xFF800001u,  // signalling NaN, sign set
-                                  0x80000000u,  // −0
-                                  0x00000001u,  // smallest denormal
-                                  0x807FFFFFu,  // largest negative denormal
-                                  0x7F800000u}; // +inf
+    const std::uint32_t bits[] = {0x7FC12345u,   // quiet NaN with a payload
+                                  0xFF800001u,   // signalling NaN, sign set
+                                  0x80000000u,   // −0
+                                  0x00000001u,   // smallest denormal
+                                  0x807FFFFFu,   // largest negative denormal
+                                  0x7F800000u};  // +inf
     for (std::size_t i = 0; i < 6; ++i) w.data()[i] = from_bits(bits[i]);
     b(0) = std::numeric_limits<float>::max();
     b(1) = -1.5f;
@@ -66,7 +65,9 @@ void put_u64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t x) 
   for (int k = 0; k < 8; ++k) bytes.at(at + k) = static_cast<std::uint8_t>(x >> (8 * k));
 }
 // Recomputes the trailing checksum, so a test reaches the structural check it aims at.
-void reseal(std::vector<std::uint8_t>& bytes) { put_u32(bytes, bytes.size() - 4, crc32(bytes.data(), bytes.size() - 4)); }
+void reseal(std::vector<std::uint8_t>& bytes) {
+  put_u32(bytes, bytes.size() - 4, crc32(bytes.data(), bytes.size() - 4));
+}
 
 // A fresh, empty folder under the system temp folder, removed at the end of the test.
 struct TempFolder {
@@ -103,9 +104,10 @@ TEST_CASE("model_file.byte_layout_is_little_endian") {
   ParameterList params;
   add_parameter(params, "", "b", b, db);
   const std::vector<std::uint8_t> bytes = save_model("{}", params);
-  const std::vector<std::uint8_t> expected = {
-      'A', 'T', 'T', 'N', 'M', 'O', 'D', 'L', 1, 0, 0, 0, 2, 0, 0, 0, '{', '}', 1, 0, 0, 0, 1, 0, 0, 0, 'b',
-      1,   0,   0,   0,   2,   0,   0,   0,   0, 0, 0, 0, 0, 0, 0x80, 0x3F, 0, 0, 0, 0x80, 0x76, 0x07, 0x54, 0x3E};
+  const std::vector<std::uint8_t> expected = {'A', 'T', 'T',  'N',  'M', 'O', 'D', 'L',  1,    0,    0,    0,   2,
+                                              0,   0,   0,    '{',  '}', 1,   0,   0,    0,    1,    0,    0,   0,
+                                              'b', 1,   0,    0,    0,   2,   0,   0,    0,    0,    0,    0,   0,
+                                              0,   0,   0x80, 0x3F, 0,   0,   0,   0x80, 0x76, 0x07, 0x54, 0x3E};
   CHECK(bytes == expected);
 }
 
@@ -292,8 +294,7 @@ TEST_CASE("model_file.read_file_errors") {
   TempFolder folder;
   const std::string missing = (folder.path / "nope.attn").string();
   CHECK_THROWS_WITH_AS(read_file(missing), ("cannot read '" + missing + "': no such file").c_str(), ModelFileError);
-  CHECK_THROWS_WITH_AS(read_file(folder.path.string()), doctest::Contains("it is not a regular file"),
-                       ModelFileError);
+  CHECK_THROWS_WITH_AS(read_file(folder.path.string()), doctest::Contains("it is not a regular file"), ModelFileError);
   const std::string big = (folder.path / "big.attn").string();
   write_file_atomically(big, std::vector<std::uint8_t>(100, 7));
   CHECK_THROWS_WITH_AS(read_file(big, 10), doctest::Contains("it is too large (100 bytes; the limit is 10)"),

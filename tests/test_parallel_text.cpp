@@ -56,7 +56,8 @@ TEST_CASE("parallel_text.tatoeba_file_with_and_without_attribution") {
 
 TEST_CASE("parallel_text.malformed_files_name_file_and_line") {
   const std::string dir = std::filesystem::temp_directory_path().string() + "/attn-test-parallel-";
-  CHECK(file_error("a.tsv", "Go.\tVa !\nHello\n") == dir + "a.tsv:2: expected 'source<TAB>target' but the line has no tab");
+  CHECK(file_error("a.tsv", "Go.\tVa !\nHello\n") ==
+        dir + "a.tsv:2: expected 'source<TAB>target' but the line has no tab");
   CHECK(file_error("b.tsv", "Go.\tVa !\n\n \tVide\n") == dir + "b.tsv:3: the source (before the first tab) is empty");
   CHECK(file_error("c.tsv", "Go.\t\tCC-BY\n") == dir + "c.tsv:1: the target (after the first tab) is empty");
   CHECK(file_error("d.tsv", "Go.\tVa !\nCaf\xc3\xa9\tcaf\xff\n") ==
@@ -79,7 +80,7 @@ TEST_CASE("parallel_text.vocabularies_and_encoding") {
   CHECK(v.target.tokens() == std::vector<std::string>{"!", "va", "continue", ".", "salut"});
   const attn::EncodedPairs encoded = attn::encode_pairs(pairs, v);
   REQUIRE(encoded.sources.size() == 3);
-  CHECK(encoded.sources[1] == std::vector<int>{5, 3, 4});          // go <unk> .
-  CHECK(encoded.targets[2] == std::vector<int>{1, 8, 4, 2});       // BOS salut ! EOS
+  CHECK(encoded.sources[1] == std::vector<int>{5, 3, 4});     // go <unk> .
+  CHECK(encoded.targets[2] == std::vector<int>{1, 8, 4, 2});  // BOS salut ! EOS
   CHECK(v.target.decode(encoded.targets[0]) == "va !");
 }

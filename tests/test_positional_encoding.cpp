@@ -12,10 +12,9 @@ TEST_CASE("positional_encoding.sinusoidal_values") {
   //   pos 0: [sin 0, cos 0, sin 0, cos 0]           = [0, 1, 0, 1]
   //   pos 1: [sin 1, cos 1, sin 0.01, cos 0.01]     = [0.841471, 0.540302, 0.010000, 0.999950]
   //   pos 2: [sin 2, cos 2, sin 0.02, cos 0.02]     = [0.909297, -0.416147, 0.019999, 0.999800]
-  check_close(
-      sinusoidal_positional_encoding(3, 4), {3, 4},
-      {0, 1, 0, 1, 0.841471f, 0.540302f, 0.0099998f, 0.999950f, 0.909297f, -0.416147f, 0.0199987f, 0.999800f},
-      1e-6f);
+  check_close(sinusoidal_positional_encoding(3, 4), {3, 4},
+              {0, 1, 0, 1, 0.841471f, 0.540302f, 0.0099998f, 0.999950f, 0.909297f, -0.416147f, 0.0199987f, 0.999800f},
+              1e-6f);
   // Odd D = 3: column 2 (= 2i with i = 1) is a lone sine at pos / 10000^(2/3) = pos / 464.1589.
   //   pos 1: [sin 1, cos 1, sin(0.00215443)] ; pos 3: [sin 3, cos 3, sin(0.00646333)]
   const Tensor2 odd = sinusoidal_positional_encoding(4, 3);
@@ -96,7 +95,6 @@ TEST_CASE("positional_encoding.learned_rejects_long_sequences_and_bad_dims") {
                        "encoding with a larger max_len",
                        ShapeError);
   CHECK_THROWS_WITH_AS(layer.forward(Tensor3(xt::zeros<float>({1, 2, 5})), y),
-                       "LearnedPositionalEncoding::forward: x has shape [1, 2, 5]; it must be [B, T, 2]",
-                       ShapeError);
+                       "LearnedPositionalEncoding::forward: x has shape [1, 2, 5]; it must be [B, T, 2]", ShapeError);
   CHECK_THROWS_AS(LearnedPositionalEncoding(0, 2, rng), std::invalid_argument);
 }

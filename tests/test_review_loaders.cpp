@@ -128,7 +128,8 @@ TEST_CASE("review_loaders.aclimdb_limits_and_bad_text") {
   TarBuilder latin1;
   latin1.add("aclImdb/train/pos/0_9.txt", "caf\xe9");
   CHECK(archive_error(gzip_fixed(latin1.finish())) ==
-        "imdb.tar.gz:aclImdb/train/pos/0_9.txt: the review is not valid UTF-8 (bad byte at offset 3); save the file as UTF-8");
+        "imdb.tar.gz:aclImdb/train/pos/0_9.txt: the review is not valid UTF-8 (bad byte at offset 3); save the file as "
+        "UTF-8");
 
   LoadLimits few;
   few.max_examples = 1;
@@ -136,9 +137,11 @@ TEST_CASE("review_loaders.aclimdb_limits_and_bad_text") {
 
   LoadLimits tight;
   tight.max_decompressed_bytes = 4096;
-  CHECK(archive_error(small_archive(), tight) == "imdb.tar.gz: decompressed size exceeds the limit of 4096 bytes (zip bomb?)");
+  CHECK(archive_error(small_archive(), tight) ==
+        "imdb.tar.gz: decompressed size exceeds the limit of 4096 bytes (zip bomb?)");
 
-  CHECK(archive_error(bytes_of("plain text, not gzip")) == "imdb.tar.gz: not a gzip file (it does not start with the bytes 1f 8b)");
+  CHECK(archive_error(bytes_of("plain text, not gzip")) ==
+        "imdb.tar.gz: not a gzip file (it does not start with the bytes 1f 8b)");
 }
 
 TEST_CASE("review_loaders.aclimdb_every_truncation_throws") {
@@ -185,7 +188,9 @@ TEST_CASE("review_loaders.corrupt_archives_throw_data_error") {
 
 TEST_CASE("review_loaders.progress_reports") {
   TarBuilder b;
-  for (int i = 0; i < 600; ++i) b.add("aclImdb/train/" + std::string(i % 2 ? "pos" : "neg") + "/" + std::to_string(i) + "_5.txt", "review " + std::to_string(i));
+  for (int i = 0; i < 600; ++i)
+    b.add("aclImdb/train/" + std::string(i % 2 ? "pos" : "neg") + "/" + std::to_string(i) + "_5.txt",
+          "review " + std::to_string(i));
   const Bytes gz = gzip_fixed(b.finish());
   std::vector<attn::LoadProgress> reports;
   const auto examples = archive(gz, "train", {}, [&](const attn::LoadProgress& p) { reports.push_back(p); });
@@ -283,7 +288,8 @@ TEST_CASE("review_loaders.csv_column_choice") {
   CHECK(csv(text, by_index)[0].text == "ignored");
   CsvOptions missing;
   missing.label_column = "stars";
-  CHECK(csv_error(text, missing) == "reviews.csv:1: no label column named 'stars' (the header has: Text, Label, Sentence)");
+  CHECK(csv_error(text, missing) ==
+        "reviews.csv:1: no label column named 'stars' (the header has: Text, Label, Sentence)");
   CHECK(csv_error("a,b\nx,1\n") ==
         "reviews.csv:1: no text column: expected one of review, text, sentence, content (the header has: a, b)");
   CsvOptions no_header;
@@ -297,7 +303,8 @@ TEST_CASE("review_loaders.csv_column_choice") {
 TEST_CASE("review_loaders.csv_errors_name_the_line") {
   std::string text = "review,sentiment\n";
   for (int line = 2; line < 14; ++line) text += "fine,positive\n";
-  CHECK(csv_error(text + "hmm,maybe\n") == "reviews.csv:14: label 'maybe' is not one of positive, negative, pos, neg, 1, 0");
+  CHECK(csv_error(text + "hmm,maybe\n") ==
+        "reviews.csv:14: label 'maybe' is not one of positive, negative, pos, neg, 1, 0");
   CHECK(csv_error("review,sentiment\nok,1\n\"never closed,1\nmore,0\n") ==
         "reviews.csv:3: unterminated quoted field (the quote opens on this line)");
   CHECK(csv_error("review,sentiment\nok,1\na,b,1\n") == "reviews.csv:3: expected 2 fields, found 3");
@@ -324,8 +331,10 @@ TEST_CASE("review_loaders.tsv") {
   const auto no_header = tsv("great\t1\nbad\t0");
   REQUIRE(no_header.size() == 2);
   CHECK(no_header[0].text == "great");
-  CHECK(tsv_error("great\t1\nbad\t2\n") == "sentences.tsv:2: label '2' is not one of positive, negative, pos, neg, 1, 0");
-  CHECK(tsv_error("great\t1\nno tab here\n") == "sentences.tsv:2: expected 'sentence<TAB>label' but the line has no tab");
+  CHECK(tsv_error("great\t1\nbad\t2\n") ==
+        "sentences.tsv:2: label '2' is not one of positive, negative, pos, neg, 1, 0");
+  CHECK(tsv_error("great\t1\nno tab here\n") ==
+        "sentences.tsv:2: expected 'sentence<TAB>label' but the line has no tab");
   CHECK(tsv_error("\n\n") == "sentences.tsv: the file is empty");
   CHECK(tsv_error("sentence\tlabel\n") == "sentences.tsv: the file has a header but no rows");
 }

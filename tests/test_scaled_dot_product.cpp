@@ -15,8 +15,8 @@ TEST_CASE("scaled_dot_product.hand_computed") {
   // Q = [[1, 1]], K = [[1, 1], [-1, -1]]: Q Kᵀ / √2 = [√2, -√2]; softmax = [1/(1+e^{-2√2}), ...]
   // e^{-2.828427} = 0.059106 -> weights [0.944193, 0.055807].
   // V = [[10, 0], [0, 10]] -> output [9.44193, 0.55807].
-  const AttentionResult r = scaled_dot_product_attention(matrix({{1, 1}}), matrix({{1, 1}, {-1, -1}}),
-                                                         matrix({{10, 0}, {0, 10}}));
+  const AttentionResult r =
+      scaled_dot_product_attention(matrix({{1, 1}}), matrix({{1, 1}, {-1, -1}}), matrix({{10, 0}, {0, 10}}));
   check_close(r.weights, {1, 2}, {0.944193f, 0.055807f}, 1e-5f);
   check_close(r.output, {1, 2}, {9.44193f, 0.55807f}, 1e-4f);
 }
@@ -73,8 +73,8 @@ TEST_CASE("scaled_dot_product.padding_mask") {
 
 TEST_CASE("scaled_dot_product.fully_masked_query_gives_zero_output") {
   Mask2 mask = {{0, 0}, {1, 1}};
-  const AttentionResult r = scaled_dot_product_attention(matrix({{1, 0}, {0, 1}}), matrix({{1, 0}, {0, 1}}),
-                                                         matrix({{3, 4}, {5, 6}}), mask);
+  const AttentionResult r =
+      scaled_dot_product_attention(matrix({{1, 0}, {0, 1}}), matrix({{1, 0}, {0, 1}}), matrix({{3, 4}, {5, 6}}), mask);
   check_close(xt::eval(xt::view(r.output, 0, xt::all())), {2}, {0, 0});
   for (float x : r.output) CHECK_FALSE(std::isnan(x));
 }
@@ -100,9 +100,9 @@ TEST_CASE("scaled_dot_product.multi_head_equals_per_head_single") {
   const Mask2 mask = padding_mask(4, 6, 5);
   const MultiHeadAttentionResult mh = scaled_dot_product_attention(q, k, v, &mask);
   for (std::size_t h = 0; h < 2; ++h) {
-    const AttentionResult one = scaled_dot_product_attention(
-        Tensor2(xt::view(q, h, xt::all(), xt::all())), Tensor2(xt::view(k, h, xt::all(), xt::all())),
-        Tensor2(xt::view(v, h, xt::all(), xt::all())), mask);
+    const AttentionResult one = scaled_dot_product_attention(Tensor2(xt::view(q, h, xt::all(), xt::all())),
+                                                             Tensor2(xt::view(k, h, xt::all(), xt::all())),
+                                                             Tensor2(xt::view(v, h, xt::all(), xt::all())), mask);
     CHECK(xt::allclose(one.output, xt::view(mh.output, h, xt::all(), xt::all())));
     CHECK(xt::allclose(one.weights, xt::view(mh.weights, h, xt::all(), xt::all())));
   }
@@ -113,10 +113,7 @@ TEST_CASE("scaled_dot_product.shape_errors") {
                        "scaled_dot_product_attention: Q has shape [1, 2] but K has shape [1, 3]; Q and K "
                        "must share d_k",
                        ShapeError);
-  CHECK_THROWS_AS(scaled_dot_product_attention(matrix({{1, 2}}), matrix({{1, 2}}), matrix({{1}, {2}})),
-                  ShapeError);
-  CHECK_THROWS_WITH_AS(scaled_dot_product_attention(matrix({{1, 2}}), matrix({{1, 2}}), matrix({{1}}),
-                                                    causal_mask(2)),
-                       "scaled_dot_product_attention: mask has shape [2, 2]; expected [Tq, Tk] = [1, 1]",
-                       ShapeError);
+  CHECK_THROWS_AS(scaled_dot_product_attention(matrix({{1, 2}}), matrix({{1, 2}}), matrix({{1}, {2}})), ShapeError);
+  CHECK_THROWS_WITH_AS(scaled_dot_product_attention(matrix({{1, 2}}), matrix({{1, 2}}), matrix({{1}}), causal_mask(2)),
+                       "scaled_dot_product_attention: mask has shape [2, 2]; expected [Tq, Tk] = [1, 1]", ShapeError);
 }

@@ -39,8 +39,7 @@ TEST_CASE("scores.general_is_s_W_h") {
   // h1 = [1, 1] -> 7; h2 = [0, 3] -> 6; h3 = [-1, 2] -> -1.
   ScoreParams p;
   p.w = matrix({{1, 0}, {2, 1}});
-  check_close(scores(ScoreKind::general, vector({1, 2}), matrix({{1, 1}, {0, 3}, {-1, 2}}), p), {3},
-              {7, 6, -1});
+  check_close(scores(ScoreKind::general, vector({1, 2}), matrix({{1, 1}, {0, 3}, {-1, 2}}), p), {3}, {7, 6, -1});
 }
 
 TEST_CASE("scores.general_allows_different_query_and_key_sizes") {
@@ -58,8 +57,7 @@ TEST_CASE("scores.additive_is_bahdanau") {
   p.w1 = matrix({{1, 0}, {0, 1}});
   p.w2 = matrix({{1, 0}, {0, -1}});
   p.v = vector({1, 2});
-  check_close(scores(ScoreKind::additive, vector({1, 2}), matrix({{0, 2}, {1, 0}}), p), {2},
-              {0.761594f, 2.892083f});
+  check_close(scores(ScoreKind::additive, vector({1, 2}), matrix({{0, 2}, {1, 0}}), p), {2}, {0.761594f, 2.892083f});
 }
 
 TEST_CASE("scores.concat_equals_additive_with_split_weights") {
@@ -67,8 +65,7 @@ TEST_CASE("scores.concat_equals_additive_with_split_weights") {
   ScoreParams p;
   p.w = matrix({{1, 0, 1, 0}, {0, 1, 0, -1}});
   p.v = vector({1, 2});
-  check_close(scores(ScoreKind::concat, vector({1, 2}), matrix({{0, 2}, {1, 0}}), p), {2},
-              {0.761594f, 2.892083f});
+  check_close(scores(ScoreKind::concat, vector({1, 2}), matrix({{0, 2}, {1, 0}}), p), {2}, {0.761594f, 2.892083f});
 }
 
 TEST_CASE("scores.location_ignores_keys") {
@@ -82,8 +79,8 @@ TEST_CASE("scores.location_ignores_keys") {
 
 TEST_CASE("scores.cosine") {
   // s = [1, 0]: h = [2, 0] -> 1; [0, 5] -> 0; [-3, 0] -> -1; [1, 1] -> 1/√2; zero vector -> 0.
-  check_close(scores(ScoreKind::cosine, vector({1, 0}), matrix({{2, 0}, {0, 5}, {-3, 0}, {1, 1}, {0, 0}})),
-              {5}, {1, 0, -1, 0.70710678f, 0});
+  check_close(scores(ScoreKind::cosine, vector({1, 0}), matrix({{2, 0}, {0, 5}, {-3, 0}, {1, 1}, {0, 0}})), {5},
+              {1, 0, -1, 0.70710678f, 0});
 }
 
 TEST_CASE("scores.shape_mismatch_throws_with_shapes_in_message") {

@@ -50,8 +50,7 @@ TEST_CASE("sentiment_model.save_load_round_trip_predicts_bit_for_bit") {
   ClassifierConfig classifier = bilstm_attention();
   classifier.embed_dim = 8;
   classifier.units = 8;
-  SentimentTraining trained =
-      train_sentiment_model(builtin_split(false), pipeline_config, classifier, trainer, 11);
+  SentimentTraining trained = train_sentiment_model(builtin_split(false), pipeline_config, classifier, trainer, 11);
   const std::vector<std::uint8_t> bytes = save_sentiment_model(trained.model);
   const SentimentModel loaded = load_sentiment_model(bytes);
   CHECK(loaded.pipeline.config().padding == PadMode::post);
@@ -87,7 +86,10 @@ TEST_CASE("sentiment_model.rejects_a_bare_classifier_and_other_models") {
   TextPipeline pipeline(pc);
   pipeline.fit(builtin_split(false));
   FlatJson j;
-  j.set("model", "sentiment_model").set("format", 1.0).set("classifier", c.to_json()).set("pipeline", pipeline.to_json());
+  j.set("model", "sentiment_model")
+      .set("format", 1.0)
+      .set("classifier", c.to_json())
+      .set("pipeline", pipeline.to_json());
   CHECK_THROWS_AS(load_sentiment_model(save_model(j.dump(), bare.parameters())), ModelFileError);
   SentimentModel empty;
   CHECK_THROWS_AS(save_sentiment_model(empty), std::invalid_argument);

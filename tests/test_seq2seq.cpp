@@ -82,8 +82,8 @@ void check_model_gradients(const Seq2SeqConfig& config) {
     INFO(p.name);
     CHECK(norm > 0);
   }
-  attn::test::check_parameter_gradients(model.parameters(), [&] { return model.loss(batch.source, batch.target); },
-                                        model_tolerances());
+  attn::test::check_parameter_gradients(
+      model.parameters(), [&] { return model.loss(batch.source, batch.target); }, model_tolerances());
 }
 
 }  // namespace
@@ -129,8 +129,7 @@ TEST_CASE("seq2seq.uniform_output_gives_log_v") {
   for (const Parameter& p : model.parameters()) {
     if (p.name == "output.b") p.value[kEosId] = static_cast<float>(std::log(2.0));
   }
-  CHECK(model.loss(batch.source, batch.target) ==
-        doctest::Approx(std::log(7.0) - std::log(2.0) / 3.0).epsilon(1e-6));
+  CHECK(model.loss(batch.source, batch.target) == doctest::Approx(std::log(7.0) - std::log(2.0) / 3.0).epsilon(1e-6));
 }
 
 TEST_CASE("seq2seq.teacher_forcing_ratio_zero_feeds_argmax") {
@@ -162,10 +161,13 @@ TEST_CASE("seq2seq.teacher_forcing_ratio_zero_feeds_argmax") {
     attn::test::GradCheckOptions opt = model_tolerances();
     opt.step = 1e-3;
     opt.abs_tol = 2e-3;  // float noise / 2h is 10× larger at this step
-    attn::test::check_parameter_gradients(model.parameters(), [&] {
-      Rng r(4);
-      return model.loss(batch.source, batch.target, 0.f, r);
-    }, opt);
+    attn::test::check_parameter_gradients(
+        model.parameters(),
+        [&] {
+          Rng r(4);
+          return model.loss(batch.source, batch.target, 0.f, r);
+        },
+        opt);
   }
 }
 
@@ -297,7 +299,8 @@ TEST_CASE("seq2seq.beam_of_width_one_is_greedy") {
     const ScoreKind score = form == AttentionForm::luong ? ScoreKind::concat : ScoreKind::additive;
     INFO(attention_form_name(form));
     Seq2SeqModel model(tiny(form, score, CellKind::lstm), 12);
-    for (const std::vector<int>& source : {std::vector<int>{4, 5, 6}, std::vector<int>{6}, std::vector<int>{5, 5, 4, 6}}) {
+    for (const std::vector<int>& source :
+         {std::vector<int>{4, 5, 6}, std::vector<int>{6}, std::vector<int>{5, 5, 4, 6}}) {
       const Decoded greedy = model.greedy(source, 6);
       const std::vector<Decoded> beam = model.beam(source, 1, 0.6f, 6);
       REQUIRE(beam.size() == 1);
@@ -420,11 +423,11 @@ TEST_CASE("seq2seq.load_refuses_non_finite_weights_and_damaged_configurations") 
   Seq2SeqModel model(tiny(AttentionForm::bahdanau, ScoreKind::additive, CellKind::lstm), 3);
   const Parameter& first = model.parameters().front();
   first.value[0] = std::numeric_limits<float>::quiet_NaN();
-  CHECK_THROWS_WITH_AS(load_seq2seq(save_seq2seq(model)),
-                       ("this seq2seq model holds non-finite parameter values (NaN or Inf) in '" + first.name +
-                        "'; it cannot predict")
-                           .c_str(),
-                       ModelFileError);
+  CHECK_THROWS_WITH_AS(
+      load_seq2seq(save_seq2seq(model)),
+      ("this seq2seq model holds non-finite parameter values (NaN or Inf) in '" + first.name + "'; it cannot predict")
+          .c_str(),
+      ModelFileError);
   first.value[0] = 3e30f;  // finite, but would overflow float32 inside the first products
   CHECK_THROWS_AS(load_seq2seq(save_seq2seq(model)), ModelFileError);
   first.value[0] = 0.5f;
@@ -435,7 +438,7 @@ TEST_CASE("seq2seq.load_refuses_non_finite_weights_and_damaged_configurations") 
   huge.source_vocab = 1u << 26;
   const std::vector<std::uint8_t> lying = save_model(huge.to_json(), Seq2SeqModel(model.config(), 1).parameters());
   CHECK_THROWS_AS(load_seq2seq(lying), ModelFileError);
-  std::vector<std::uint8_t> bad_json = save_model("{\"model\": \"seq2seq\", \"source_vocab\": \"many\"}",
-                                                  Seq2SeqModel(model.config(), 1).parameters());
+  std::vector<std::uint8_t> bad_json =
+      save_model("{\"model\": \"seq2seq\", \"source_vocab\": \"many\"}", Seq2SeqModel(model.config(), 1).parameters());
   CHECK_THROWS_AS(load_seq2seq(bad_json), ModelFileError);
 }

@@ -97,7 +97,8 @@ TEST_CASE("seq2seq_session.config_from_json") {
   CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"colour": 1})"),
                        "Seq2SeqSessionConfig: unknown setting 'colour'", std::invalid_argument);
   CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"task": "sort"})"),
-                       "Seq2SeqSessionConfig: task must be 'reverse', 'dates' or 'parallel', got 'sort'", std::invalid_argument);
+                       "Seq2SeqSessionConfig: task must be 'reverse', 'dates' or 'parallel', got 'sort'",
+                       std::invalid_argument);
 }
 
 TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {

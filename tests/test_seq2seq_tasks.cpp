@@ -14,8 +14,8 @@ using attn::ParallelExample;
 TEST_CASE("seq2seq_tasks.calendar_arithmetic_and_known_weekdays") {
   CHECK(attn::days_from_civil(Date{1970, 1, 1}) == 0);
   CHECK(attn::days_from_civil(Date{2000, 3, 1}) == 11017);  // 30 years (7 leap days) + Jan 31 + Feb 29 = 10957 + 60
-  CHECK(attn::days_in_month(2000, 2) == 29);  // divisible by 400
-  CHECK(attn::days_in_month(1900, 2) == 28);  // by 100 but not 400
+  CHECK(attn::days_in_month(2000, 2) == 29);                // divisible by 400
+  CHECK(attn::days_in_month(1900, 2) == 28);                // by 100 but not 400
   CHECK(attn::days_in_month(1996, 2) == 29);
   // Known weekdays (0 = Monday): the brief's example and a few well-known dates.
   CHECK(attn::weekday(Date{1979, 5, 3}) == 3);    // Thursday
@@ -23,7 +23,7 @@ TEST_CASE("seq2seq_tasks.calendar_arithmetic_and_known_weekdays") {
   CHECK(attn::weekday(Date{2000, 1, 1}) == 5);    // Saturday
   CHECK(attn::weekday(Date{1989, 11, 9}) == 3);   // Thursday (fall of the Berlin Wall)
   CHECK(attn::weekday(Date{2049, 12, 31}) == 4);  // Friday
-  for (long d = -40000; d < 40000; d += 7) {  // civil_from_days inverts days_from_civil
+  for (long d = -40000; d < 40000; d += 7) {      // civil_from_days inverts days_from_civil
     const Date date = attn::civil_from_days(d);
     REQUIRE(attn::days_from_civil(date) == d);
     REQUIRE(date.day <= attn::days_in_month(date.year, date.month));
@@ -32,11 +32,20 @@ TEST_CASE("seq2seq_tasks.calendar_arithmetic_and_known_weekdays") {
 
 TEST_CASE("seq2seq_tasks.every_format_of_3_may_1979") {
   const Date may3{1979, 5, 3};
-  const char* const expected[attn::kDateFormatCount] = {
-      "3 May 1979",       "Thursday, May 3rd 1979", "03/05/79",    "may 3 79",   "1979-05-03",
-      "1979/5/3",         "Thu 3 May, 1979",        "3.5.1979",    "May the 3rd, 1979",
-      "May 3, 1979",      "03-May-79",              "3 MAY 1979",  "thursday 03/05/1979",
-      "3rd of May 1979"};
+  const char* const expected[attn::kDateFormatCount] = {"3 May 1979",
+                                                        "Thursday, May 3rd 1979",
+                                                        "03/05/79",
+                                                        "may 3 79",
+                                                        "1979-05-03",
+                                                        "1979/5/3",
+                                                        "Thu 3 May, 1979",
+                                                        "3.5.1979",
+                                                        "May the 3rd, 1979",
+                                                        "May 3, 1979",
+                                                        "03-May-79",
+                                                        "3 MAY 1979",
+                                                        "thursday 03/05/1979",
+                                                        "3rd of May 1979"};
   for (std::size_t f = 0; f < attn::kDateFormatCount; ++f) {
     CHECK(attn::format_date(may3, static_cast<DateFormat>(f)) == expected[f]);
   }
@@ -120,8 +129,8 @@ TEST_CASE("seq2seq_tasks.parse_date_rejects_inconsistent_text") {
   CHECK_THROWS_WITH_AS(attn::parse_date("Friday, May 3rd 1979", 1950),
                        "parse_date: cannot read 'Friday, May 3rd 1979': 'friday' does not match 1979-05-03, a Thursday",
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attn::parse_date("31 April 1979", 1950), "parse_date: cannot read '31 April 1979': day 31 is not in 4/1979",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attn::parse_date("31 April 1979", 1950),
+                       "parse_date: cannot read '31 April 1979': day 31 is not in 4/1979", std::invalid_argument);
   CHECK_THROWS_WITH_AS(attn::parse_date("3 Mai 1979", 1950), "parse_date: cannot read '3 Mai 1979': unknown word 'mai'",
                        std::invalid_argument);
   CHECK_THROWS_AS(attn::parse_date("3/13/79", 1950), std::invalid_argument);  // no month 13 (d/m/y order)
@@ -164,10 +173,11 @@ TEST_CASE("seq2seq_tasks.date_split_is_seeded_in_range_and_disjoint") {
   config.last_year = 1990;
   CHECK_THROWS_AS(attn::make_date_examples(365 * 14 + 1, config, 1), std::invalid_argument);
   config.last_year = 2090;
-  CHECK_THROWS_WITH_AS(config.validate(),
-                       "DateTaskConfig: years must satisfy 1 <= first_year <= last_year <= 9999 within 100 years (two-digit "
-                       "years must be unambiguous), got 1990..2090",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      config.validate(),
+      "DateTaskConfig: years must satisfy 1 <= first_year <= last_year <= 9999 within 100 years (two-digit "
+      "years must be unambiguous), got 1990..2090",
+      std::invalid_argument);
 }
 
 TEST_CASE("seq2seq_tasks.digit_targets") {
@@ -202,5 +212,6 @@ TEST_CASE("seq2seq_tasks.digit_targets") {
   for (const ParallelExample& e : split.train) train.insert(e.source);
   for (const ParallelExample& e : split.test) REQUIRE(train.count(e.source) == 0);
   CHECK_THROWS_WITH_AS(attn::make_digit_examples(attn::DigitTask::copy, 1, 3, 2, 1),
-                       "make_digit_examples: lengths must satisfy 1 <= min_len <= max_len, got [3, 2]", std::invalid_argument);
+                       "make_digit_examples: lengths must satisfy 1 <= min_len <= max_len, got [3, 2]",
+                       std::invalid_argument);
 }

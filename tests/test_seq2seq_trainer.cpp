@@ -127,8 +127,8 @@ TEST_CASE("seq2seq_trainer.divergence_restores_and_throws") {
   Seq2SeqTrainerConfig c;
   c.epochs = 1;
   c.batch = 8;
-  CHECK_THROWS_WITH_AS(train_seq2seq(model, sources, targets, c), doctest::Contains("training diverged at epoch 1, step 1"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(train_seq2seq(model, sources, targets, c),
+                       doctest::Contains("training diverged at epoch 1, step 1"), std::runtime_error);
   CHECK(model.parameters().front().value[20] == kept);
 }
 

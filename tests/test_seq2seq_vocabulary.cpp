@@ -51,9 +51,11 @@ TEST_CASE("seq2seq_vocabulary.json_round_trip") {
   attn::FlatJson bad;
   bad.set("v_level", "byte").set("v_tokens", "a");
   CHECK_THROWS_WITH_AS(Seq2SeqVocabulary::read_json(bad, "v_"),
-                       "vocabulary \"v_level\": token level must be \"character\" or \"word\", got \"byte\"", std::invalid_argument);
+                       "vocabulary \"v_level\": token level must be \"character\" or \"word\", got \"byte\"",
+                       std::invalid_argument);
   bad.set("v_level", "word").set("v_tokens", "a\nb\na");
-  CHECK_THROWS_WITH_AS(Seq2SeqVocabulary::read_json(bad, "v_"), "vocabulary \"v_tokens\": duplicate token 'a'", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Seq2SeqVocabulary::read_json(bad, "v_"), "vocabulary \"v_tokens\": duplicate token 'a'",
+                       std::invalid_argument);
   bad.set("v_tokens", "");
   CHECK(Seq2SeqVocabulary::read_json(bad, "v_").size() == 4);
 }

@@ -150,12 +150,13 @@ TEST_CASE("sequence_classifier.config_json_round_trip_and_validation") {
 
   ClassifierConfig bad = small(EncoderKind::transformer, PoolingKind::attention);
   bad.heads = 3;
-  CHECK_THROWS_WITH_AS(SequenceClassifier(bad, 1),
-                       "invalid model configuration: heads (3) must divide embed_dim (4)", std::invalid_argument);
-  bad = small(EncoderKind::transformer, PoolingKind::last);
-  CHECK_THROWS_WITH_AS(bad.validate(),
-                       "invalid model configuration: pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'",
+  CHECK_THROWS_WITH_AS(SequenceClassifier(bad, 1), "invalid model configuration: heads (3) must divide embed_dim (4)",
                        std::invalid_argument);
+  bad = small(EncoderKind::transformer, PoolingKind::last);
+  CHECK_THROWS_WITH_AS(
+      bad.validate(),
+      "invalid model configuration: pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'",
+      std::invalid_argument);
   bad = small(EncoderKind::bilstm, PoolingKind::attention);
   bad.vocab_size = 3;
   CHECK_THROWS_AS(bad.validate(), std::invalid_argument);

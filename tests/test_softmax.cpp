@@ -75,6 +75,5 @@ TEST_CASE("softmax.rejects_nan_and_bad_shapes") {
   Mask1 short_mask = {1, 1};
   CHECK_THROWS_WITH_AS(masked_softmax(vector({1, 2, 3}), short_mask),
                        "masked_softmax: mask has shape [2] but x has shape [3]; they must match", ShapeError);
-  CHECK_THROWS_WITH_AS(softmax(vector({1, 2}), 1), "softmax: axis 1 is out of range for a rank-1 tensor",
-                       ShapeError);
+  CHECK_THROWS_WITH_AS(softmax(vector({1, 2}), 1), "softmax: axis 1 is out of range for a rank-1 tensor", ShapeError);
 }

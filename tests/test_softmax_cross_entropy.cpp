@@ -26,8 +26,7 @@ TEST_CASE("softmax_cross_entropy.known_answer_with_ignored_row") {
   CHECK(r.loss == doctest::Approx(2.221791).epsilon(1e-6));
   CHECK(r.counted == 2);
   CHECK(r.correct == 1);
-  check_close(dz, {3, 3},
-              {0.045015f, 0.122364f, -0.167380f, 0, 0, 0, 0.482332f, -0.491166f, 0.008834f}, 2e-6f);
+  check_close(dz, {3, 3}, {0.045015f, 0.122364f, -0.167380f, 0, 0, 0, 0.482332f, -0.491166f, 0.008834f}, 2e-6f);
   CHECK(softmax_cross_entropy(z, t, 0, nullptr) == r.loss);
   // With nothing ignored (negative ignore_index) row 1 counts: log 3 = 1.098612 joins the mean.
   CHECK(softmax_cross_entropy(z, t, -1, nullptr) ==

@@ -224,8 +224,7 @@ TEST_CASE("synthetic_reviews.rejects_bad_options") {
   SyntheticOptions o;
   o.negation_share = -0.5f;
   CHECK_THROWS_WITH_AS(generate_synthetic_reviews(4, 1, o),
-                       "generate_synthetic_reviews: pattern shares must be >= 0 and not all 0",
-                       std::invalid_argument);
+                       "generate_synthetic_reviews: pattern shares must be >= 0 and not all 0", std::invalid_argument);
   o = {};
   o.plain_share = o.negation_share = o.intensifier_share = o.contrast_share = 0.f;
   CHECK_THROWS_AS(generate_synthetic_reviews(4, 1, o), std::invalid_argument);

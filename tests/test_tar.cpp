@@ -29,7 +29,8 @@ std::vector<Listed> list(attn::ByteSource& source, std::uint64_t max_entry = 1 <
   while (tar.next(entry)) {
     std::string content;
     std::vector<std::uint8_t> buffer(chunk);
-    for (std::size_t n; (n = tar.read(buffer.data(), buffer.size())) != 0;) content.append(buffer.begin(), buffer.begin() + n);
+    for (std::size_t n; (n = tar.read(buffer.data(), buffer.size())) != 0;)
+      content.append(buffer.begin(), buffer.begin() + n);
     CHECK(content.size() == entry.size);
     out.push_back({entry.name, content, entry.type});
   }
@@ -142,9 +143,10 @@ TEST_CASE("tar.real_gnu_and_pax_archives") {
     for (const auto& e : entries) {
       if (e.type == TarEntryType::file) files.push_back(e.name);
     }
-    CHECK(files == std::vector<std::string>{"aclImdb/imdb.vocab", "aclImdb/test/neg/5_2.txt", "aclImdb/test/pos/4_10.txt",
-                                            "aclImdb/train/neg/2_1.txt", long_name, "aclImdb/train/pos/0_9.txt",
-                                            "aclImdb/train/pos/1_8.txt", "aclImdb/train/unsup/3_0.txt"});
+    CHECK(files == std::vector<std::string>{"aclImdb/imdb.vocab", "aclImdb/test/neg/5_2.txt",
+                                            "aclImdb/test/pos/4_10.txt", "aclImdb/train/neg/2_1.txt", long_name,
+                                            "aclImdb/train/pos/0_9.txt", "aclImdb/train/pos/1_8.txt",
+                                            "aclImdb/train/unsup/3_0.txt"});
     CHECK(entries.size() == files.size() + 8);  // aclImdb/ and 7 sub-folders
   }
 }
@@ -162,7 +164,8 @@ TEST_CASE("tar.rejects_corrupt_headers_and_oversized_entries") {
   std::snprintf(reinterpret_cast<char*>(&bad_size[512 + 148]), 8, "%06o", sum);
   CHECK(error_of(bad_size) == "test.tar: invalid size field in the tar header at byte 512");
 
-  CHECK(error_of(sample_tar(), 1000) == "test.tar: entry 'data/b.txt' is 1300 bytes, larger than the limit of 1000 bytes");
+  CHECK(error_of(sample_tar(), 1000) ==
+        "test.tar: entry 'data/b.txt' is 1300 bytes, larger than the limit of 1000 bytes");
 
   TarBuilder lies;  // claims 1 TB, as a hostile header might
   lies.add("huge.bin", "", '0', std::uint64_t(1) << 40, true);

@@ -34,8 +34,7 @@ TEST_CASE("tokenizer.keras_filters_separate_and_vanish") {
 TEST_CASE("tokenizer.keep_punctuation_makes_each_filter_a_token") {
   TokenizerOptions options;
   options.keep_punctuation = true;
-  CHECK(tokenize("Wow!! <br />Great, isn't it?", options) ==
-        Tokens{"wow", "!", "!", "great", ",", "isn't", "it", "?"});
+  CHECK(tokenize("Wow!! <br />Great, isn't it?", options) == Tokens{"wow", "!", "!", "great", ",", "isn't", "it", "?"});
   // A '<' that starts no tag is punctuation too; the tag itself never becomes tokens.
   CHECK(tokenize("a < b<i>c", options) == Tokens{"a", "<", "b", "c"});
 }
@@ -95,9 +94,9 @@ TEST_CASE("tokenizer.invalid_utf8_names_source_and_line") {
 
 TEST_CASE("tokenizer.throughput_on_10_mb") {
   // Generated review-like text: words, punctuation, <br /> tags, apostrophes, capitals, accents.
-  const std::vector<std::string> pieces = {"the ",  "movie ", "was ",  "GREAT",  "!! ",   "I ",    "didn't ",
-                                           "like ", "'the ",  "end'. ", "<br /><br />", "Café ", "acting, ",
-                                           "plot ", "😀 ",    "and ",  "a ",      "film. ", "wonderful ", "boring "};
+  const std::vector<std::string> pieces = {
+      "the ",         "movie ", "was ",     "GREAT", "!! ", "I ",   "didn't ", "like ",  "'the ",      "end'. ",
+      "<br /><br />", "Café ",  "acting, ", "plot ", "😀 ",  "and ", "a ",      "film. ", "wonderful ", "boring "};
   Rng rng(3);
   std::string text;
   text.reserve(10'500'000);

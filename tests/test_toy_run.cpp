@@ -42,9 +42,9 @@ TEST_CASE("toy_run.bilstm_attention_learns_contains_token_and_attends_to_it") {
   c.steps = 300;
   c.seed = 1;
   const ToyRunResult r = run_toy_task(c);
-  MESSAGE("contains_token BiLSTM+additive: accuracy " << r.test_accuracy << ", weight on the 7 "
-                                                      << r.decisive_attention << ", argmax on the 7 "
-                                                      << r.decisive_argmax_rate << ", final loss " << r.losses.back());
+  MESSAGE("contains_token BiLSTM+additive: accuracy " << r.test_accuracy << ", weight on the 7 " << r.decisive_attention
+                                                      << ", argmax on the 7 " << r.decisive_argmax_rate
+                                                      << ", final loss " << r.losses.back());
   CHECK(r.test_accuracy >= 0.99f);
   CHECK(r.decisive_argmax_rate >= 0.95f);
   CHECK(r.decisive_attention >= 0.5f);

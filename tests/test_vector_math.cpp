@@ -58,17 +58,18 @@ std::vector<float> sweep() {
 
 std::vector<float> special_values() {
   const float inf = std::numeric_limits<float>::infinity();
-  return {0.f,     -0.f,     88.7f,   -88.7f,   1e-30f,  -1e-30f,  88.72283f, 88.72284f, -87.33655f,
-          -103.9f, -104.f,   -200.f,  1e-45f,   FLT_MIN, FLT_MAX,  -FLT_MAX,  inf,       -inf,
-          0.625f,  -0.625f,  0.6249f, 9.f,      -9.f,    1e-4f,    std::numeric_limits<float>::quiet_NaN()};
+  return {0.f,      -0.f,      88.7f,     -88.7f,     1e-30f,
+          -1e-30f,  88.72283f, 88.72284f, -87.33655f, -103.9f,
+          -104.f,   -200.f,    1e-45f,    FLT_MIN,    FLT_MAX,
+          -FLT_MAX, inf,       -inf,      0.625f,     -0.625f,
+          0.6249f,  9.f,       -9.f,      1e-4f,      std::numeric_limits<float>::quiet_NaN()};
 }
 
 void check_kernel(const std::string& name, Kernel fast, Kernel reference) {
   const Errors dense = compare(fast, reference, sweep());
   const Errors special = compare(fast, reference, special_values());
   MESSAGE(name << ": max relative error " << dense.max_relative << ", max absolute error (|y| < 1) "
-               << dense.max_absolute << " over [-100, 100]; special values: relative "
-               << special.max_relative);
+               << dense.max_absolute << " over [-100, 100]; special values: relative " << special.max_relative);
   CHECK(dense.failures == 0);
   CHECK(special.failures == 0);
 }

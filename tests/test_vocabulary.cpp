@@ -15,8 +15,8 @@ namespace {
 
 // Counts: the 4, movie 3, good 2, bad 2, plot 1, film 1.
 // First appearances: movie (doc 0), the, good, bad, plot, film.
-const Docs kDocs = {{"movie", "the", "good"}, {"the", "bad", "movie", "good"}, {"the", "plot", "bad"},
-                    {"film", "the", "movie"}};
+const Docs kDocs = {
+    {"movie", "the", "good"}, {"the", "bad", "movie", "good"}, {"the", "plot", "bad"}, {"film", "the", "movie"}};
 
 }  // namespace
 

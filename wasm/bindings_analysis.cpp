@@ -11,33 +11,28 @@
 namespace attn::wasm {
 namespace {
 
-template <class T> val copy_of(const char *type, const std::vector<T> &values) {
-  return val::global(type).new_(
-      emscripten::typed_memory_view(values.size(), values.data()));
+template <class T>
+val copy_of(const char *type, const std::vector<T> &values) {
+  return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
 val strings_of(const std::vector<std::string> &strings) {
   val out = val::array();
-  for (const std::string &s : strings)
-    out.call<void>("push", s);
+  for (const std::string &s : strings) out.call<void>("push", s);
   return out;
 }
 
 // NaN (a test that does not apply: no attention pooling) travels as null.
 val number_or_null(float x) { return std::isnan(x) ? val::null() : val(x); }
 
-std::size_t whole(const val &options, const char *key, double fallback,
-                  double max) {
+std::size_t whole(const val &options, const char *key, double fallback, double max) {
   double x = fallback;
   if (!is_absent(options) && !is_absent(options[key])) {
-    if (!options[key].isNumber())
-      throw std::invalid_argument(std::string("options.") + key +
-                                  " must be a number");
+    if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
     x = options[key].as<double>();
   }
   if (!(x >= 0) || x != std::floor(x) || x > max) {
-    throw std::invalid_argument(std::string("options.") + key +
-                                " must be a whole number between 0 and " +
+    throw std::invalid_argument(std::string("options.") + key + " must be a whole number between 0 and " +
                                 std::to_string(static_cast<long long>(max)));
   }
   return static_cast<std::size_t>(x);
@@ -52,10 +47,9 @@ val explanation_of(const Explanation &e) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
-val analyze_review_js(const SentimentSession &session, const std::string &text,
-                      const val &options) {
+val analyze_review_js(const SentimentSession &session, const std::string &text, const val &options) {
   AnalysisOptions o;
   o.shuffles = whole(options, "shuffles", 20, 1000);
   o.seed = whole(options, "seed", 1, 4294967295.0);
@@ -67,8 +61,7 @@ val analyze_review_js(const SentimentSession &session, const std::string &text,
   out.set("outputBias", a.output_bias);
   out.set("saliency", copy_of("Float32Array", a.saliency));
   out.set("leaveOneOut", copy_of("Float32Array", a.leave_one_out));
-  out.set("shuffledProbabilities",
-          copy_of("Float32Array", a.shuffled_probabilities));
+  out.set("shuffledProbabilities", copy_of("Float32Array", a.shuffled_probabilities));
   out.set("shuffleMedianChange", number_or_null(a.shuffle_median_change));
   out.set("shuffleMaxChange", number_or_null(a.shuffle_max_change));
   out.set("uniformProbability", number_or_null(a.uniform_probability));
@@ -76,33 +69,25 @@ val analyze_review_js(const SentimentSession &session, const std::string &text,
 }
 
 val predict_tokens_js(const SentimentSession &session, const val &tokens) {
-  if (is_absent(tokens) || !tokens.isArray())
-    throw std::invalid_argument("tokens must be an array of strings");
+  if (is_absent(tokens) || !tokens.isArray()) throw std::invalid_argument("tokens must be an array of strings");
   std::vector<std::string> list;
   const auto n = tokens["length"].as<std::size_t>();
   for (std::size_t i = 0; i < n; ++i) {
-    if (!tokens[i].isString())
-      throw std::invalid_argument("tokens[" + std::to_string(i) +
-                                  "] must be a string");
+    if (!tokens[i].isString()) throw std::invalid_argument("tokens[" + std::to_string(i) + "] must be a string");
     list.push_back(tokens[i].as<std::string>());
   }
   return explanation_of(predict_tokens(session.model(), list));
 }
 
-val misclassified_js(const SentimentSession &session, const std::string &which,
-                     double limit) {
+val misclassified_js(const SentimentSession &session, const std::string &which, double limit) {
   if (which != "test" && which != "train") {
-    throw std::invalid_argument(
-        "misclassified: which must be 'test' or 'train', got '" + which + "'");
+    throw std::invalid_argument("misclassified: which must be 'test' or 'train', got '" + which + "'");
   }
   if (!(limit >= 0) || limit != std::floor(limit) || limit > 1e6) {
-    throw std::invalid_argument(
-        "misclassified: limit must be a whole number between 0 and 1000000");
+    throw std::invalid_argument("misclassified: limit must be a whole number between 0 and 1000000");
   }
-  const auto reviews =
-      misclassified(session.model(),
-                    which == "test" ? session.test_set() : session.train_set(),
-                    static_cast<std::size_t>(limit));
+  const auto reviews = misclassified(session.model(), which == "test" ? session.test_set() : session.train_set(),
+                                     static_cast<std::size_t>(limit));
   val out = val::array();
   for (const MisclassifiedReview &r : reviews) {
     val item = val::object();
@@ -117,4 +102,4 @@ val misclassified_js(const SentimentSession &session, const std::string &which,
   return out;
 }
 
-} // namespace attn::wasm
+}  // namespace attn::wasm

@@ -16,15 +16,12 @@ namespace attn::wasm {
 
 // options {shuffles = 20, seed = 1} (undefined/null for the defaults) ->
 // ReviewAnalysis (d.ts).
-emscripten::val analyze_review_js(const SentimentSession &session,
-                                  const std::string &text,
+emscripten::val analyze_review_js(const SentimentSession &session, const std::string &text,
                                   const emscripten::val &options);
 // tokens: string[] -> {probability, tokens, ids, weights}.
-emscripten::val predict_tokens_js(const SentimentSession &session,
-                                  const emscripten::val &tokens);
+emscripten::val predict_tokens_js(const SentimentSession &session, const emscripten::val &tokens);
 // which: "test" | "train" (all loaded training data); limit 0 = all ->
 // MisclassifiedReview[].
-emscripten::val misclassified_js(const SentimentSession &session,
-                                 const std::string &which, double limit);
+emscripten::val misclassified_js(const SentimentSession &session, const std::string &which, double limit);
 
-} // namespace attn::wasm
+}  // namespace attn::wasm

@@ -101,11 +101,16 @@ val softmax_rank(const val& x, const val& options) {
 val js_softmax(const val& x, const val& options) {
   return guarded([&] {
     switch (rank_of(x, "x")) {
-      case 1: return softmax_rank<1>(x, options);
-      case 2: return softmax_rank<2>(x, options);
-      case 3: return softmax_rank<3>(x, options);
-      case 4: return softmax_rank<4>(x, options);
-      default: throw ShapeError("softmax: x must have 1 to 4 dimensions");
+      case 1:
+        return softmax_rank<1>(x, options);
+      case 2:
+        return softmax_rank<2>(x, options);
+      case 3:
+        return softmax_rank<3>(x, options);
+      case 4:
+        return softmax_rank<4>(x, options);
+      default:
+        throw ShapeError("softmax: x must have 1 to 4 dimensions");
     }
   });
 }
@@ -133,9 +138,9 @@ val js_attend(const std::string& kind, const val& query, const val& annotations,
     Mask1 mask;
     const bool has_mask = !is_absent(options) && !is_absent(options["mask"]);
     if (has_mask) mask = to_mask<1>(options["mask"], "options.mask");
-    const AttendResult r = attend(score_kind_from_name(kind), to_tensor<1>(query, "query"),
-                                  to_tensor<2>(annotations, "annotations"), params, temperature,
-                                  has_mask ? &mask : nullptr);
+    const AttendResult r =
+        attend(score_kind_from_name(kind), to_tensor<1>(query, "query"), to_tensor<2>(annotations, "annotations"),
+               params, temperature, has_mask ? &mask : nullptr);
     val out = val::object();
     out.set("scores", to_js(r.scores));
     out.set("weights", to_js(r.weights));
@@ -145,8 +150,7 @@ val js_attend(const std::string& kind, const val& query, const val& annotations,
   });
 }
 
-val js_init_score_params(const std::string& kind, double ds, double dh, double t, double attention_dim,
-                         double seed) {
+val js_init_score_params(const std::string& kind, double ds, double dh, double t, double attention_dim, double seed) {
   return guarded([&] {
     auto size = [](double x, const char* name) {
       if (!(x >= 0) || x != std::floor(x) || x > 1e6) {
@@ -170,8 +174,8 @@ val js_scaled_dot_product_attention(const val& q, const val& k, const val& v, co
     const Mask2 mask = has_mask ? to_mask<2>(options["mask"], "options.mask") : Mask2{};
     val out = val::object();
     if (rank_of(q, "q") == 3) {
-      const MultiHeadAttentionResult r = scaled_dot_product_attention(
-          to_tensor<3>(q, "q"), to_tensor<3>(k, "k"), to_tensor<3>(v, "v"), has_mask ? &mask : nullptr);
+      const MultiHeadAttentionResult r = scaled_dot_product_attention(to_tensor<3>(q, "q"), to_tensor<3>(k, "k"),
+                                                                      to_tensor<3>(v, "v"), has_mask ? &mask : nullptr);
       out.set("output", to_js(r.output));
       out.set("weights", to_js(r.weights));
       return out;

@@ -3,7 +3,6 @@
 // (core/include/attn/train/classifier_session.hpp). Which results are views and which are copies
 // is documented in attn_engine.d.ts.
 #include <emscripten/bind.h>
-
 #include <malloc.h>
 
 #include <cmath>

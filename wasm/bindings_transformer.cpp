@@ -70,8 +70,8 @@ val head_ablation_js(const SentimentSession& session, double limit, const val& c
     if (!(limit >= 0) || limit != std::floor(limit) || limit > 1e9) {
       throw std::invalid_argument("limit must be a whole number >= 0 (0 = the whole test set)");
     }
-    const HeadAblation r = head_ablation(session.model(), session.test_set(), static_cast<std::size_t>(limit),
-                                         flag(causal, "causal"));
+    const HeadAblation r =
+        head_ablation(session.model(), session.test_set(), static_cast<std::size_t>(limit), flag(causal, "causal"));
     val heads = val::array();
     for (const HeadAblationEntry& e : r.heads) {
       val h = val::object();
@@ -99,8 +99,8 @@ val positional_encoding_js(const SentimentSession& session, double positions) {
     val out = val::object();
     out.set("positions", static_cast<double>(table.shape()[0]));
     out.set("dim", static_cast<double>(table.shape()[1]));
-    out.set("kind", std::string(model.classifier->config().positional == PositionalKind::learned ? "learned"
-                                                                                                   : "sinusoidal"));
+    out.set("kind",
+            std::string(model.classifier->config().positional == PositionalKind::learned ? "learned" : "sinusoidal"));
     out.set("values", floats(table.data(), table.size()));
     return out;
   });

@@ -64,7 +64,7 @@ std::string settings_json(const val& settings, const std::string& name) {
 std::vector<std::uint8_t> read_bytes(const val& bytes, const std::string& name) {
   if (is_absent(bytes)) throw std::invalid_argument(name + " must be an ArrayBuffer or a Uint8Array");
   val view = bytes;
-  if (bytes.instanceof(val::global("ArrayBuffer"))) {
+  if (bytes.instanceof (val::global("ArrayBuffer"))) {
     view = val::global("Uint8Array").new_(bytes);
   } else if (val::global("ArrayBuffer").call<bool>("isView", bytes)) {
     view = val::global("Uint8Array").new_(bytes["buffer"], bytes["byteOffset"], bytes["byteLength"]);

@@ -7,8 +7,8 @@ namespace attn {
 Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
   const std::size_t m = a.shape(0), k = a.shape(1), n = b.shape(1);
   ATTN_REQUIRE(b.shape(0) == k, "matmul",
-          "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
-              "; b must have " + std::to_string(k) + " rows");
+               "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
+                   "; b must have " + std::to_string(k) + " rows");
   Tensor2 c = xt::empty<float>({m, n});
   kernels::gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
   return c;
@@ -17,8 +17,8 @@ Tensor2 matmul(const Tensor2& a, const Tensor2& b) {
 Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
   const std::size_t m = a.shape(0), k = a.shape(1), n = b.shape(0);
   ATTN_REQUIRE(b.shape(1) == k, "matmul_nt",
-          "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
-              "; b must have " + std::to_string(k) + " columns");
+               "a has shape " + shape_string(a.shape()) + " and b has shape " + shape_string(b.shape()) +
+                   "; b must have " + std::to_string(k) + " columns");
   Tensor2 c = xt::empty<float>({m, n});
   kernels::gemm(false, true, m, n, k, 1.f, a.data(), k, b.data(), k, 0.f, c.data(), n);
   return c;
@@ -27,8 +27,8 @@ Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
 Tensor1 matvec(const Tensor2& a, const Tensor1& x) {
   const std::size_t m = a.shape(0), k = a.shape(1);
   ATTN_REQUIRE(x.shape(0) == k, "matvec",
-          "a has shape " + shape_string(a.shape()) + " and x has shape " + shape_string(x.shape()) +
-              "; x must have " + std::to_string(k) + " entries");
+               "a has shape " + shape_string(a.shape()) + " and x has shape " + shape_string(x.shape()) +
+                   "; x must have " + std::to_string(k) + " entries");
   Tensor1 y = xt::empty<float>({m});
   for (std::size_t i = 0; i < m; ++i) {
     float sum = 0.f;

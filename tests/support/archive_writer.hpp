@@ -66,22 +66,32 @@ inline Bytes deflate_stored(const Bytes& data, std::size_t block_size = 65535) {
 
 // Fixed-Huffman literal/length symbol (RFC 1951 §3.2.6).
 inline void put_fixed_literal_length(BitWriter& w, unsigned symbol) {
-  if (symbol < 144) w.put_code(0x30 + symbol, 8);
-  else if (symbol < 256) w.put_code(0x190 + symbol - 144, 9);
-  else if (symbol < 280) w.put_code(symbol - 256, 7);
-  else w.put_code(0xc0 + symbol - 280, 8);
+  if (symbol < 144)
+    w.put_code(0x30 + symbol, 8);
+  else if (symbol < 256)
+    w.put_code(0x190 + symbol - 144, 9);
+  else if (symbol < 280)
+    w.put_code(symbol - 256, 7);
+  else
+    w.put_code(0xc0 + symbol - 280, 8);
 }
 
 inline void put_fixed_match(BitWriter& w, unsigned length, unsigned distance) {
   static const unsigned length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
                                            31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-  static const unsigned length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-  static const unsigned dist_base[30] = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-                                         193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-  static const unsigned dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+  static const unsigned length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                            2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+  static const unsigned dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+                                         33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
+                                         1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+  static const unsigned dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                          6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
   unsigned li = 28;
   while (length_base[li] > length) --li;
-  if (length == 258) li = 28; else if (li == 28) li = 27;
+  if (length == 258)
+    li = 28;
+  else if (li == 28)
+    li = 27;
   put_fixed_literal_length(w, 257 + li);
   w.put(length - length_base[li], length_extra[li]);
   unsigned di = 29;
@@ -127,7 +137,8 @@ inline void put_le32(Bytes& out, std::uint32_t v) {
 }
 
 // A gzip member around already-deflated data (flags: FNAME etc. supplied by the caller).
-inline Bytes gzip_member(const Bytes& deflated, const Bytes& plain, std::uint8_t flags = 0, const Bytes& extra_fields = {}) {
+inline Bytes gzip_member(const Bytes& deflated, const Bytes& plain, std::uint8_t flags = 0,
+                         const Bytes& extra_fields = {}) {
   Bytes out = {0x1f, 0x8b, 8, flags, 0, 0, 0, 0, 0, 3};
   out.reserve(out.size() + extra_fields.size() + deflated.size() + 8);
   // Byte by byte: vector::insert of these ranges trips a GCC 12 -Wstringop-overread false positive.
@@ -159,7 +170,10 @@ class TarBuilder {
     }
     std::memcpy(header + 136, "00000000000", 11);
     header[156] = static_cast<std::uint8_t>(type);
-    std::memcpy(header + 257, "ustar\0" "00", 8);
+    std::memcpy(header + 257,
+                "ustar\0"
+                "00",
+                8);
     std::memset(header + 148, ' ', 8);
     unsigned sum = 0;
     for (auto b : header) sum += b;

@@ -14,8 +14,8 @@ namespace attn::test {
 
 // Checks every entry of `actual` against `expected` (row-major) within `tol`, and the shape.
 template <class E>
-void check_close(const E& actual, std::initializer_list<std::size_t> shape,
-                 const std::vector<float>& expected, float tol = 1e-5f) {
+void check_close(const E& actual, std::initializer_list<std::size_t> shape, const std::vector<float>& expected,
+                 float tol = 1e-5f) {
   const std::vector<std::size_t> want_shape(shape);
   REQUIRE(actual.dimension() == want_shape.size());
   for (std::size_t i = 0; i < want_shape.size(); ++i) REQUIRE(actual.shape()[i] == want_shape[i]);

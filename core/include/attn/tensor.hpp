@@ -11,11 +11,10 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
-
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xmath.hpp>
@@ -60,9 +59,9 @@ std::string shape_string(const S& shape) {
 // Throws ShapeError("<where>: <what>") when `condition` is false. A macro so that `what` (usually
 // a string built from shapes) is evaluated only on failure: checks on the per-step path of a
 // training loop must not allocate (layers/README.md rule 4).
-#define ATTN_REQUIRE(condition, where, what)                            \
-  do {                                                                   \
-    if (!(condition)) ::attn::throw_shape_error((where), (what));        \
+#define ATTN_REQUIRE(condition, where, what)                      \
+  do {                                                            \
+    if (!(condition)) ::attn::throw_shape_error((where), (what)); \
   } while (false)
 
 // Resizes `t` only when its shape differs, so a loop at fixed shapes reuses its buffers.
@@ -94,7 +93,7 @@ inline void copy_mask_or_ones(const Mask2* mask, std::size_t rows, std::size_t c
 template <class T, std::size_t N>
 void add_to(xt::xtensor<T, N>& dst, const xt::xtensor<T, N>& src) {
   ATTN_REQUIRE(dst.shape() == src.shape(), "add_to",
-          "dst has shape " + shape_string(dst.shape()) + " but src has shape " + shape_string(src.shape()));
+               "dst has shape " + shape_string(dst.shape()) + " but src has shape " + shape_string(src.shape()));
   T* d = dst.data();
   const T* s = src.data();
   for (std::size_t i = 0, n = dst.size(); i < n; ++i) d[i] += s[i];

@@ -17,53 +17,41 @@ constexpr std::size_t kRowsPerBatch = 32;
 
 float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 
-SequenceClassifier &classifier_of(const SentimentModel &model,
-                                  const char *who) {
+SequenceClassifier &classifier_of(const SentimentModel &model, const char *who) {
   if (!model.classifier) {
-    throw std::invalid_argument(
-        std::string(who) +
-        ": the sentiment model has no classifier; create or load one first");
+    throw std::invalid_argument(std::string(who) + ": the sentiment model has no classifier; create or load one first");
   }
   return *model.classifier;
 }
 
 // ids [T] -> the batch [rows, T] holding `rows` copies, mask all ones (no
 // padding: one length).
-void fill_copies(const std::vector<std::int32_t> &ids, std::size_t rows,
-                 TokenIds &batch, Mask2 &mask) {
+void fill_copies(const std::vector<std::int32_t> &ids, std::size_t rows, TokenIds &batch, Mask2 &mask) {
   const std::array<std::size_t, 2> shape{rows, ids.size()};
-  if (batch.shape() != shape)
-    batch.resize(shape);
-  if (mask.shape() != shape)
-    mask.resize(shape);
+  if (batch.shape() != shape) batch.resize(shape);
+  if (mask.shape() != shape) mask.resize(shape);
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t t = 0; t < ids.size(); ++t)
-      batch(r, t) = ids[t];
+    for (std::size_t t = 0; t < ids.size(); ++t) batch(r, t) = ids[t];
   }
   mask.fill(1);
 }
 
 // P(positive) of one review [T] (inference); the classifier's caches then hold
 // this forward.
-float forward_one(SequenceClassifier &model,
-                  const std::vector<std::int32_t> &ids,
-                  float *logit = nullptr) {
+float forward_one(SequenceClassifier &model, const std::vector<std::int32_t> &ids, float *logit = nullptr) {
   TokenIds batch;
   Mask2 mask;
   fill_copies(ids, 1, batch, mask);
   Tensor1 logits;
   Rng rng(0);
   model.forward(batch, mask, false, rng, logits);
-  if (logit)
-    *logit = logits(0);
+  if (logit) *logit = logits(0);
   return sigmoid(logits(0));
 }
 
 std::vector<float> row_of(const Tensor2 &t, std::size_t columns) {
-  if (t.size() == 0)
-    return {};
-  return std::vector<float>(t.begin(),
-                            t.begin() + static_cast<std::ptrdiff_t>(columns));
+  if (t.size() == 0) return {};
+  return std::vector<float>(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(columns));
 }
 
 // Σ_d (∂logit/∂x_{t,d}) x_{t,d} for the review of the last forward (batch of
@@ -73,8 +61,7 @@ std::vector<float> row_of(const Tensor2 &t, std::size_t columns) {
 std::vector<float> gradient_times_input(SequenceClassifier &model) {
   const ParameterList &params = model.parameters();
   std::vector<std::vector<float>> saved(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i)
-    saved[i].assign(params[i].grad, params[i].grad + params[i].size);
+  for (std::size_t i = 0; i < params.size(); ++i) saved[i].assign(params[i].grad, params[i].grad + params[i].size);
   Tensor1 dlogit = xt::ones<float>({std::size_t{1}});
   model.backward(dlogit);
   const Tensor3 &x = model.embedded();
@@ -83,27 +70,23 @@ std::vector<float> gradient_times_input(SequenceClassifier &model) {
   std::vector<float> out(time, 0.f);
   for (std::size_t t = 0; t < time; ++t) {
     double sum = 0;
-    for (std::size_t d = 0; d < dims; ++d)
-      sum += static_cast<double>(dx(0, t, d)) * x(0, t, d);
+    for (std::size_t d = 0; d < dims; ++d) sum += static_cast<double>(dx(0, t, d)) * x(0, t, d);
     out[t] = static_cast<float>(sum);
   }
-  for (std::size_t i = 0; i < params.size(); ++i)
-    std::copy(saved[i].begin(), saved[i].end(), params[i].grad);
+  for (std::size_t i = 0; i < params.size(); ++i) std::copy(saved[i].begin(), saved[i].end(), params[i].grad);
   return out;
 }
 
 float median_of(std::vector<float> values) {
-  if (values.empty())
-    return std::numeric_limits<float>::quiet_NaN();
+  if (values.empty()) return std::numeric_limits<float>::quiet_NaN();
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 ? values[n / 2] : 0.5f * (values[n / 2 - 1] + values[n / 2]);
 }
 
-} // namespace
+}  // namespace
 
-std::vector<float> shuffled_weights(const std::vector<float> &weights,
-                                    Rng &rng) {
+std::vector<float> shuffled_weights(const std::vector<float> &weights, Rng &rng) {
   std::vector<float> out = weights;
   for (std::size_t i = out.size(); i > 1; --i) {
     const std::size_t j = rng.below(static_cast<std::uint32_t>(i));
@@ -112,17 +95,14 @@ std::vector<float> shuffled_weights(const std::vector<float> &weights,
   return out;
 }
 
-ReviewAnalysis analyze_review(const SentimentModel &model,
-                              const std::string &text,
-                              const AnalysisOptions &options) {
+ReviewAnalysis analyze_review(const SentimentModel &model, const std::string &text, const AnalysisOptions &options) {
   SequenceClassifier &classifier = classifier_of(model, "analyze_review");
   ReviewAnalysis out;
   Explanation &e = out.explanation;
   e.ids = model.pipeline.encode(text, &e.tokens);
   const bool starts = !e.ids.empty() && e.ids[0] == Vocabulary::start;
   if (e.ids.size() <= (starts ? 1u : 0u)) {
-    throw std::invalid_argument(
-        "analyze_review: the text has no words to analyse");
+    throw std::invalid_argument("analyze_review: the text has no words to analyse");
   }
   const std::size_t time = e.ids.size();
 
@@ -135,15 +115,12 @@ ReviewAnalysis analyze_review(const SentimentModel &model,
     out.scores = row_of(classifier.pooling_scores(), time);
     // logit = w_outᵀ pooled + b = Σ_t w_outᵀ (α_t h_t) + b
     const Tensor3 &h = classifier.encoded();
-    const Tensor2 &w = classifier.output_layer().weight(); // [Dh, 1]
-    out.output_bias = classifier.output_layer().has_bias()
-                          ? classifier.output_layer().bias()(0)
-                          : 0.f;
+    const Tensor2 &w = classifier.output_layer().weight();  // [Dh, 1]
+    out.output_bias = classifier.output_layer().has_bias() ? classifier.output_layer().bias()(0) : 0.f;
     out.contributions.assign(time, 0.f);
     for (std::size_t t = 0; t < time; ++t) {
       double sum = 0;
-      for (std::size_t d = 0; d < h.shape(2); ++d)
-        sum += static_cast<double>(w(d, 0)) * h(0, t, d);
+      for (std::size_t d = 0; d < h.shape(2); ++d) sum += static_cast<double>(w(d, 0)) * h(0, t, d);
       out.contributions[t] = static_cast<float>(e.weights[t] * sum);
     }
   }
@@ -154,50 +131,40 @@ ReviewAnalysis analyze_review(const SentimentModel &model,
   out.leave_one_out.assign(time, 0.f);
   std::vector<std::size_t> positions;
   for (std::size_t t = 0; t < time; ++t) {
-    if (e.ids[t] != Vocabulary::start && e.ids[t] != Vocabulary::oov)
-      positions.push_back(t);
+    if (e.ids[t] != Vocabulary::start && e.ids[t] != Vocabulary::oov) positions.push_back(t);
   }
   TokenIds batch;
   Mask2 mask;
   Tensor1 logits;
   Rng unused(0);
-  for (std::size_t first = 0; first < positions.size();
-       first += kRowsPerBatch) {
+  for (std::size_t first = 0; first < positions.size(); first += kRowsPerBatch) {
     const std::size_t rows = std::min(kRowsPerBatch, positions.size() - first);
     fill_copies(e.ids, rows, batch, mask);
-    for (std::size_t r = 0; r < rows; ++r)
-      batch(r, positions[first + r]) = Vocabulary::oov;
+    for (std::size_t r = 0; r < rows; ++r) batch(r, positions[first + r]) = Vocabulary::oov;
     classifier.forward(batch, mask, false, unused, logits);
-    for (std::size_t r = 0; r < rows; ++r)
-      out.leave_one_out[positions[first + r]] =
-          sigmoid(logits(r)) - e.probability;
+    for (std::size_t r = 0; r < rows; ++r) out.leave_one_out[positions[first + r]] = sigmoid(logits(r)) - e.probability;
   }
 
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  out.shuffle_median_change = out.shuffle_max_change = out.uniform_probability =
-      nan;
-  if (!attention)
-    return out;
+  out.shuffle_median_change = out.shuffle_max_change = out.uniform_probability = nan;
+  if (!attention) return out;
 
   // Test 1: the same review with its attention weights permuted.
   Rng rng(options.seed);
   Tensor2 weights;
   std::vector<float> changes;
-  for (std::size_t first = 0; first < options.shuffles;
-       first += kRowsPerBatch) {
+  for (std::size_t first = 0; first < options.shuffles; first += kRowsPerBatch) {
     const std::size_t rows = std::min(kRowsPerBatch, options.shuffles - first);
     fill_copies(e.ids, rows, batch, mask);
     weights.resize({rows, time});
     for (std::size_t r = 0; r < rows; ++r) {
       const std::vector<float> permuted = shuffled_weights(e.weights, rng);
-      for (std::size_t t = 0; t < time; ++t)
-        weights(r, t) = permuted[t];
+      for (std::size_t t = 0; t < time; ++t) weights(r, t) = permuted[t];
     }
     classifier.forward_with_attention(batch, mask, weights, logits);
     for (std::size_t r = 0; r < rows; ++r) {
       out.shuffled_probabilities.push_back(sigmoid(logits(r)));
-      changes.push_back(
-          std::fabs(out.shuffled_probabilities.back() - e.probability));
+      changes.push_back(std::fabs(out.shuffled_probabilities.back() - e.probability));
     }
   }
   if (!changes.empty()) {
@@ -213,18 +180,15 @@ ReviewAnalysis analyze_review(const SentimentModel &model,
   return out;
 }
 
-Explanation predict_tokens(const SentimentModel &model,
-                           const std::vector<std::string> &tokens) {
+Explanation predict_tokens(const SentimentModel &model, const std::vector<std::string> &tokens) {
   SequenceClassifier &classifier = classifier_of(model, "predict_tokens");
-  if (tokens.empty())
-    throw std::invalid_argument("predict_tokens: the token list is empty");
+  if (tokens.empty()) throw std::invalid_argument("predict_tokens: the token list is empty");
   const TextPipelineConfig &config = model.pipeline.config();
   const Vocabulary &vocabulary = model.pipeline.vocabulary();
   Explanation out;
   std::size_t first = 0, count = tokens.size();
   if (count > config.maxlen) {
-    if (config.truncating == PadMode::pre)
-      first = count - config.maxlen;
+    if (config.truncating == PadMode::pre) first = count - config.maxlen;
     count = config.maxlen;
   }
   for (std::size_t i = first; i < first + count; ++i) {
@@ -246,26 +210,20 @@ Explanation predict_tokens(const SentimentModel &model,
   return out;
 }
 
-std::vector<MisclassifiedReview>
-misclassified(const SentimentModel &model,
-              const std::vector<LabelledText> &examples, std::size_t limit) {
+std::vector<MisclassifiedReview> misclassified(const SentimentModel &model, const std::vector<LabelledText> &examples,
+                                               std::size_t limit) {
   classifier_of(model, "misclassified");
   std::vector<std::string> texts;
   texts.reserve(examples.size());
-  for (const LabelledText &example : examples)
-    texts.push_back(example.text);
+  for (const LabelledText &example : examples) texts.push_back(example.text);
   const std::vector<float> p = predict(model, texts);
   std::vector<std::size_t> wrong;
   for (std::size_t i = 0; i < examples.size(); ++i) {
-    if ((p[i] > 0.5f ? 1 : 0) != examples[i].label)
-      wrong.push_back(i);
+    if ((p[i] > 0.5f ? 1 : 0) != examples[i].label) wrong.push_back(i);
   }
   std::stable_sort(wrong.begin(), wrong.end(),
-                   [&](std::size_t a, std::size_t b) {
-                     return std::fabs(p[a] - 0.5f) > std::fabs(p[b] - 0.5f);
-                   });
-  if (limit > 0 && wrong.size() > limit)
-    wrong.resize(limit);
+                   [&](std::size_t a, std::size_t b) { return std::fabs(p[a] - 0.5f) > std::fabs(p[b] - 0.5f); });
+  if (limit > 0 && wrong.size() > limit) wrong.resize(limit);
   std::vector<MisclassifiedReview> out;
   out.reserve(wrong.size());
   for (std::size_t i : wrong) {
@@ -282,4 +240,4 @@ misclassified(const SentimentModel &model,
   return out;
 }
 
-} // namespace attn
+}  // namespace attn

@@ -103,8 +103,8 @@ TransformerInspection inspect_transformer(const SentimentModel& model, const std
   return out;
 }
 
-HeadAblation head_ablation(const SentimentModel& model, const std::vector<LabelledText>& examples,
-                           std::size_t limit, bool causal) {
+HeadAblation head_ablation(const SentimentModel& model, const std::vector<LabelledText>& examples, std::size_t limit,
+                           bool causal) {
   SequenceClassifier& c = transformer_of(model, "head_ablation");
   if (examples.empty()) throw std::invalid_argument("head_ablation: no examples to evaluate");
   const EncodedDataset data = first_examples(model, examples, limit);

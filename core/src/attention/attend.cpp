@@ -8,14 +8,14 @@
 
 namespace attn {
 
-AttendResult attend(ScoreKind kind, const Tensor1& query, const Tensor2& annotations,
-                    const ScoreParams& params, float temperature, const Mask1* key_mask) {
+AttendResult attend(ScoreKind kind, const Tensor1& query, const Tensor2& annotations, const ScoreParams& params,
+                    float temperature, const Mask1* key_mask) {
   AttendResult r;
   r.scores = scores(kind, query, annotations, params);
   if (key_mask != nullptr) {
     ATTN_REQUIRE(key_mask->shape(0) == annotations.shape(0), "attend",
-            "mask has shape " + shape_string(key_mask->shape()) + " but there are " +
-                std::to_string(annotations.shape(0)) + " annotations");
+                 "mask has shape " + shape_string(key_mask->shape()) + " but there are " +
+                     std::to_string(annotations.shape(0)) + " annotations");
     r.weights = masked_softmax(r.scores, *key_mask, 0, temperature);
   } else {
     r.weights = softmax(r.scores, 0, temperature);
@@ -25,11 +25,11 @@ AttendResult attend(ScoreKind kind, const Tensor1& query, const Tensor2& annotat
   return r;
 }
 
-ScoreParams init_score_params(ScoreKind kind, std::size_t ds, std::size_t dh, std::size_t t,
-                              std::size_t attention_dim, std::uint64_t seed) {
-  ATTN_REQUIRE(ds > 0 && dh > 0 && t > 0, "init_score_params",
-          "sizes must be >= 1 (ds=" + std::to_string(ds) + ", dh=" + std::to_string(dh) +
-              ", T=" + std::to_string(t) + ")");
+ScoreParams init_score_params(ScoreKind kind, std::size_t ds, std::size_t dh, std::size_t t, std::size_t attention_dim,
+                              std::uint64_t seed) {
+  ATTN_REQUIRE(
+      ds > 0 && dh > 0 && t > 0, "init_score_params",
+      "sizes must be >= 1 (ds=" + std::to_string(ds) + ", dh=" + std::to_string(dh) + ", T=" + std::to_string(t) + ")");
   Rng rng(seed);
   auto bound = [](std::size_t fan_in) { return 1.f / std::sqrt(static_cast<float>(fan_in)); };
   ScoreParams p;

@@ -7,8 +7,8 @@ namespace {
 void require_weights_match(std::size_t n_weights, const Tensor2& annotations, const char* where,
                            const std::string& weights_shape) {
   ATTN_REQUIRE(annotations.shape(0) == n_weights, where,
-          "weights has shape " + weights_shape + " but annotations has shape " +
-              shape_string(annotations.shape()) + "; need one weight per annotation");
+               "weights has shape " + weights_shape + " but annotations has shape " +
+                   shape_string(annotations.shape()) + "; need one weight per annotation");
 }
 }  // namespace
 

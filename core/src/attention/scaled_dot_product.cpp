@@ -11,14 +11,14 @@ namespace {
 
 void require_qkv(const Tensor2& q, const Tensor2& k, const Tensor2& v, const char* where) {
   ATTN_REQUIRE(q.shape(0) > 0 && q.shape(1) > 0 && k.shape(0) > 0, where,
-          "Q has shape " + shape_string(q.shape()) + " and K has shape " + shape_string(k.shape()) +
-              "; both need at least one row and d_k >= 1");
+               "Q has shape " + shape_string(q.shape()) + " and K has shape " + shape_string(k.shape()) +
+                   "; both need at least one row and d_k >= 1");
   ATTN_REQUIRE(q.shape(1) == k.shape(1), where,
-          "Q has shape " + shape_string(q.shape()) + " but K has shape " + shape_string(k.shape()) +
-              "; Q and K must share d_k");
+               "Q has shape " + shape_string(q.shape()) + " but K has shape " + shape_string(k.shape()) +
+                   "; Q and K must share d_k");
   ATTN_REQUIRE(k.shape(0) == v.shape(0), where,
-          "K has shape " + shape_string(k.shape()) + " but V has shape " + shape_string(v.shape()) +
-              "; K and V need the same number of rows");
+               "K has shape " + shape_string(k.shape()) + " but V has shape " + shape_string(v.shape()) +
+                   "; K and V need the same number of rows");
 }
 
 AttentionResult attend(const Tensor2& q, const Tensor2& k, const Tensor2& v, const Mask2* mask) {
@@ -26,8 +26,8 @@ AttentionResult attend(const Tensor2& q, const Tensor2& k, const Tensor2& v, con
   AttentionResult r;
   if (mask != nullptr) {
     ATTN_REQUIRE(mask->shape(0) == q.shape(0) && mask->shape(1) == k.shape(0), "scaled_dot_product_attention",
-            "mask has shape " + shape_string(mask->shape()) + "; expected [Tq, Tk] = [" +
-                std::to_string(q.shape(0)) + ", " + std::to_string(k.shape(0)) + "]");
+                 "mask has shape " + shape_string(mask->shape()) + "; expected [Tq, Tk] = [" +
+                     std::to_string(q.shape(0)) + ", " + std::to_string(k.shape(0)) + "]");
     r.weights = masked_softmax(s, *mask, 1);
   } else {
     r.weights = softmax(s, 1);
@@ -43,18 +43,17 @@ AttentionResult scaled_dot_product_attention(const Tensor2& q, const Tensor2& k,
   return attend(q, k, v, nullptr);
 }
 
-AttentionResult scaled_dot_product_attention(const Tensor2& q, const Tensor2& k, const Tensor2& v,
-                                             const Mask2& mask) {
+AttentionResult scaled_dot_product_attention(const Tensor2& q, const Tensor2& k, const Tensor2& v, const Mask2& mask) {
   require_qkv(q, k, v, "scaled_dot_product_attention");
   return attend(q, k, v, &mask);
 }
 
-MultiHeadAttentionResult scaled_dot_product_attention(const Tensor3& q, const Tensor3& k,
-                                                      const Tensor3& v, const Mask2* mask) {
+MultiHeadAttentionResult scaled_dot_product_attention(const Tensor3& q, const Tensor3& k, const Tensor3& v,
+                                                      const Mask2* mask) {
   const std::size_t heads = q.shape(0);
   ATTN_REQUIRE(heads > 0 && k.shape(0) == heads && v.shape(0) == heads, "scaled_dot_product_attention",
-          "Q, K, V have shapes " + shape_string(q.shape()) + ", " + shape_string(k.shape()) + ", " +
-              shape_string(v.shape()) + "; they need the same number of heads (first axis, >= 1)");
+               "Q, K, V have shapes " + shape_string(q.shape()) + ", " + shape_string(k.shape()) + ", " +
+                   shape_string(v.shape()) + "; they need the same number of heads (first axis, >= 1)");
   MultiHeadAttentionResult r;
   r.output = xt::empty<float>({heads, q.shape(1), v.shape(2)});
   r.weights = xt::empty<float>({heads, q.shape(1), k.shape(1)});
@@ -73,8 +72,8 @@ MultiHeadAttentionResult scaled_dot_product_attention(const Tensor3& q, const Te
 Tensor3 split_heads(const Tensor2& x, std::size_t heads) {
   const std::size_t t = x.shape(0), d = x.shape(1);
   ATTN_REQUIRE(heads > 0 && d % heads == 0, "split_heads",
-          "x has shape " + shape_string(x.shape()) + "; its last axis (" + std::to_string(d) +
-              ") must be divisible by the number of heads (" + std::to_string(heads) + ")");
+               "x has shape " + shape_string(x.shape()) + "; its last axis (" + std::to_string(d) +
+                   ") must be divisible by the number of heads (" + std::to_string(heads) + ")");
   const std::size_t dh = d / heads;
   Tensor3 out = xt::empty<float>({heads, t, dh});
   for (std::size_t h = 0; h < heads; ++h) {

@@ -9,23 +9,22 @@ namespace {
 
 void require_nonempty(const Tensor2& queries, const Tensor2& keys, const char* where) {
   ATTN_REQUIRE(queries.shape(0) > 0 && queries.shape(1) > 0, where,
-          "queries has shape " + shape_string(queries.shape()) + "; it needs at least one query of size >= 1");
+               "queries has shape " + shape_string(queries.shape()) + "; it needs at least one query of size >= 1");
   ATTN_REQUIRE(keys.shape(0) > 0 && keys.shape(1) > 0, where,
-          "keys has shape " + shape_string(keys.shape()) + "; it needs at least one key of size >= 1");
+               "keys has shape " + shape_string(keys.shape()) + "; it needs at least one key of size >= 1");
 }
 
 void require_same_size(const Tensor2& queries, const Tensor2& keys, const char* where) {
   require_nonempty(queries, keys, where);
   ATTN_REQUIRE(queries.shape(1) == keys.shape(1), where,
-          "keys has shape " + shape_string(keys.shape()) + " but queries has shape " +
-              shape_string(queries.shape()) + "; keys must be [T, " + std::to_string(queries.shape(1)) + "]");
+               "keys has shape " + shape_string(keys.shape()) + " but queries has shape " +
+                   shape_string(queries.shape()) + "; keys must be [T, " + std::to_string(queries.shape(1)) + "]");
 }
 
-void require_param_shape(const Tensor2& p, std::size_t rows, std::size_t cols, const char* where,
-                         const char* name) {
+void require_param_shape(const Tensor2& p, std::size_t rows, std::size_t cols, const char* where, const char* name) {
   ATTN_REQUIRE(p.shape(0) == rows && p.shape(1) == cols, where,
-          std::string(name) + " has shape " + shape_string(p.shape()) + "; expected [" +
-              std::to_string(rows) + ", " + std::to_string(cols) + "]");
+               std::string(name) + " has shape " + shape_string(p.shape()) + "; expected [" + std::to_string(rows) +
+                   ", " + std::to_string(cols) + "]");
 }
 
 // Shared tail of additive and concat: score[q, t] = Σ_a v[a] tanh(ws[q, a] + wh[t, a]).
@@ -47,21 +46,27 @@ Tensor2 additive_from_projections(const Tensor2& ws, const Tensor2& wh, const Te
 
 const char* score_kind_name(ScoreKind kind) {
   switch (kind) {
-    case ScoreKind::dot: return "dot";
-    case ScoreKind::scaled_dot: return "scaled_dot";
-    case ScoreKind::general: return "general";
-    case ScoreKind::additive: return "additive";
-    case ScoreKind::concat: return "concat";
-    case ScoreKind::location: return "location";
-    case ScoreKind::cosine: return "cosine";
+    case ScoreKind::dot:
+      return "dot";
+    case ScoreKind::scaled_dot:
+      return "scaled_dot";
+    case ScoreKind::general:
+      return "general";
+    case ScoreKind::additive:
+      return "additive";
+    case ScoreKind::concat:
+      return "concat";
+    case ScoreKind::location:
+      return "location";
+    case ScoreKind::cosine:
+      return "cosine";
   }
   return "unknown";
 }
 
 const std::vector<ScoreKind>& all_score_kinds() {
-  static const std::vector<ScoreKind> kinds = {ScoreKind::dot,      ScoreKind::scaled_dot,
-                                               ScoreKind::general,  ScoreKind::additive,
-                                               ScoreKind::concat,   ScoreKind::location,
+  static const std::vector<ScoreKind> kinds = {ScoreKind::dot,      ScoreKind::scaled_dot, ScoreKind::general,
+                                               ScoreKind::additive, ScoreKind::concat,     ScoreKind::location,
                                                ScoreKind::cosine};
   return kinds;
 }
@@ -100,8 +105,8 @@ Tensor2 general_scores(const Tensor2& queries, const Tensor2& keys, const Tensor
   return matmul_nt(matmul(queries, w), keys);
 }
 
-Tensor2 additive_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w1,
-                        const Tensor2& w2, const Tensor1& v) {
+Tensor2 additive_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w1, const Tensor2& w2,
+                        const Tensor1& v) {
   require_nonempty(queries, keys, "additive_scores");
   const std::size_t na = v.shape(0);
   ATTN_REQUIRE(na > 0, "additive_scores", "v is empty; it must be [A] with A >= 1");
@@ -110,8 +115,7 @@ Tensor2 additive_scores(const Tensor2& queries, const Tensor2& keys, const Tenso
   return additive_from_projections(matmul_nt(queries, w1), matmul_nt(keys, w2), v);
 }
 
-Tensor2 concat_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w,
-                      const Tensor1& v) {
+Tensor2 concat_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w, const Tensor1& v) {
   require_nonempty(queries, keys, "concat_scores");
   const std::size_t na = v.shape(0), ds = queries.shape(1), dh = keys.shape(1);
   ATTN_REQUIRE(na > 0, "concat_scores", "v is empty; it must be [A] with A >= 1");
@@ -144,13 +148,20 @@ Tensor2 cosine_scores(const Tensor2& queries, const Tensor2& keys) {
 
 Tensor2 scores(ScoreKind kind, const Tensor2& queries, const Tensor2& keys, const ScoreParams& params) {
   switch (kind) {
-    case ScoreKind::dot: return dot_scores(queries, keys);
-    case ScoreKind::scaled_dot: return scaled_dot_scores(queries, keys);
-    case ScoreKind::general: return general_scores(queries, keys, params.w);
-    case ScoreKind::additive: return additive_scores(queries, keys, params.w1, params.w2, params.v);
-    case ScoreKind::concat: return concat_scores(queries, keys, params.w, params.v);
-    case ScoreKind::location: return location_scores(queries, keys, params.w);
-    case ScoreKind::cosine: return cosine_scores(queries, keys);
+    case ScoreKind::dot:
+      return dot_scores(queries, keys);
+    case ScoreKind::scaled_dot:
+      return scaled_dot_scores(queries, keys);
+    case ScoreKind::general:
+      return general_scores(queries, keys, params.w);
+    case ScoreKind::additive:
+      return additive_scores(queries, keys, params.w1, params.w2, params.v);
+    case ScoreKind::concat:
+      return concat_scores(queries, keys, params.w, params.v);
+    case ScoreKind::location:
+      return location_scores(queries, keys, params.w);
+    case ScoreKind::cosine:
+      return cosine_scores(queries, keys);
   }
   throw std::invalid_argument("scores: unknown scoring function");
 }

@@ -5,11 +5,10 @@
 
 namespace attn::detail {
 
-void softmax_strided(const float* x, const std::uint8_t* mask, float* y, std::size_t outer,
-                     std::size_t n, std::size_t inner, float temperature) {
+void softmax_strided(const float* x, const std::uint8_t* mask, float* y, std::size_t outer, std::size_t n,
+                     std::size_t inner, float temperature) {
   if (!(temperature > 0.f) || !std::isfinite(temperature)) {
-    throw std::invalid_argument("softmax: temperature must be a finite number > 0, got " +
-                                std::to_string(temperature));
+    throw std::invalid_argument("softmax: temperature must be a finite number > 0, got " + std::to_string(temperature));
   }
   const std::size_t total = outer * n * inner;
   for (std::size_t i = 0; i < total; ++i) {

@@ -47,13 +47,11 @@ std::vector<BuiltinReview> parse_reviews_tsv(std::string_view tsv) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
 
     if (line_number == 1) {
-      if (line != kHeader)
-        fail(1, "header must be \"split<TAB>label<TAB>phenomenon<TAB>text\", got " + quoted(line));
+      if (line != kHeader) fail(1, "header must be \"split<TAB>label<TAB>phenomenon<TAB>text\", got " + quoted(line));
       continue;
     }
     const auto fields = split_tabs(line);
-    if (fields.size() != 4)
-      fail(line_number, "expected 4 tab-separated fields, got " + std::to_string(fields.size()));
+    if (fields.size() != 4) fail(line_number, "expected 4 tab-separated fields, got " + std::to_string(fields.size()));
 
     BuiltinReview review;
     if (fields[0] == "train") {

@@ -17,7 +17,8 @@ std::string trimmed(const std::string& text, std::size_t begin, std::size_t end)
 
 }  // namespace
 
-std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelLimits& limits, const ProgressFn& progress) {
+std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelLimits& limits,
+                                                const ProgressFn& progress) {
   const std::string file = tsv.name();
   CountingSource counted(tsv);
   LineReader lines(counted, limits.max_line_bytes);
@@ -34,20 +35,23 @@ std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelL
       } catch (const TextError& e) {
         const std::string what = e.what();
         const std::string prefix = file + ":" + std::to_string(line) + ": ";
-        throw DataError(file, line, what.substr(what.rfind(prefix, 0) == 0 ? prefix.size() : 0) + "; save the file as UTF-8");
+        throw DataError(file, line,
+                        what.substr(what.rfind(prefix, 0) == 0 ? prefix.size() : 0) + "; save the file as UTF-8");
       }
     }
     const std::size_t tab = text.find('\t');
     if (tab == std::string::npos) throw DataError(file, line, "expected 'source<TAB>target' but the line has no tab");
     const std::size_t second_tab = text.find('\t', tab + 1);
-    ParallelExample example{trimmed(text, 0, tab), trimmed(text, tab + 1, second_tab == std::string::npos ? text.size() : second_tab)};
+    ParallelExample example{trimmed(text, 0, tab),
+                            trimmed(text, tab + 1, second_tab == std::string::npos ? text.size() : second_tab)};
     if (example.source.empty()) throw DataError(file, line, "the source (before the first tab) is empty");
     if (example.target.empty()) throw DataError(file, line, "the target (after the first tab) is empty");
     if (examples.size() == limits.max_examples) {
       throw DataError(file, 0, "more than " + std::to_string(limits.max_examples) + " pairs (the limit)");
     }
     examples.push_back(std::move(example));
-    if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
+    if (progress && examples.size() % kProgressEvery == 0)
+      progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
   }
   if (examples.empty()) throw DataError(file, 0, "the file is empty");
   if (progress) progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
@@ -59,8 +63,8 @@ std::vector<ParallelExample> load_parallel_text_file(const std::string& path, co
   return load_parallel_text(file, limits);
 }
 
-std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, std::size_t size, const std::string& name,
-                                                      const ParallelLimits& limits) {
+std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, std::size_t size,
+                                                      const std::string& name, const ParallelLimits& limits) {
   MemorySource source(data, size, name);
   return load_parallel_text(source, limits);
 }
@@ -74,7 +78,8 @@ ParallelVocabularies fit_vocabularies(const std::vector<ParallelExample>& exampl
     sources.push_back(e.source);
     targets.push_back(e.target);
   }
-  return {Seq2SeqVocabulary::fit(sources, level, max_source_size), Seq2SeqVocabulary::fit(targets, level, max_target_size)};
+  return {Seq2SeqVocabulary::fit(sources, level, max_source_size),
+          Seq2SeqVocabulary::fit(targets, level, max_target_size)};
 }
 
 EncodedPairs encode_pairs(const std::vector<ParallelExample>& examples, const ParallelVocabularies& vocabularies) {

@@ -13,9 +13,12 @@ bool ends_with(std::string name, const std::string& suffix) {
 
 const char* review_format_name(ReviewFormat format) {
   switch (format) {
-    case ReviewFormat::aclimdb_archive: return "aclImdb .tar.gz";
-    case ReviewFormat::csv: return "CSV";
-    case ReviewFormat::tsv: return "TSV";
+    case ReviewFormat::aclimdb_archive:
+      return "aclImdb .tar.gz";
+    case ReviewFormat::csv:
+      return "CSV";
+    case ReviewFormat::tsv:
+      return "TSV";
   }
   return "unknown";
 }
@@ -33,13 +36,15 @@ ReviewFormat detect_review_format(const std::string& name, const std::uint8_t* h
 std::vector<LabelledText> load_review_file(ByteSource& source, ReviewFormat format, const std::string& split,
                                            const LoadLimits& limits, const ProgressFn& progress) {
   switch (format) {
-    case ReviewFormat::aclimdb_archive: return load_aclimdb_archive(source, split, limits, progress);
+    case ReviewFormat::aclimdb_archive:
+      return load_aclimdb_archive(source, split, limits, progress);
     case ReviewFormat::csv: {
       CsvOptions options;
       options.limits = limits;
       return load_csv(source, options, progress);
     }
-    case ReviewFormat::tsv: return load_tsv(source, limits, progress);
+    case ReviewFormat::tsv:
+      return load_tsv(source, limits, progress);
   }
   throw DataError::plain(source.name(), "unknown review format");
 }

@@ -58,8 +58,9 @@ std::size_t first_invalid_utf8(const std::string& text) {
 void require_utf8(const std::string& text, const std::string& file, std::size_t line, const char* what) {
   const std::size_t bad = first_invalid_utf8(text);
   if (bad != kNoError) {
-    throw DataError(file, line, std::string(what) + " is not valid UTF-8 (bad byte at offset " + std::to_string(bad) +
-                                    "); save the file as UTF-8");
+    throw DataError(file, line,
+                    std::string(what) + " is not valid UTF-8 (bad byte at offset " + std::to_string(bad) +
+                        "); save the file as UTF-8");
   }
 }
 
@@ -130,13 +131,15 @@ class CsvParser {
           }
           field += static_cast<char>(c);
           if (field.size() > max_field_) {
-            throw DataError(name_, quote_line, "quoted field is longer than the limit of " + std::to_string(max_field_) +
-                                                   " bytes (an unterminated quote?)");
+            throw DataError(name_, quote_line,
+                            "quoted field is longer than the limit of " + std::to_string(max_field_) +
+                                " bytes (an unterminated quote?)");
           }
         }
         c = in_.get();
         if (c >= 0 && c != ',' && c != '\n' && c != '\r') {
-          throw DataError(name_, line_, "unexpected character after a closing quote (quotes inside a field must be doubled)");
+          throw DataError(name_, line_,
+                          "unexpected character after a closing quote (quotes inside a field must be doubled)");
         }
       } else {
         // A stray quote inside an unquoted field is kept as text (common in hand-made files).
@@ -150,11 +153,13 @@ class CsvParser {
       }
       record_bytes += field.size() + 1;
       if (record_bytes > max_record_) {
-        throw DataError(name_, record_line, "line is longer than the limit of " + std::to_string(max_record_) + " bytes");
+        throw DataError(name_, record_line,
+                        "line is longer than the limit of " + std::to_string(max_record_) + " bytes");
       }
       fields.push_back(std::move(field));
       field.clear();
-      if (fields.size() > kMaxCsvFields) throw DataError(name_, record_line, "more than " + std::to_string(kMaxCsvFields) + " fields");
+      if (fields.size() > kMaxCsvFields)
+        throw DataError(name_, record_line, "more than " + std::to_string(kMaxCsvFields) + " fields");
       if (c != ',') break;
       c = in_.get();
     }
@@ -187,12 +192,15 @@ std::size_t pick_column(const std::vector<std::string>& header, const std::strin
     for (std::size_t i = 0; i < columns; ++i) {
       if (trimmed_lower(header[i]) == trimmed_lower(wanted_name)) return i;
     }
-    throw DataError(file, 1, std::string("no ") + role + " column named '" + wanted_name + "' (the header has: " + join(header) + ")");
+    throw DataError(
+        file, 1,
+        std::string("no ") + role + " column named '" + wanted_name + "' (the header has: " + join(header) + ")");
   }
   if (wanted_index >= 0) {
     if (static_cast<std::size_t>(wanted_index) >= columns) {
-      throw DataError(file, 1, std::string(role) + " column index " + std::to_string(wanted_index) + " is out of range (" +
-                                   std::to_string(columns) + " columns)");
+      throw DataError(file, 1,
+                      std::string(role) + " column index " + std::to_string(wanted_index) + " is out of range (" +
+                          std::to_string(columns) + " columns)");
     }
     return static_cast<std::size_t>(wanted_index);
   }
@@ -201,8 +209,9 @@ std::size_t pick_column(const std::vector<std::string>& header, const std::strin
       if (trimmed_lower(header[i]) == name) return i;
     }
   }
-  throw DataError(file, 1, std::string("no ") + role + " column: expected one of " + join(defaults) + " (the header has: " +
-                               join(header) + ")");
+  throw DataError(file, 1,
+                  std::string("no ") + role + " column: expected one of " + join(defaults) +
+                      " (the header has: " + join(header) + ")");
 }
 
 // Is this archive path "[<folder>/]<split>/{pos,neg}/<name>.txt"? Returns the label or -1.
@@ -258,8 +267,9 @@ std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::st
     if (label < 0) continue;
     const std::string origin = archive + ":" + entry.name;
     if (entry.size > limits.max_example_bytes) {
-      throw DataError(origin, 0, "review is " + std::to_string(entry.size) + " bytes, larger than the limit of " +
-                                     std::to_string(limits.max_example_bytes) + " bytes");
+      throw DataError(origin, 0,
+                      "review is " + std::to_string(entry.size) + " bytes, larger than the limit of " +
+                          std::to_string(limits.max_example_bytes) + " bytes");
     }
     std::string text(static_cast<std::size_t>(entry.size), '\0');
     if (!text.empty()) tar.read(reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
@@ -271,10 +281,12 @@ std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::st
   // Read the gzip stream to its end: this verifies the last member's CRC-32 and length, so an
   // archive cut short after the tar end blocks is still reported.
   std::uint8_t sink[4096];
-  while (gzip.read(sink, sizeof sink) != 0) {}
+  while (gzip.read(sink, sizeof sink) != 0) {
+  }
   if (examples.empty()) {
-    throw DataError(archive, 0, "no reviews found: expected files like aclImdb/" + split + "/pos/*.txt and aclImdb/" + split +
-                                    "/neg/*.txt");
+    throw DataError(
+        archive, 0,
+        "no reviews found: expected files like aclImdb/" + split + "/pos/*.txt and aclImdb/" + split + "/neg/*.txt");
   }
   report();
   return examples;
@@ -286,7 +298,8 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
 #ifdef __EMSCRIPTEN__
   (void)limits;
   (void)progress;
-  throw DataError(root_or_split_dir, 0, "reading folders is not available in the browser; load the .tar.gz archive instead");
+  throw DataError(root_or_split_dir, 0,
+                  "reading folders is not available in the browser; load the .tar.gz archive instead");
 #else
   namespace fs = std::filesystem;
   std::vector<LabelledText> examples;
@@ -299,9 +312,10 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
     } else if (fs::is_directory(root / "pos") && fs::is_directory(root / "neg")) {
       split_dir = root;
     } else {
-      throw DataError(root_or_split_dir, 0, "expected folders " + split + "/pos and " + split + "/neg, or pos and neg, inside it");
+      throw DataError(root_or_split_dir, 0,
+                      "expected folders " + split + "/pos and " + split + "/neg, or pos and neg, inside it");
     }
-    std::vector<std::pair<fs::path, int>> files;
+    std::vector<std::pair<fs::path, int> > files;
     std::uint64_t bytes_total = 0;
     for (const auto& [folder, label] : {std::pair<const char*, int>{"pos", 1}, {"neg", 0}}) {
       std::vector<fs::path> names;
@@ -319,16 +333,19 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
     for (const auto& [path, label] : files) {
       FileSource file(path.string());
       if (file.size() > limits.max_example_bytes) {
-        throw DataError(path.string(), 0, "review is " + std::to_string(file.size()) + " bytes, larger than the limit of " +
-                                              std::to_string(limits.max_example_bytes) + " bytes");
+        throw DataError(path.string(), 0,
+                        "review is " + std::to_string(file.size()) + " bytes, larger than the limit of " +
+                            std::to_string(limits.max_example_bytes) + " bytes");
       }
       std::string text(static_cast<std::size_t>(file.size()), '\0');
-      const std::size_t got = text.empty() ? 0 : read_fully(file, reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
+      const std::size_t got =
+          text.empty() ? 0 : read_fully(file, reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
       text.resize(got);  // the file may have shrunk since we looked
       bytes_read += got;
       require_utf8(text, path.string(), 0, "the review");
       examples.push_back(LabelledText{std::move(text), label, path.string()});
-      if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{bytes_read, bytes_total, examples.size()});
+      if (progress && examples.size() % kProgressEvery == 0)
+        progress(LoadProgress{bytes_read, bytes_total, examples.size()});
     }
     if (examples.empty()) throw DataError(split_dir.string(), 0, "no .txt reviews found in pos/ or neg/");
     if (progress) progress(LoadProgress{bytes_read, bytes_total, examples.size()});
@@ -350,15 +367,18 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
   std::size_t text_column = 0, label_column = 0, expected_fields = fields.size();
   bool pending_row = false;  // without a header, the first record is data
   if (options.has_header) {
-    text_column = pick_column(fields, options.text_column, options.text_index, {"review", "text", "sentence", "content"}, "text", file);
-    label_column = pick_column(fields, options.label_column, options.label_index, {"sentiment", "label", "polarity", "rating"},
-                               "label", file);
+    text_column = pick_column(fields, options.text_column, options.text_index,
+                              {"review", "text", "sentence", "content"}, "text", file);
+    label_column = pick_column(fields, options.label_column, options.label_index,
+                               {"sentiment", "label", "polarity", "rating"}, "label", file);
   } else {
     text_column = options.text_index >= 0 ? static_cast<std::size_t>(options.text_index) : 0;
     label_column = options.label_index >= 0 ? static_cast<std::size_t>(options.label_index) : 1;
     if (text_column >= expected_fields || label_column >= expected_fields || text_column == label_column) {
-      throw DataError(file, line, "cannot use columns " + std::to_string(text_column) + " (text) and " + std::to_string(label_column) +
-                                      " (label) of a " + std::to_string(expected_fields) + "-column file");
+      throw DataError(file, line,
+                      "cannot use columns " + std::to_string(text_column) + " (text) and " +
+                          std::to_string(label_column) + " (label) of a " + std::to_string(expected_fields) +
+                          "-column file");
     }
     pending_row = true;
   }
@@ -367,13 +387,16 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
   while (pending_row || parser.next(fields, line)) {
     pending_row = false;
     if (fields.size() != expected_fields) {
-      throw DataError(file, line, "expected " + std::to_string(expected_fields) + " fields, found " + std::to_string(fields.size()));
+      throw DataError(
+          file, line,
+          "expected " + std::to_string(expected_fields) + " fields, found " + std::to_string(fields.size()));
     }
     const int label = require_label(fields[label_column], file, line);
     require_utf8(fields[text_column], file, line, "the text");
     examples.push_back(LabelledText{std::move(fields[text_column]), label, file + ":" + std::to_string(line)});
     check_count(examples.size(), options.limits, file);
-    if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{counted.bytes_read(), csv.size(), examples.size()});
+    if (progress && examples.size() % kProgressEvery == 0)
+      progress(LoadProgress{counted.bytes_read(), csv.size(), examples.size()});
   }
   if (examples.empty()) throw DataError(file, 0, "the file has a header but no rows");
   if (progress) progress(LoadProgress{counted.bytes_read(), csv.size(), examples.size()});
@@ -399,12 +422,14 @@ std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, co
     if (first_line && parse_label(label_text) < 0) continue;  // a header line
     const int label = require_label(label_text, file, line);
     if (text.size() > limits.max_example_bytes) {
-      throw DataError(file, line, "sentence is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
+      throw DataError(file, line,
+                      "sentence is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
     }
     require_utf8(text, file, line, "the sentence");
     examples.push_back(LabelledText{text, label, file + ":" + std::to_string(line)});
     check_count(examples.size(), limits, file);
-    if (progress && examples.size() % kProgressEvery == 0) progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
+    if (progress && examples.size() % kProgressEvery == 0)
+      progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});
   }
   if (!any_content) throw DataError(file, 0, "the file is empty");
   if (examples.empty()) throw DataError(file, 0, "the file has a header but no rows");
@@ -417,10 +442,12 @@ void check_two_classes(const std::vector<LabelledText>& examples, const std::str
   for (const auto& example : examples) positive += example.label == 1 ? 1 : 0;
   if (examples.empty()) throw DataError::plain(source, "no examples were found in " + source);
   if (positive == examples.size()) {
-    throw DataError::plain(source, "only positive examples were found in " + source + "; a classifier needs both classes");
+    throw DataError::plain(source,
+                           "only positive examples were found in " + source + "; a classifier needs both classes");
   }
   if (positive == 0) {
-    throw DataError::plain(source, "only negative examples were found in " + source + "; a classifier needs both classes");
+    throw DataError::plain(source,
+                           "only negative examples were found in " + source + "; a classifier needs both classes");
   }
 }
 

@@ -120,7 +120,8 @@ bool operator==(const Date& a, const Date& b) { return a.year == b.year && a.mon
 
 int days_in_month(int year, int month) {
   static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month < 1 || month > 12) throw std::invalid_argument("days_in_month: month " + std::to_string(month) + " is not in 1..12");
+  if (month < 1 || month > 12)
+    throw std::invalid_argument("days_in_month: month " + std::to_string(month) + " is not in 1..12");
   const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
@@ -157,7 +158,8 @@ int weekday(const Date& date) {
 }
 
 std::string iso_date(const Date& date) {
-  if (date.year < 0 || date.year > 9999) throw std::invalid_argument("iso_date: year " + std::to_string(date.year) + " is not in 0..9999");
+  if (date.year < 0 || date.year > 9999)
+    throw std::invalid_argument("iso_date: year " + std::to_string(date.year) + " is not in 0..9999");
   return four_digits(date.year) + "-" + two_digits(date.month) + "-" + two_digits(date.day);
 }
 
@@ -166,21 +168,34 @@ std::string format_date(const Date& date, DateFormat format) {
   const std::string day_name = kWeekdays[weekday(date)];
   const std::string d = std::to_string(date.day), m = std::to_string(date.month), y = std::to_string(date.year);
   switch (format) {
-    case DateFormat::day_month_year: return d + " " + month + " " + y;
-    case DateFormat::weekday_month_ordinal: return day_name + ", " + month + " " + ordinal(date.day) + " " + y;
-    case DateFormat::numeric_dmy_short: return two_digits(date.day) + "/" + two_digits(date.month) + "/" + two_digits(date.year);
-    case DateFormat::lower_month_day_short: return lower(abbreviation(month.c_str())) + " " + d + " " + two_digits(date.year);
-    case DateFormat::iso: return iso_date(date);
-    case DateFormat::iso_slashes_unpadded: return y + "/" + m + "/" + d;
-    case DateFormat::short_weekday_day_month: return abbreviation(day_name.c_str()) + " " + d + " " + month + ", " + y;
-    case DateFormat::dotted_dmy: return d + "." + m + "." + y;
-    case DateFormat::month_the_ordinal: return month + " the " + ordinal(date.day) + ", " + y;
-    case DateFormat::month_day_comma_year: return month + " " + d + ", " + y;
-    case DateFormat::dd_mon_yy: return two_digits(date.day) + "-" + abbreviation(month.c_str()) + "-" + two_digits(date.year);
-    case DateFormat::upper_day_month_year: return d + " " + upper(month) + " " + y;
+    case DateFormat::day_month_year:
+      return d + " " + month + " " + y;
+    case DateFormat::weekday_month_ordinal:
+      return day_name + ", " + month + " " + ordinal(date.day) + " " + y;
+    case DateFormat::numeric_dmy_short:
+      return two_digits(date.day) + "/" + two_digits(date.month) + "/" + two_digits(date.year);
+    case DateFormat::lower_month_day_short:
+      return lower(abbreviation(month.c_str())) + " " + d + " " + two_digits(date.year);
+    case DateFormat::iso:
+      return iso_date(date);
+    case DateFormat::iso_slashes_unpadded:
+      return y + "/" + m + "/" + d;
+    case DateFormat::short_weekday_day_month:
+      return abbreviation(day_name.c_str()) + " " + d + " " + month + ", " + y;
+    case DateFormat::dotted_dmy:
+      return d + "." + m + "." + y;
+    case DateFormat::month_the_ordinal:
+      return month + " the " + ordinal(date.day) + ", " + y;
+    case DateFormat::month_day_comma_year:
+      return month + " " + d + ", " + y;
+    case DateFormat::dd_mon_yy:
+      return two_digits(date.day) + "-" + abbreviation(month.c_str()) + "-" + two_digits(date.year);
+    case DateFormat::upper_day_month_year:
+      return d + " " + upper(month) + " " + y;
     case DateFormat::weekday_numeric_dmy:
       return lower(day_name) + " " + two_digits(date.day) + "/" + two_digits(date.month) + "/" + four_digits(date.year);
-    case DateFormat::ordinal_of_month: return ordinal(date.day) + " of " + month + " " + y;
+    case DateFormat::ordinal_of_month:
+      return ordinal(date.day) + " of " + month + " " + y;
   }
   throw std::invalid_argument("format_date: unknown format " + std::to_string(static_cast<int>(format)));
 }
@@ -265,7 +280,8 @@ DateFields parse_date_fields(const std::string& text, int first_year) {
   } else {
     parse_failure(text, "year '" + year_text + "' has neither 2 nor 4 digits");
   }
-  if (date.month < 1 || date.month > 12) parse_failure(text, "month " + std::to_string(date.month) + " is not in 1..12");
+  if (date.month < 1 || date.month > 12)
+    parse_failure(text, "month " + std::to_string(date.month) + " is not in 1..12");
   if (date.day < 1 || date.day > days_in_month(date.year, date.month)) {
     parse_failure(text, "day " + std::to_string(date.day) + " is not in " + std::to_string(date.month) + "/" +
                             std::to_string(date.year));
@@ -281,9 +297,10 @@ Date parse_date(const std::string& text, int first_year) { return parse_date_fie
 
 void DateTaskConfig::validate() const {
   if (first_year < 1 || first_year > last_year || last_year > 9999 || last_year - first_year >= 100) {
-    throw std::invalid_argument("DateTaskConfig: years must satisfy 1 <= first_year <= last_year <= 9999 within 100 years "
-                                "(two-digit years must be unambiguous), got " +
-                                std::to_string(first_year) + ".." + std::to_string(last_year));
+    throw std::invalid_argument(
+        "DateTaskConfig: years must satisfy 1 <= first_year <= last_year <= 9999 within 100 years "
+        "(two-digit years must be unambiguous), got " +
+        std::to_string(first_year) + ".." + std::to_string(last_year));
   }
 }
 
@@ -301,8 +318,8 @@ std::vector<ParallelExample> dates_from(Rng& rng, std::size_t count, const DateT
   return draw_examples(count, draw, taken, true, "make_date_examples");
 }
 
-std::vector<ParallelExample> digits_from(Rng& rng, DigitTask task, std::size_t count, std::size_t min_len, std::size_t max_len,
-                                         SourceSet& taken) {
+std::vector<ParallelExample> digits_from(Rng& rng, DigitTask task, std::size_t count, std::size_t min_len,
+                                         std::size_t max_len, SourceSet& taken) {
   require_lengths(min_len, max_len, "make_digit_examples");
   const auto draw = [&]() {
     const std::size_t length = min_len + rng.below(static_cast<std::uint32_t>(max_len - min_len + 1));
@@ -322,7 +339,8 @@ std::vector<ParallelExample> make_date_examples(std::size_t count, const DateTas
   return dates_from(rng, count, config, taken);
 }
 
-TaskSplit make_date_split(std::size_t train_size, std::size_t test_size, const DateTaskConfig& config, std::uint64_t seed) {
+TaskSplit make_date_split(std::size_t train_size, std::size_t test_size, const DateTaskConfig& config,
+                          std::uint64_t seed) {
   TaskSplit split;
   SourceSet taken;
   Rng train_rng(seed);
@@ -335,9 +353,12 @@ TaskSplit make_date_split(std::size_t train_size, std::size_t test_size, const D
 
 const char* digit_task_name(DigitTask task) {
   switch (task) {
-    case DigitTask::reverse: return "reverse";
-    case DigitTask::sort: return "sort";
-    case DigitTask::copy: return "copy";
+    case DigitTask::reverse:
+      return "reverse";
+    case DigitTask::sort:
+      return "sort";
+    case DigitTask::copy:
+      return "copy";
   }
   return "?";
 }
@@ -356,15 +377,17 @@ std::string digit_task_target(DigitTask task, const std::string& digits) {
   return out;
 }
 
-std::vector<ParallelExample> make_digit_examples(DigitTask task, std::size_t count, std::size_t min_len, std::size_t max_len,
-                                                 std::uint64_t seed, const std::vector<ParallelExample>* exclude) {
+std::vector<ParallelExample> make_digit_examples(DigitTask task, std::size_t count, std::size_t min_len,
+                                                 std::size_t max_len, std::uint64_t seed,
+                                                 const std::vector<ParallelExample>* exclude) {
   Rng rng(seed);
   SourceSet taken = sources_of(exclude);
   return digits_from(rng, task, count, min_len, max_len, taken);
 }
 
 TaskSplit make_digit_split(DigitTask task, std::size_t train_size, std::size_t test_size, std::size_t min_len,
-                           std::size_t max_len, std::size_t test_min_len, std::size_t test_max_len, std::uint64_t seed) {
+                           std::size_t max_len, std::size_t test_min_len, std::size_t test_max_len,
+                           std::uint64_t seed) {
   require_lengths(test_min_len, test_max_len, "make_digit_split (test lengths)");
   TaskSplit split;
   Rng train_rng(seed);

@@ -96,8 +96,7 @@ std::string write_clause(ReviewWriter& out, Rng& rng, ClauseKind kind, int polar
 
 ClauseKind pick_clause_kind(Rng& rng) { return static_cast<ClauseKind>(rng.below(3)); }
 
-SyntheticReview write_review(Rng& rng, int label, const std::string& pattern,
-                             std::size_t filler_count) {
+SyntheticReview write_review(Rng& rng, int label, const std::string& pattern, std::size_t filler_count) {
   const SyntheticLexicon& lex = synthetic_lexicon();
   const int polarity = label == 1 ? 1 : -1;
   SyntheticReview review;
@@ -136,16 +135,13 @@ void validate(const SyntheticOptions& o) {
     total += s;
   }
   if (negative || !(total > 0.f))
-    throw std::invalid_argument(std::string(kWhere) +
-                                ": pattern shares must be >= 0 and not all 0");
+    throw std::invalid_argument(std::string(kWhere) + ": pattern shares must be >= 0 and not all 0");
   if (o.min_fillers > o.max_fillers)
-    throw std::invalid_argument(std::string(kWhere) + ": min_fillers (" +
-                                std::to_string(o.min_fillers) + ") > max_fillers (" +
-                                std::to_string(o.max_fillers) + ")");
+    throw std::invalid_argument(std::string(kWhere) + ": min_fillers (" + std::to_string(o.min_fillers) +
+                                ") > max_fillers (" + std::to_string(o.max_fillers) + ")");
   if (o.min_tokens > o.max_tokens)
-    throw std::invalid_argument(std::string(kWhere) + ": min_tokens (" +
-                                std::to_string(o.min_tokens) + ") > max_tokens (" +
-                                std::to_string(o.max_tokens) + ")");
+    throw std::invalid_argument(std::string(kWhere) + ": min_tokens (" + std::to_string(o.min_tokens) +
+                                ") > max_tokens (" + std::to_string(o.max_tokens) + ")");
 }
 
 }  // namespace
@@ -154,31 +150,40 @@ const SyntheticLexicon& synthetic_lexicon() {
   // Aspects ending in "s" are plural ("were"); none of the singular ones may end in "s".
   // Fillers must stay neutral: no sentiment word, negator, intensifier or "but".
   static const SyntheticLexicon kLexicon = {
-      {"good", "great", "superb", "wonderful", "brilliant", "excellent", "moving", "gripping",
-       "charming", "stunning", "delightful", "clever", "beautiful", "memorable", "fresh", "witty"},
-      {"bad", "awful", "dull", "boring", "terrible", "weak", "clumsy", "tedious", "bland", "messy",
-       "dreadful", "forgettable", "lifeless", "predictable", "painful", "flat"},
+      {"good", "great", "superb", "wonderful", "brilliant", "excellent", "moving", "gripping", "charming", "stunning",
+       "delightful", "clever", "beautiful", "memorable", "fresh", "witty"},
+      {"bad", "awful", "dull", "boring", "terrible", "weak", "clumsy", "tedious", "bland", "messy", "dreadful",
+       "forgettable", "lifeless", "predictable", "painful", "flat"},
       {"loved", "adored", "enjoyed", "admired", "liked"},
       {"hated", "disliked", "loathed", "despised", "resented"},
       {"love", "adore", "enjoy", "admire", "like"},
       {"hate", "dislike", "loathe", "despise", "resent"},
       {"not", "never", "hardly"},
-      {"very", "truly", "really", "extremely", "slightly", "rather", "utterly", "absolutely",
-       "quite", "incredibly"},
-      {"the acting", "the plot", "the soundtrack", "the dialogue", "the pacing", "the ending",
-       "the cinematography", "the script", "the lead actor", "the villain", "the score",
-       "the editing", "the story", "the direction", "the humour", "the opening scene",
-       "the visual effects", "the characters", "the jokes", "the fight scenes", "the costumes",
-       "the songs"},
-      {"we saw it on a sunday", "the cinema was half full", "my sister picked the seats",
-       "it runs for about two hours", "i went with two friends from work",
-       "the story is set in a small fishing town", "there is a long scene on a night train",
-       "we had popcorn and lemonade", "it was raining when we left",
-       "the trailer came out last spring", "most of it takes place at night",
-       "i watched the late screening", "the film is based on an old radio play",
-       "my neighbour told me about it", "we sat in the third row",
-       "it is the second film of the series", "the credits roll over a map",
-       "there were a few children in the audience", "i read the novel years ago",
+      {"very", "truly", "really", "extremely", "slightly", "rather", "utterly", "absolutely", "quite", "incredibly"},
+      {"the acting",        "the plot",           "the soundtrack", "the dialogue",   "the pacing",
+       "the ending",        "the cinematography", "the script",     "the lead actor", "the villain",
+       "the score",         "the editing",        "the story",      "the direction",  "the humour",
+       "the opening scene", "the visual effects", "the characters", "the jokes",      "the fight scenes",
+       "the costumes",      "the songs"},
+      {"we saw it on a sunday",
+       "the cinema was half full",
+       "my sister picked the seats",
+       "it runs for about two hours",
+       "i went with two friends from work",
+       "the story is set in a small fishing town",
+       "there is a long scene on a night train",
+       "we had popcorn and lemonade",
+       "it was raining when we left",
+       "the trailer came out last spring",
+       "most of it takes place at night",
+       "i watched the late screening",
+       "the film is based on an old radio play",
+       "my neighbour told me about it",
+       "we sat in the third row",
+       "it is the second film of the series",
+       "the credits roll over a map",
+       "there were a few children in the audience",
+       "i read the novel years ago",
        "it opened in only a few cities"},
   };
   return kLexicon;
@@ -206,8 +211,7 @@ std::vector<SyntheticReview> generate_synthetic_reviews(std::size_t count, std::
   // Exactly count/2 positives, shuffled (Fisher–Yates) so labels do not alternate.
   std::vector<int> labels(count, 0);
   for (std::size_t i = 0; i < count / 2; ++i) labels[i] = 1;
-  for (std::size_t i = count; i > 1; --i)
-    std::swap(labels[i - 1], labels[rng.below(static_cast<std::uint32_t>(i))]);
+  for (std::size_t i = count; i > 1; --i) std::swap(labels[i - 1], labels[rng.below(static_cast<std::uint32_t>(i))]);
 
   const char* patterns[] = {"plain", "negation", "intensifier", "contrast"};
   const float shares[] = {options.plain_share, options.negation_share, options.intensifier_share,
@@ -236,11 +240,9 @@ std::vector<SyntheticReview> generate_synthetic_reviews(std::size_t count, std::
       }
     }
     if (!accepted)
-      throw std::invalid_argument(std::string(kWhere) + ": no review with " +
-                                  std::to_string(options.min_tokens) + ".." +
-                                  std::to_string(options.max_tokens) + " tokens after " +
-                                  std::to_string(kMaxAttempts) +
-                                  " attempts; widen min_tokens/max_tokens");
+      throw std::invalid_argument(std::string(kWhere) + ": no review with " + std::to_string(options.min_tokens) +
+                                  ".." + std::to_string(options.max_tokens) + " tokens after " +
+                                  std::to_string(kMaxAttempts) + " attempts; widen min_tokens/max_tokens");
   }
   return reviews;
 }

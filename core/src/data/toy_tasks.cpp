@@ -97,8 +97,9 @@ void make_batch(const SequenceDataset& data, const std::size_t* indices, std::si
   ATTN_REQUIRE(count > 0, "make_batch", "count must be >= 1");
   std::size_t longest = 1;
   for (std::size_t i = 0; i < count; ++i) {
-    ATTN_REQUIRE(indices[i] < data.size(), "make_batch",
-            "index " + std::to_string(indices[i]) + " is out of range for " + std::to_string(data.size()) + " examples");
+    ATTN_REQUIRE(
+        indices[i] < data.size(), "make_batch",
+        "index " + std::to_string(indices[i]) + " is out of range for " + std::to_string(data.size()) + " examples");
     longest = std::max(longest, data.tokens[indices[i]].size());
   }
   const std::array<std::size_t, 2> shape{count, longest};

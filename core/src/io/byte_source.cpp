@@ -28,7 +28,8 @@ DataError DataError::plain(const std::string& file, const std::string& message) 
 
 MemorySource::MemorySource(const void* data, std::size_t size, std::string name)
     : data_(static_cast<const std::uint8_t*>(data)), size_(size), name_(std::move(name)) {
-  if (data_ == nullptr && size_ != 0) throw std::invalid_argument("MemorySource: null data with size " + std::to_string(size));
+  if (data_ == nullptr && size_ != 0)
+    throw std::invalid_argument("MemorySource: null data with size " + std::to_string(size));
 }
 
 std::size_t MemorySource::read(std::uint8_t* out, std::size_t max) {

@@ -68,7 +68,8 @@ bool GzipReader::read_member_header() {
     }
     return false;
   }
-  if (members_ > 0 && first != 0x1f) fail("unexpected data after gzip member " + std::to_string(members_) + " (no gzip header follows)");
+  if (members_ > 0 && first != 0x1f)
+    fail("unexpected data after gzip member " + std::to_string(members_) + " (no gzip header follows)");
   std::uint8_t header[10];
   header[0] = static_cast<std::uint8_t>(first);
   for (int i = 1; i < 10; ++i) header[i] = bits_.byte();
@@ -92,13 +93,18 @@ bool GzipReader::read_member_header() {
   }
   // Names and comments are skipped byte by byte, so a hostile multi-gigabyte name costs time
   // but no memory.
-  if (flags & kFlagName) while (take() != 0) {}
-  if (flags & kFlagComment) while (take() != 0) {}
+  if (flags & kFlagName)
+    while (take() != 0) {
+    }
+  if (flags & kFlagComment)
+    while (take() != 0) {
+    }
   if (flags & kFlagHeaderCrc) {
     const std::uint32_t expected = header_crc & 0xffffu;
     const std::uint32_t low = bits_.byte();
     const std::uint32_t stored = low | std::uint32_t(bits_.byte()) << 8;
-    if (stored != expected) fail("gzip header CRC mismatch (stored " + hex32(stored) + ", computed " + hex32(expected) + ")");
+    if (stored != expected)
+      fail("gzip header CRC mismatch (stored " + hex32(stored) + ", computed " + hex32(expected) + ")");
   }
   (void)kFlagText;
   ++members_;
@@ -115,8 +121,8 @@ void GzipReader::read_member_trailer() {
   const std::uint32_t stored_crc = trailer[0] | trailer[1] << 8 | trailer[2] << 16 | std::uint32_t(trailer[3]) << 24;
   const std::uint32_t stored_size = trailer[4] | trailer[5] << 8 | trailer[6] << 16 | std::uint32_t(trailer[7]) << 24;
   if (stored_crc != member_crc_) {
-    fail("gzip CRC-32 mismatch in member " + std::to_string(members_) + " (stored " + hex32(stored_crc) + ", computed " +
-         hex32(member_crc_) + "): the data is corrupt");
+    fail("gzip CRC-32 mismatch in member " + std::to_string(members_) + " (stored " + hex32(stored_crc) +
+         ", computed " + hex32(member_crc_) + "): the data is corrupt");
   }
   if (stored_size != static_cast<std::uint32_t>(member_size_)) {
     fail("gzip ISIZE mismatch in member " + std::to_string(members_) + " (stored " + std::to_string(stored_size) +

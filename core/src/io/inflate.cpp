@@ -174,8 +174,8 @@ constexpr std::uint16_t kLengthBase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  
                                            31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
 constexpr std::uint8_t kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                            2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-constexpr std::uint16_t kDistanceBase[30] = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,
-                                             33,  49,  65,  97,  129, 193,  257,  385,  513,  769,
+constexpr std::uint16_t kDistanceBase[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+                                             33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
                                              1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
 constexpr std::uint8_t kDistanceExtra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                                              6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
@@ -197,7 +197,8 @@ void Inflater::reset() {
 }
 
 void Inflater::fail(const std::string& problem) const {
-  throw DataError(in_.source_name(), 0, problem + " (deflate data near byte " + std::to_string(in_.byte_offset()) + ")");
+  throw DataError(in_.source_name(), 0,
+                  problem + " (deflate data near byte " + std::to_string(in_.byte_offset()) + ")");
 }
 
 std::size_t Inflater::read(std::uint8_t* out, std::size_t max) {
@@ -213,10 +214,17 @@ std::size_t Inflater::read(std::uint8_t* out, std::size_t max) {
     if (state_ == State::done) break;
     if (write_pos_ + kMaxMatch > kHistory + kOutput) slide_window();
     switch (state_) {
-      case State::block_header: read_block_header(); break;
-      case State::stored: decode_stored(); break;
-      case State::huffman: decode_huffman(); break;
-      case State::done: break;
+      case State::block_header:
+        read_block_header();
+        break;
+      case State::stored:
+        decode_stored();
+        break;
+      case State::huffman:
+        decode_huffman();
+        break;
+      case State::done:
+        break;
     }
   }
   return delivered;
@@ -237,7 +245,8 @@ void Inflater::read_block_header() {
     const std::uint32_t length = in_.bits(16);
     const std::uint32_t complement = in_.bits(16);
     if ((length ^ 0xffffu) != complement) {
-      fail("stored block length " + std::to_string(length) + " does not match its complement " + std::to_string(complement));
+      fail("stored block length " + std::to_string(length) + " does not match its complement " +
+           std::to_string(complement));
     }
     stored_left_ = length;
     state_ = State::stored;
@@ -272,7 +281,8 @@ void Inflater::read_dynamic_tables() {
   if (distance_count > 30) fail("too many distance codes (" + std::to_string(distance_count) + ", at most 30)");
 
   std::uint8_t code_length_lengths[19] = {};
-  for (std::uint32_t i = 0; i < code_length_count; ++i) code_length_lengths[kCodeLengthOrder[i]] = static_cast<std::uint8_t>(in_.bits(3));
+  for (std::uint32_t i = 0; i < code_length_count; ++i)
+    code_length_lengths[kCodeLengthOrder[i]] = static_cast<std::uint8_t>(in_.bits(3));
   const char* problem = code_lengths_.build(code_length_lengths, 19);
   if (*problem != '\0') fail(std::string("invalid code-length code: ") + problem);
 
@@ -340,12 +350,14 @@ void Inflater::decode_huffman() {
     if (symbol > 285) fail("invalid literal/length symbol " + std::to_string(symbol));
     const std::uint32_t length_index = symbol - 257;
     const unsigned length_extra = kLengthExtra[length_index];
-    const std::size_t length = kLengthBase[length_index] + static_cast<std::size_t>(in_.peek() & ((1u << length_extra) - 1));
+    const std::size_t length =
+        kLengthBase[length_index] + static_cast<std::size_t>(in_.peek() & ((1u << length_extra) - 1));
     in_.consume(length_extra);
     const std::uint32_t distance_symbol = distances_.decode(in_, "distance");
     if (distance_symbol > 29) fail("invalid distance symbol " + std::to_string(distance_symbol));
     const unsigned distance_extra = kDistanceExtra[distance_symbol];
-    const std::size_t distance = kDistanceBase[distance_symbol] + static_cast<std::size_t>(in_.peek() & ((1u << distance_extra) - 1));
+    const std::size_t distance =
+        kDistanceBase[distance_symbol] + static_cast<std::size_t>(in_.peek() & ((1u << distance_extra) - 1));
     in_.consume(distance_extra);
     if (distance > pos) {
       fail("distance " + std::to_string(distance) + " reaches before the start of the output (" + std::to_string(pos) +
@@ -378,7 +390,8 @@ std::vector<std::uint8_t> inflate_bytes(const std::uint8_t* data, std::size_t si
     const std::size_t n = inflater.read(chunk, sizeof chunk);
     if (n == 0) break;
     if (out.size() + n > max_output) {
-      throw DataError(name, 0, "decompressed size exceeds the limit of " + std::to_string(max_output) + " bytes (zip bomb?)");
+      throw DataError(name, 0,
+                      "decompressed size exceeds the limit of " + std::to_string(max_output) + " bytes (zip bomb?)");
     }
     out.insert(out.end(), chunk, chunk + n);
   }

@@ -35,12 +35,14 @@ bool LineReader::next(std::string& line) {
     line += static_cast<char>(c);
     // One byte of slack for the '\r' of a CRLF line end, removed below.
     if (line.size() > max_line_bytes_ + 1) {
-      throw DataError(name_, line_number_, "line is longer than the limit of " + std::to_string(max_line_bytes_) + " bytes");
+      throw DataError(name_, line_number_,
+                      "line is longer than the limit of " + std::to_string(max_line_bytes_) + " bytes");
     }
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (line.size() > max_line_bytes_) {
-    throw DataError(name_, line_number_, "line is longer than the limit of " + std::to_string(max_line_bytes_) + " bytes");
+    throw DataError(name_, line_number_,
+                    "line is longer than the limit of " + std::to_string(max_line_bytes_) + " bytes");
   }
   return true;
 }

@@ -192,8 +192,8 @@ ModelFile read_model(const std::uint8_t* data, std::size_t size) {
     }
     const std::uint32_t rank = r.u32(label + " rank");
     if (rank > kMaxRank) {
-      throw ModelFileError("model file is corrupted: " + label + " has rank " + std::to_string(rank) +
-                           " (at most " + std::to_string(kMaxRank) + " is supported)");
+      throw ModelFileError("model file is corrupted: " + label + " has rank " + std::to_string(rank) + " (at most " +
+                           std::to_string(kMaxRank) + " is supported)");
     }
     r.need(std::uint64_t{rank} * 8, label + " dims");
     // The element count is checked against the bytes left after every factor, so neither the
@@ -210,8 +210,8 @@ ModelFile read_model(const std::uint8_t* data, std::size_t size) {
       elements *= extent;  // both factors < 2^32: no overflow before the check below
       if (elements > max_elements) {
         throw ModelFileError("model file is truncated: " + label + " declares more values than the " +
-                             std::to_string(r.remaining()) + " bytes left at offset " +
-                             std::to_string(r.offset()) + " can hold");
+                             std::to_string(r.remaining()) + " bytes left at offset " + std::to_string(r.offset()) +
+                             " can hold");
       }
     }
     r.need(elements * 4, label + " data");
@@ -244,7 +244,8 @@ void require_usable_parameters(const ModelFile& file, const std::string& what) {
       }
       if (std::fabs(value) > kMaxParameterMagnitude) {
         throw ModelFileError("this " + what + " holds a parameter value of " + std::to_string(value) + " in '" +
-                             tensor.name + "', beyond the plausible range of ±1e6 (a damaged file or a diverged "
+                             tensor.name +
+                             "', beyond the plausible range of ±1e6 (a damaged file or a diverged "
                              "training run); it cannot predict");
       }
     }

@@ -122,7 +122,8 @@ void TarReader::skip() {
 }
 
 std::string TarReader::read_small_entry(std::uint64_t size, const std::string& what) {
-  if (size > kMaxLongName) fail(what + " of " + std::to_string(size) + " bytes is larger than " + std::to_string(kMaxLongName));
+  if (size > kMaxLongName)
+    fail(what + " of " + std::to_string(size) + " bytes is larger than " + std::to_string(kMaxLongName));
   std::string text(static_cast<std::size_t>(size), '\0');
   if (size > 0) read(reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
   discard(padding_left_);
@@ -145,14 +146,16 @@ bool TarReader::next(TarEntry& entry) {
       // End of archive: a second zero block should follow. A lone zero block at the very end is
       // accepted (GNU tar only warns about it).
       std::uint8_t second[kBlock];
-      if (read_block(second) && !all_zero(second, kBlock)) fail("unexpected zero block in the middle of the tar archive");
+      if (read_block(second) && !all_zero(second, kBlock))
+        fail("unexpected zero block in the middle of the tar archive");
       ended_ = true;
       return false;
     }
 
     std::uint64_t stored_checksum = 0;
     if (!parse_number(block + kChecksum, kChecksumLen, stored_checksum)) {
-      fail("not a tar archive or corrupt tar header at byte " + std::to_string(offset_ - kBlock) + " (bad checksum field)");
+      fail("not a tar archive or corrupt tar header at byte " + std::to_string(offset_ - kBlock) +
+           " (bad checksum field)");
     }
     std::uint64_t unsigned_sum = 0;
     std::int64_t signed_sum = 0;  // some old tars summed signed chars

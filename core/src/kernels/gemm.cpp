@@ -257,9 +257,8 @@ constexpr std::size_t kCopyBSliverMinStride = 256;
 // Below this many multiply-adds (e.g. 1×3·3×4, 8×8·8×8) packing costs more than it saves.
 constexpr std::size_t kDirectMaxWork = 512;
 
-void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
-                 const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
-                 std::size_t ldc) {
+void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+                 std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       float sum = 0.f;
@@ -277,9 +276,8 @@ thread_local std::vector<float> packed_b;
 
 }  // namespace
 
-void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
-          const float* a, std::size_t lda, const float* b, std::size_t ldb, float beta, float* c,
-          std::size_t ldc) {
+void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+          std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     // op(A)·op(B) is the zero matrix: only the beta term remains.

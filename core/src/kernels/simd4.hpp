@@ -105,8 +105,8 @@ struct I4 {
   std::int32_t v[4];
 };
 
-#define ATTN_SIMD4_LANEWISE(T, expr) \
-  T r;                               \
+#define ATTN_SIMD4_LANEWISE(T, expr)           \
+  T r;                                         \
   for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
   return r
 
@@ -152,17 +152,15 @@ inline F4 bit_andnot(F4 a, F4 b) {  // a & ~b
   for (int i = 0; i < 4; ++i) x.v[i] &= ~y.v[i];
   return as_float(x);
 }
-inline F4 select(F4 mask, F4 if_set, F4 if_clear) {
-  return bit_or(bit_and(mask, if_set), bit_andnot(if_clear, mask));
-}
+inline F4 select(F4 mask, F4 if_set, F4 if_clear) { return bit_or(bit_and(mask, if_set), bit_andnot(if_clear, mask)); }
 // Wrapping int32 arithmetic done in uint32 (signed overflow would be undefined).
 inline I4 operator+(I4 a, I4 b) {
-  ATTN_SIMD4_LANEWISE(I4, static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) +
-                                                    static_cast<std::uint32_t>(b.v[i])));
+  ATTN_SIMD4_LANEWISE(
+      I4, static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) + static_cast<std::uint32_t>(b.v[i])));
 }
 inline I4 operator-(I4 a, I4 b) {
-  ATTN_SIMD4_LANEWISE(I4, static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) -
-                                                    static_cast<std::uint32_t>(b.v[i])));
+  ATTN_SIMD4_LANEWISE(
+      I4, static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) - static_cast<std::uint32_t>(b.v[i])));
 }
 inline I4 isplat(std::int32_t x) { ATTN_SIMD4_LANEWISE(I4, x); }
 inline I4 shift_left(I4 a, int s) {

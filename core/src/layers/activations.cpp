@@ -62,8 +62,7 @@ void activation_forward(Activation activation, const float* x, float* y, std::si
       for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const float* xs = x + start;
-        for (std::size_t i = 0; i < len; ++i)
-          t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
+        for (std::size_t i = 0; i < len; ++i) t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
         kernels::tanh(t, t, len);
         // y = ½ x (1 + tanh u); read x before writing y so in-place works.
         for (std::size_t i = 0; i < len; ++i) y[start + i] = 0.5f * xs[i] * (1.f + t[i]);
@@ -99,8 +98,7 @@ void activation_backward(Activation activation, const float* x, const float* y, 
       for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const float* xs = x + start;
-        for (std::size_t i = 0; i < len; ++i)
-          t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
+        for (std::size_t i = 0; i < len; ++i) t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
         kernels::tanh(t, t, len);
         for (std::size_t i = 0; i < len; ++i) {
           const float du = kGeluScale * (1.f + 3.f * kGeluCubic * xs[i] * xs[i]);

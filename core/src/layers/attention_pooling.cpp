@@ -72,7 +72,9 @@ void AttentionPooling::parameters(ParameterList& out, const std::string& prefix)
       add_parameter(out, prefix, "q", q, dq);
       add_parameter(out, prefix, "w", w, dw);
       break;
-    default: add_parameter(out, prefix, "q", q, dq); break;
+    default:
+      add_parameter(out, prefix, "q", q, dq);
+      break;
   }
 }
 

@@ -6,7 +6,6 @@
 namespace attn {
 namespace {
 
-
 // The final state is h only, so an LSTM direction gets no gradient for its cell state.
 void direction_backward(LSTM& layer, const Tensor3& dh_seq, const Tensor2* dh_last, const LSTMCache& cache,
                         Tensor3& dx) {
@@ -59,12 +58,13 @@ void Bidirectional<RNN>::backward(const Tensor3& dh_seq, const Tensor2* dfinal, 
   const std::size_t batch = cache.h_forward.shape(0), steps = cache.h_forward.shape(1), u = units();
   const std::array<std::size_t, 3> seq_shape{batch, steps, u};
   if (!(dh_seq.shape() == (std::array<std::size_t, 3>{batch, steps, 2 * u})))
-    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
-                    shape_string(std::array<std::size_t, 3>{batch, steps, 2 * u}));
+    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) +
+                                 " but the forward output h_seq has shape " +
+                                 shape_string(std::array<std::size_t, 3>{batch, steps, 2 * u}));
   if (dfinal != nullptr) {
     if (!(dfinal->shape() == cache.h_last.shape()))
       throw_shape_error(where, "dfinal has shape " + shape_string(dfinal->shape()) + " but the final state has shape " +
-                      shape_string(cache.h_last.shape()));
+                                   shape_string(cache.h_last.shape()));
   }
   // h_seq[b, t] = [→h_t ; ←h_t]: split the gradient back into the two halves.
   ensure_shape(dh_forward_, seq_shape);

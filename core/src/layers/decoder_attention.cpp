@@ -226,13 +226,18 @@ LuongAttention::LuongAttention(ScoreKind kind, std::size_t query_dim, std::size_
   check(kind != ScoreKind::location || max_source_len > 0, "LuongAttention",
         [&] { return "max_source_len must be >= 1 for 'location' (one learned weight column per source position)"; });
   switch (kind_) {
-    case ScoreKind::general: w_a = layers_detail::glorot(rng, query_dim, key_dim); break;
+    case ScoreKind::general:
+      w_a = layers_detail::glorot(rng, query_dim, key_dim);
+      break;
     case ScoreKind::concat:
       w_a = layers_detail::glorot(rng, query_dim + key_dim, attention_dim_);
       v_a = layers_detail::glorot_vector(rng, attention_dim_);
       break;
-    case ScoreKind::location: w_a = layers_detail::glorot(rng, query_dim, max_source_len); break;
-    default: break;
+    case ScoreKind::location:
+      w_a = layers_detail::glorot(rng, query_dim, max_source_len);
+      break;
+    default:
+      break;
   }
   w_c = layers_detail::glorot(rng, key_dim + query_dim, query_dim);
   dw_a = xt::zeros<float>(w_a.shape());

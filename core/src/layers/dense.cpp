@@ -54,7 +54,7 @@ void Dense::backward_rows(const float* x, const float* dy, std::size_t rows, flo
 void Dense::forward(const Tensor2& x, Tensor2& y, DenseCache& cache) const {
   const std::size_t rows = x.shape()[0], in = input_size();
   ATTN_REQUIRE(x.shape()[1] == in, "Dense::forward",
-          "x has shape " + shape_string(x.shape()) + "; x must be [N, " + std::to_string(in) + "]");
+               "x has shape " + shape_string(x.shape()) + "; x must be [N, " + std::to_string(in) + "]");
   const std::array<std::size_t, 2> y_shape{rows, output_size()};
   if (y.shape() != y_shape) y.resize(y_shape);
   if (cache.x.shape() != x.shape()) cache.x.resize(x.shape());
@@ -65,7 +65,7 @@ void Dense::forward(const Tensor2& x, Tensor2& y, DenseCache& cache) const {
 void Dense::forward(const Tensor3& x, Tensor3& y, DenseCache& cache) const {
   const std::size_t batch = x.shape()[0], time = x.shape()[1], in = input_size();
   ATTN_REQUIRE(x.shape()[2] == in, "Dense::forward",
-          "x has shape " + shape_string(x.shape()) + "; x must be [B, T, " + std::to_string(in) + "]");
+               "x has shape " + shape_string(x.shape()) + "; x must be [B, T, " + std::to_string(in) + "]");
   const std::array<std::size_t, 3> y_shape{batch, time, output_size()};
   if (y.shape() != y_shape) y.resize(y_shape);
   const std::array<std::size_t, 2> cache_shape{batch * time, in};
@@ -78,10 +78,10 @@ std::size_t Dense::check_backward(const char* where, std::size_t dy_rows, std::s
                                   const std::string& dy_shape, const DenseCache& cache) const {
   const std::size_t rows = cache.x.shape()[0];
   ATTN_REQUIRE(cache.x.shape()[1] == input_size(), where,
-          "the cache holds x of shape " + shape_string(cache.x.shape()) + "; run forward first");
+               "the cache holds x of shape " + shape_string(cache.x.shape()) + "; run forward first");
   ATTN_REQUIRE(dy_rows == rows && dy_cols == output_size(), where,
-          "dy has shape " + dy_shape + " but forward saw " + std::to_string(rows) + " rows; dy must have " +
-              std::to_string(rows) + " rows of " + std::to_string(output_size()));
+               "dy has shape " + dy_shape + " but forward saw " + std::to_string(rows) + " rows; dy must have " +
+                   std::to_string(rows) + " rows of " + std::to_string(output_size()));
   return rows;
 }
 
@@ -93,8 +93,8 @@ void Dense::backward(const Tensor2& dy, const DenseCache& cache, Tensor2& dx) {
 }
 
 void Dense::backward(const Tensor3& dy, const DenseCache& cache, Tensor3& dx) {
-  const std::size_t rows = check_backward("Dense::backward", dy.shape()[0] * dy.shape()[1], dy.shape()[2],
-                                          shape_string(dy.shape()), cache);
+  const std::size_t rows =
+      check_backward("Dense::backward", dy.shape()[0] * dy.shape()[1], dy.shape()[2], shape_string(dy.shape()), cache);
   const std::array<std::size_t, 3> dx_shape{dy.shape()[0], dy.shape()[1], input_size()};
   if (dx.shape() != dx_shape) dx.resize(dx_shape);
   backward_rows(cache.x.data(), dy.data(), rows, dx.data());
@@ -107,8 +107,8 @@ void Dense::backward(const Tensor2& dy, const DenseCache& cache) {
 }
 
 void Dense::backward(const Tensor3& dy, const DenseCache& cache) {
-  const std::size_t rows = check_backward("Dense::backward", dy.shape()[0] * dy.shape()[1], dy.shape()[2],
-                                          shape_string(dy.shape()), cache);
+  const std::size_t rows =
+      check_backward("Dense::backward", dy.shape()[0] * dy.shape()[1], dy.shape()[2], shape_string(dy.shape()), cache);
   backward_rows(cache.x.data(), dy.data(), rows, nullptr);
 }
 

@@ -40,7 +40,7 @@ void Dropout::forward(const float* x, float* y, std::size_t n, bool training, Rn
 
 void Dropout::backward(const float* dy, float* dx, std::size_t n, const DropoutCache& cache) const {
   ATTN_REQUIRE(n == cache.n, "Dropout::backward",
-          "dy has " + std::to_string(n) + " units but forward saw " + std::to_string(cache.n));
+               "dy has " + std::to_string(n) + " units but forward saw " + std::to_string(cache.n));
   // y = x  (identity pass)
   if (!cache.active) {
     if (dx != dy) std::copy(dy, dy + n, dx);

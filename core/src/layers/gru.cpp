@@ -88,7 +88,8 @@ void GRU::step_forward(const Tensor2& x_t, const Tensor2& h_prev, Tensor2& h, GR
   const char* where = "GRU.step_forward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
   if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
-    throw_shape_error(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+    throw_shape_error(where,
+                      "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
   const std::size_t batch = x_t.shape(0);
   require_state(&h_prev, batch, u, where, "h_prev");
 
@@ -115,7 +116,8 @@ void GRU::step_backward(const Tensor2& dh, const GRUStepCache& cache, Tensor2& d
   const char* where = "GRU.step_backward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
   const std::size_t batch = cache.gates.shape(0);
-  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) throw_shape_error(where, "the cache holds no step_forward of this layer");
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d))
+    throw_shape_error(where, "the cache holds no step_forward of this layer");
   require_state(&dh, batch, u, where, "dh");
 
   const std::array<std::size_t, 2> gate_shape{batch, g};
@@ -201,11 +203,12 @@ void GRU::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h_
 void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache& cache, Tensor3& dx, Tensor2* dh0) {
   const char* where = "GRU.backward";
   const std::size_t u = units_, g = 3 * units_, d = input_size_;
-  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) throw_shape_error(where, "the cache holds no forward of this layer");
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d))
+    throw_shape_error(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
   if (!(dh_seq.shape() == cache.h.shape()))
-    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
-                    shape_string(cache.h.shape()));
+    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) +
+                                 " but the forward output h_seq has shape " + shape_string(cache.h.shape()));
   require_state(dh_last, batch, u, where, "dh_last");
 
   const std::array<std::size_t, 3> gate_shape{batch, steps, g};

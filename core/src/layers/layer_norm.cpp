@@ -83,14 +83,14 @@ void LayerNorm::backward_rows(const float* dy, std::size_t rows, const LayerNorm
 
 void LayerNorm::forward(const Tensor2& x, Tensor2& y, LayerNormCache& cache) const {
   ATTN_REQUIRE(x.shape()[1] == dim(), "LayerNorm::forward",
-          "x has shape " + shape_string(x.shape()) + "; x must be [N, " + std::to_string(dim()) + "]");
+               "x has shape " + shape_string(x.shape()) + "; x must be [N, " + std::to_string(dim()) + "]");
   if (y.shape() != x.shape()) y.resize(x.shape());
   forward_rows(x.data(), x.shape()[0], y.data(), cache);
 }
 
 void LayerNorm::forward(const Tensor3& x, Tensor3& y, LayerNormCache& cache) const {
   ATTN_REQUIRE(x.shape()[2] == dim(), "LayerNorm::forward",
-          "x has shape " + shape_string(x.shape()) + "; x must be [B, T, " + std::to_string(dim()) + "]");
+               "x has shape " + shape_string(x.shape()) + "; x must be [B, T, " + std::to_string(dim()) + "]");
   if (y.shape() != x.shape()) y.resize(x.shape());
   forward_rows(x.data(), x.shape()[0] * x.shape()[1], y.data(), cache);
 }
@@ -99,9 +99,9 @@ std::size_t LayerNorm::check_backward(std::size_t dy_rows, std::size_t dy_cols, 
                                       const LayerNormCache& cache) const {
   const std::size_t rows = cache.x_hat.shape()[0];
   ATTN_REQUIRE(dy_rows == rows && dy_cols == dim() && cache.x_hat.shape()[1] == dim(), "LayerNorm::backward",
-          "dy has shape " + dy_shape + " but the cache holds " + std::to_string(rows) + " rows of " +
-              std::to_string(cache.x_hat.shape()[1]) + "; dy must have " + std::to_string(rows) +
-              " rows of " + std::to_string(dim()));
+               "dy has shape " + dy_shape + " but the cache holds " + std::to_string(rows) + " rows of " +
+                   std::to_string(cache.x_hat.shape()[1]) + "; dy must have " + std::to_string(rows) + " rows of " +
+                   std::to_string(dim()));
   return rows;
 }
 

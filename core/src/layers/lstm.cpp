@@ -88,7 +88,8 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   const char* where = "LSTM.step_forward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   if (!(x_t.shape(1) == d && x_t.shape(0) > 0))
-    throw_shape_error(where, "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
+    throw_shape_error(where,
+                      "x_t has shape " + shape_string(x_t.shape()) + " but must be [B, " + std::to_string(d) + "]");
   const std::size_t batch = x_t.shape(0);
   require_state(&h_prev, batch, u, where, "h_prev");
   require_state(&c_prev, batch, u, where, "c_prev");
@@ -119,7 +120,8 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
   const char* where = "LSTM.step_backward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   const std::size_t batch = cache.gates.shape(0);
-  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d)) throw_shape_error(where, "the cache holds no step_forward of this layer");
+  if (!(batch > 0 && cache.gates.shape(1) == g && cache.x.shape(1) == d))
+    throw_shape_error(where, "the cache holds no step_forward of this layer");
   require_state(&dh, batch, u, where, "dh");
   require_state(&dc, batch, u, where, "dc");
 
@@ -213,11 +215,12 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
                     Tensor3& dx, Tensor2* dh0, Tensor2* dc0) {
   const char* where = "LSTM.backward";
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
-  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d)) throw_shape_error(where, "the cache holds no forward of this layer");
+  if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d))
+    throw_shape_error(where, "the cache holds no forward of this layer");
   const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
   if (!(dh_seq.shape() == cache.h.shape()))
-    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) + " but the forward output h_seq has shape " +
-                    shape_string(cache.h.shape()));
+    throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) +
+                                 " but the forward output h_seq has shape " + shape_string(cache.h.shape()));
   require_state(dh_last, batch, u, where, "dh_last");
   require_state(dc_last, batch, u, where, "dc_last");
 

@@ -46,11 +46,11 @@ LearnedPositionalEncoding::LearnedPositionalEncoding(std::size_t max_len, std::s
 
 void LearnedPositionalEncoding::check(const char* where, const char* name, const Tensor3& x) const {
   ATTN_REQUIRE(x.shape()[2] == dim(), where,
-          std::string(name) + " has shape " + shape_string(x.shape()) + "; it must be [B, T, " +
-              std::to_string(dim()) + "]");
+               std::string(name) + " has shape " + shape_string(x.shape()) + "; it must be [B, T, " +
+                   std::to_string(dim()) + "]");
   ATTN_REQUIRE(x.shape()[1] <= max_len(), where,
-          std::string(name) + " has " + std::to_string(x.shape()[1]) + " time steps but max_len is " +
-              std::to_string(max_len()) + "; build the encoding with a larger max_len");
+               std::string(name) + " has " + std::to_string(x.shape()[1]) + " time steps but max_len is " +
+                   std::to_string(max_len()) + "; build the encoding with a larger max_len");
 }
 
 void LearnedPositionalEncoding::forward(const Tensor3& x, Tensor3& y) const {

@@ -15,7 +15,8 @@ inline std::string shape2(std::size_t a, std::size_t b) { return shape_string(st
 inline void require_state(const Tensor2* s, std::size_t batch, std::size_t units, const char* where, const char* name) {
   if (s == nullptr) return;
   if (!(s->shape(0) == batch && s->shape(1) == units))
-    throw_shape_error(where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
+    throw_shape_error(
+        where, std::string(name) + " has shape " + shape_string(s->shape()) + " but must be " + shape2(batch, units));
 }
 
 // x must be [B, T, D] with B, T >= 1, and mask (when given) [B, T].

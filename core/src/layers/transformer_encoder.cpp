@@ -11,11 +11,11 @@ TransformerEncoderBlock::TransformerEncoderBlock(const TransformerEncoderConfig&
       ff2_(config.ff_dim, config.d_model, rng),
       drop2_(config.dropout) {}
 
-void TransformerEncoderBlock::forward(const Tensor3& x, const Mask2* key_padding, bool causal, bool training,
-                                      Rng& rng, Tensor3& y, TransformerEncoderCache& c) const {
+void TransformerEncoderBlock::forward(const Tensor3& x, const Mask2* key_padding, bool causal, bool training, Rng& rng,
+                                      Tensor3& y, TransformerEncoderCache& c) const {
   ATTN_REQUIRE(x.shape(2) == config_.d_model, "TransformerEncoderBlock::forward",
-          "x has shape " + shape_string(x.shape()) + "; its last axis must be d_model = " +
-              std::to_string(config_.d_model));
+               "x has shape " + shape_string(x.shape()) +
+                   "; its last axis must be d_model = " + std::to_string(config_.d_model));
   // a = x + Dropout(MHA(LN1(x)))
   ln1_.forward(x, c.ln1_out, c.ln1);
   attention_.forward(c.ln1_out, key_padding, causal, c.attention_out, c.attention);

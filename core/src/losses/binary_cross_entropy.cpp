@@ -11,8 +11,8 @@ void check_arguments(const Tensor1& logits, const Tensor1& targets, const Tensor
   const char* where = "binary_cross_entropy_with_logits";
   ATTN_REQUIRE(logits.size() >= 1, where, "logits is empty; the mean loss over 0 examples is undefined");
   ATTN_REQUIRE(targets.shape() == logits.shape(), where,
-          "targets has shape " + shape_string(targets.shape()) + " but logits has shape " +
-              shape_string(logits.shape()) + "; they must match");
+               "targets has shape " + shape_string(targets.shape()) + " but logits has shape " +
+                   shape_string(logits.shape()) + "; they must match");
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (!(targets(i) >= 0.f && targets(i) <= 1.f)) {
       throw std::invalid_argument(std::string(where) + ": target " + std::to_string(targets(i)) + " at index " +
@@ -21,12 +21,12 @@ void check_arguments(const Tensor1& logits, const Tensor1& targets, const Tensor
   }
   if (weights == nullptr) return;
   ATTN_REQUIRE(weights->shape() == logits.shape(), where,
-          "weights has shape " + shape_string(weights->shape()) + " but logits has shape " +
-              shape_string(logits.shape()) + "; they must match");
+               "weights has shape " + shape_string(weights->shape()) + " but logits has shape " +
+                   shape_string(logits.shape()) + "; they must match");
   for (std::size_t i = 0; i < weights->size(); ++i) {
     if (!((*weights)(i) >= 0.f) || !std::isfinite((*weights)(i))) {
-      throw std::invalid_argument(std::string(where) + ": weight " + std::to_string((*weights)(i)) +
-                                  " at index " + std::to_string(i) + " must be finite and >= 0");
+      throw std::invalid_argument(std::string(where) + ": weight " + std::to_string((*weights)(i)) + " at index " +
+                                  std::to_string(i) + " must be finite and >= 0");
     }
   }
 }

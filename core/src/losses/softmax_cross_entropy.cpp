@@ -14,10 +14,10 @@ CrossEntropyResult softmax_cross_entropy_with_accuracy(const Tensor2& logits, co
   const std::size_t classes = logits.shape()[1];
   ATTN_REQUIRE(classes >= 1, where, "logits has shape " + shape_string(logits.shape()) + "; V must be >= 1");
   ATTN_REQUIRE(targets.size() == rows, where,
-          "targets has shape " + shape_string(targets.shape()) + " but logits has shape " +
-              shape_string(logits.shape()) + "; targets must be [" + std::to_string(rows) + "]");
+               "targets has shape " + shape_string(targets.shape()) + " but logits has shape " +
+                   shape_string(logits.shape()) + "; targets must be [" + std::to_string(rows) + "]");
   ATTN_REQUIRE(static_cast<const Tensor2*>(dlogits) != &logits, where,
-          "dlogits must not be the logits tensor (the logits are read after dlogits is written)");
+               "dlogits must not be the logits tensor (the logits are read after dlogits is written)");
   auto ignored = [&](std::int32_t t) { return ignore_index >= 0 && t == ignore_index; };
   for (std::size_t n = 0; n < rows; ++n) {
     const std::int32_t t = targets(n);

@@ -88,9 +88,11 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
     const double file_floats = stored_floats(file);
     // Sinusoidal position tables may exceed the saved floats legitimately (long max_len, few
     // words): allow them up to 2^24 floats (64 MiB) beyond what the file holds.
-    if (least_floats(config) > std::max(file_floats, file_floats + 16777216.0 * (config.encoder == EncoderKind::transformer))) {
-      throw ModelFileError("this sentiment model is inconsistent: its configuration describes a model larger than the " +
-                           std::to_string(static_cast<std::uint64_t>(file_floats)) + " parameters the file holds");
+    if (least_floats(config) >
+        std::max(file_floats, file_floats + 16777216.0 * (config.encoder == EncoderKind::transformer))) {
+      throw ModelFileError(
+          "this sentiment model is inconsistent: its configuration describes a model larger than the " +
+          std::to_string(static_cast<std::uint64_t>(file_floats)) + " parameters the file holds");
     }
     model.classifier = std::make_unique<SequenceClassifier>(config, 0);  // every parameter comes from the file
   } catch (const ModelFileError&) {
@@ -125,7 +127,8 @@ Explanation explain(const SentimentModel& model, const std::string& text) {
 }
 
 ClassificationMetrics evaluate(const SentimentModel& model, const std::vector<LabelledText>& examples) {
-  return evaluate_classifier(classifier_of(model, "evaluate"), model.pipeline, encode_dataset(model.pipeline, examples));
+  return evaluate_classifier(classifier_of(model, "evaluate"), model.pipeline,
+                             encode_dataset(model.pipeline, examples));
 }
 
 std::vector<LabelledText> builtin_split(bool test) {

@@ -28,9 +28,12 @@ CellKind cell_kind_from_name(const std::string& name) {
 
 const char* attention_form_name(AttentionForm form) {
   switch (form) {
-    case AttentionForm::none: return "none";
-    case AttentionForm::bahdanau: return "bahdanau";
-    case AttentionForm::luong: return "luong";
+    case AttentionForm::none:
+      return "none";
+    case AttentionForm::bahdanau:
+      return "bahdanau";
+    case AttentionForm::luong:
+      return "luong";
   }
   return "unknown";
 }
@@ -125,15 +128,15 @@ using Shape3 = std::array<std::size_t, 3>;
 // Everything the encoder produces for one source batch.
 struct EncoderState {
   EmbeddingCache embedding_cache;
-  Tensor3 embedded;     // [B, Tx, E]
-  Mask2 mask;           // [B, Tx]
-  BiLSTM::Cache lstm;   // one of the two is used
+  Tensor3 embedded;    // [B, Tx, E]
+  Mask2 mask;          // [B, Tx]
+  BiLSTM::Cache lstm;  // one of the two is used
   BiGRU::Cache gru;
   Tensor3 annotations;  // [B, Tx, 2U]
   Tensor2 init_in;      // [B, U] (bahdanau: ←h_1) or [B, 2U]
   DenseCache init_cache;
-  Tensor2 s0;           // [B, Ds] tanh(init_in W + b)
-  BahdanauKeys keys;    // bahdanau: [B, Tx, A]
+  Tensor2 s0;         // [B, Ds] tanh(init_in W + b)
+  BahdanauKeys keys;  // bahdanau: [B, Tx, A]
 };
 
 // What backward needs from one decoder step.
@@ -215,13 +218,13 @@ struct Seq2SeqModel::Impl {
   EncoderState enc;
   std::vector<StepCache> steps;
   DecoderState dec;
-  TokenIds fed;                  // [B, T'] the decoder's input tokens
-  EmbeddingCache fed_cache;      // ids = fed, for the target embedding's backward
+  TokenIds fed;                          // [B, T'] the decoder's input tokens
+  EmbeddingCache fed_cache;              // ids = fed, for the target embedding's backward
   Tensor2 outs, logits, dlogits, douts;  // [T'·B, Dout], [T'·B, Vt], [T'·B, Vt], [T'·B, Dout]
-  ClassIds targets;              // [T'·B] time-major
-  Tensor2 step_logits;           // [B, Vt] when sampling
-  std::vector<std::int32_t> sampled;  // [B] argmax of the previous step
-  Tensor3 dembedded_target;      // [B, T', E]
+  ClassIds targets;                      // [T'·B] time-major
+  Tensor2 step_logits;                   // [B, Vt] when sampling
+  std::vector<std::int32_t> sampled;     // [B] argmax of the previous step
+  Tensor3 dembedded_target;              // [B, T', E]
   Tensor3 dannotations, dembedded_source;
   BahdanauKeysGrad dkeys;
   Tensor2 dstate, dcell, dfeed, dx, dcontext, ds_attention, dinit_pre, dinit_in, dfinal, dattentional;
@@ -588,8 +591,7 @@ const Seq2SeqConfig& Seq2SeqModel::config() const { return impl_->config; }
 ParameterList& Seq2SeqModel::parameters() { return impl_->params; }
 const ParameterList& Seq2SeqModel::parameters() const { return impl_->params; }
 
-float Seq2SeqModel::train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio,
-                                Rng& rng) {
+float Seq2SeqModel::train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng) {
   const char* where = "Seq2SeqModel::train_batch";
   impl_->check_batch(source, target, where);
   check_ratio(teacher_forcing_ratio, where);
@@ -701,8 +703,8 @@ std::vector<Decoded> Seq2SeqModel::beam(const std::vector<int>& source, std::siz
       h.tokens = live[c.parent].tokens;
       h.log_prob = c.log_prob;
       h.alignment = live[c.parent].alignment;
-      if (attends) h.alignment.insert(h.alignment.end(), d.weights.data() + c.parent * tx,
-                                      d.weights.data() + (c.parent + 1) * tx);
+      if (attends)
+        h.alignment.insert(h.alignment.end(), d.weights.data() + c.parent * tx, d.weights.data() + (c.parent + 1) * tx);
       if (c.token == kEosId) {
         h.finished = true;
         finished.push_back(std::move(h));
@@ -781,11 +783,13 @@ Seq2SeqModel load_seq2seq(const std::vector<std::uint8_t>& bytes, std::string* e
   }
   // Both embedding tables and the output layer's weights alone: a configuration that needs more
   // floats than the file holds is damaged, and is refused before the model is allocated.
-  const double least = static_cast<double>(config.source_vocab + config.target_vocab) * static_cast<double>(config.embed) +
-                       static_cast<double>(config.target_vocab) * static_cast<double>(config.units);
+  const double least =
+      static_cast<double>(config.source_vocab + config.target_vocab) * static_cast<double>(config.embed) +
+      static_cast<double>(config.target_vocab) * static_cast<double>(config.units);
   if (least > stored_floats(file)) {
     throw ModelFileError("this seq2seq model is inconsistent: its configuration describes a model larger than the " +
-                         std::to_string(static_cast<std::uint64_t>(stored_floats(file))) + " parameters the file holds");
+                         std::to_string(static_cast<std::uint64_t>(stored_floats(file))) +
+                         " parameters the file holds");
   }
   require_usable_parameters(file, "seq2seq model");
   Seq2SeqModel model(config, 0);  // the seed is irrelevant: every parameter comes from the file

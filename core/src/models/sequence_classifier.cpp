@@ -25,7 +25,9 @@ class RecurrentEncoder final : public SequenceEncoder {
     rnn_.forward(x, &mask, h, cache_);
     final_state = cache_.h_last;
   }
-  void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) override { rnn_.backward(dh, dfinal, cache_, dx); }
+  void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) override {
+    rnn_.backward(dh, dfinal, cache_, dx);
+  }
   void parameters(ParameterList& out, const std::string& prefix) override { rnn_.parameters(out, prefix); }
   std::size_t output_dim() const override { return 2 * units_; }
 
@@ -40,7 +42,8 @@ class TransformerEncoder final : public SequenceEncoder {
  public:
   TransformerEncoder(const ClassifierConfig& c, Rng& rng)
       : config_(c), final_norm_(c.embed_dim), scale_(std::sqrt(static_cast<float>(c.embed_dim))) {
-    if (c.positional == PositionalKind::learned) learned_ = std::make_unique<LearnedPositionalEncoding>(c.max_len, c.embed_dim, rng);
+    if (c.positional == PositionalKind::learned)
+      learned_ = std::make_unique<LearnedPositionalEncoding>(c.max_len, c.embed_dim, rng);
     TransformerEncoderConfig block;
     block.d_model = c.embed_dim;
     block.heads = c.heads;
@@ -51,9 +54,11 @@ class TransformerEncoder final : public SequenceEncoder {
     activations_.resize(c.layers + 1);
   }
 
-  void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h, Tensor2& final_state) override {
-    ATTN_REQUIRE(x.shape(1) <= config_.max_len, "SequenceClassifier",
-            "sequence length " + std::to_string(x.shape(1)) + " exceeds max_len " + std::to_string(config_.max_len));
+  void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h,
+               Tensor2& final_state) override {
+    ATTN_REQUIRE(
+        x.shape(1) <= config_.max_len, "SequenceClassifier",
+        "sequence length " + std::to_string(x.shape(1)) + " exceeds max_len " + std::to_string(config_.max_len));
     // activations_[0] = x · √E + PE
     Tensor3& in = activations_[0];
     ensure_shape(scaled_, x.shape());
@@ -88,7 +93,8 @@ class TransformerEncoder final : public SequenceEncoder {
 
   void parameters(ParameterList& out, const std::string& prefix) override {
     if (learned_) learned_->parameters(out, prefix + "positional.");
-    for (std::size_t l = 0; l < blocks_.size(); ++l) blocks_[l].parameters(out, prefix + "block" + std::to_string(l) + ".");
+    for (std::size_t l = 0; l < blocks_.size(); ++l)
+      blocks_[l].parameters(out, prefix + "block" + std::to_string(l) + ".");
     final_norm_.parameters(out, prefix + "final_norm.");
   }
   std::size_t output_dim() const override { return config_.embed_dim; }
@@ -118,9 +124,12 @@ class TransformerEncoder final : public SequenceEncoder {
 
 std::unique_ptr<SequenceEncoder> make_encoder(const ClassifierConfig& c, Rng& rng) {
   switch (c.encoder) {
-    case EncoderKind::bilstm: return std::make_unique<RecurrentEncoder<BiLSTM>>(c.embed_dim, c.units, rng);
-    case EncoderKind::bigru: return std::make_unique<RecurrentEncoder<BiGRU>>(c.embed_dim, c.units, rng);
-    case EncoderKind::transformer: return std::make_unique<TransformerEncoder>(c, rng);
+    case EncoderKind::bilstm:
+      return std::make_unique<RecurrentEncoder<BiLSTM>>(c.embed_dim, c.units, rng);
+    case EncoderKind::bigru:
+      return std::make_unique<RecurrentEncoder<BiGRU>>(c.embed_dim, c.units, rng);
+    case EncoderKind::transformer:
+      return std::make_unique<TransformerEncoder>(c, rng);
   }
   throw std::invalid_argument("unknown encoder");
 }
@@ -146,9 +155,12 @@ void SequenceEncoder::set_causal(bool) {}
 
 const char* encoder_kind_name(EncoderKind kind) {
   switch (kind) {
-    case EncoderKind::bilstm: return "bilstm";
-    case EncoderKind::bigru: return "bigru";
-    case EncoderKind::transformer: return "transformer";
+    case EncoderKind::bilstm:
+      return "bilstm";
+    case EncoderKind::bigru:
+      return "bigru";
+    case EncoderKind::transformer:
+      return "transformer";
   }
   return "unknown";
 }
@@ -160,9 +172,12 @@ EncoderKind encoder_kind_from_name(const std::string& name) {
 
 const char* pooling_kind_name(PoolingKind kind) {
   switch (kind) {
-    case PoolingKind::attention: return "attention";
-    case PoolingKind::last: return "last";
-    case PoolingKind::mean: return "mean";
+    case PoolingKind::attention:
+      return "attention";
+    case PoolingKind::last:
+      return "last";
+    case PoolingKind::mean:
+      return "mean";
   }
   return "unknown";
 }
@@ -174,7 +189,9 @@ PoolingKind pooling_kind_from_name(const std::string& name) {
 
 void ClassifierConfig::validate() const {
   auto fail = [](const std::string& what) { throw std::invalid_argument("invalid model configuration: " + what); };
-  if (vocab_size < 4) fail("vocab_size must be at least 4 (pad, start, out-of-vocabulary and one word), got " + std::to_string(vocab_size));
+  if (vocab_size < 4)
+    fail("vocab_size must be at least 4 (pad, start, out-of-vocabulary and one word), got " +
+         std::to_string(vocab_size));
   if (embed_dim < 1 || embed_dim > 4096) fail("embed_dim must be between 1 and 4096");
   // 2^28 floats (1 GiB): the byte count must also fit wasm32's 32-bit size_t.
   if (static_cast<double>(vocab_size) * static_cast<double>(embed_dim) > 268435456.0) {
@@ -283,9 +300,9 @@ SequenceClassifier::~SequenceClassifier() = default;
 
 void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool training, Rng& rng, Tensor1& logits) {
   ATTN_REQUIRE(mask.shape() == ids.shape(), "SequenceClassifier::forward",
-          "mask has shape " + shape_string(mask.shape()) + " but ids has shape " + shape_string(ids.shape()));
+               "mask has shape " + shape_string(mask.shape()) + " but ids has shape " + shape_string(ids.shape()));
   ATTN_REQUIRE(ids.shape(0) > 0 && ids.shape(1) > 0, "SequenceClassifier::forward",
-          "ids has shape " + shape_string(ids.shape()) + "; need at least one sequence of length >= 1");
+               "ids has shape " + shape_string(ids.shape()) + "; need at least one sequence of length >= 1");
   const std::size_t batch = ids.shape(0), time = ids.shape(1), dh = encoder_->output_dim();
   mask_ = mask;
   embedding_.forward(ids, embedded_, embedding_cache_);
@@ -326,8 +343,8 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
 void SequenceClassifier::backward(const Tensor1& dlogits) {
   const std::size_t batch = logits2_.shape(0), time = encoded_.shape(1), dh = encoder_->output_dim();
   ATTN_REQUIRE(dlogits.shape(0) == batch, "SequenceClassifier::backward",
-          "dlogits has shape " + shape_string(dlogits.shape()) + " but the last forward had batch " +
-              std::to_string(batch));
+               "dlogits has shape " + shape_string(dlogits.shape()) + " but the last forward had batch " +
+                   std::to_string(batch));
   ensure_shape(d_logits2_, std::array<std::size_t, 2>{batch, 1});
   for (std::size_t b = 0; b < batch; ++b) d_logits2_(b, 0) = dlogits(b);
   // logits = Dense(dropout(pooled))
@@ -366,9 +383,7 @@ void SequenceClassifier::backward(const Tensor1& dlogits) {
   embedding_.backward(d_embedded_, embedding_cache_);
 }
 
-const Tensor2& SequenceClassifier::pooling_weights() const {
-  return pooling_ ? pooling_cache_.weights : no_weights_;
-}
+const Tensor2& SequenceClassifier::pooling_weights() const { return pooling_ ? pooling_cache_.weights : no_weights_; }
 
 const Tensor4* SequenceClassifier::self_attention(std::size_t layer) const { return encoder_->self_attention(layer); }
 MultiHeadSelfAttention* SequenceClassifier::attention_layer(std::size_t layer) {
@@ -390,8 +405,9 @@ void SequenceClassifier::forward_with_attention(const TokenIds& ids, const Mask2
     throw std::logic_error(std::string("SequenceClassifier::forward_with_attention: the model pools with '") +
                            pooling_kind_name(config_.pooling) + "', not attention");
   }
-  ATTN_REQUIRE(weights.shape() == ids.shape(), "SequenceClassifier::forward_with_attention",
-               "weights has shape " + shape_string(weights.shape()) + " but ids has shape " + shape_string(ids.shape()));
+  ATTN_REQUIRE(
+      weights.shape() == ids.shape(), "SequenceClassifier::forward_with_attention",
+      "weights has shape " + shape_string(weights.shape()) + " but ids has shape " + shape_string(ids.shape()));
   Rng unused(0);  // inference: no dropout draws
   forward(ids, mask, false, unused, logits);
   // pooled[b] = Σ_t weights[b, t] h[b, t] over the real tokens, in place of the model's own weights.

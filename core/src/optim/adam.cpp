@@ -12,8 +12,8 @@ Adam::Adam(std::string name, float lr, float beta1, float beta2, float eps, floa
   check_hyperparameter(beta1 >= 0.f && beta1 < 1.f, name, "beta1", "in [0, 1)", beta1);
   check_hyperparameter(beta2 >= 0.f && beta2 < 1.f, name, "beta2", "in [0, 1)", beta2);
   check_hyperparameter(std::isfinite(eps) && eps > 0.f, name, "eps", "finite and > 0", eps);
-  check_hyperparameter(std::isfinite(weight_decay) && weight_decay >= 0.f, name, "weight_decay",
-                       "finite and >= 0", weight_decay);
+  check_hyperparameter(std::isfinite(weight_decay) && weight_decay >= 0.f, name, "weight_decay", "finite and >= 0",
+                       weight_decay);
 }
 
 void Adam::step(const ParameterList& params) {
@@ -47,8 +47,8 @@ bool decay_matrices_only(const Parameter& p) { return p.shape.size() >= 2; }
 
 AdamW::AdamW(float lr, float beta1, float beta2, float eps, float weight_decay, DecayPredicate decays)
     : Adam("AdamW", lr, beta1, beta2, eps, 0.f), decoupled_decay_(weight_decay), decays_(std::move(decays)) {
-  check_hyperparameter(std::isfinite(weight_decay) && weight_decay >= 0.f, "AdamW", "weight_decay",
-                       "finite and >= 0", weight_decay);
+  check_hyperparameter(std::isfinite(weight_decay) && weight_decay >= 0.f, "AdamW", "weight_decay", "finite and >= 0",
+                       weight_decay);
 }
 
 void AdamW::step(const ParameterList& params) {

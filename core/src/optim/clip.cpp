@@ -15,8 +15,8 @@ double grad_norm(const ParameterList& params) {
 }
 
 float clip_grad_norm(const ParameterList& params, float max_norm) {
-  check_hyperparameter(std::isfinite(max_norm) && max_norm > 0.f, "clip_grad_norm", "max_norm",
-                       "finite and > 0", max_norm);
+  check_hyperparameter(std::isfinite(max_norm) && max_norm > 0.f, "clip_grad_norm", "max_norm", "finite and > 0",
+                       max_norm);
   const double norm = grad_norm(params);
   if (!std::isfinite(norm) || norm <= max_norm) return static_cast<float>(norm);
   const float scale = static_cast<float>(max_norm / (norm + 1e-6));

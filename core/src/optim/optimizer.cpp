@@ -46,25 +46,25 @@ void Optimizer::prepare(const ParameterList& params) {
     return;
   }
   ATTN_REQUIRE(params.size() == sizes_.size(), where,
-          "got " + std::to_string(params.size()) + " parameters but the optimiser state was created for " +
-              std::to_string(sizes_.size()) + "; an optimiser belongs to one model");
+               "got " + std::to_string(params.size()) + " parameters but the optimiser state was created for " +
+                   std::to_string(sizes_.size()) + "; an optimiser belongs to one model");
   for (std::size_t i = 0; i < params.size(); ++i) {
     ATTN_REQUIRE(params[i].size == sizes_[i], where,
-            "parameter " + std::to_string(i) + " ('" + params[i].name + "') has " +
-                std::to_string(params[i].size) + " values but the optimiser state was created for " +
-                std::to_string(sizes_[i]) + "; an optimiser belongs to one model");
+                 "parameter " + std::to_string(i) + " ('" + params[i].name + "') has " +
+                     std::to_string(params[i].size) + " values but the optimiser state was created for " +
+                     std::to_string(sizes_[i]) + "; an optimiser belongs to one model");
   }
 }
 
 void Optimizer::load_state(const OptimizerState& state) {
   const std::string where = name_ + ".load_state";
   ATTN_REQUIRE(state.buffers.size() == state_.buffers.size(), where,
-          "the state has " + std::to_string(state.buffers.size()) + " buffers but " + name_ + " keeps " +
-              std::to_string(state_.buffers.size()));
+               "the state has " + std::to_string(state.buffers.size()) + " buffers but " + name_ + " keeps " +
+                   std::to_string(state_.buffers.size()));
   for (std::size_t k = 0; k < state.buffers.size(); ++k) {
     ATTN_REQUIRE(state.buffers[k].name == state_.buffers[k].name, where,
-            "buffer " + std::to_string(k) + " is '" + state.buffers[k].name + "' but " + name_ + " expects '" +
-                state_.buffers[k].name + "'");
+                 "buffer " + std::to_string(k) + " is '" + state.buffers[k].name + "' but " + name_ + " expects '" +
+                     state_.buffers[k].name + "'");
   }
   // All buffers must describe the same parameter list; an empty one means "not started".
   std::vector<std::size_t> sizes;
@@ -73,8 +73,9 @@ void Optimizer::load_state(const OptimizerState& state) {
     for (const StateBuffer& buffer : state.buffers) {
       bool same = buffer.slots.size() == sizes.size();
       for (std::size_t i = 0; same && i < sizes.size(); ++i) same = buffer.slots[i].size() == sizes[i];
-      ATTN_REQUIRE(same, where, "buffer '" + buffer.name + "' does not have the same slot sizes as buffer '" +
-                               state.buffers[0].name + "'");
+      ATTN_REQUIRE(
+          same, where,
+          "buffer '" + buffer.name + "' does not have the same slot sizes as buffer '" + state.buffers[0].name + "'");
     }
   }
   state_ = state;

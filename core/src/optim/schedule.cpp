@@ -8,18 +8,23 @@
 
 namespace attn {
 namespace {
-constexpr DecayKind kAllKinds[] = {DecayKind::constant, DecayKind::linear, DecayKind::cosine,
-                                   DecayKind::exponential, DecayKind::inverse_sqrt};
+constexpr DecayKind kAllKinds[] = {DecayKind::constant, DecayKind::linear, DecayKind::cosine, DecayKind::exponential,
+                                   DecayKind::inverse_sqrt};
 constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
 std::string decay_kind_name(DecayKind kind) {
   switch (kind) {
-    case DecayKind::constant: return "constant";
-    case DecayKind::linear: return "linear";
-    case DecayKind::cosine: return "cosine";
-    case DecayKind::exponential: return "exponential";
-    case DecayKind::inverse_sqrt: return "inverse_sqrt";
+    case DecayKind::constant:
+      return "constant";
+    case DecayKind::linear:
+      return "linear";
+    case DecayKind::cosine:
+      return "cosine";
+    case DecayKind::exponential:
+      return "exponential";
+    case DecayKind::inverse_sqrt:
+      return "inverse_sqrt";
   }
   return "unknown";
 }
@@ -37,13 +42,12 @@ LearningRateSchedule::LearningRateSchedule(const ScheduleConfig& config) : confi
   const std::string who = "learning-rate schedule (" + decay_kind_name(config.kind) + ")";
   check_hyperparameter(std::isfinite(config.base_lr) && config.base_lr >= 0.f, who, "base_lr", "finite and >= 0",
                        config.base_lr);
-  check_hyperparameter(std::isfinite(config.final_lr) && config.final_lr >= 0.f, who, "final_lr",
-                       "finite and >= 0", config.final_lr);
+  check_hyperparameter(std::isfinite(config.final_lr) && config.final_lr >= 0.f, who, "final_lr", "finite and >= 0",
+                       config.final_lr);
   if (config.kind == DecayKind::linear || config.kind == DecayKind::cosine) {
     if (config.total_steps <= config.warmup_steps) {
       throw std::invalid_argument(who + ": total_steps (" + std::to_string(config.total_steps) +
-                                  ") must be greater than warmup_steps (" + std::to_string(config.warmup_steps) +
-                                  ")");
+                                  ") must be greater than warmup_steps (" + std::to_string(config.warmup_steps) + ")");
     }
   }
   if (config.kind == DecayKind::exponential) {
@@ -113,7 +117,8 @@ float LearningRateSchedule::at(std::size_t step) const {
   if (step < c.warmup_steps) return static_cast<float>(base * s / warmup);
   const double d = s - warmup;
   switch (c.kind) {
-    case DecayKind::constant: return c.base_lr;
+    case DecayKind::constant:
+      return c.base_lr;
     case DecayKind::linear: {
       const double progress = std::min(d / static_cast<double>(c.total_steps - c.warmup_steps), 1.0);
       return static_cast<float>(base + (c.final_lr - base) * progress);

@@ -16,8 +16,8 @@ SGD::SGD(float lr, float momentum, bool nesterov, float weight_decay)
       nesterov_(nesterov),
       weight_decay_(weight_decay) {
   check_hyperparameter(std::isfinite(momentum) && momentum >= 0.f, "SGD", "momentum", "finite and >= 0", momentum);
-  check_hyperparameter(std::isfinite(weight_decay) && weight_decay >= 0.f, "SGD", "weight_decay",
-                       "finite and >= 0", weight_decay);
+  check_hyperparameter(std::isfinite(weight_decay) && weight_decay >= 0.f, "SGD", "weight_decay", "finite and >= 0",
+                       weight_decay);
   check_hyperparameter(!nesterov || momentum > 0.f, "SGD", "momentum", "> 0 with nesterov", momentum);
 }
 

@@ -43,13 +43,14 @@ Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, std::vector<std::string> 
   for (std::size_t k = 0; k < tokens_.size(); ++k) ids_.emplace(tokens_[k], static_cast<int>(k) + first_token);
 }
 
-Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level, std::size_t max_size) {
+Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level,
+                                         std::size_t max_size) {
   if (max_size < first_token + 1) {
     throw std::invalid_argument("Seq2SeqVocabulary::fit: max_size must be at least 5 (4 reserved ids + 1 token), got " +
                                 std::to_string(max_size));
   }
   const Seq2SeqVocabulary splitter(level);
-  std::unordered_map<std::string, std::size_t> index;  // token -> position in `counted`
+  std::unordered_map<std::string, std::size_t> index;        // token -> position in `counted`
   std::vector<std::pair<std::string, std::size_t>> counted;  // in order of first appearance
   for (const std::string& text : texts) {
     for (std::string& token : splitter.split(text)) {
@@ -151,8 +152,11 @@ Seq2SeqVocabulary Seq2SeqVocabulary::read_json(const FlatJson& json, const std::
     std::size_t end = joined.find('\n', start);
     if (end == std::string::npos) end = joined.size();
     std::string token = joined.substr(start, end - start);
-    if (token.empty()) throw std::invalid_argument("vocabulary \"" + prefix + "tokens\": empty token at id " + std::to_string(first_token + tokens.size()));
-    if (!seen.emplace(token, 0).second) throw std::invalid_argument("vocabulary \"" + prefix + "tokens\": duplicate token '" + token + "'");
+    if (token.empty())
+      throw std::invalid_argument("vocabulary \"" + prefix + "tokens\": empty token at id " +
+                                  std::to_string(first_token + tokens.size()));
+    if (!seen.emplace(token, 0).second)
+      throw std::invalid_argument("vocabulary \"" + prefix + "tokens\": duplicate token '" + token + "'");
     tokens.push_back(std::move(token));
     start = end + 1;
   }

@@ -8,8 +8,7 @@ namespace attn {
 
 void TextPipelineConfig::validate() const {
   auto fail = [](const std::string& field, const std::string& rule, std::size_t value) {
-    throw std::invalid_argument("TextPipelineConfig: " + field + " must be " + rule + ", got " +
-                                std::to_string(value));
+    throw std::invalid_argument("TextPipelineConfig: " + field + " must be " + rule + ", got " + std::to_string(value));
   };
   // Four ids are reserved, so fewer than 5 leaves no room for a single word.
   if (num_words < 5) fail("num_words", ">= 5", num_words);
@@ -32,7 +31,8 @@ TextPipeline::TextPipeline(const TextPipelineConfig& config) : config_(config) {
 void TextPipeline::fit(const std::vector<LabelledText>& train) {
   std::vector<std::vector<std::string>> docs;
   docs.reserve(train.size());
-  for (const LabelledText& example : train) docs.push_back(tokenize(example.text, config_.tokenizer, example.origin, 1));
+  for (const LabelledText& example : train)
+    docs.push_back(tokenize(example.text, config_.tokenizer, example.origin, 1));
   vocabulary_ = Vocabulary::fit(docs, config_.num_words);
   fitted_ = true;
 }
@@ -88,7 +88,8 @@ std::string TextPipeline::to_json() const {
 TextPipeline TextPipeline::from_json(const std::string& json) {
   const FlatJson j = FlatJson::parse(json);
   if (!j.has("pipeline") || j.get_string("pipeline") != "text_pipeline") {
-    throw std::invalid_argument("TextPipeline::from_json: not a text pipeline (missing \"pipeline\": \"text_pipeline\")");
+    throw std::invalid_argument(
+        "TextPipeline::from_json: not a text pipeline (missing \"pipeline\": \"text_pipeline\")");
   }
   TextPipelineConfig c;
   c.num_words = j.get_size("num_words");

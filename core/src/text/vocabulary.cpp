@@ -107,8 +107,8 @@ double Vocabulary::coverage(const std::vector<std::vector<std::string>>& tokeniz
 }
 
 std::string Vocabulary::to_string() const {
-  std::string out = std::string(kHeaderStart) + std::to_string(num_words_) + " words=" + std::to_string(words_.size()) +
-                    "\n";
+  std::string out =
+      std::string(kHeaderStart) + std::to_string(num_words_) + " words=" + std::to_string(words_.size()) + "\n";
   for (const auto& w : words_) {
     out += w;
     out += '\n';

@@ -12,9 +12,9 @@ namespace attn {
 SentimentModelConfig SentimentModelConfig::from_json(const std::string& json) {
   const FlatJson j = FlatJson::parse(json);
   static const std::set<std::string> known = {
-      "num_words", "maxlen",    "padding", "truncating", "lowercase", "strip_html",    "keep_punctuation",
-      "encoder",   "embed_dim", "units",   "pooling",    "score",     "attention_dim", "layers",
-      "heads",     "ff_dim",    "positional", "dropout", "causal",    "seed"};
+      "num_words", "maxlen",    "padding",    "truncating", "lowercase", "strip_html",    "keep_punctuation",
+      "encoder",   "embed_dim", "units",      "pooling",    "score",     "attention_dim", "layers",
+      "heads",     "ff_dim",    "positional", "dropout",    "causal",    "seed"};
   for (const std::string& key : j.keys()) {
     if (!known.count(key)) throw std::invalid_argument("SentimentModelConfig: unknown setting '" + key + "'");
   }
@@ -43,8 +43,8 @@ SentimentModelConfig SentimentModelConfig::from_json(const std::string& json) {
   if (j.has("positional")) {
     const std::string positional = j.get_string("positional");
     if (positional != "learned" && positional != "sinusoidal") {
-      throw std::invalid_argument("SentimentModelConfig: positional must be sinusoidal or learned, got '" +
-                                  positional + "'");
+      throw std::invalid_argument("SentimentModelConfig: positional must be sinusoidal or learned, got '" + positional +
+                                  "'");
     }
     m.positional = positional == "learned" ? PositionalKind::learned : PositionalKind::sinusoidal;
   }

@@ -15,8 +15,8 @@ std::size_t count_correct(const Tensor1& logits, const Tensor1& labels) {
 }
 }  // namespace
 
-BatchStats train_step(SequenceClassifier& model, Optimizer& optimizer, const ClassifierBatch& batch,
-                      float clip_norm, Rng& rng, StepBuffers& buffers) {
+BatchStats train_step(SequenceClassifier& model, Optimizer& optimizer, const ClassifierBatch& batch, float clip_norm,
+                      Rng& rng, StepBuffers& buffers) {
   zero_grads(model.parameters());
   model.forward(batch.ids, batch.mask, true, rng, buffers.logits);
   BatchStats stats;

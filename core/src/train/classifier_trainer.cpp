@@ -23,9 +23,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string number_text(double value) {
   std::ostringstream out;
@@ -99,7 +97,6 @@ std::vector<std::vector<std::size_t>> epoch_batches(const EncodedDataset& data, 
   }
   return batches;
 }
-
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainerConfig& c) {
   if (c.optimizer == "adam") return std::make_unique<Adam>(c.learning_rate, 0.9f, 0.999f, 1e-8f, c.weight_decay);
@@ -198,9 +195,10 @@ std::string TrainerConfig::to_json() const {
 
 TrainerConfig TrainerConfig::from_json(const std::string& json) {
   const FlatJson j = FlatJson::parse(json);
-  static const std::set<std::string> known = {"epochs", "batch_size", "learning_rate", "optimizer", "weight_decay",
-                                              "clip_norm", "schedule", "warmup_steps", "validation_split",
-                                              "early_stopping_patience", "bucket_by_length", "seed"};
+  static const std::set<std::string> known = {
+      "epochs",           "batch_size", "learning_rate", "optimizer",        "weight_decay",
+      "clip_norm",        "schedule",   "warmup_steps",  "validation_split", "early_stopping_patience",
+      "bucket_by_length", "seed"};
   for (const std::string& key : j.keys()) {
     if (!known.count(key)) throw std::invalid_argument("TrainerConfig: unknown setting '" + key + "'");
   }
@@ -222,8 +220,7 @@ TrainerConfig TrainerConfig::from_json(const std::string& json) {
   return c;
 }
 
-ClassificationMetrics metrics_from_counts(std::size_t tp, std::size_t fp, std::size_t tn, std::size_t fn,
-                                          double loss) {
+ClassificationMetrics metrics_from_counts(std::size_t tp, std::size_t fp, std::size_t tn, std::size_t fn, double loss) {
   ClassificationMetrics m;
   m.tp = tp, m.fp = fp, m.tn = tn, m.fn = fn, m.loss = loss;
   const double total = static_cast<double>(tp + fp + tn + fn);
@@ -319,10 +316,16 @@ struct ClassifierTrainingRun::State {
 
   State(SequenceClassifier& m, const TextPipeline& p, const EncodedDataset& t, const EncodedDataset& v,
         const TrainerConfig& c)
-      : model(m), pipeline(p), train(t), validation(v), config(c),
+      : model(m),
+        pipeline(p),
+        train(t),
+        validation(v),
+        config(c),
         batches_per_epoch((t.size() + c.batch_size - 1) / c.batch_size),
         schedule(LearningRateSchedule::from_name(c.schedule, schedule_config(c, batches_per_epoch * c.epochs))),
-        optimizer(make_optimizer(c)), order_rng(c.seed, 0x0de5), dropout_rng(c.seed, 0xd20f) {}
+        optimizer(make_optimizer(c)),
+        order_rng(c.seed, 0x0de5),
+        dropout_rng(c.seed, 0xd20f) {}
 
   static ScheduleConfig schedule_config(const TrainerConfig& c, std::size_t total_steps) {
     ScheduleConfig out;
@@ -338,14 +341,15 @@ struct ClassifierTrainingRun::State {
     throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
                              std::to_string(result.steps + 1) + " (" + what +
                              "); the parameters of the last step with a finite loss were restored. Try a lower "
-                             "learning rate (now " + number_text(config.learning_rate) + ") or clip_norm > 0");
+                             "learning rate (now " +
+                             number_text(config.learning_rate) + ") or clip_norm > 0");
   }
 };
 
 namespace {
 // Validates before State's members (schedule, optimiser) are built from the config.
-const TrainerConfig& checked(const TrainerConfig& config, const EncodedDataset& train,
-                             const EncodedDataset& validation, const SequenceClassifier& model) {
+const TrainerConfig& checked(const TrainerConfig& config, const EncodedDataset& train, const EncodedDataset& validation,
+                             const SequenceClassifier& model) {
   config.validate();
   if (train.size() == 0) throw std::invalid_argument("train_classifier: the training set is empty");
   check_dataset(train, model, "training");

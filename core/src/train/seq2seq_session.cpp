@@ -140,7 +140,8 @@ Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::ui
 
 void Seq2SeqSession::prepare(TokenLevel level) {
   const bool words = level == TokenLevel::word;
-  vocabularies_ = fit_vocabularies(train_, level, words ? config_.source_vocab : 1000, words ? config_.target_vocab : 1000);
+  vocabularies_ =
+      fit_vocabularies(train_, level, words ? config_.source_vocab : 1000, words ? config_.target_vocab : 1000);
   train_ids_ = encode_pairs(train_, vocabularies_);
   test_ids_ = encode_pairs(test_, vocabularies_);
   config_.model.source_vocab = vocabularies_.source.size();

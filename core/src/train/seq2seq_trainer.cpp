@@ -25,23 +25,23 @@ std::string number_text(double value) {
   return out.str();
 }
 
-[[noreturn]] void fail_config(const char* field, const char* rule, const std::string& value) {
+[[noreturn]] void fail_config(const char *field, const char *rule, const std::string &value) {
   throw std::invalid_argument(std::string("Seq2SeqTrainerConfig: ") + field + " must be " + rule + ", got " + value);
 }
 
 // rows[indices] -> [B, max(1, longest)] padded 'post' with PAD.
-void gather(const Sequences& rows, const std::size_t* indices, std::size_t count, TokenIds& out) {
+void gather(const Sequences &rows, const std::size_t *indices, std::size_t count, TokenIds &out) {
   std::size_t width = 1;
   for (std::size_t i = 0; i < count; ++i) width = std::max(width, rows[indices[i]].size());
   ensure_shape(out, std::array<std::size_t, 2>{count, width});
   std::fill(out.begin(), out.end(), kPadId);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::vector<int>& row = rows[indices[i]];
+    const std::vector<int> &row = rows[indices[i]];
     std::copy(row.begin(), row.end(), out.data() + i * width);
   }
 }
 
-void check_data(const Seq2SeqModel& model, const Sequences& sources, const Sequences& targets, const char* which) {
+void check_data(const Seq2SeqModel &model, const Sequences &sources, const Sequences &targets, const char *which) {
   if (sources.size() != targets.size()) {
     throw std::invalid_argument(std::string("train_seq2seq: ") + which + " set has " + std::to_string(sources.size()) +
                                 " sources but " + std::to_string(targets.size()) + " targets");
@@ -54,7 +54,7 @@ void check_data(const Seq2SeqModel& model, const Sequences& sources, const Seque
                                     " holds id " + std::to_string(id) + ", outside [0, " + std::to_string(vs) + ")");
       }
     }
-    const std::vector<int>& t = targets[i];
+    const std::vector<int> &t = targets[i];
     if (t.size() < 2 || t.front() != kBosId || t.back() != kEosId) {
       throw std::invalid_argument(std::string("train_seq2seq: ") + which + " target " + std::to_string(i) +
                                   " must be BOS y1 .. yn EOS (ids 1 ... 2)");
@@ -70,8 +70,8 @@ void check_data(const Seq2SeqModel& model, const Sequences& sources, const Seque
 
 // Shuffled batches of similar source length: shuffle, sort windows of `window` batches by
 // length, cut them into batches, shuffle the batch order.
-std::vector<std::vector<std::size_t>> epoch_batches(const Sequences& sources, std::size_t batch, std::size_t window,
-                                                    Rng& rng) {
+std::vector<std::vector<std::size_t>> epoch_batches(const Sequences &sources, std::size_t batch, std::size_t window,
+                                                    Rng &rng) {
   const std::size_t n = sources.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -93,9 +93,8 @@ std::vector<std::vector<std::size_t>> epoch_batches(const Sequences& sources, st
   return batches;
 }
 
-
 // Teacher-forced mean token loss over a whole set (weighted by each batch's token count).
-double dataset_loss(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets, std::size_t batch) {
+double dataset_loss(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets, std::size_t batch) {
   TokenIds src, tgt;
   std::vector<std::size_t> indices(sources.size());
   std::iota(indices.begin(), indices.end(), 0);
@@ -114,8 +113,9 @@ double dataset_loss(Seq2SeqModel& model, const Sequences& sources, const Sequenc
 }
 
 // (exact match, token accuracy, −loss), compared lexicographically.
-bool better(const Seq2SeqEpochProgress& a, const Seq2SeqEpochProgress& best) {
-  if (a.validation.exact_match != best.validation.exact_match) return a.validation.exact_match > best.validation.exact_match;
+bool better(const Seq2SeqEpochProgress &a, const Seq2SeqEpochProgress &best) {
+  if (a.validation.exact_match != best.validation.exact_match)
+    return a.validation.exact_match > best.validation.exact_match;
   if (a.validation.token_accuracy != best.validation.token_accuracy) {
     return a.validation.token_accuracy > best.validation.token_accuracy;
   }
@@ -149,7 +149,7 @@ float Seq2SeqTrainerConfig::teacher_forcing_at(std::size_t epoch) const {
   return teacher_forcing_start + (teacher_forcing_end - teacher_forcing_start) * f;
 }
 
-Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
                                 std::size_t max_len, std::size_t batch) {
   if (sources.size() != targets.size()) {
     throw std::invalid_argument("evaluate_seq2seq: " + std::to_string(sources.size()) + " sources but " +
@@ -171,7 +171,7 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sour
     const std::vector<Decoded> decoded = model.greedy_batch(src, max_len);
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t index = order[begin + i];
-      const std::vector<int>& gold = targets[index];  // BOS y EOS
+      const std::vector<int> &gold = targets[index];  // BOS y EOS
       const std::vector<int> want(gold.begin() + 1, gold.end() - (gold.size() >= 2 && gold.back() == kEosId ? 1 : 0));
       std::vector<int> got = decoded[i].tokens;
       const bool same = got == want;
@@ -180,7 +180,7 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sour
       // y1 .. yn EOS against the decoded tokens (+ EOS), position by position.
       for (std::size_t p = 1; p < gold.size(); ++p) hits += (p - 1 < got.size() && got[p - 1] == gold[p]) ? 1 : 0;
       positions += gold.size() - 1;
-      Seq2SeqLengthMetrics& l = by_length[sources[index].size()];
+      Seq2SeqLengthMetrics &l = by_length[sources[index].size()];
       l.source_length = sources[index].size();
       ++l.count;
       l.exact += same ? 1 : 0;
@@ -189,7 +189,7 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sour
   m.count = sources.size();
   m.exact_match = m.count > 0 ? static_cast<double>(exact) / static_cast<double>(m.count) : 0.0;
   m.token_accuracy = positions > 0 ? static_cast<double>(hits) / static_cast<double>(positions) : 0.0;
-  for (const auto& entry : by_length) m.by_source_length.push_back(entry.second);
+  for (const auto &entry : by_length) m.by_source_length.push_back(entry.second);
   return m;
 }
 

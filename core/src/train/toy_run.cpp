@@ -5,7 +5,6 @@
 #include <set>
 
 #include "attn/io/flat_json.hpp"
-
 #include "attn/optim/adam.hpp"
 #include "attn/train/classifier_step.hpp"
 
@@ -27,9 +26,9 @@ SequenceDataset make_task(const ToyRunConfig& c, std::size_t count, std::uint64_
 ToyRunConfig toy_run_config_from_json(const std::string& json) {
   const FlatJson j = FlatJson::parse(json);
   static const std::set<std::string> known = {
-      "task", "vocab_size", "train_examples", "test_examples", "min_len", "max_len", "steps", "batch_size",
-      "learning_rate", "clip_norm", "padding", "seed", "encoder", "pooling", "score", "embed_dim", "units",
-      "attention_dim", "layers", "heads", "ff_dim", "dropout"};
+      "task",          "vocab_size",    "train_examples", "test_examples", "min_len", "max_len", "steps", "batch_size",
+      "learning_rate", "clip_norm",     "padding",        "seed",          "encoder", "pooling", "score", "embed_dim",
+      "units",         "attention_dim", "layers",         "heads",         "ff_dim",  "dropout"};
   for (const std::string& key : j.keys()) {
     if (!known.count(key)) throw std::invalid_argument("unknown toy-run setting '" + key + "'");
   }
@@ -88,7 +87,8 @@ ToyRunResult run_toy_task(const ToyRunConfig& config, const std::function<void(s
   const std::size_t batch_size = std::min(config.batch_size, train.size());
   for (std::size_t step = 0; step < config.steps; ++step) {
     if (cursor + batch_size > order.size()) {  // new epoch: Fisher–Yates shuffle
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
+      for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
       cursor = 0;
     }
     make_batch(train, order.data() + cursor, batch_size, config.padding, batch);

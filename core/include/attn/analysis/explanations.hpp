@@ -27,20 +27,19 @@
 namespace attn {
 
 struct AnalysisOptions {
-  std::size_t shuffles =
-      20; // K random permutations of the attention weights (0 = skip the test)
-  std::uint64_t seed = 1; // Rng seed of the permutations
+  std::size_t shuffles = 20;  // K random permutations of the attention weights (0 = skip the test)
+  std::uint64_t seed = 1;     // Rng seed of the permutations
 };
 
 struct ReviewAnalysis {
   // probability, tokens [T], ids [T], weights α [T] (empty without attention
   // pooling).
   Explanation explanation;
-  float logit = 0; // log-odds of P(positive)
+  float logit = 0;  // log-odds of P(positive)
 
   // Attention pooling only (all empty otherwise):
-  std::vector<float> scores; // [T] pre-softmax scores e_t; α_t = exp(e_t − max
-                             // e) / Σ_s exp(e_s − max e)
+  std::vector<float> scores;  // [T] pre-softmax scores e_t; α_t = exp(e_t − max
+                              // e) / Σ_s exp(e_s − max e)
   // [T] c_t = w_outᵀ (α_t h_t): the share of the logit that flows through token
   // t. Without dropout logit = Σ_t c_t + output_bias exactly (up to float
   // rounding).
@@ -59,26 +58,22 @@ struct ReviewAnalysis {
   std::vector<float> leave_one_out;
 
   // The tests (attention pooling only; NaN / empty otherwise):
-  std::vector<float>
-      shuffled_probabilities; // [K] P under each random permutation of α
-  float shuffle_median_change =
-      0; // median_k |P_k − P| (NaN without attention / K = 0)
-  float shuffle_max_change = 0;  // max_k |P_k − P|
-  float uniform_probability = 0; // P with α_t = 1/T over every token
+  std::vector<float> shuffled_probabilities;  // [K] P under each random permutation of α
+  float shuffle_median_change = 0;            // median_k |P_k − P| (NaN without attention / K = 0)
+  float shuffle_max_change = 0;               // max_k |P_k − P|
+  float uniform_probability = 0;              // P with α_t = 1/T over every token
 };
 
 // Analyses `text` encoded with the model's pipeline. Throws
 // std::invalid_argument when the model has no classifier ("analyze_review: the
 // sentiment model has no classifier ...") or the text has no words
 // ("analyze_review: the text has no words to analyse").
-ReviewAnalysis analyze_review(const SentimentModel &model,
-                              const std::string &text,
+ReviewAnalysis analyze_review(const SentimentModel &model, const std::string &text,
                               const AnalysisOptions &options = {});
 
 // A uniformly random permutation of `weights` [T] (Fisher–Yates on rng.below):
 // the same multiset of values in another order.
-std::vector<float> shuffled_weights(const std::vector<float> &weights,
-                                    Rng &rng);
+std::vector<float> shuffled_weights(const std::vector<float> &weights, Rng &rng);
 
 // Counterfactuals: the prediction (and attention) for an edited token list [T],
 // each looked up in the vocabulary as a word — "<start>" → the start id,
@@ -87,25 +82,22 @@ std::vector<float> shuffled_weights(const std::vector<float> &weights,
 // first to have one, as analyze_review's tokens do); longer than maxlen is cut
 // as the pipeline's `truncating` says. Throws std::invalid_argument for an
 // empty list or a model without a classifier.
-Explanation predict_tokens(const SentimentModel &model,
-                           const std::vector<std::string> &tokens);
+Explanation predict_tokens(const SentimentModel &model, const std::vector<std::string> &tokens);
 
 struct MisclassifiedReview {
   std::string text;
   std::string origin;
   int label = 0;
-  float probability =
-      0; // P(positive): > 0.5 for a wrong positive, <= 0.5 for a wrong negative
-  std::vector<std::string> tokens; // [T]
-  std::vector<float> weights; // [T] attention (empty without attention pooling)
+  float probability = 0;            // P(positive): > 0.5 for a wrong positive, <= 0.5 for a wrong negative
+  std::vector<std::string> tokens;  // [T]
+  std::vector<float> weights;       // [T] attention (empty without attention pooling)
 };
 
 // The examples the model gets wrong (p > 0.5 is positive, as
 // classification_metrics), the most confidently wrong first (by |p − 0.5|; ties
 // keep data order), at most `limit` of them (0 = all). Throws
 // std::invalid_argument when the model has no classifier.
-std::vector<MisclassifiedReview>
-misclassified(const SentimentModel &model,
-              const std::vector<LabelledText> &examples, std::size_t limit);
+std::vector<MisclassifiedReview> misclassified(const SentimentModel &model, const std::vector<LabelledText> &examples,
+                                               std::size_t limit);
 
-} // namespace attn
+}  // namespace attn

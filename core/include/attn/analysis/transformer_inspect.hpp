@@ -69,8 +69,8 @@ struct HeadAblation {
 // Accuracy on examples[0, limit) with no head ablated, then with each (layer, head) ablated alone
 // (L · H + 1 evaluations). `causal` as in TransformerInspectOptions. Errors as inspect_transformer
 // ("head_ablation: ..."); std::invalid_argument for an empty example set.
-HeadAblation head_ablation(const SentimentModel& model, const std::vector<LabelledText>& examples,
-                           std::size_t limit, bool causal = false);
+HeadAblation head_ablation(const SentimentModel& model, const std::vector<LabelledText>& examples, std::size_t limit,
+                           bool causal = false);
 
 // -> [P, D]: the positional term the encoder adds to position p's scaled embedding — the
 // sinusoidal table, or the learned table's first P rows. P must be 1..max_len.

@@ -47,21 +47,18 @@ Tensor2 scaled_dot_scores(const Tensor2& queries, const Tensor2& keys);
 // queries [Q, Ds], keys [T, Dh], w [Ds, Dh] -> [Q, T]
 Tensor2 general_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w);
 // queries [Q, Ds], keys [T, Dh], w1 [A, Ds], w2 [A, Dh], v [A] -> [Q, T]
-Tensor2 additive_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w1,
-                        const Tensor2& w2, const Tensor1& v);
+Tensor2 additive_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w1, const Tensor2& w2,
+                        const Tensor1& v);
 // queries [Q, Ds], keys [T, Dh], w [A, Ds + Dh], v [A] -> [Q, T]
-Tensor2 concat_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w,
-                      const Tensor1& v);
+Tensor2 concat_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w, const Tensor1& v);
 // queries [Q, Ds], keys [T, Dh] (only T is used), w [T, Ds] -> [Q, T]
 Tensor2 location_scores(const Tensor2& queries, const Tensor2& keys, const Tensor2& w);
 // queries [Q, D], keys [T, D] -> [Q, T]
 Tensor2 cosine_scores(const Tensor2& queries, const Tensor2& keys);
 
 // Dispatch on kind. queries [Q, Ds], keys [T, Dh] -> [Q, T].
-Tensor2 scores(ScoreKind kind, const Tensor2& queries, const Tensor2& keys,
-               const ScoreParams& params = {});
+Tensor2 scores(ScoreKind kind, const Tensor2& queries, const Tensor2& keys, const ScoreParams& params = {});
 // One query: query [Ds], keys [T, Dh] -> [T].
-Tensor1 scores(ScoreKind kind, const Tensor1& query, const Tensor2& keys,
-               const ScoreParams& params = {});
+Tensor1 scores(ScoreKind kind, const Tensor1& query, const Tensor2& keys, const ScoreParams& params = {});
 
 }  // namespace attn

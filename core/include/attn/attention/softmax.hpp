@@ -16,14 +16,14 @@
 namespace attn {
 namespace detail {
 // x, mask (may be null), y: row-major blocks of outer × n × inner; softmax runs along n.
-void softmax_strided(const float* x, const std::uint8_t* mask, float* y, std::size_t outer,
-                     std::size_t n, std::size_t inner, float temperature);
+void softmax_strided(const float* x, const std::uint8_t* mask, float* y, std::size_t outer, std::size_t n,
+                     std::size_t inner, float temperature);
 
 template <std::size_t N>
-void softmax_dims(const std::array<std::size_t, N>& shape, std::size_t axis, std::size_t& outer,
-                  std::size_t& n, std::size_t& inner) {
-  ATTN_REQUIRE(axis < N, "softmax", "axis " + std::to_string(axis) + " is out of range for a rank-" +
-                                   std::to_string(N) + " tensor");
+void softmax_dims(const std::array<std::size_t, N>& shape, std::size_t axis, std::size_t& outer, std::size_t& n,
+                  std::size_t& inner) {
+  ATTN_REQUIRE(axis < N, "softmax",
+               "axis " + std::to_string(axis) + " is out of range for a rank-" + std::to_string(N) + " tensor");
   outer = 1;
   inner = 1;
   for (std::size_t i = 0; i < axis; ++i) outer *= shape[i];
@@ -34,8 +34,7 @@ void softmax_dims(const std::array<std::size_t, N>& shape, std::size_t axis, std
 
 // x any shape -> same shape, softmax along `axis` (default: the last one).
 template <std::size_t N>
-xt::xtensor<float, N> softmax(const xt::xtensor<float, N>& x, std::size_t axis = N - 1,
-                              float temperature = 1.f) {
+xt::xtensor<float, N> softmax(const xt::xtensor<float, N>& x, std::size_t axis = N - 1, float temperature = 1.f) {
   std::size_t outer, n, inner;
   detail::softmax_dims<N>(x.shape(), axis, outer, n, inner);
   xt::xtensor<float, N> y = xt::empty<float>(x.shape());
@@ -45,12 +44,11 @@ xt::xtensor<float, N> softmax(const xt::xtensor<float, N>& x, std::size_t axis =
 
 // x any shape, mask same shape (1 = visible) -> same shape.
 template <std::size_t N>
-xt::xtensor<float, N> masked_softmax(const xt::xtensor<float, N>& x,
-                                     const xt::xtensor<std::uint8_t, N>& mask,
+xt::xtensor<float, N> masked_softmax(const xt::xtensor<float, N>& x, const xt::xtensor<std::uint8_t, N>& mask,
                                      std::size_t axis = N - 1, float temperature = 1.f) {
   ATTN_REQUIRE(mask.shape() == x.shape(), "masked_softmax",
-          "mask has shape " + shape_string(mask.shape()) + " but x has shape " + shape_string(x.shape()) +
-              "; they must match");
+               "mask has shape " + shape_string(mask.shape()) + " but x has shape " + shape_string(x.shape()) +
+                   "; they must match");
   std::size_t outer, n, inner;
   detail::softmax_dims<N>(x.shape(), axis, outer, n, inner);
   xt::xtensor<float, N> y = xt::empty<float>(x.shape());

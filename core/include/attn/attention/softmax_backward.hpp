@@ -46,8 +46,8 @@ xt::xtensor<float, N> masked_softmax_backward(const xt::xtensor<float, N>& y, co
       dy.shape() == y.shape(), "masked_softmax_backward",
       "dy has shape " + shape_string(dy.shape()) + " but y has shape " + shape_string(y.shape()) + "; they must match");
   ATTN_REQUIRE(mask.shape() == y.shape(), "masked_softmax_backward",
-          "mask has shape " + shape_string(mask.shape()) + " but y has shape " + shape_string(y.shape()) +
-              "; they must match");
+               "mask has shape " + shape_string(mask.shape()) + " but y has shape " + shape_string(y.shape()) +
+                   "; they must match");
   std::size_t outer, n, inner;
   detail::softmax_dims<N>(y.shape(), axis, outer, n, inner);
   xt::xtensor<float, N> dx = xt::empty<float>(y.shape());

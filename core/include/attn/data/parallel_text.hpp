@@ -44,8 +44,8 @@ std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelL
 // The same from a path (native; FileSource errors name the path) or from bytes the caller owns
 // (the browser's ArrayBuffer); `name` is what error messages call the file.
 std::vector<ParallelExample> load_parallel_text_file(const std::string& path, const ParallelLimits& limits = {});
-std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, std::size_t size, const std::string& name,
-                                                      const ParallelLimits& limits = {});
+std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, std::size_t size,
+                                                      const std::string& name, const ParallelLimits& limits = {});
 
 struct ParallelVocabularies {
   Seq2SeqVocabulary source;

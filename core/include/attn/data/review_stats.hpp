@@ -32,10 +32,10 @@ ReviewStats review_stats(const std::vector<LabelledText>& examples, const Tokeni
                          std::size_t bins = 20);
 
 struct VocabularyCoverage {
-  std::size_t tokens = 0, known_tokens = 0;  // token occurrences, and those with a vocabulary id
-  std::size_t words = 0, known_words = 0;    // distinct words, and those with a vocabulary id
+  std::size_t tokens = 0, known_tokens = 0;      // token occurrences, and those with a vocabulary id
+  std::size_t words = 0, known_words = 0;        // distinct words, and those with a vocabulary id
   double token_coverage = 0, word_coverage = 0;  // the two ratios (0 for no tokens)
-  std::size_t truncated = 0;  // reviews longer than the pipeline's maxlen (they lose ids)
+  std::size_t truncated = 0;                     // reviews longer than the pipeline's maxlen (they lose ids)
 };
 
 // Coverage of `examples` by the pipeline's vocabulary (num_words applied: rarer words are <oov>).

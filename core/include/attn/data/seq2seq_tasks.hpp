@@ -40,20 +40,20 @@ std::string iso_date(const Date& date);
 // day first, then the month (d/m/y, the European order), or the year first (ISO-like); two-digit
 // years need a year range of at most 100 years to be read back.
 enum class DateFormat {
-  day_month_year,          // 3 May 1979
-  weekday_month_ordinal,   // Thursday, May 3rd 1979
-  numeric_dmy_short,       // 03/05/79
-  lower_month_day_short,   // may 3 79
-  iso,                     // 1979-05-03
-  iso_slashes_unpadded,    // 1979/5/3
-  short_weekday_day_month, // Thu 3 May, 1979
-  dotted_dmy,              // 3.5.1979
-  month_the_ordinal,       // May the 3rd, 1979
-  month_day_comma_year,    // May 3, 1979
-  dd_mon_yy,               // 03-May-79
-  upper_day_month_year,    // 3 MAY 1979
-  weekday_numeric_dmy,     // thursday 03/05/1979
-  ordinal_of_month,        // 3rd of May 1979
+  day_month_year,           // 3 May 1979
+  weekday_month_ordinal,    // Thursday, May 3rd 1979
+  numeric_dmy_short,        // 03/05/79
+  lower_month_day_short,    // may 3 79
+  iso,                      // 1979-05-03
+  iso_slashes_unpadded,     // 1979/5/3
+  short_weekday_day_month,  // Thu 3 May, 1979
+  dotted_dmy,               // 3.5.1979
+  month_the_ordinal,        // May the 3rd, 1979
+  month_day_comma_year,     // May 3, 1979
+  dd_mon_yy,                // 03-May-79
+  upper_day_month_year,     // 3 MAY 1979
+  weekday_numeric_dmy,      // thursday 03/05/1979
+  ordinal_of_month,         // 3rd of May 1979
 };
 constexpr std::size_t kDateFormatCount = 14;
 
@@ -104,7 +104,8 @@ std::vector<ParallelExample> make_date_examples(std::size_t count, const DateTas
                                                 const std::vector<ParallelExample>* exclude = nullptr);
 // Training set from `seed`; the held-out set from the same generator under another random stream
 // of the same seed, excluding every training source (no overlap).
-TaskSplit make_date_split(std::size_t train_size, std::size_t test_size, const DateTaskConfig& config, std::uint64_t seed);
+TaskSplit make_date_split(std::size_t train_size, std::size_t test_size, const DateTaskConfig& config,
+                          std::uint64_t seed);
 
 enum class DigitTask { reverse, sort, copy };
 const char* digit_task_name(DigitTask task);
@@ -116,8 +117,9 @@ std::string digit_task_target(DigitTask task, const std::string& digits);
 // `count` digit strings with lengths uniform in [min_len, max_len] (1 <= min_len <= max_len),
 // digits uniform in 0..9, none equal to a source in `exclude` (duplicates within the set are
 // allowed: short lengths have few strings).
-std::vector<ParallelExample> make_digit_examples(DigitTask task, std::size_t count, std::size_t min_len, std::size_t max_len,
-                                                 std::uint64_t seed, const std::vector<ParallelExample>* exclude = nullptr);
+std::vector<ParallelExample> make_digit_examples(DigitTask task, std::size_t count, std::size_t min_len,
+                                                 std::size_t max_len, std::uint64_t seed,
+                                                 const std::vector<ParallelExample>* exclude = nullptr);
 // Training lengths [min_len, max_len]; the held-out set uses [test_min_len, test_max_len] (longer
 // for length generalisation), another random stream, and no training source.
 TaskSplit make_digit_split(DigitTask task, std::size_t train_size, std::size_t test_size, std::size_t min_len,

@@ -16,7 +16,7 @@ namespace attn {
 
 struct SequenceDataset {
   std::vector<std::vector<std::int32_t>> tokens;
-  std::vector<float> labels;                       // 0 or 1
+  std::vector<float> labels;                        // 0 or 1
   std::vector<std::vector<std::uint8_t>> decisive;  // 1 at the positions that decide the label
   std::size_t vocab_size = 0;
   std::size_t size() const { return tokens.size(); }
@@ -31,8 +31,8 @@ SequenceDataset make_first_of_two_task(std::size_t count, std::size_t min_len, s
 enum class Padding { pre, post };
 
 struct ClassifierBatch {
-  TokenIds ids;   // [B, T]
-  Mask2 mask;     // [B, T], 1 = real token
+  TokenIds ids;    // [B, T]
+  Mask2 mask;      // [B, T], 1 = real token
   Tensor1 labels;  // [B]
 };
 

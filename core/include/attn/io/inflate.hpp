@@ -158,7 +158,7 @@ class Inflater {
 
 // Convenience: inflates a whole raw deflate stream held in memory (tests, small payloads).
 // Throws DataError when the output would exceed max_output bytes.
-std::vector<std::uint8_t> inflate_bytes(const std::uint8_t* data, std::size_t size,
-                                        std::size_t max_output, const std::string& name = "deflate");
+std::vector<std::uint8_t> inflate_bytes(const std::uint8_t* data, std::size_t size, std::size_t max_output,
+                                        const std::string& name = "deflate");
 
 }  // namespace attn

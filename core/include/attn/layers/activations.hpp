@@ -46,12 +46,11 @@ void activation_forward(Activation activation, const xt::xtensor<float, N>& x, x
 }
 
 template <std::size_t N>
-void activation_backward(Activation activation, const xt::xtensor<float, N>& x,
-                         const xt::xtensor<float, N>& y, const xt::xtensor<float, N>& dy,
-                         xt::xtensor<float, N>& dx) {
+void activation_backward(Activation activation, const xt::xtensor<float, N>& x, const xt::xtensor<float, N>& y,
+                         const xt::xtensor<float, N>& dy, xt::xtensor<float, N>& dx) {
   ATTN_REQUIRE(x.shape() == dy.shape() && y.shape() == dy.shape(), "activation_backward",
-          "x has shape " + shape_string(x.shape()) + ", y has shape " + shape_string(y.shape()) +
-              " and dy has shape " + shape_string(dy.shape()) + "; all three must match");
+               "x has shape " + shape_string(x.shape()) + ", y has shape " + shape_string(y.shape()) +
+                   " and dy has shape " + shape_string(dy.shape()) + "; all three must match");
   if (dx.shape() != dy.shape()) dx.resize(dy.shape());
   activation_backward(activation, x.data(), y.data(), dy.data(), dx.data(), dy.size());
 }

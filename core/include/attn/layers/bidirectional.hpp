@@ -62,8 +62,8 @@ class Bidirectional {
 
  private:
   // Backward scratch: the two halves of dh_seq / dfinal and the second direction's dx.
-  Tensor3 dh_forward_;   // [B, T, U]
-  Tensor3 dh_backward_;  // [B, T, U]
+  Tensor3 dh_forward_;      // [B, T, U]
+  Tensor3 dh_backward_;     // [B, T, U]
   Tensor2 dlast_forward_;   // [B, U]
   Tensor2 dlast_backward_;  // [B, U]
   Tensor3 dx_backward_;     // [B, T, D]

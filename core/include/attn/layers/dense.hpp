@@ -60,8 +60,8 @@ class Dense {
 
  private:
   // Checks dy [rows, out] against the cached input and returns rows.
-  std::size_t check_backward(const char* where, std::size_t dy_rows, std::size_t dy_cols,
-                             const std::string& dy_shape, const DenseCache& cache) const;
+  std::size_t check_backward(const char* where, std::size_t dy_rows, std::size_t dy_cols, const std::string& dy_shape,
+                             const DenseCache& cache) const;
 
   Tensor2 w_, dw_;  // [in, out]
   Tensor1 b_, db_;  // [out]

@@ -33,8 +33,8 @@ struct GRUStepCache {
 
 // What backward needs from one sequence forward call; h_last is also the final-state output.
 struct GRUCache {
-  Tensor3 x;       // [B, T, D] the input, copied (for dw_x)
-  Mask2 mask;      // [B, T] 1 = real step; all ones when forward got no mask
+  Tensor3 x;   // [B, T, D] the input, copied (for dw_x)
+  Mask2 mask;  // [B, T] 1 = real step; all ones when forward got no mask
   bool reverse = false;
   Tensor2 h0;      // [B, U] initial state (zeros when none was given)
   Tensor3 gates;   // [B, T, 3U] activations r, z, n (unspecified at padded steps)

@@ -38,8 +38,8 @@ struct LSTMStepCache {
 // What backward needs from one sequence forward call. h_last / c_last are also the layer's
 // final-state outputs.
 struct LSTMCache {
-  Tensor3 x;       // [B, T, D] the input, copied (for dw_x)
-  Mask2 mask;      // [B, T] 1 = real step; all ones when forward got no mask
+  Tensor3 x;   // [B, T, D] the input, copied (for dw_x)
+  Mask2 mask;  // [B, T] 1 = real step; all ones when forward got no mask
   bool reverse = false;
   Tensor2 h0;      // [B, U] initial states (zeros when none were given)
   Tensor2 c0;      // [B, U]
@@ -74,8 +74,8 @@ class LSTM {
   // dh [B, U], dc [B, U] (gradients w.r.t. step_forward's h and c) -> dx_t [B, D],
   // dh_prev [B, U], dc_prev [B, U] (overwritten; dh_prev / dc_prev may alias dh / dc).
   // Accumulates dw_x, dw_h, db.
-  void step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCache& cache, Tensor2& dx_t,
-                     Tensor2& dh_prev, Tensor2& dc_prev);
+  void step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCache& cache, Tensor2& dx_t, Tensor2& dh_prev,
+                     Tensor2& dc_prev);
 
   // ---- sequence API ------------------------------------------------------------------------
   // x [B, T, D], mask [B, T] (1 = real, may be null) -> h_seq [B, T, U]; final states in

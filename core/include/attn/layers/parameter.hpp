@@ -26,8 +26,8 @@ using ParameterList = std::vector<Parameter>;
 template <class T>
 void add_parameter(ParameterList& out, const std::string& prefix, const std::string& name, T& value, T& grad) {
   ATTN_REQUIRE(value.shape() == grad.shape(), "add_parameter",
-          prefix + name + ": value has shape " + shape_string(value.shape()) + " but grad has shape " +
-              shape_string(grad.shape()));
+               prefix + name + ": value has shape " + shape_string(value.shape()) + " but grad has shape " +
+                   shape_string(grad.shape()));
   Parameter p;
   p.name = prefix + name;
   p.shape.assign(value.shape().begin(), value.shape().end());

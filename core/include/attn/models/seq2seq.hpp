@@ -60,9 +60,9 @@ constexpr std::int32_t kPadId = 0, kBosId = 1, kEosId = 2, kUnkId = 3;
 enum class CellKind { lstm, gru };
 enum class AttentionForm { none, bahdanau, luong };
 
-const char* cell_kind_name(CellKind kind);                    // "lstm", "gru"
-CellKind cell_kind_from_name(const std::string& name);        // throws std::invalid_argument
-const char* attention_form_name(AttentionForm form);          // "none", "bahdanau", "luong"
+const char* cell_kind_name(CellKind kind);              // "lstm", "gru"
+CellKind cell_kind_from_name(const std::string& name);  // throws std::invalid_argument
+const char* attention_form_name(AttentionForm form);    // "none", "bahdanau", "luong"
 AttentionForm attention_form_from_name(const std::string& name);
 
 struct Seq2SeqConfig {
@@ -73,8 +73,8 @@ struct Seq2SeqConfig {
   CellKind cell = CellKind::lstm;                  // encoder and decoder
   AttentionForm attention = AttentionForm::bahdanau;
   ScoreKind score = ScoreKind::additive;
-  bool input_feeding = true;         // luong: feed h̃_{t-1} into the next step
-  std::size_t max_source_len = 64;   // luong + location: longest source it can score
+  bool input_feeding = true;        // luong: feed h̃_{t-1} into the next step
+  std::size_t max_source_len = 64;  // luong + location: longest source it can score
 
   // Throws std::invalid_argument "Seq2SeqConfig: ..." (see the header comment for the rules).
   void validate() const;

@@ -45,9 +45,9 @@ struct ClassifierConfig {
   std::size_t ff_dim = 64;
   std::size_t max_len = 512;  // longest sequence the positional encoding supports
   PositionalKind positional = PositionalKind::sinusoidal;
-  float dropout = 0.f;  // on the embeddings, on the pooled vector, and inside Transformer blocks
+  float dropout = 0.f;       // on the embeddings, on the pooled vector, and inside Transformer blocks
   float word_dropout = 0.f;  // drops whole token embeddings (spatial dropout), after `dropout`
-  bool causal = false;  // Transformer: causal self-attention mask
+  bool causal = false;       // Transformer: causal self-attention mask
 
   // Checks ranges and combinations; throws std::invalid_argument saying what is wrong.
   void validate() const;

@@ -31,13 +31,13 @@ std::string decay_kind_name(DecayKind kind);
 DecayKind parse_decay_kind(const std::string& name);
 
 struct ScheduleConfig {
-  float base_lr = 1e-3f;          // finite, >= 0
-  std::size_t warmup_steps = 0;   // W
+  float base_lr = 1e-3f;         // finite, >= 0
+  std::size_t warmup_steps = 0;  // W
   DecayKind kind = DecayKind::constant;
-  std::size_t total_steps = 0;    // linear, cosine: must be > warmup_steps
-  float final_lr = 0.f;           // linear: the end value; cosine: the minimum. Finite, >= 0
-  float gamma = 1.f;              // exponential: factor per `decay_every` steps, in (0, 1]
-  std::size_t decay_every = 1;    // exponential: >= 1 (staircase when > 1)
+  std::size_t total_steps = 0;  // linear, cosine: must be > warmup_steps
+  float final_lr = 0.f;         // linear: the end value; cosine: the minimum. Finite, >= 0
+  float gamma = 1.f;            // exponential: factor per `decay_every` steps, in (0, 1]
+  std::size_t decay_every = 1;  // exponential: >= 1 (staircase when > 1)
 };
 
 class LearningRateSchedule {

@@ -65,7 +65,7 @@ class Seq2SeqVocabulary {
   // alignment tables.
   std::vector<std::string> tokens_of(const std::vector<int>& ids) const;
 
-  std::string token(int id) const;  // std::invalid_argument outside [0, size())
+  std::string token(int id) const;         // std::invalid_argument outside [0, size())
   int id(const std::string& token) const;  // <unk> when absent
   std::size_t size() const { return first_token + tokens_.size(); }
   TokenLevel level() const { return level_; }

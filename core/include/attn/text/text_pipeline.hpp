@@ -21,8 +21,8 @@
 namespace attn {
 
 struct TextPipelineConfig {
-  std::size_t num_words = 5000;  // ids < num_words survive (Keras' num_words); >= 5
-  std::size_t maxlen = 500;      // longest encoded review, start token included; >= 1
+  std::size_t num_words = 5000;       // ids < num_words survive (Keras' num_words); >= 5
+  std::size_t maxlen = 500;           // longest encoded review, start token included; >= 1
   PadMode padding = PadMode::pre;     // where batches put the padding (pre: right-aligned reviews)
   PadMode truncating = PadMode::pre;  // pre keeps the LAST maxlen ids (Keras' default)
   TokenizerOptions tokenizer;

@@ -43,14 +43,14 @@ struct TrainerConfig {
   std::size_t epochs = 5;
   std::size_t batch_size = 32;
   float learning_rate = 1e-3f;
-  std::string optimizer = "adam";  // adam | adamw | sgd (plain, no momentum)
-  float weight_decay = 0;          // adam: L2; adamw: decoupled (matrices only); sgd: L2
-  float clip_norm = 5;             // global gradient norm; <= 0 disables clipping
+  std::string optimizer = "adam";     // adam | adamw | sgd (plain, no momentum)
+  float weight_decay = 0;             // adam: L2; adamw: decoupled (matrices only); sgd: L2
+  float clip_norm = 5;                // global gradient norm; <= 0 disables clipping
   std::string schedule = "constant";  // constant | linear | cosine | inverse_sqrt (decay to 0 over the run)
   std::size_t warmup_steps = 0;
-  float validation_split = 0.1f;  // share of the training set held out (stratified); 0 = none
+  float validation_split = 0.1f;            // share of the training set held out (stratified); 0 = none
   std::size_t early_stopping_patience = 2;  // epochs without a better validation loss; 0 = off
-  bool bucket_by_length = true;  // batches of similar lengths: less padding, faster epochs
+  bool bucket_by_length = true;             // batches of similar lengths: less padding, faster epochs
   std::uint64_t seed = 1;
 
   // Throws std::invalid_argument "TrainerConfig: <field> must be <rule>, got <value>".
@@ -62,7 +62,7 @@ struct TrainerConfig {
 };
 
 struct ClassificationMetrics {
-  double loss = 0;  // mean binary cross-entropy
+  double loss = 0;                                         // mean binary cross-entropy
   double accuracy = 0, precision = 0, recall = 0, f1 = 0;  // positive class = 1; 0 when undefined
   std::size_t tp = 0, fp = 0, tn = 0, fn = 0;
   std::size_t count() const { return tp + fp + tn + fn; }
@@ -81,17 +81,17 @@ ClassificationMetrics evaluate_classifier(SequenceClassifier& model, const TextP
                                           const EncodedDataset& data, std::size_t batch_size = 64);
 
 struct StepProgress {
-  std::size_t step = 0;   // optimiser steps so far, this one included (1-based)
-  std::size_t epoch = 0;  // 0-based
-  float loss = 0;         // this batch's mean loss
+  std::size_t step = 0;                           // optimiser steps so far, this one included (1-based)
+  std::size_t epoch = 0;                          // 0-based
+  float loss = 0;                                 // this batch's mean loss
   double running_loss = 0, running_accuracy = 0;  // means over this epoch's batches so far
   std::size_t examples_seen = 0;                  // training examples consumed since the start
-  double examples_per_second = 0;  // training throughput since training started
-  double elapsed = 0;              // seconds spent training (a paused run does not count)
+  double examples_per_second = 0;                 // training throughput since training started
+  double elapsed = 0;                             // seconds spent training (a paused run does not count)
 };
 
 struct EpochProgress {
-  std::size_t epoch = 0;  // 0-based
+  std::size_t epoch = 0;                      // 0-based
   double train_loss = 0, train_accuracy = 0;  // means over the epoch's batches (training mode)
   bool has_validation = false;
   ClassificationMetrics validation;  // zeros without validation
@@ -176,7 +176,8 @@ TrainingResult train_classifier(SequenceClassifier& model, const TextPipeline& p
                                 const TrainingCallbacks& callbacks = {});
 
 // P(positive) for each text, in order (inference mode).
-std::vector<float> predict(SequenceClassifier& model, const TextPipeline& pipeline, const std::vector<std::string>& texts);
+std::vector<float> predict(SequenceClassifier& model, const TextPipeline& pipeline,
+                           const std::vector<std::string>& texts);
 
 struct Explanation {
   float probability = 0;            // P(positive)

@@ -24,8 +24,8 @@ namespace attn {
 
 // Sums over the measured output characters of one field.
 struct FieldAlignment {
-  std::size_t characters = 0;  // output characters (alignment rows) measured
-  double mass_sum = 0;         // Σ over them of the attention on the field's source span
+  std::size_t characters = 0;   // output characters (alignment rows) measured
+  double mass_sum = 0;          // Σ over them of the attention on the field's source span
   std::size_t argmax_hits = 0;  // of them, rows whose largest weight lies in the span (first on ties)
 
   // Mean attention mass on the matching span (0 when nothing was measured).
@@ -35,8 +35,8 @@ struct FieldAlignment {
 };
 
 struct DateAlignmentReport {
-  std::size_t examples = 0;   // decodings measured (those equal to the ISO target)
-  std::size_t wrong = 0;      // decodings that differ from the target: not measured
+  std::size_t examples = 0;               // decodings measured (those equal to the ISO target)
+  std::size_t wrong = 0;                  // decodings that differ from the target: not measured
   std::size_t century_rows_excluded = 0;  // rows 0..1 of two-digit-year sources
   FieldAlignment year, month, day;
 };

@@ -30,10 +30,10 @@ struct Seq2SeqTrainerConfig {
   float clip_norm = 5;           // global gradient norm; <= 0 disables clipping
   // Teacher-forcing ratio, linear from start (first epoch) to end (last epoch); 1 = always gold.
   float teacher_forcing_start = 1, teacher_forcing_end = 1;
-  float validation_split = 0.1f;  // share held out when no validation set is given; 0 = none
+  float validation_split = 0.1f;            // share held out when no validation set is given; 0 = none
   std::size_t early_stopping_patience = 3;  // epochs without a better validation score; 0 = off
-  std::size_t bucket_window = 16;  // batches per shuffled window sorted by source length; 1 = no bucketing
-  std::size_t max_decode_len = 0;  // validation decoding steps; 0 = longest gold target + 2
+  std::size_t bucket_window = 16;           // batches per shuffled window sorted by source length; 1 = no bucketing
+  std::size_t max_decode_len = 0;           // validation decoding steps; 0 = longest gold target + 2
   std::uint64_t seed = 1;
 
   // Throws std::invalid_argument "Seq2SeqTrainerConfig: <field> must be <rule>, got <value>".
@@ -71,11 +71,11 @@ struct Seq2SeqStepProgress {
 
 struct Seq2SeqEpochProgress {
   std::size_t epoch = 0;
-  double train_loss = 0;        // mean over the epoch's target tokens
-  float teacher_forcing = 1;    // the ratio this epoch used
+  double train_loss = 0;      // mean over the epoch's target tokens
+  float teacher_forcing = 1;  // the ratio this epoch used
   bool has_validation = false;
-  double validation_loss = 0;   // teacher-forced
-  Seq2SeqMetrics validation;    // greedy decoding
+  double validation_loss = 0;  // teacher-forced
+  Seq2SeqMetrics validation;   // greedy decoding
   double seconds = 0;
 };
 

@@ -14,11 +14,11 @@ namespace attn {
 
 template <class StepReport, class EpochReport>
 struct ChunkProgress {
-  StepReport last;                   // the last step run (all zeros when none ran)
-  std::vector<float> losses;         // [steps_run] each step's batch loss, in order
-  std::vector<EpochReport> epochs;   // epochs that ended during this call, in order
-  std::size_t steps_run = 0;         // in this call
-  std::size_t planned_steps = 0;     // the whole schedule (early stopping may end sooner)
+  StepReport last;                  // the last step run (all zeros when none ran)
+  std::vector<float> losses;        // [steps_run] each step's batch loss, in order
+  std::vector<EpochReport> epochs;  // epochs that ended during this call, in order
+  std::size_t steps_run = 0;        // in this call
+  std::size_t planned_steps = 0;    // the whole schedule (early stopping may end sooner)
   std::size_t batches_per_epoch = 0;
   bool done = false;  // the run is over (schedule end, early stop, divergence or cancel); no more steps
   bool early_stopped = false;

@@ -45,7 +45,6 @@ struct ToyRunResult {
 ToyRunConfig toy_run_config_from_json(const std::string& json);
 
 // on_step(step, loss) is called after every optimisation step.
-ToyRunResult run_toy_task(const ToyRunConfig& config,
-                          const std::function<void(std::size_t, float)>& on_step = nullptr);
+ToyRunResult run_toy_task(const ToyRunConfig& config, const std::function<void(std::size_t, float)>& on_step = nullptr);
 
 }  // namespace attn
