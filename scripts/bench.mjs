@@ -133,8 +133,8 @@ async function main() {
         '-DATTN_BUILD_TESTS=OFF',
       ]);
     }
-    log(`building ${nativeDir}/attn_bench`);
-    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
+    log(`building ${nativeDir}/attn_bench, attn_bench_io`);
+    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', 'attn_bench_io', '-j', jobs]);
     const programs = [];
     if (!nativeOnly) {
       for (const [dir, simd] of [
@@ -147,6 +147,8 @@ async function main() {
     // One at a time: they would otherwise compete for the same cores.
     log('running native');
     records.push(...parseLines(await run(path.join(root, nativeDir, 'attn_bench'), [])));
+    log('running native data path (tokenizer, inflate, gzip)');
+    records.push(...parseLines(await run(path.join(root, nativeDir, 'attn_bench_io'), [])));
     for (const [name, program] of programs) {
       log(`running ${name} (node)`);
       records.push(...parseLines(await runWasmBench(program)));
@@ -170,8 +172,9 @@ async function main() {
   const trainStep = records.filter((r) => r.kernel === 'train_step');
   const pageInteractive = records.filter((r) => r.kernel === 'page_interactive');
   const info = records.filter((r) => r.kernel === 'info');
+  const dataPath = records.filter((r) => r.kernel === 'io');
   const vectorMath = records.filter(
-    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive'].includes(r.kernel),
+    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive', 'io'].includes(r.kernel),
   );
   const wasmFile = path.join(root, 'web/generated/attn_engine.wasm');
   const env = {
@@ -193,11 +196,12 @@ async function main() {
   const targets = checkTargets(gemm, trainStep, pageInteractive, env);
   if (asJson) {
     process.stdout.write(
-      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, page_interactive: pageInteractive, targets })}\n`,
+      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, targets })}\n`,
     );
     return;
   }
   printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env);
+  printDataPath(dataPath);
 }
 
 // The targets of issue 6, each {target, value, met}; null values when a row is missing.
@@ -334,6 +338,18 @@ function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive
       `node ${env.node}; ${env.emscripten ?? ''}; ${env.seconds} s. gemm: ${Object.entries(env.gemm_implementations)
         .map(([impl, name]) => `${impl} = ${name}`)
         .join(', ')}. ${env.timing}.`,
+  );
+}
+
+function printDataPath(dataPath) {
+  if (!dataPath.length) return;
+  console.log();
+  console.log('Data path, native (MB/s of text out, best of 3, CPU clock / wall clock)');
+  console.log(
+    table(
+      ['stage', 'MB', 'MB/s', 'MB/s wall'],
+      dataPath.map((r) => [r.what, r.mb.toFixed(1), r.mb_per_s.toFixed(0), r.mb_per_s_wall.toFixed(0)]),
+    ),
   );
 }
 

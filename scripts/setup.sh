@@ -14,7 +14,8 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # --- Debian packages -----------------------------------------------------------------------------
 packages=(cmake g++ make emscripten libxtensor-dev libxsimd-dev doctest-dev binaryen wabt)
-[ "$target" = all ] && packages+=(chromium)
+# Chromium for the browser tests; clang-format for the formatting check (scripts/check-format.mjs).
+[ "$target" = all ] && packages+=(chromium clang-format)
 # libFuzzer and the sanitizer runtimes (build/fuzz).
 if [ "$target" = all ] || [ "$target" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 missing=()

@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <chrono>
-#include <ctime>
 #include <string>
 
 #include "attn/io/gzip.hpp"
@@ -174,25 +172,4 @@ TEST_CASE("gzip.stops_a_zip_bomb_at_the_limit") {
   const Bytes small(5000, 'q');
   CHECK(gunzip(gzip_fixed(small), 5000).size() == 5000);
   CHECK(error_of(gzip_fixed(small), 4999) == "test.gz: decompressed size exceeds the limit of 4999 bytes (zip bomb?)");
-}
-
-TEST_CASE("gzip.speed") {
-  // Output rate through GzipReader (inflate + CRC-32) on 24 MB of fixed-Huffman text. Wall and
-  // CPU time are both reported because the build machine is shared.
-  attn::Rng rng(3);
-  Bytes plain;
-  static const char* words[] = {"a ", "great ", "film ", "terrible ", "plot, ", "acting ", "i ", "loved ", "it. "};
-  while (plain.size() < (24u << 20)) {
-    const char* w = words[rng.below(9)];
-    plain.insert(plain.end(), w, w + std::strlen(w));
-  }
-  const Bytes gz = gzip_fixed(plain);
-  const auto start = std::chrono::steady_clock::now();
-  const std::clock_t cpu_start = std::clock();
-  const Bytes out = gunzip(gz, std::uint64_t(1) << 30, 65536);
-  const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  CHECK(out == plain);
-  MESSAGE("gzip: " << out.size() / 1e6 << " MB in " << wall << " s wall (" << out.size() / wall / 1e6 << " MB/s), "
-                   << cpu << " s CPU (" << out.size() / cpu / 1e6 << " MB/s)");
 }

@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <chrono>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -90,25 +88,4 @@ TEST_CASE("tokenizer.invalid_utf8_names_source_and_line") {
   CHECK_THROWS_WITH_AS(tokenize("over\xC0\xAFlong"), "<text>:1: invalid UTF-8 (byte 0xc0 at column 5)", TextError);
   CHECK_THROWS_AS(tokenize("surrogate \xED\xA0\x80"), TextError);
   CHECK_THROWS_AS(tokenize("truncated \xF0\x9F\x98"), TextError);
-}
-
-TEST_CASE("tokenizer.throughput_on_10_mb") {
-  // Generated review-like text: words, punctuation, <br /> tags, apostrophes, capitals, accents.
-  const std::vector<std::string> pieces = {
-      "the ",         "movie ", "was ",     "GREAT", "!! ", "I ",   "didn't ", "like ",  "'the ",      "end'. ",
-      "<br /><br />", "Café ",  "acting, ", "plot ", "😀 ",  "and ", "a ",      "film. ", "wonderful ", "boring "};
-  Rng rng(3);
-  std::string text;
-  text.reserve(10'500'000);
-  while (text.size() < 10'000'000) text += pieces[rng.below(static_cast<std::uint32_t>(pieces.size()))];
-  // CPU time as well as wall time: the build machine is shared, so wall time alone overstates it.
-  const auto begin = std::chrono::steady_clock::now();
-  const std::clock_t cpu_begin = std::clock();
-  const Tokens tokens = tokenize(text);
-  const double cpu = static_cast<double>(std::clock() - cpu_begin) / CLOCKS_PER_SEC;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  CHECK(tokens.size() > 1'000'000);
-  MESSAGE("tokenize: " << tokens.size() << " tokens from " << text.size() / 1e6 << " MB in " << cpu << " s CPU ("
-                       << wall << " s wall) = " << tokens.size() / cpu / 1e6 << " M tokens/s, "
-                       << text.size() / cpu / 1e6 << " MB/s");
 }

@@ -29,11 +29,14 @@ test('reliability: a worker crash rejects pending calls, shows a notice and rest
     const reasons = [];
     engine.onRestart((reason) => reasons.push(reason));
     await engine.seq2seqCreate({ trainSize: 2000, epochs: 50 });
-    const run = engine.seq2seqTrain({}).then(
+    // Crash while the run is under way: once its first progress report has arrived.
+    let underWay;
+    const progressed = new Promise((resolve) => (underWay = resolve));
+    const run = engine.seq2seqTrain({}, underWay).then(
       () => 'finished',
       (error) => error.message,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.race([progressed, run]);
     engine.crashForTest();
     const rejected = await run;
     await engine.ready;
@@ -159,7 +162,8 @@ test('reliability: no request leaves the page origin (app, studio, lab, course)'
     await page.goto(env.baseUrl + 'course.html');
     await page.waitForSelector(READY, { timeout: 20000 });
     await page.goto(env.baseUrl + 'course.html#lesson-1');
-    await page.waitForTimeout(1000);
+    // The lesson is drawn once its code and data have arrived: every request it needed was made.
+    await page.waitForSelector('[data-testid="lesson-1"] .katex, [data-testid="lesson-1"] h2');
     await page.close();
   } finally {
     await env.context.unrouteAll();

@@ -1,9 +1,11 @@
 // The engine worker in Chromium: the "Train a sentiment model" panel trains model (a) on the
-// built-in corpus while a PerformanceObserver records long tasks on the main thread (any task
-// over 100 ms fails the test), and pause / resume / cancel work from the buttons.
+// built-in corpus while a trace records the main thread's tasks, and pause / resume / cancel /
+// restart work from the buttons. Responsiveness is judged on the CPU time of the page's own
+// main-thread tasks (a trace's thread time), not on wall time, which grows with the machine's load.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { quantile, traceMainThread } from './support/main_thread.mjs';
 
 let env;
 before(async () => {
@@ -24,12 +26,7 @@ async function waitForStep(page, atLeast, timeout = 60000) {
 test('runtime: training in the worker keeps the main thread free; pause, resume, cancel, scrub', async (t) => {
   const { page, problems } = await openPage(env, '#/studio');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  await page.evaluate(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
-    }).observe({ type: 'longtask' });
-  });
+  const trace = await traceMainThread(page);
 
   const panel = page.getByRole('region', { name: 'Train a sentiment model' });
   await page.getByLabel('Epochs').fill('20');
@@ -53,9 +50,11 @@ test('runtime: training in the worker keeps the main thread free; pause, resume,
 
   // Pause: the step counter stops.
   await panel.getByRole('button', { name: 'Pause' }).click();
+  // The worker posts what it ran before it answers the pause, and the panel draws it when it
+  // enters 'paused': the step shown then is the last one.
   await page.waitForSelector('.train-panel[data-state="paused"]');
-  await page.waitForTimeout(300); // progress already in flight lands
   const pausedAt = await stepOf(page);
+  // A second of observation (not synchronisation): no progress may arrive while paused.
   await page.waitForTimeout(1000);
   assert.equal(await stepOf(page), pausedAt, 'no steps while paused');
   assert.equal(await panel.getByRole('button', { name: 'Resume' }).isEnabled(), true);
@@ -81,26 +80,43 @@ test('runtime: training in the worker keeps the main thread free; pause, resume,
     timeout: 10000,
   });
   const cancelledAt = await stepOf(page);
-  await page.waitForTimeout(500);
+  await page.waitForTimeout(500); // observation, as above: nothing arrives after a cancel
   assert.equal(await stepOf(page), cancelledAt, 'no steps after cancel');
   assert.equal(await panel.getByRole('button', { name: 'Train', exact: true }).isEnabled(), true);
 
-  // Restart: a fresh model trains from step 0 again.
+  // Restart: a fresh model trains from step 0 again. The loss chart's data table holds every
+  // run's first training step; the restarted run's first point is step 1 with the same loss as
+  // the first run's (same seed, fresh weights), where a continued model would start after
+  // `cancelledAt` with a lower loss.
+  // The data table is filled when its <details> opens and follows every redraw while open; a
+  // run ending ('cancelled') redraws the charts with everything the worker sent.
+  const lossChart = page.locator('[data-testid="chart-loss"]');
+  const firstPoint = () => lossChart.locator('.chart-table tbody tr').first().locator('td').allTextContents();
+  await lossChart.locator('details summary').click();
+  await lossChart.locator('.chart-table tbody tr').first().waitFor();
+  const firstRun = await firstPoint();
+  assert.equal(Number(firstRun[1]), 1, `the first run's first point: ${firstRun}`);
   await panel.getByRole('button', { name: 'Train', exact: true }).click();
   await page.waitForSelector('.train-panel[data-state="training"]');
-  await page.waitForFunction(() => {
-    const step = Number(document.querySelector('#train-step')?.dataset.step ?? 0);
-    return step >= 5 && step < 60;
-  });
+  await waitForStep(page, 1);
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForSelector('.train-panel[data-state="cancelled"]', { timeout: 10000 });
+  assert.deepEqual(await firstPoint(), firstRun, "the restarted run starts from step 1 with the first run's loss");
 
-  const longTasks = await page.evaluate(() => window.__longTasks);
-  t.diagnostic(`long tasks during training: ${JSON.stringify(longTasks)}`);
-  assert.ok(
-    longTasks.every((ms) => ms <= 100),
-    `main-thread tasks over 100 ms: ${longTasks.join(', ')}`,
+  // Main-thread work while all of the above ran: the CPU time of each task, i.e. the page's own
+  // work whatever the machine's load (on a quiet 2-core VM: about 1,000 tasks, p99 ~6 ms, the
+  // longest ~12 ms). Drawing is budgeted at 50 ms per task, on the 99th percentile of the
+  // run's tasks; no task may take 100 ms of CPU (the long-task rule, in CPU time).
+  const tasks = await trace.stop();
+  const cpu = tasks.cpuMs;
+  const p99 = quantile(cpu, 0.99);
+  t.diagnostic(
+    `main-thread tasks: ${cpu.length}, CPU ms p50 ${quantile(cpu, 0.5).toFixed(1)}, p99 ${p99.toFixed(1)}, max ${Math.max(...cpu).toFixed(1)}; wall ms max ${Math.max(...tasks.wallMs).toFixed(1)}; thread times: ${tasks.threadTimes}`,
   );
+  assert.ok(tasks.threadTimes, 'the trace has thread CPU times');
+  assert.ok(cpu.length >= 100, `${cpu.length} tasks traced`);
+  assert.ok(p99 <= 50, `99th percentile of main-thread task CPU time ${p99.toFixed(1)} ms`);
+  assert.ok(Math.max(...cpu) <= 100, `main-thread tasks over 100 ms of CPU: ${cpu.filter((ms) => ms > 100)}`);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -88,7 +88,9 @@ test('security: the policy is enforced (string code and inline styles are refuse
     const style = document.createElement('style');
     style.textContent = 'body { background: rgb(255, 0, 0); }';
     document.head.append(style);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Timers with the same delay run in the order they were set: had the string timer been
+    // allowed, it would have run before this one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     return {
       stringTimerRan: window.__stringTimerRan ?? false,
       inlineHandlerRan: window.__inlineHandlerRan ?? false,
@@ -130,7 +132,9 @@ test('security: labels from data are rendered as text by the heatmap (no markup,
       const map = createHeatmap(label, 'xss-probe');
       document.body.append(map.element);
       map.update({ values: [0.25, 0.75], rows: 1, cols: 2, rowLabels: [label], colLabels: [label, 'ok'] });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Had the label been parsed as markup, its <img> would be in the map now; the error event of
+      // an image with a bad source fires once its load fails, after the page's next frame.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       return {
         images: map.element.querySelectorAll('img').length,
         rowHeader: map.element.querySelector('tbody th').textContent,

@@ -216,9 +216,14 @@ test('studio: race mode trains two configurations in two workers, overlays curve
   // The challenger runs in a worker of its own, started for the race and stopped after it.
   const started = [];
   const closed = [];
+  let challengerClosed;
+  const challengerGone = new Promise((resolve) => (challengerClosed = resolve));
   page.on('worker', (worker) => {
     started.push(worker);
-    worker.on('close', () => closed.push(worker));
+    worker.on('close', () => {
+      closed.push(worker);
+      challengerClosed();
+    });
   });
   await page.locator('#race-kind').selectOption('score');
   await page.getByRole('button', { name: 'Race', exact: true }).click();
@@ -258,7 +263,7 @@ test('studio: race mode trains two configurations in two workers, overlays curve
   assert.equal(await page.locator('#train-watched .diff-strip').first().locator('.token').count(), cols);
   // Race mode over: the challenger's worker is gone.
   assert.equal(started.length, 1, 'one more worker for the challenger');
-  for (let i = 0; i < 20 && closed.length === 0; i++) await page.waitForTimeout(100);
+  await challengerGone;
   assert.deepEqual(closed, started, 'the challenger worker was terminated');
   assert.equal(page.workers().length, 1);
   assert.deepEqual(problems, []);

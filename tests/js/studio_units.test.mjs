@@ -93,16 +93,20 @@ test('studio.snapshots: about 100 per run, thinned evenly beyond the cap, the ne
   assert.equal(thinSnapshots([1, 2, 3], 5).length, 3);
 });
 
-test('chart.ticks are round and cover the range; thinning keeps bucket means', () => {
+test('chart.ticks are round and cover the range; thinning keeps both ends and bucket means between', () => {
   const { niceTicks, thin, tickLabel } = chart;
   assert.deepEqual(niceTicks(0, 1, 5), [0, 0.2, 0.4, 0.6, 0.8, 1]);
   assert.deepEqual(niceTicks(1, 45, 6), [10, 20, 30, 40]);
   assert.deepEqual(niceTicks(0.43, 0.71, 5), [0.5, 0.6, 0.7]);
   assert.deepEqual(niceTicks(3, 3), [3]);
   assert.deepEqual([15, 0.2, 1e-5, 0.30000000000000004].map(tickLabel), ['15', '0.2', '0.00001', '0.3']);
-  const [xs, ys] = thin([1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60], 3);
-  assert.deepEqual(xs, [1.5, 3.5, 5.5]);
-  assert.deepEqual(ys, [15, 35, 55]);
+  // The ends stay as they are; the four points between become two bucket means.
+  const [xs, ys] = thin([1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60], 4);
+  assert.deepEqual(xs, [1, 2.5, 4.5, 6]);
+  assert.deepEqual(ys, [10, 25, 45, 60]);
+  const [x3, y3] = thin([1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1], 3);
+  assert.deepEqual(x3, [1, 4, 7]);
+  assert.deepEqual(y3, [7, 4, 1]);
   const [sx] = thin([1, 2], [3, 4], 3);
   assert.deepEqual(sx, [1, 2]);
 });

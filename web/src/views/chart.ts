@@ -1,7 +1,8 @@
 // A small SVG line chart for training curves: axes with rounded ticks, a legend, one path per
 // series (colour AND dash pattern differ, so series stay apart without colour), an accessible
 // data table behind a <details>, and CSV / SVG export. Long series are thinned for drawing
-// (bucket means, at most MAX_DRAWN points); the CSV always has every point.
+// (first and last point kept, bucket means between, at most MAX_DRAWN points); the CSV always has
+// every point.
 import { csvButton, download, fileStem } from '../export/export';
 import { formatValue } from './heatmap';
 import { el } from './dom';
@@ -56,15 +57,21 @@ export function tickLabel(t: number): string {
   return String(Number(t.toPrecision(6)));
 }
 
-/** At most `max` points: consecutive buckets replaced by their mean x and mean y. */
+/**
+ * At most `max` points: the first and the last point as they are (a curve starts and ends where
+ * its data does, and the data table's first row is the run's first step), the points between
+ * replaced by the means of `max − 2` consecutive buckets.
+ */
 export function thin(xs: ArrayLike<number>, ys: ArrayLike<number>, max = MAX_DRAWN): [number[], number[]] {
   const n = Math.min(xs.length, ys.length);
   if (n <= max) return [Array.from(xs).slice(0, n), Array.from(ys).slice(0, n)];
-  const ox: number[] = [];
-  const oy: number[] = [];
-  for (let b = 0; b < max; b++) {
-    const from = Math.floor((b * n) / max);
-    const to = Math.floor(((b + 1) * n) / max);
+  const ox: number[] = [xs[0]];
+  const oy: number[] = [ys[0]];
+  const inner = n - 2;
+  const buckets = max - 2;
+  for (let b = 0; b < buckets; b++) {
+    const from = 1 + Math.floor((b * inner) / buckets);
+    const to = 1 + Math.floor(((b + 1) * inner) / buckets);
     let sx = 0;
     let sy = 0;
     for (let i = from; i < to; i++) {
@@ -74,6 +81,8 @@ export function thin(xs: ArrayLike<number>, ys: ArrayLike<number>, max = MAX_DRA
     ox.push(sx / (to - from));
     oy.push(sy / (to - from));
   }
+  ox.push(xs[n - 1]);
+  oy.push(ys[n - 1]);
   return [ox, oy];
 }
 

@@ -1,0 +1,57 @@
+// Main-thread work of a page, measured as CPU time from a Chromium trace.
+//
+// Wall-clock task lengths (PerformanceObserver 'longtask') grow with the machine's load: on a
+// busy 2-core runner a 40 ms frame can take 120 ms of wall time while the page's own work is
+// unchanged. The trace's RunTask events on the renderer's main thread carry `tdur`, the thread's
+// CPU time in µs, which measures the page's own work whatever else the machine is doing.
+
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+
+/**
+ * Starts a trace of `page`; `stop()` resolves to the CPU times (ms) of every task the page's
+ * main thread ran in between, in order, and their wall times.
+ */
+export async function traceMainThread(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (message) => events.push(...message.value));
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: CATEGORIES },
+    transferMode: 'ReportEvents',
+  });
+  // The renderer's main thread is the one that ran this marker.
+  await page.evaluate(() => performance.mark('attn-trace-start'));
+  return {
+    async stop() {
+      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await complete;
+      await cdp.detach();
+      const marker = events.find((e) => e.name === 'attn-trace-start');
+      const main = marker
+        ? { pid: marker.pid, tid: marker.tid }
+        : (() => {
+            const named = events.find(
+              (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+            );
+            return named ? { pid: named.pid, tid: named.tid } : null;
+          })();
+      if (!main) throw new Error('traceMainThread: the page main thread is not in the trace');
+      const tasks = events.filter(
+        (e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === main.pid && e.tid === main.tid,
+      );
+      return {
+        cpuMs: tasks.map((e) => (e.tdur ?? e.dur) / 1000),
+        wallMs: tasks.map((e) => e.dur / 1000),
+        threadTimes: tasks.every((e) => typeof e.tdur === 'number'),
+      };
+    },
+  };
+}
+
+/** The q-quantile (0..1) of `values`, nearest rank; 0 for an empty list. */
+export function quantile(values, q) {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
