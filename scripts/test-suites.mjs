@@ -73,11 +73,21 @@ export function tapFailures(output) {
   return failures;
 }
 
+// A test that never ends fails after 10 minutes with its name (the longest take about 2 minutes
+// on a loaded 2-core machine); a file whose tests are done exits even if a handle leaked (a
+// file watcher still starting, say), instead of holding the run until CI's own limit.
 function nodeTestSuite(name, files) {
   return {
     name,
     command: process.execPath,
-    args: ['--test', '--test-reporter=tap', '--test-concurrency=1', ...files],
+    args: [
+      '--test',
+      '--test-reporter=tap',
+      '--test-concurrency=1',
+      '--test-timeout=600000',
+      '--test-force-exit',
+      ...files,
+    ],
     count: tapCounts,
     failures: tapFailures,
   };

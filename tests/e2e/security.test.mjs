@@ -118,7 +118,7 @@ test('security: labels from data are rendered as text by the heatmap (no markup,
   // labels (tokens, words), loaded from source through the dev server.
   const server = await createServer({
     configFile: path.join(root, 'web/vite.config.ts'),
-    server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false },
+    server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false, watch: null },
     logLevel: 'silent',
   });
   await server.listen();

@@ -36,10 +36,23 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
   await page.locator('#tf-layers').selectOption('2');
   await page.locator('#tf-heads').selectOption('2');
   await page.locator('#tf-epochs').fill('3');
+  // The untrained model's maps show first (the grid is built when the model is, and inspected
+  // before training). They are recorded as they are drawn: on a busy machine the run can be over
+  // before the test could read them.
+  await page.evaluate(() => {
+    const view = document.querySelector('[data-testid="view-transformer"]');
+    const observer = new MutationObserver(() => {
+      const rows = [...document.querySelectorAll('[data-testid="tf-head-1-0"] tbody tr')];
+      const values = rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.value));
+      if (!rows.length || values.some((row) => !row.length || row.some((v) => v === undefined))) return;
+      window.__untrainedHead = values.map((row) => row.map(Number));
+      observer.disconnect();
+    });
+    observer.observe(view, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-value'] });
+  });
   await view.getByRole('button', { name: 'Train', exact: true }).click();
-  // The untrained model's maps show first (the grid is built when the model is).
-  await page.waitForSelector('[data-testid="tf-head-0-0"] tbody tr', { timeout: 30000 });
-  const untrained = await matrix(page, 'tf-head-1-0');
+  await page.waitForFunction(() => window.__untrainedHead !== undefined, null, { timeout: 30000 });
+  const untrained = await page.evaluate(() => window.__untrainedHead);
   await page.waitForSelector('.transformer[data-state="finished"]', { timeout: 120000 });
   await page.waitForFunction(() =>
     /Test accuracy/.test(document.querySelector('.transformer .train-status')?.textContent ?? ''),

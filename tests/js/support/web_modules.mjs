@@ -10,7 +10,7 @@ import { createServer } from 'vite';
 export async function loadWebModules(...paths) {
   const server = await createServer({
     configFile: fileURLToPath(new URL('../../../web/vite.config.ts', import.meta.url)),
-    server: { middlewareMode: true, hmr: false, ws: false },
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     appType: 'custom',
     logLevel: 'silent',
     optimizeDeps: { noDiscovery: true, include: [] },
