@@ -5,7 +5,8 @@
 // unchanged. The trace's RunTask events on the renderer's main thread carry `tdur`, the thread's
 // CPU time in µs, which measures the page's own work whatever else the machine is doing.
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+// blink.user_timing records performance.mark(), which names the page's main thread below.
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
 
 /**
  * Starts a trace of `page`; `stop()` resolves to the CPU times (ms) of every task the page's
@@ -28,15 +29,10 @@ export async function traceMainThread(page) {
       await complete;
       await cdp.detach();
       const marker = events.find((e) => e.name === 'attn-trace-start');
-      const main = marker
-        ? { pid: marker.pid, tid: marker.tid }
-        : (() => {
-            const named = events.find(
-              (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
-            );
-            return named ? { pid: named.pid, tid: named.tid } : null;
-          })();
-      if (!main) throw new Error('traceMainThread: the page main thread is not in the trace');
+      // Without the marker the page's thread cannot be told from another renderer's: fail loudly
+      // rather than measure the wrong thread.
+      if (!marker) throw new Error('traceMainThread: the page main thread is not in the trace (no start marker)');
+      const main = { pid: marker.pid, tid: marker.tid };
       const tasks = events.filter(
         (e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === main.pid && e.tid === main.tid,
       );
