@@ -181,8 +181,12 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
       shape = shapeKey(next);
       const head = document.createElement('thead');
       const headRow = head.insertRow();
+      // The corner cell names the axes for screen readers (an empty header cell says nothing).
       const corner = document.createElement('th');
-      corner.setAttribute('aria-hidden', 'true');
+      const cornerText = document.createElement('span');
+      cornerText.className = 'visually-hidden';
+      cornerText.textContent = 'row \\ column';
+      corner.append(cornerText);
       headRow.append(corner);
       for (const label of next.colLabels) {
         const th = document.createElement('th');
