@@ -201,7 +201,15 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
         const row = body.insertRow();
         const th = document.createElement('th');
         th.scope = 'row';
-        th.textContent = next.rowLabels[r] ?? '';
+        const label = next.rowLabels[r] ?? '';
+        if (label) th.textContent = label;
+        else
+          th.append(
+            Object.assign(document.createElement('span'), {
+              className: 'visually-hidden',
+              textContent: `row ${r + 1}`,
+            }),
+          );
         row.append(th);
         for (let c = 0; c < next.cols; c++) {
           const cell = row.insertCell();
