@@ -197,7 +197,7 @@ async function timeToInteractive(context, baseUrl) {
   await cdp.send("Performance.enable", { timeDomain: "timeTicks" });
   const before = await metrics(cdp);
   const started = Date.now();
-  await page.goto(`${baseUrl}dist/index.html`);
+  await page.goto(`${baseUrl}dist/index.html#/lab`);
   await page.waitForFunction(
     () =>
       document.querySelectorAll('[data-testid="heatmap-scores"] td').length >

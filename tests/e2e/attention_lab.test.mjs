@@ -32,7 +32,7 @@ async function waitForScores(page, expected) {
 }
 
 test('lab: loads, the engine starts, the course example is computed, nothing goes wrong', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 15000 });
   assert.match(await page.locator('[data-testid="engine-status"]').textContent(), /SIMD on/);
   await waitForScores(page, ['927.0', '397.0', '148.0', '929.0']);
@@ -43,7 +43,7 @@ test('lab: loads, the engine starts, the course example is computed, nothing goe
 });
 
 test('lab: editing the hidden state changes the scores and the heatmap colours', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await waitForScores(page, ['927.0', '397.0', '148.0', '929.0']);
   const cell = page.locator('[data-testid="heatmap-scores"] td').nth(1);
   const before = await cell.evaluate((td) => td.style.background);
@@ -58,7 +58,7 @@ test('lab: editing the hidden state changes the scores and the heatmap colours',
 });
 
 test('lab: temperature, masking and a parameterised scoring function', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await waitForScores(page, ['927.0', '397.0', '148.0', '929.0']);
   // Mask h4: h1 takes all the weight.
   await page.locator('.vector-row').nth(4).getByLabel('visible').uncheck();
@@ -80,7 +80,7 @@ test('lab: an old #lab? link reproduces the state, and the screenshot for the RE
   // scores: [1, 2, 3] / √2 = 0.707, 1.414, 2.121
   await waitForScores(page, ['0.707', '1.414', '2.121']);
   assert.equal(await page.locator('#lab-kind').inputValue(), 'scaled_dot');
-  const { page: example } = await openPage(env);
+  const { page: example } = await openPage(env, '#/lab');
   await waitForScores(example, ['927.0', '397.0', '148.0', '929.0']);
   await example.waitForSelector('[data-testid="heatmap-self-weights"] td');
   await example.waitForSelector('[data-testid="experiment-sweep"] td');

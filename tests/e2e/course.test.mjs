@@ -335,7 +335,7 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
   await page.close();
 });
 
-test('course: every lesson renders its maths and live figures; the lab links to the course', async () => {
+test('course: every lesson renders its maths and live figures; the start page links to the course', async () => {
   const { page, problems } = await openLesson(1);
   for (let n = 1; n <= 10; n++) {
     await page.goto(env.baseUrl + `course.html#lesson-${n}`);
@@ -358,7 +358,7 @@ test('course: every lesson renders its maths and live figures; the lab links to 
     assert.equal(await page.locator('.seq2seq-demo').count(), 1, `lesson ${n} has a seq2seq demo`);
   }
   await page.goto(env.baseUrl);
-  await page.getByRole('link', { name: 'Course' }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Course', exact: true }).click();
   await page.waitForSelector('[data-testid="map-lesson-10"]');
   assert.deepEqual(problems, []);
   await page.close();

@@ -38,8 +38,8 @@ async function values(page, testId) {
 
 test('shell: every route loads from the nav with no console errors; back and forward move between views', async () => {
   const { page, problems } = await openPage(env);
-  await labReady(page);
-  assert.match(page.url(), /#\/lab$/, 'an empty hash goes to the lab');
+  await page.waitForSelector('[data-testid="view-home"]:not([hidden])');
+  assert.match(page.url(), /#\/home$/, 'an empty hash goes to the start page');
   for (const [id, title] of VIEWS) {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: title, exact: true }).click();
     await page.waitForSelector(`[data-testid="view-${id}"]:not([hidden])`);
@@ -200,7 +200,7 @@ test('lab: the causal mask zeroes the upper triangle; padding zeroes the padded 
 });
 
 test('lab: hovering or focusing a cell shows its formula with the numbers of the table', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await labReady(page);
   const weights = page.locator('[data-testid="heatmap-weights"]');
   await weights.locator('td').first().hover();
@@ -248,7 +248,7 @@ test('lab: hovering or focusing a cell shows its formula with the numbers of the
 });
 
 test('export: a heatmap downloads as a valid PNG and SVG, and as CSV', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await labReady(page);
   const figure = page.locator('[data-testid="heatmap-weights"]');
   const save = async (format) => {
@@ -294,7 +294,7 @@ test('export: a heatmap downloads as a valid PNG and SVG, and as CSV', async () 
 });
 
 test('a11y: Tab reaches the nav, the theme toggle and the main controls; reduced motion is honoured', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await labReady(page);
   const reached = new Set();
   for (let i = 0; i < 120; i++) {
@@ -340,7 +340,7 @@ test('a11y: Tab reaches the nav, the theme toggle and the main controls; reduced
 });
 
 test('theme: the toggle switches to dark and the choice survives a reload', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await page.emulateMedia({ colorScheme: 'light' });
   await labReady(page);
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -102,7 +102,7 @@ test('reliability: dispose() terminates the worker and rejects pending and later
 });
 
 test('reliability: once loaded, the app and the course work offline from the service worker', async () => {
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await page.waitForSelector(READY, { timeout: 20000 });
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
   const cache = await page.evaluate(async () => {

@@ -54,7 +54,7 @@ test('security: the page and its engine run with no policy violation and no cons
     if (/worker[^/]*\.js$/.test(response.url())) workerResponses.push(response);
   };
   env.context.on('response', onResponse);
-  const { page, problems } = await openPage(env);
+  const { page, problems } = await openPage(env, '#/lab');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 20000 });
   // The course example is computed by the engine in the worker (embind calls, typed arrays back).
   await page.waitForFunction(

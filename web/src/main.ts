@@ -4,6 +4,7 @@ import { parseHash, routeHash } from './app/router';
 import { applyStoredTheme, themeToggle } from './app/theme';
 import { startEngine } from './app/engine_status';
 import { registerOfflineSupport } from './app/offline';
+import { mountSharedHeader } from './app/nav';
 import { DEFAULT_VIEW, VIEWS } from './views/registry';
 import type { ViewInstance } from './views/types';
 
@@ -12,23 +13,11 @@ registerOfflineSupport();
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;
-const nav = document.querySelector<HTMLElement>('#views-nav')!;
-document.querySelector('.app-header')!.append(themeToggle());
+const header = document.querySelector<HTMLElement>('.app-header')!;
+const { links, setCurrent } = mountSharedHeader(header, 'app');
+header.append(themeToggle());
 
 const engine = startEngine(status);
-
-const links = new Map<string, HTMLAnchorElement>();
-for (const view of VIEWS) {
-  const link = document.createElement('a');
-  link.href = routeHash(view.id);
-  link.textContent = view.title;
-  links.set(view.id, link);
-  nav.append(link);
-}
-const course = document.createElement('a');
-course.href = './course.html';
-course.textContent = 'Course';
-nav.append(course);
 
 // Nav links return to each view as it was last seen (its parameters), not to its defaults.
 function remember(view: string, params: URLSearchParams): void {
@@ -44,21 +33,18 @@ let current: string | undefined;
 
 function show(view: string, params: URLSearchParams, moveFocus: boolean): void {
   const definition = VIEWS.find((v) => v.id === view);
-  for (const [id, link] of links) {
-    if (id === view) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
-  }
+  setCurrent(view);
   notFound.hidden = definition !== undefined;
   for (const instance of mounted.values()) instance.element.hidden = true;
   if (!definition) {
     const heading = document.createElement('h2');
     heading.textContent = 'No such view';
     const text = document.createElement('p');
-    text.append(`There is no view called “${view}”. Pick one above, or open the `);
-    const lab = document.createElement('a');
-    lab.href = routeHash(DEFAULT_VIEW);
-    lab.textContent = 'Attention Lab';
-    text.append(lab, '.');
+    text.append(`There is no view called “${view}”. Pick one above, or go to the `);
+    const home = document.createElement('a');
+    home.href = routeHash(DEFAULT_VIEW);
+    home.textContent = 'start page';
+    text.append(home, '.');
     notFound.replaceChildren(heading, text);
     document.title = 'Attention Playground';
     current = undefined;

@@ -23,8 +23,11 @@ async function freePort() {
   });
 }
 
-/** Starts the server and the browser; returns {baseUrl, browser, close}. */
-export async function startBrowser() {
+/**
+ * Starts the server and the browser; returns {baseUrl, browser, close}. `bypassCSP` lets a test
+ * inject a script of its own (axe-core) into pages whose policy forbids inline scripts.
+ */
+export async function startBrowser({ bypassCSP = false } = {}) {
   if (!existsSync(path.join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run npm run build');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   const port = await freePort();
@@ -47,6 +50,7 @@ export async function startBrowser() {
       '--disable-quic',
     ],
     viewport: { width: 1280, height: 900 },
+    bypassCSP,
   });
   return {
     baseUrl: `http://127.0.0.1:${port}/`,

@@ -4,6 +4,7 @@
 // the learner's heatmap next to the reference.
 import { basicSetup, EditorView } from 'codemirror';
 import { javascript } from '@codemirror/lang-javascript';
+import { themedHighlighting } from './code_highlight';
 import { createHeatmap, valueRange, type HeatmapData } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { EngineCall, Exercise } from './exercises/types';
@@ -70,6 +71,7 @@ export class ExerciseView {
       extensions: [
         basicSetup,
         javascript(),
+        themedHighlighting,
         EditorView.contentAttributes.of({
           'aria-label': `Code of ${exercise.functionName}`,
         }),

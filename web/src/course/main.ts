@@ -3,6 +3,7 @@
 import { applyStoredTheme, themeToggle } from '../app/theme';
 import { startEngine } from '../app/engine_status';
 import { registerOfflineSupport } from '../app/offline';
+import { mountSharedHeader } from '../app/nav';
 import { createCourseMap, createLessonPage } from './course_page';
 import type { EngineCall } from './exercises/types';
 import { LESSONS } from './lessons';
@@ -11,7 +12,9 @@ import { ProgressStore } from './progress';
 // The theme chosen in the playground (or here) applies to the course too.
 applyStoredTheme();
 registerOfflineSupport();
-document.querySelector('.app-header')?.append(themeToggle());
+const header = document.querySelector<HTMLElement>('.app-header')!;
+mountSharedHeader(header, 'course');
+header.append(themeToggle());
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;

@@ -181,8 +181,12 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
       shape = shapeKey(next);
       const head = document.createElement('thead');
       const headRow = head.insertRow();
+      // The corner cell names the axes for screen readers (an empty header cell says nothing).
       const corner = document.createElement('th');
-      corner.setAttribute('aria-hidden', 'true');
+      const cornerText = document.createElement('span');
+      cornerText.className = 'visually-hidden';
+      cornerText.textContent = 'row \\ column';
+      corner.append(cornerText);
       headRow.append(corner);
       for (const label of next.colLabels) {
         const th = document.createElement('th');
@@ -197,7 +201,15 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
         const row = body.insertRow();
         const th = document.createElement('th');
         th.scope = 'row';
-        th.textContent = next.rowLabels[r] ?? '';
+        const label = next.rowLabels[r] ?? '';
+        if (label) th.textContent = label;
+        else
+          th.append(
+            Object.assign(document.createElement('span'), {
+              className: 'visually-hidden',
+              textContent: `row ${r + 1}`,
+            }),
+          );
         row.append(th);
         for (let c = 0; c < next.cols; c++) {
           const cell = row.insertCell();

@@ -26,14 +26,17 @@ export function rgb([r, g, b]: [number, number, number]): string {
   return `rgb(${r}, ${g}, ${b})`;
 }
 
-/** Black or white, whichever reads better on the given background (WCAG relative luminance). */
+/**
+ * Black or white, whichever has the higher WCAG contrast on the given background: black wins
+ * when (L + 0.05) / 0.05 > 1.05 / (L + 0.05), i.e. above L = √0.0525 − 0.05 ≈ 0.179.
+ */
 export function textColourOn([r, g, b]: [number, number, number]): string {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   };
   const luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  return luminance > 0.22 ? '#000' : '#fff';
+  return luminance > Math.sqrt(0.0525) - 0.05 ? '#000' : '#fff';
 }
 
 /** A CSS linear-gradient through the scale, for legends. */

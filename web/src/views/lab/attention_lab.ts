@@ -700,7 +700,7 @@ export class AttentionLab {
       const head = el(
         'tr',
         {},
-        el('th', {}, ''),
+        el('th', { scope: 'col' }, el('span', { className: 'visually-hidden' }, 'softmax')),
         el('th', { scope: 'col' }, 'max weight'),
         el('th', { scope: 'col' }, 'entropy (nats)'),
       );

@@ -3,6 +3,7 @@
 // decoder emit one token per step — the current output token, its attention over the input
 // characters, and the alignment matrix growing row by row (the shared heatmap, which is also the
 // table alternative). With prefers-reduced-motion the final alignment shows at once.
+import { VIEW_TITLES } from '../../app/nav';
 import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
@@ -493,7 +494,7 @@ class Seq2SeqPanel {
 
 export const seq2seqView: ViewDefinition = {
   id: 'seq2seq',
-  title: 'Seq2seq Alignment',
+  title: VIEW_TITLES.seq2seq,
   mount: ({ engine }) => {
     const element = el('section', { className: 'seq2seq-view' });
     element.dataset.testid = 'view-seq2seq';

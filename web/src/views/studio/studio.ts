@@ -1289,7 +1289,12 @@ export class Studio {
     const head = el(
       'thead',
       {},
-      el('tr', {}, ...['Name', 'Saved', 'Size', ''].map((h) => el('th', { scope: 'col' }, h))),
+      el(
+        'tr',
+        {},
+        ...['Name', 'Saved', 'Size'].map((h) => el('th', { scope: 'col' }, h)),
+        el('th', { scope: 'col' }, el('span', { className: 'visually-hidden' }, 'Actions')),
+      ),
     );
     const body = el('tbody');
     for (const m of models.sort((x, y) => y.savedAt - x.savedAt)) {

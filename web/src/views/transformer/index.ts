@@ -4,6 +4,7 @@
 // trained with, heads ablated with the change in P(positive) and in test accuracy) and the
 // positional encodings the encoder adds to its embeddings. The view's own EngineBridge (created
 // on first show) keeps the Sentiment Studio's model untouched.
+import { VIEW_TITLES } from '../../app/nav';
 import { EngineBridge } from '../../engine/bridge';
 import type { TrainingProgress } from '../../engine/protocol';
 import type {
@@ -624,7 +625,7 @@ class TransformerPanel {
 
 export const transformerView: ViewDefinition = {
   id: 'transformer',
-  title: 'Transformer',
+  title: VIEW_TITLES.transformer,
   mount: ({ replaceParams }) => {
     const element = el('section', { className: 'transformer-view' });
     element.dataset.testid = 'view-transformer';

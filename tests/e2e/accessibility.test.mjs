@@ -1,0 +1,103 @@
+// Accessibility and small screens, in Debian's Chromium: axe-core (the npm dev dependency,
+// injected into each page, which is why this file's browser bypasses the pages' CSP) audits
+// every view and a lesson and fails on any serious or critical violation, and on an empty table
+// header; and at a phone's and a tablet's size no view scrolls sideways (wide maps scroll inside
+// their own box).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { openPage, startBrowser } from './support/browser.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let env;
+
+before(async () => {
+  env = await startBrowser({ bypassCSP: true });
+});
+after(async () => {
+  await env?.close();
+});
+
+const READY = '[data-testid="engine-status"][data-state="ready"]';
+
+/** Each page and the state to wait for before judging it (what a learner sees once it settles). */
+const PAGES = [
+  ['home', '#/home', '[data-testid="mini-lab"][data-state="ready"]'],
+  ['lab', '#/lab', '[data-testid="heatmap-self-weights"] td'],
+  ['studio', '#/studio', '.studio-data[data-state="loaded"]'],
+  ['seq2seq', '#/seq2seq', '[data-testid="view-seq2seq"]:not([hidden])'],
+  ['transformer', '#/transformer', '[data-testid="view-transformer"]:not([hidden])'],
+  ['course map', 'course.html', '[data-testid="map-lesson-10"]'],
+  ['lesson 4', 'course.html#lesson-4', '[data-testid="lesson-4"] .katex'],
+];
+
+async function settle(page, selector) {
+  await page.waitForSelector(READY, { timeout: 30000 });
+  await page.waitForSelector(selector, { timeout: 30000 });
+}
+
+test('axe-core: no serious or critical violation, and no empty table header, on any view or a lesson', async () => {
+  const found = [];
+  for (const [name, hash, selector] of PAGES) {
+    for (const scheme of ['light', 'dark']) {
+      const { page, problems } = await openPage(env, hash);
+      await page.emulateMedia({ colorScheme: scheme });
+      await settle(page, selector);
+      await page.addScriptTag({ content: axeSource });
+      const violations = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+        }));
+      });
+      for (const v of violations) {
+        if (v.impact === 'serious' || v.impact === 'critical' || v.id === 'empty-table-header') {
+          found.push(`${name} (${scheme}): ${v.id} [${v.impact}] ${v.nodes.slice(0, 4).join(' | ')}`);
+        }
+      }
+      assert.deepEqual(problems, [], `${name}: no console errors`);
+      await page.close();
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test('small screens: at 390×844 and 820×1180 no view scrolls horizontally', async () => {
+  const wide = [];
+  for (const [width, height] of [
+    [390, 844],
+    [820, 1180],
+  ]) {
+    for (const [name, hash, selector] of PAGES) {
+      const { page, problems } = await openPage(env, hash);
+      await page.setViewportSize({ width, height });
+      await settle(page, selector);
+      const size = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+        widest: [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 3)
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+      }));
+      if (size.scroll > size.inner) wide.push(`${name} at ${width}: ${size.scroll} > ${size.inner} (${size.widest})`);
+      assert.deepEqual(problems, [], `${name}: no console errors`);
+      await page.close();
+    }
+  }
+  assert.deepEqual(wide, []);
+});
+
+test('small screens: the header takes at most a fifth of a phone screen', async () => {
+  const { page } = await openPage(env, '#/lab');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await settle(page, '[data-testid="heatmap-self-weights"] td');
+  const height = await page.locator('.app-header').evaluate((h) => h.getBoundingClientRect().height);
+  assert.ok(height <= 844 / 5, `header height ${height}px at 390×844`);
+  await page.close();
+});
