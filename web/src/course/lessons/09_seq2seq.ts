@@ -146,5 +146,14 @@ export const lesson09: Lesson = {
         ],
       },
     },
+    {
+      html: `<p><strong>Build the pieces.</strong> The encoder's annotations join two reading
+      directions; Bahdanau's decoder scores them with a small network of the previous state; Luong's
+      decoder scores with its current state and mixes the context back in.</p>`,
+    },
+    { exercise: 'bidirectional_annotations' },
+    { exercise: 'alignment_batch' },
+    { exercise: 'luong_step' },
+    { exercise: 'attentional_state' },
   ],
 };
