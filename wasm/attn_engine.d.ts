@@ -516,6 +516,14 @@ export interface AttnEngine {
    * [in, out]: wA (general [Ds, Dh]; concat [Ds + Dh, Ds]; location [Ds, T]), vA (concat [Ds]),
    * wC [Dh + Ds, Ds]. s [B, Ds], annotations [B, T, Dh], mask [B, T] or null.
    */
+  /**
+   * Greedy decoding (models/seq2seq_decoding) over the step whose next-token logits are row
+   * `previous` of stepTable [V, V]: from BOS (1), the best token other than PAD (0) and BOS, until
+   * EOS (2, not returned) or maxLen steps.
+   */
+  greedyDecodeTable(stepTable: Tensor, maxLen: number): number[];
+  /** Tokens fed at decoder steps 0..Ty-2: target[t] (teacher forcing) or BOS then the previous prediction. */
+  decoderInputTokens(target: Tensor, logits: Tensor, teacherForcing: boolean): number[];
   luongAttentionStep(
     kind: ScoreKindName,
     s: Tensor,

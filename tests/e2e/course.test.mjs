@@ -145,7 +145,8 @@ const MISTAKES = [
     id: 'alignment_batch',
     lesson: 9,
     code: null, // the starter returns the energies without a softmax
-    message: /Case “one example, W reads only h: the weights follow tanh of the annotations” failed at \.weights\[0\]\[0\]/,
+    message:
+      /Case “one example, W reads only h: the weights follow tanh of the annotations” failed at \.weights\[0\]\[0\]/,
   },
   {
     id: 'attention_pooling',
@@ -337,7 +338,7 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
   assert.equal(await page.locator('[data-testid="map-lesson-4"] [data-testid="lesson-progress"]').textContent(), '0/2');
   assert.match(
     await page.locator('[data-testid="course-summary"]').textContent(),
-    /^1 of 24 coding exercises solved\.$/,
+    /^1 of 26 coding exercises solved\.$/,
   );
 
   const reset = page.getByRole('button', { name: 'Reset my progress' });

@@ -215,6 +215,16 @@ const MISTAKES = {
     code: null, // [s; c] and no tanh
     message: /Case “W_c reads only the context: h̃ = tanh\(c\)” failed at \[0\]: expected 0\.76159, got 5/,
   },
+  teacher_forcing: {
+    code: null, // feeds the gold tokens when running free too
+    message:
+      /Case “running free with a wrong first prediction \(3 instead of 5\) that the decoder then reads” failed at \[1\]: expected 3, got 5\. Running free, the decoder never sees the target/,
+  },
+  greedy_decode: {
+    code: null, // emits EOS and keeps going
+    message:
+      /Case “BOS → 3 → 4 → 5 → EOS” failed: expected 3 entries, got 10[\s\S]*EOS \(2\) ends the output and is not part of it/,
+  },
   imdb_vocabulary: {
     code: null, // no reserved ids, no start id
     message: /The encoded review should start with the start id 1/,

@@ -41,6 +41,8 @@ export const ENGINE_METHODS = [
   'sinusoidalPositionalEncoding',
   'concatDirections',
   'luongAttentionStep',
+  'greedyDecodeTable',
+  'decoderInputTokens',
 ] as const satisfies readonly (keyof AttnEngine)[];
 
 export type EngineMethod = (typeof ENGINE_METHODS)[number];

@@ -8,6 +8,7 @@ import { attentionalState } from './attentional_state/exercise';
 import { bidirectionalAnnotations } from './bidirectional_annotations/exercise';
 import { causalMask } from './causal_mask/exercise';
 import { dotScores } from './dot_scores/exercise';
+import { greedyDecode } from './greedy_decode/exercise';
 import { imdbVocabulary } from './imdb_vocabulary/exercise';
 import { luongConcatScore } from './luong_concat_score/exercise';
 import { luongGeneralScore } from './luong_general_score/exercise';
@@ -23,6 +24,7 @@ import { scaledDotScores } from './scaled_dot_scores/exercise';
 import { singleDotScore } from './single_dot_score/exercise';
 import { softmax } from './softmax/exercise';
 import { splitHeads } from './split_heads/exercise';
+import { teacherForcing } from './teacher_forcing/exercise';
 import type { Exercise } from './types';
 
 export const EXERCISES: Record<string, Exercise> = Object.fromEntries(
@@ -49,6 +51,8 @@ export const EXERCISES: Record<string, Exercise> = Object.fromEntries(
     alignmentBatch,
     luongStep,
     attentionalState,
+    teacherForcing,
+    greedyDecode,
     imdbVocabulary,
     attentionPooling,
   ].map((exercise) => [exercise.id, exercise]),

@@ -155,5 +155,13 @@ export const lesson09: Lesson = {
     { exercise: 'alignment_batch' },
     { exercise: 'luong_step' },
     { exercise: 'attentional_state' },
+    {
+      html: `<p><strong>Training and predicting read different inputs.</strong> While training, each
+      decoder step reads the gold previous token (teacher forcing); when predicting, it reads its
+      own previous output, so one early mistake is carried forward. Greedy decoding is that loop:
+      take the best token, feed it back, stop at EOS.</p>`,
+    },
+    { exercise: 'teacher_forcing' },
+    { exercise: 'greedy_decode' },
   ],
 };
