@@ -495,6 +495,43 @@ export interface AttnEngine {
   /** x [H, T, d] -> [T, H*d]. */
   mergeHeads(x: Tensor): OutTensor;
   /**
+   * Vocabulary::fit(trainDocs, numWords) with Keras' imdb ids (0 pad, 1 start, 2 oov, 3 unused,
+   * words from 4 by falling count), then every review encoded with <start>: [M][tokens + 1].
+   */
+  imdbEncode(trainDocs: string[][], numWords: number, reviews: string[][]): number[][];
+  /** Keras' pad_sequences: ids and mask (1 = real token) [N][maxlen]. */
+  padSequences(
+    seqs: number[][],
+    maxlen: number,
+    padding: 'pre' | 'post',
+    truncating: 'pre' | 'post',
+    value: number,
+  ): { ids: number[][]; mask: number[][] };
+  /** PE [maxLen, dim]: sin(pos / 10000^(2i/dim)) in column 2i, cos in column 2i + 1. */
+  sinusoidalPositionalEncoding(maxLen: number, dim: number): OutTensor;
+  /** hForward, hBackward [B, T, U] by source position -> [B, T, 2U], rows [→h_t ; ←h_t]. */
+  concatDirections(hForward: Tensor, hBackward: Tensor): OutTensor;
+  /**
+   * One step of Luong's global attention (layers/decoder_attention) with the given weights, stored
+   * [in, out]: wA (general [Ds, Dh]; concat [Ds + Dh, Ds]; location [Ds, T]), vA (concat [Ds]),
+   * wC [Dh + Ds, Ds]. s [B, Ds], annotations [B, T, Dh], mask [B, T] or null.
+   */
+  /**
+   * Greedy decoding (models/seq2seq_decoding) over the step whose next-token logits are row
+   * `previous` of stepTable [V, V]: from BOS (1), the best token other than PAD (0) and BOS, until
+   * EOS (2, not returned) or maxLen steps.
+   */
+  greedyDecodeTable(stepTable: Tensor, maxLen: number): number[];
+  /** Tokens fed at decoder steps 0..Ty-2: target[t] (teacher forcing) or BOS then the previous prediction. */
+  decoderInputTokens(target: Tensor, logits: Tensor, teacherForcing: boolean): number[];
+  luongAttentionStep(
+    kind: ScoreKindName,
+    s: Tensor,
+    annotations: Tensor,
+    params: { wA?: Tensor; vA?: Tensor; wC: Tensor },
+    mask: Mask | undefined | null,
+  ): { weights: OutTensor; context: OutTensor; attentional: OutTensor };
+  /**
    * Trains a small classifier on a synthetic task, synchronously. `configJson` is a flat JSON
    * object (keys in snake_case: task, encoder, pooling, score, embed_dim, units, steps, seed, ...);
    * onStep(step, loss) is called after every step.

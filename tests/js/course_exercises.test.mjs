@@ -2,7 +2,7 @@
 // reference solution matches the engine on every case and the starter code does not; the grader's
 // tolerance and messages behave as documented. The TypeScript modules are loaded through Vite's
 // SSR loader (the same transform the page build uses); the learner's code runs here with
-// new Function, without the browser sandbox, which tests/e2e/course.test.mjs covers.
+// new Function (with the sandbox's np helper in scope), without the browser sandbox, which tests/e2e/course.test.mjs covers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadWebModules } from './support/web_modules.mjs';
@@ -12,12 +12,19 @@ let engine;
 let loaded;
 let EXERCISES;
 let grader;
+let compileWithNp;
+let LESSONS;
 
 before(async () => {
   engine = await loadEngine();
-  loaded = await loadWebModules('/src/course/exercises/index.ts', '/src/course/grader.ts');
+  loaded = await loadWebModules(
+    '/src/course/exercises/index.ts',
+    '/src/course/grader.ts',
+    '/src/course/np_helper.ts',
+    '/src/course/lessons/index.ts',
+  );
   let exercises;
-  [exercises, grader] = loaded.modules;
+  [exercises, grader, { compileWithNp }, { LESSONS }] = loaded.modules;
   ({ EXERCISES } = exercises);
 });
 after(async () => {
@@ -28,7 +35,7 @@ after(async () => {
 const call = async (method, ...args) => engine[method](...args);
 
 function run(code, functionName, args) {
-  const fn = new Function(`"use strict";\n${code}\n;return ${functionName};`)();
+  const fn = compileWithNp(code, functionName); // np in scope, as in the sandbox
   try {
     return { value: fn(...structuredClone(args)) };
   } catch (error) {
@@ -133,3 +140,128 @@ test('grader: seeded random inputs are reproducible and differ between seeds', (
     assert.equal(Math.round(v * 100) / 100, v, 'two decimals');
   }
 });
+
+// The first failing case's feedback, as the exercise view words it (without the data lines).
+async function feedback(exercise, code) {
+  const [first] = await grade(exercise, code);
+  if (!first) return null;
+  if (process.env.COURSE_PRINT_FEEDBACK) console.log(exercise.id);
+  const detail =
+    first.mismatch.kind === 'threw' ? `threw ${first.mismatch.error}` : grader.describeMismatch(first.mismatch);
+  const args = exercise.cases().find((c) => c.name === first.name).args;
+  const advice = first.mismatch.kind === 'threw' ? null : exercise.diagnose?.(first.expected, first.got, args);
+  return `Case “${first.name}” failed${detail.startsWith('at ') ? ' ' : ': '}${detail}.${advice ? ` ${advice}` : ''}`;
+}
+
+// One typical mistake per exercise added for issue 17 (the first ten are covered the same way in
+// the browser, tests/e2e/course.test.mjs): the code (null = the starter) and what the feedback says.
+const MISTAKES = {
+  mean_context: {
+    code: null, // averages each annotation over its features
+    message: /expected 3 entries, got 4[\s\S]*averaged each annotation over its features/,
+  },
+  luong_general_score: {
+    code: null, // plain dot products
+    message:
+      /Case “a non-symmetric W: sᵀWh differs from hᵀWs” failed at \[0\]: expected 2, got 0\. These are plain dot products sᵀh: the matrix W between s and h is missing/,
+  },
+  luong_concat_score: {
+    code: 'function concatScore(s, H, W, v) { return H.map((h) => np.dot(v, np.tanh(np.dot(W, np.concatenate([h, s]))))); }',
+    message: /You concatenated \[h; s\]: the decoder state comes first/,
+  },
+  luong_location_score: {
+    code: null, // scores by content
+    message: /the location score uses only W and s/,
+  },
+  pad_sequences: {
+    code: null, // keeps the first maxlen ids
+    message:
+      /Case “defaults \('pre', 'pre'\), maxlen = 3: the first review loses its beginning” failed at \[0\]\[0\]: expected 22, got 1\.[\s\S]*truncating = 'pre' \(Keras' default\) drops the beginning/,
+  },
+  positional_encoding: {
+    code: null, // one frequency per column
+    message:
+      /Case “maxLen = 4, d = 4: the second pair turns 100 times slower” failed[\s\S]*columns 2i and 2i \+ 1 share the exponent 2i\/d/,
+  },
+  split_heads: {
+    code: null, // interleaved columns
+    message:
+      /Case “T = 2, D = 4, two heads \(entries 10·t \+ j\)” failed at \[0\]\[0\]\[1\]: expected 1, got 2\.[\s\S]*dealt the columns out in turn/,
+  },
+  merge_heads: {
+    code: null, // stacks the heads along time
+    message: /expected 2 entries, got 4[\s\S]*the heads were stacked along time/,
+  },
+  bidirectional_annotations: {
+    code: null, // the backward outputs not reversed
+    message:
+      /Case “three words, U = 1[^”]*” failed at \[0\]\[1\]: expected 10, got 30\.[\s\S]*position i needs backwardOutputs\[T − 1 − i\]/,
+  },
+  alignment_batch: {
+    code: `function alignBatch(sPrev, annotations, W, v) {
+  const e = annotations.map((H, b) => H.map((h) => np.dot(v, np.tanh(np.dot(W, np.concatenate([sPrev[b], h]))))));
+  const exps = np.exp(e);
+  const total = np.sum(exps, 0); // over the batch: the wrong axis
+  const weights = exps.map((row) => np.divide(row, total));
+  return { weights, context: weights.map((a, b) => np.dot(a, annotations[b])) };
+}`,
+    message: /the softmax ran over the batch \(axis 0\) instead of over time \(axis 1\)/,
+  },
+  luong_step: {
+    code: 'SOLUTION:np.concatenate([context, s])=>np.concatenate([s, context])',
+    message: /You concatenated \[s_t; c_t\]: the context comes first/,
+  },
+  attentional_state: {
+    code: null, // [s; c] and no tanh
+    message: /Case “W_c reads only the context: h̃ = tanh\(c\)” failed at \[0\]: expected 0\.76159, got 5/,
+  },
+  teacher_forcing: {
+    code: null, // feeds the gold tokens when running free too
+    message:
+      /Case “running free with a wrong first prediction \(3 instead of 5\) that the decoder then reads” failed at \[1\]: expected 3, got 5\. Running free, the decoder never sees the target/,
+  },
+  greedy_decode: {
+    code: null, // emits EOS and keeps going
+    message:
+      /Case “BOS → 3 → 4 → 5 → EOS” failed: expected 3 entries, got 10[\s\S]*EOS \(2\) ends the output and is not part of it/,
+  },
+  imdb_vocabulary: {
+    code: null, // no reserved ids, no start id
+    message: /The encoded review should start with the start id 1/,
+  },
+  attention_pooling: {
+    code: null, // padding not masked
+    message: /Case “pre-padding \(Keras' default\)[^”]*” failed[\s\S]*Padding positions got weight/,
+  },
+};
+
+test('course exercises: at least 24, every lesson has at least one, every new one has a typical mistake', async () => {
+  assert.ok(Object.keys(EXERCISES).length >= 24, `${Object.keys(EXERCISES).length} exercises`);
+  const placed = new Set();
+  for (const lesson of LESSONS) {
+    const ids = lesson.blocks.filter((b) => 'exercise' in b).map((b) => b.exercise);
+    assert.ok(ids.length >= 1, `lesson ${lesson.number} has an exercise`);
+    for (const id of ids) {
+      assert.ok(EXERCISES[id], `lesson ${lesson.number} places a known exercise (${id})`);
+      placed.add(id);
+    }
+  }
+  assert.deepEqual([...placed].sort(), Object.keys(EXERCISES).sort(), 'every exercise is placed in a lesson');
+  for (const id of Object.keys(MISTAKES)) assert.ok(EXERCISES[id], id);
+});
+
+for (const [id, mistake] of Object.entries(MISTAKES)) {
+  test(`course exercises: ${id} — a typical mistake fails with its message`, async () => {
+    const exercise = EXERCISES[id];
+    let code = mistake.code ?? exercise.starter;
+    if (code.startsWith('SOLUTION:')) {
+      const [from, to] = code.slice('SOLUTION:'.length).split('=>');
+      code = exercise.solution.replace(from, to);
+      assert.notEqual(code, exercise.solution);
+    }
+    const message = await feedback(exercise, code);
+    assert.ok(message, `${id}: the mistake should fail`);
+    if (process.env.COURSE_PRINT_FEEDBACK) console.log(message);
+    assert.match(message, mistake.message);
+  });
+}

@@ -16,7 +16,25 @@ void direction_backward(GRU& layer, const Tensor3& dh_seq, const Tensor2* dh_las
   layer.backward(dh_seq, dh_last, cache, dx);
 }
 
+// out[r] = [f[r] ; b[r]] for `rows` rows of u floats each.
+void join_rows(const float* f, const float* b, std::size_t rows, std::size_t u, float* out) {
+  for (std::size_t row = 0; row < rows; ++row) {
+    std::copy(f + row * u, f + (row + 1) * u, out + row * 2 * u);
+    std::copy(b + row * u, b + (row + 1) * u, out + row * 2 * u + u);
+  }
+}
+
 }  // namespace
+
+void concat_directions(const Tensor3& h_forward, const Tensor3& h_backward, Tensor3& h_seq) {
+  if (!(h_forward.shape() == h_backward.shape())) {
+    throw_shape_error("concat_directions", "h_forward has shape " + shape_string(h_forward.shape()) +
+                                               " but h_backward has shape " + shape_string(h_backward.shape()));
+  }
+  const std::size_t batch = h_forward.shape(0), steps = h_forward.shape(1), u = h_forward.shape(2);
+  ensure_shape(h_seq, std::array<std::size_t, 3>{batch, steps, 2 * u});
+  join_rows(h_forward.data(), h_backward.data(), batch * steps, u, h_seq.data());
+}
 
 template <class RNN>
 Bidirectional<RNN>::Bidirectional(std::size_t input_size, std::size_t units, Rng& rng)
@@ -33,22 +51,10 @@ void Bidirectional<RNN>::forward(const Tensor3& x, const Mask2* mask, Tensor3& h
   // Each direction checks x and mask (its message names that direction's layer type).
   forward_layer.forward(x, mask, false, cache.h_forward, cache.forward);
   backward_layer.forward(x, mask, true, cache.h_backward, cache.backward);
-  const std::size_t batch = x.shape(0), steps = x.shape(1), u = units();
-  ensure_shape(h_seq, std::array<std::size_t, 3>{batch, steps, 2 * u});
+  const std::size_t batch = x.shape(0), u = units();
+  concat_directions(cache.h_forward, cache.h_backward, h_seq);  // h_seq[b, t] = [→h_t ; ←h_t]
   ensure_shape(cache.h_last, std::array<std::size_t, 2>{batch, 2 * u});
-  // h_seq[b, t] = [→h_t ; ←h_t]
-  for (std::size_t row = 0; row < batch * steps; ++row) {
-    const float* f = cache.h_forward.data() + row * u;
-    const float* b = cache.h_backward.data() + row * u;
-    std::copy(f, f + u, h_seq.data() + row * 2 * u);
-    std::copy(b, b + u, h_seq.data() + row * 2 * u + u);
-  }
-  for (std::size_t r = 0; r < batch; ++r) {
-    const float* f = cache.forward.h_last.data() + r * u;
-    const float* b = cache.backward.h_last.data() + r * u;
-    std::copy(f, f + u, cache.h_last.data() + r * 2 * u);
-    std::copy(b, b + u, cache.h_last.data() + r * 2 * u + u);
-  }
+  join_rows(cache.forward.h_last.data(), cache.backward.h_last.data(), batch, u, cache.h_last.data());
 }
 
 template <class RNN>

@@ -12,6 +12,7 @@
 #include "attn/layers/dense.hpp"
 #include "attn/layers/embedding.hpp"
 #include "attn/losses/softmax_cross_entropy.hpp"
+#include "attn/models/seq2seq_decoding.hpp"
 
 namespace attn {
 
@@ -170,15 +171,6 @@ float log_normaliser(const float* z, std::size_t n) {
   double sum = 0;
   for (std::size_t v = 0; v < n; ++v) sum += std::exp(static_cast<double>(z[v] - m));
   return m + static_cast<float>(std::log(sum));
-}
-
-// The best emittable token of logits row z [V] (never PAD / BOS; first on ties).
-std::int32_t best_token(const float* z, std::size_t n) {
-  std::int32_t best = kEosId;
-  for (std::size_t v = kEosId + 1; v < n; ++v) {
-    if (z[v] > z[best]) best = static_cast<std::int32_t>(v);
-  }
-  return best;
 }
 
 bool emittable(std::size_t v) { return v != static_cast<std::size_t>(kPadId) && v != static_cast<std::size_t>(kBosId); }
@@ -404,7 +396,7 @@ float Seq2SeqModel::Impl::forward(const TokenIds& source, const TokenIds& target
     if (sampling) {
       float* z = logits.data() + t * nb * v;
       output.forward_rows(out, nb, z);
-      for (std::size_t b = 0; b < nb; ++b) sampled[b] = best_token(z + b * v, v);
+      for (std::size_t b = 0; b < nb; ++b) sampled[b] = best_emittable_token(z + b * v, v);
     }
   }
   if (!sampling) output.forward_rows(outs.data(), nsteps * nb, logits.data());
@@ -542,7 +534,7 @@ std::vector<Decoded> Seq2SeqModel::Impl::decode_batch(const TokenIds& source, st
       Decoded& r = result[b];
       if (r.finished) continue;
       const float* zb = z.data() + b * v;
-      const std::int32_t best = best_token(zb, v);
+      const std::int32_t best = best_emittable_token(zb, v);
       r.log_prob += zb[best] - log_normaliser(zb, v);
       if (attends) rows[b].insert(rows[b].end(), d.weights.data() + b * tx, d.weights.data() + (b + 1) * tx);
       tokens[b] = best;

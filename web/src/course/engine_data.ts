@@ -91,3 +91,8 @@ export function heatmapOf(
     range,
   };
 }
+
+/** Rows become columns: the course writes W_c as [out][in], the engine's layers store [in, out]. */
+export function transposed(m: number[][]): number[][] {
+  return m.length === 0 ? [] : m[0].map((_, j) => m.map((row) => row[j]));
+}

@@ -11,6 +11,7 @@ import type { EngineCall, Exercise } from './exercises/types';
 import { ABS_TOL, REL_TOL, compare, describeMismatch, formatData } from './grader';
 import { mathBlock } from './math';
 import type { ProgressStore } from './progress';
+import { NP_SOURCE } from './np_helper';
 import { runInSandbox, type CaseOutcome } from './sandbox';
 
 export const TIME_LIMIT_MS = 2000;
@@ -172,6 +173,7 @@ export class ExerciseView {
             code: this.code,
             functionName: exercise.functionName,
             inputs: cases.map((c) => c.args),
+            prelude: NP_SOURCE,
           },
           TIME_LIMIT_MS,
         ),

@@ -28,6 +28,8 @@ export interface SandboxJob {
   functionName: string;
   /** One argument list per case (structured-cloneable). */
   inputs: unknown[][];
+  /** Source evaluated before the code; its `np` is in the code's scope (see np_helper.ts). */
+  prelude?: string;
 }
 
 const SANDBOX_URL = new URL('./sandbox.html', document.baseURI).href;

@@ -36,6 +36,13 @@ export const ENGINE_METHODS = [
   'combineMasks',
   'splitHeads',
   'mergeHeads',
+  'imdbEncode',
+  'padSequences',
+  'sinusoidalPositionalEncoding',
+  'concatDirections',
+  'luongAttentionStep',
+  'greedyDecodeTable',
+  'decoderInputTokens',
 ] as const satisfies readonly (keyof AttnEngine)[];
 
 export type EngineMethod = (typeof ENGINE_METHODS)[number];

@@ -69,6 +69,12 @@ class Bidirectional {
   Tensor3 dx_backward_;     // [B, T, D]
 };
 
+// The join of the two directions: h_forward [B, T, U], h_backward [B, T, U] (both stored by
+// source position t, as each direction's forward writes them) -> h_seq [B, T, 2U] with
+// h_seq[b, t] = [→h_t ; ←h_t]. Throws ShapeError when the two shapes differ. Bidirectional::
+// forward joins its directions with it.
+void concat_directions(const Tensor3& h_forward, const Tensor3& h_backward, Tensor3& h_seq);
+
 extern template class Bidirectional<LSTM>;
 extern template class Bidirectional<GRU>;
 using BiLSTM = Bidirectional<LSTM>;

@@ -148,5 +148,11 @@ export const lesson01: Lesson = {
         ],
       },
     },
+    {
+      html: `<p><strong>Your turn.</strong> Before attention, the decoder got one fixed summary of
+      the source. Compute the simplest such summary yourself; lesson 5 turns it into a weighted
+      average whose weights change at every output step.</p>`,
+    },
+    { exercise: 'mean_context' },
   ],
 };

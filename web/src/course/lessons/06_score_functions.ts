@@ -109,5 +109,14 @@ export const lesson06: Lesson = {
     },
     { exercise: 'scaled_dot_scores' },
     { exercise: 'additive_score' },
+    {
+      html: `<p>Luong et al. (2015) compare three more scores, each a one-line change to the
+      ones above: <em>general</em> ($s^\\top W h$), <em>concat</em> ($v^\\top \\tanh(W[s; h])$) and
+      <em>location</em> ($W s$, which ignores the annotations' content). Write all three; the engine
+      implements them in <code>attention/scores</code>.</p>`,
+    },
+    { exercise: 'luong_general_score' },
+    { exercise: 'luong_concat_score' },
+    { exercise: 'luong_location_score' },
   ],
 };

@@ -82,5 +82,12 @@ export const lesson07: Lesson = {
     },
     { exercise: 'causal_mask' },
     { exercise: 'padding_mask' },
+    {
+      html: `<p><strong>Where padding comes from.</strong> Reviews have different lengths; to train
+      on a batch, Keras' <code>pad_sequences</code> cuts or fills every review to the same length,
+      and the mask records which positions are real. Its defaults surprise many: it pads and
+      truncates at the <em>front</em>.</p>`,
+    },
+    { exercise: 'pad_sequences' },
   ],
 };

@@ -88,5 +88,18 @@ export const lesson08: Lesson = {
       },
     },
     { exercise: 'scaled_dot_product_attention' },
+    {
+      html: `<p><strong>Heads.</strong> Multi-head attention runs $H$ attentions side by side on
+      slices of the model dimension: split the projected queries, keys and values into heads,
+      attend in each head, then merge the heads' outputs back into one matrix.</p>`,
+    },
+    { exercise: 'split_heads' },
+    { exercise: 'merge_heads' },
+    {
+      html: `<p><strong>Positions.</strong> Self-attention treats its input as a set: shuffle the
+      tokens and every output is shuffled the same way. A positional encoding added to the
+      embeddings tells the model where each token sits.</p>`,
+    },
+    { exercise: 'positional_encoding' },
   ],
 };

@@ -146,5 +146,22 @@ export const lesson09: Lesson = {
         ],
       },
     },
+    {
+      html: `<p><strong>Build the pieces.</strong> The encoder's annotations join two reading
+      directions; Bahdanau's decoder scores them with a small network of the previous state; Luong's
+      decoder scores with its current state and mixes the context back in.</p>`,
+    },
+    { exercise: 'bidirectional_annotations' },
+    { exercise: 'alignment_batch' },
+    { exercise: 'luong_step' },
+    { exercise: 'attentional_state' },
+    {
+      html: `<p><strong>Training and predicting read different inputs.</strong> While training, each
+      decoder step reads the gold previous token (teacher forcing); when predicting, it reads its
+      own previous output, so one early mistake is carried forward. Greedy decoding is that loop:
+      take the best token, feed it back, stop at EOS.</p>`,
+    },
+    { exercise: 'teacher_forcing' },
+    { exercise: 'greedy_decode' },
   ],
 };

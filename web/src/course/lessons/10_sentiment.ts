@@ -82,5 +82,12 @@ export const lesson10: Lesson = {
         ],
       },
     },
+    {
+      html: `<p><strong>From text to ids to one vector.</strong> Before any attention, a review
+      becomes a list of ids the way <code>imdb.load_data(num_words=5000)</code> makes them; after
+      the encoder, attention pooling turns its states into the one vector the classifier reads.</p>`,
+    },
+    { exercise: 'imdb_vocabulary' },
+    { exercise: 'attention_pooling' },
   ],
 };

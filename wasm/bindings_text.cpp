@@ -1,0 +1,117 @@
+// Embind bindings for text preparation (core/include/attn/text/): the IMDB-style vocabulary and
+// Keras' pad_sequences, for the course's exercises. Conversion only: every computation happens in
+// attn_core. See attn_engine.d.ts for the JS-side types.
+#include <emscripten/bind.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/text/sequences.hpp"
+#include "attn/text/vocabulary.hpp"
+#include "convert.hpp"
+
+namespace attn::wasm {
+namespace {
+
+std::size_t whole_number(double x, double max, const std::string& name) {
+  if (!(x >= 0) || x != std::floor(x) || x > max) {
+    throw std::invalid_argument(name + " must be a whole number between 0 and " + std::to_string(std::lround(max)));
+  }
+  return static_cast<std::size_t>(x);
+}
+
+std::vector<std::vector<std::string>> to_token_lists(const val& docs, const std::string& name) {
+  if (!val::global("Array").call<bool>("isArray", docs)) throw std::invalid_argument(name + " must be an array");
+  std::vector<std::vector<std::string>> out(docs["length"].as<std::size_t>());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const val doc = docs[i];
+    const std::string where = name + "[" + std::to_string(i) + "]";
+    if (!val::global("Array").call<bool>("isArray", doc)) throw std::invalid_argument(where + " must be an array");
+    const std::size_t n = doc["length"].as<std::size_t>();
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!doc[j].isString()) throw std::invalid_argument(where + "[" + std::to_string(j) + "] must be a string");
+      out[i].push_back(doc[j].as<std::string>());
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<std::int32_t>> to_id_lists(const val& seqs, const std::string& name) {
+  if (!val::global("Array").call<bool>("isArray", seqs)) throw std::invalid_argument(name + " must be an array");
+  std::vector<std::vector<std::int32_t>> out(seqs["length"].as<std::size_t>());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const val seq = seqs[i];
+    const std::string where = name + "[" + std::to_string(i) + "]";
+    if (!val::global("Array").call<bool>("isArray", seq)) throw std::invalid_argument(where + " must be an array");
+    const std::size_t n = seq["length"].as<std::size_t>();
+    for (std::size_t j = 0; j < n; ++j) {
+      const double id = seq[j].isNumber() ? seq[j].as<double>() : -1;
+      out[i].push_back(
+          static_cast<std::int32_t>(whole_number(id, 2147483647.0, where + "[" + std::to_string(j) + "]")));
+    }
+  }
+  return out;
+}
+
+template <class Rows>
+val to_js_rows(const Rows& rows) {
+  val out = val::array();
+  for (const auto& row : rows) {
+    val js = val::array();
+    for (const auto id : row) js.call<void>("push", static_cast<double>(id));
+    out.call<void>("push", js);
+  }
+  return out;
+}
+
+PadMode pad_mode(const std::string& mode, const char* name) {
+  if (mode == "pre") return PadMode::pre;
+  if (mode == "post") return PadMode::post;
+  throw std::invalid_argument(std::string(name) + " must be 'pre' or 'post', got '" + mode + "'");
+}
+
+// imdbEncode(trainDocs [N][tokens], numWords, reviews [M][tokens]) -> ids [M][tokens + 1]:
+// Vocabulary::fit(trainDocs, numWords), then encode every review with <start>.
+val js_imdb_encode(const val& train_docs, double num_words, const val& reviews) {
+  return guarded([&] {
+    const Vocabulary vocabulary =
+        Vocabulary::fit(to_token_lists(train_docs, "trainDocs"), whole_number(num_words, 1e7, "numWords"));
+    std::vector<std::vector<std::int32_t>> encoded;
+    for (const auto& review : to_token_lists(reviews, "reviews")) encoded.push_back(vocabulary.encode(review));
+    return to_js_rows(encoded);
+  });
+}
+
+// padSequences(seqs [N][ragged], maxlen, padding, truncating, value) -> {ids [N][maxlen], mask [N][maxlen]}
+val js_pad_sequences(const val& seqs, double maxlen, const std::string& padding, const std::string& truncating,
+                     double value) {
+  return guarded([&] {
+    const std::size_t n = whole_number(maxlen, 1e6, "maxlen");
+    const auto ids = to_id_lists(seqs, "seqs");
+    check_value_count({static_cast<double>(ids.size()), maxlen}, "padSequences: N × maxlen");
+    const PaddedBatch batch = pad_sequences(ids, n, pad_mode(padding, "padding"), pad_mode(truncating, "truncating"),
+                                            static_cast<std::int32_t>(whole_number(value, 2147483647.0, "value")));
+    std::vector<std::vector<std::int32_t>> id_rows(batch.ids.shape(0)), mask_rows(batch.mask.shape(0));
+    for (std::size_t r = 0; r < id_rows.size(); ++r) {
+      for (std::size_t t = 0; t < batch.ids.shape(1); ++t) {
+        id_rows[r].push_back(batch.ids(r, t));
+        mask_rows[r].push_back(batch.mask(r, t));
+      }
+    }
+    val out = val::object();
+    out.set("ids", to_js_rows(id_rows));
+    out.set("mask", to_js_rows(mask_rows));
+    return out;
+  });
+}
+
+}  // namespace
+}  // namespace attn::wasm
+
+EMSCRIPTEN_BINDINGS(text) {
+  using namespace attn::wasm;
+  emscripten::function("imdbEncode", &js_imdb_encode);
+  emscripten::function("padSequences", &js_pad_sequences);
+}
