@@ -47,7 +47,7 @@ class TransformerPanel {
   private readonly headsSelect = el('select', { id: 'tf-heads' });
   private readonly poolingSelect = el('select', { id: 'tf-pooling' });
   private readonly epochsInput = el('input', { id: 'tf-epochs', type: 'number', min: '1', max: '40', value: '8' });
-  private readonly trainButton = el('button', { type: 'button', textContent: 'Train' });
+  private readonly trainButton = el('button', { type: 'button', className: 'primary', textContent: 'Train' });
   private readonly cancelButton = el('button', { type: 'button', textContent: 'Cancel', disabled: true });
   private readonly fileInput = el('input', {
     id: 'tf-model-file',
