@@ -8,7 +8,7 @@ import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
 import { createLineChart } from '../chart';
-import { el, readoutRow } from '../dom';
+import { el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
 
@@ -191,9 +191,7 @@ class Seq2SeqPanel {
     this.finishButton.addEventListener('click', () => this.showStep(this.rows()));
     // Two cards: training, then decoding.
     this.element.append(
-      el(
-        'div',
-        { className: 'card view-part' },
+      viewPart(
         el(
           'div',
           { className: 'train-controls' },
@@ -221,9 +219,7 @@ class Seq2SeqPanel {
         this.lengthChart.element,
         this.lengthHint,
       ),
-      el(
-        'div',
-        { className: 'card view-part' },
+      viewPart(
         el('h3', {}, 'Decode an input'),
         el(
           'div',
