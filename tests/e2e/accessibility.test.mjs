@@ -85,6 +85,42 @@ test('axe-core: the Studio after a short training run (charts, watched attention
   await page.close();
 });
 
+test('axe-core: Seq2seq and Transformer after training (alignment, heads, line view) in both themes', async () => {
+  const found = [];
+  const seq2seq = await openPage(env, '#/seq2seq');
+  await settle(seq2seq.page, '[data-testid="view-seq2seq"]:not([hidden])');
+  await seq2seq.page.locator('#s2s-epochs').fill('1');
+  await seq2seq.page
+    .locator('[data-testid="view-seq2seq"]')
+    .getByRole('button', { name: 'Train', exact: true })
+    .click();
+  await seq2seq.page.waitForSelector('.seq2seq[data-state="finished"]', { timeout: 120000 });
+  await seq2seq.page.locator('[data-testid="view-seq2seq"]').getByRole('button', { name: 'Show all steps' }).waitFor();
+  await seq2seq.page.locator('[data-testid="view-seq2seq"]').getByRole('button', { name: 'Decode' }).click();
+  await seq2seq.page.waitForSelector('[data-testid="s2s-alignment"] td', { timeout: 30000 });
+  const transformer = await openPage(env, '#/transformer');
+  await settle(transformer.page, '[data-testid="view-transformer"]:not([hidden])');
+  await transformer.page.locator('#tf-epochs').fill('1');
+  await transformer.page
+    .locator('[data-testid="view-transformer"]')
+    .getByRole('button', { name: 'Train', exact: true })
+    .click();
+  await transformer.page.waitForSelector('.transformer[data-state="finished"]', { timeout: 120000 });
+  await transformer.page.waitForSelector('[data-testid="tf-grid"] td', { timeout: 30000 });
+  for (const [name, { page, problems }] of [
+    ['seq2seq', seq2seq],
+    ['transformer', transformer],
+  ]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      found.push(...(await audit(page, `${name} after training (${scheme})`)));
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+  assert.deepEqual(found, []);
+});
+
 test('small screens: at 390×844 and 820×1180 no view scrolls horizontally', async () => {
   const wide = [];
   for (const [width, height] of [
