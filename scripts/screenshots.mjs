@@ -24,6 +24,14 @@ const finished = (page, view, timeout) =>
 
 // What each shot does before the picture; every step waits for what it caused, never for a fixed time.
 const SHOTS = {
+  home: {
+    hash: '#/home',
+    async prepare(page) {
+      for (const id of ['mini-course', 'mini-studio', 'mini-lab']) {
+        await visible(page, `[data-testid="${id}"][data-state="ready"]`, 30000);
+      }
+    },
+  },
   lab: {
     hash: '#/lab',
     file: 'attention-lab',
@@ -99,7 +107,7 @@ const SHOTS = {
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 // By default the views whose pictures are plain screenshots; the lab's and the course's README
 // pictures were composed by hand (a cell explained, a failed check), so they are redone on request.
-const names = wanted.length ? wanted : ['studio', 'seq2seq', 'transformer'];
+const names = wanted.length ? wanted : ['home', 'studio', 'seq2seq', 'transformer'];
 for (const name of names) if (!SHOTS[name]) throw new Error(`unknown view '${name}' (one of ${Object.keys(SHOTS)})`);
 
 mkdirSync(out, { recursive: true });

@@ -39,6 +39,22 @@ async function settle(page, selector) {
   await page.waitForSelector(selector, { timeout: 30000 });
 }
 
+/** axe-core's serious and critical violations on the page (and empty table headers), as lines. */
+async function audit(page, name) {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'empty-table-header')
+    .map((v) => `${name}: ${v.id} [${v.impact}] ${v.nodes.slice(0, 4).join(' | ')}`);
+}
+
 test('axe-core: no serious or critical violation, and no empty table header, on any view or a lesson', async () => {
   const found = [];
   for (const [name, hash, selector] of PAGES) {
@@ -46,23 +62,61 @@ test('axe-core: no serious or critical violation, and no empty table header, on 
       const { page, problems } = await openPage(env, hash);
       await page.emulateMedia({ colorScheme: scheme });
       await settle(page, selector);
-      await page.addScriptTag({ content: axeSource });
-      const violations = await page.evaluate(async () => {
-        const result = await window.axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
-        }));
-      });
-      for (const v of violations) {
-        if (v.impact === 'serious' || v.impact === 'critical' || v.id === 'empty-table-header') {
-          found.push(`${name} (${scheme}): ${v.id} [${v.impact}] ${v.nodes.slice(0, 4).join(' | ')}`);
-        }
-      }
+      found.push(...(await audit(page, `${name} (${scheme})`)));
       assert.deepEqual(problems, [], `${name}: no console errors`);
       await page.close();
     }
+  }
+  assert.deepEqual(found, []);
+});
+
+test('axe-core: the Studio after a short training run (charts, watched attention, explanation) in both themes', async () => {
+  const { page, problems } = await openPage(env, '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2');
+  await settle(page, '.studio-data[data-state="loaded"]');
+  await page.locator('#train-start').click();
+  await page.waitForSelector('.train-panel[data-state="finished"]', { timeout: 120000 });
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await audit(page, `studio after training (${scheme})`)));
+  }
+  assert.deepEqual(found, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('axe-core: Seq2seq and Transformer after training (alignment, heads, line view) in both themes', async () => {
+  const found = [];
+  const seq2seq = await openPage(env, '#/seq2seq');
+  await settle(seq2seq.page, '[data-testid="view-seq2seq"]:not([hidden])');
+  await seq2seq.page.locator('#s2s-epochs').fill('1');
+  await seq2seq.page
+    .locator('[data-testid="view-seq2seq"]')
+    .getByRole('button', { name: 'Train', exact: true })
+    .click();
+  await seq2seq.page.waitForSelector('.seq2seq[data-state="finished"]', { timeout: 120000 });
+  await seq2seq.page.locator('[data-testid="view-seq2seq"]').getByRole('button', { name: 'Show all steps' }).waitFor();
+  await seq2seq.page.locator('[data-testid="view-seq2seq"]').getByRole('button', { name: 'Decode' }).click();
+  await seq2seq.page.waitForSelector('[data-testid="s2s-alignment"] td', { timeout: 30000 });
+  const transformer = await openPage(env, '#/transformer');
+  await settle(transformer.page, '[data-testid="view-transformer"]:not([hidden])');
+  await transformer.page.locator('#tf-epochs').fill('1');
+  await transformer.page
+    .locator('[data-testid="view-transformer"]')
+    .getByRole('button', { name: 'Train', exact: true })
+    .click();
+  await transformer.page.waitForSelector('.transformer[data-state="finished"]', { timeout: 120000 });
+  await transformer.page.waitForSelector('[data-testid="tf-grid"] td', { timeout: 30000 });
+  for (const [name, { page, problems }] of [
+    ['seq2seq', seq2seq],
+    ['transformer', transformer],
+  ]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      found.push(...(await audit(page, `${name} after training (${scheme})`)));
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
   }
   assert.deepEqual(found, []);
 });

@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { VIEWS } from './support/views.mjs';
 
 let env;
 
@@ -13,13 +14,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-const VIEWS = [
-  ['lab', 'Attention Lab'],
-  ['studio', 'Sentiment Studio'],
-  ['seq2seq', 'Seq2seq Alignment'],
-  ['transformer', 'Transformer'],
-];
 
 test('landing: `/` explains the playground, draws three engine-computed miniatures and links to every view and the course', async () => {
   const { page, problems } = await openPage(env);

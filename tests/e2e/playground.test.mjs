@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { VIEWS } from './support/views.mjs';
 
 let env;
 
@@ -13,13 +14,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-const VIEWS = [
-  ['lab', 'Attention Lab'],
-  ['studio', 'Sentiment Studio'],
-  ['seq2seq', 'Seq2seq Alignment'],
-  ['transformer', 'Transformer'],
-];
 
 async function labReady(page) {
   await page.waitForFunction(

@@ -17,7 +17,7 @@ const READY = '[data-testid="engine-status"][data-state="ready"]';
 
 test('reliability: a worker crash rejects pending calls, shows a notice and restarts the engine', async () => {
   // ?debug enables the bridge's crashForTest() and window.attnDebug (see app/engine_status.ts).
-  const { page, problems } = await openPage(env, '?debug');
+  const { page, problems } = await openPage(env, '?debug#/lab');
   await page.waitForSelector(READY, { timeout: 20000 });
   await page.waitForFunction(
     () => document.querySelector('[data-testid="heatmap-scores"] td')?.textContent === '927.0',

@@ -118,3 +118,31 @@ test('lab.weightStats: entropy in nats and the largest weight', () => {
   // −(0.9 ln 0.9 + 0.1 ln 0.1) = 0.0948 + 0.2303 = 0.3251
   assert.ok(Math.abs(weightStats([0.9, 0.1]).entropy - 0.3251) < 1e-4);
 });
+
+test('palette.textColourOn picks whichever of black and white has the higher WCAG contrast', async () => {
+  const extra = await loadWebModules('/src/views/palette.ts');
+  try {
+    const [palette] = extra.modules;
+    const luminance = ([r, g, b]) => {
+      const lin = (c) => {
+        const s = c / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    let worst = Infinity;
+    for (let i = 0; i <= 200; i++) {
+      const colour = palette.viridis(i / 200);
+      const l = luminance(colour);
+      const onBlack = (l + 0.05) / 0.05;
+      const onWhite = 1.05 / (l + 0.05);
+      const chosen = palette.textColourOn(colour) === '#000' ? onBlack : onWhite;
+      assert.equal(chosen, Math.max(onBlack, onWhite), `t = ${i / 200}`);
+      worst = Math.min(worst, chosen);
+    }
+    // Every viridis cell's number reads at WCAG AA (4.5:1) or better.
+    assert.ok(worst >= 4.5, `worst contrast ${worst}`);
+  } finally {
+    await extra.close();
+  }
+});

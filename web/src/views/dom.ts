@@ -16,3 +16,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 export function readoutRow(label: string, output: HTMLOutputElement): HTMLDivElement {
   return el('div', { className: 'readout-row' }, el('dt', {}, label), el('dd', {}, output));
 }
+
+/** One part of a view drawn as a card (design.css `.card`), stacked under the previous part. */
+export function viewPart(...children: (Node | string)[]): HTMLDivElement {
+  return el('div', { className: 'card view-part' }, ...children);
+}

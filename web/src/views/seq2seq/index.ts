@@ -8,7 +8,7 @@ import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
 import { createLineChart } from '../chart';
-import { el, readoutRow } from '../dom';
+import { el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
 
@@ -61,6 +61,7 @@ class Seq2SeqPanel {
   });
   private readonly trainButton = el('button', {
     type: 'button',
+    className: 'primary',
     textContent: 'Train',
   });
   private readonly pauseButton = el('button', {
@@ -122,6 +123,7 @@ class Seq2SeqPanel {
   private readonly beamSelect = el('select', { id: 's2s-beam' });
   private readonly decodeButton = el('button', {
     type: 'button',
+    className: 'primary',
     textContent: 'Decode',
     disabled: true,
   });
@@ -187,50 +189,55 @@ class Seq2SeqPanel {
       if (event.key === 'Enter' && !this.decodeButton.disabled) void this.decode();
     });
     this.finishButton.addEventListener('click', () => this.showStep(this.rows()));
+    // Two cards: training, then decoding.
     this.element.append(
-      el(
-        'div',
-        { className: 'train-controls' },
-        el('label', { htmlFor: 's2s-task' }, 'Task '),
-        this.taskSelect,
-        el('label', { htmlFor: 's2s-attention' }, 'Attention '),
-        this.attentionSelect,
-        el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
-        this.epochsInput,
-        this.trainButton,
-        this.pauseButton,
-        this.resumeButton,
-        this.cancelButton,
+      viewPart(
+        el(
+          'div',
+          { className: 'train-controls' },
+          el('label', { htmlFor: 's2s-task' }, 'Task '),
+          this.taskSelect,
+          el('label', { htmlFor: 's2s-attention' }, 'Attention '),
+          this.attentionSelect,
+          el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
+          this.epochsInput,
+          this.trainButton,
+          this.pauseButton,
+          this.resumeButton,
+          this.cancelButton,
+        ),
+        this.status,
+        el(
+          'dl',
+          { className: 'train-readout' },
+          readoutRow('Step', this.readout.step),
+          readoutRow('Loss (last batch)', this.readout.loss),
+          readoutRow('Validation exact match', this.readout.validation),
+          readoutRow('Held-out exact match', this.readout.test),
+        ),
+        this.byLength,
+        this.lengthChart.element,
+        this.lengthHint,
       ),
-      this.status,
-      el(
-        'dl',
-        { className: 'train-readout' },
-        readoutRow('Step', this.readout.step),
-        readoutRow('Loss (last batch)', this.readout.loss),
-        readoutRow('Validation exact match', this.readout.validation),
-        readoutRow('Held-out exact match', this.readout.test),
+      viewPart(
+        el('h3', {}, 'Decode an input'),
+        el(
+          'div',
+          { className: 'decode-controls' },
+          el('label', { htmlFor: 's2s-input' }, 'Input '),
+          this.input,
+          el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
+          this.sampleSelect,
+          el('label', { htmlFor: 's2s-beam' }, 'Search '),
+          this.beamSelect,
+          this.decodeButton,
+          this.finishButton,
+        ),
+        this.decodeStatus,
+        el('p', {}, 'Output: ', this.output),
+        this.current,
+        this.heatmap.element,
       ),
-      this.byLength,
-      this.lengthChart.element,
-      this.lengthHint,
-      el('h3', {}, 'Decode an input'),
-      el(
-        'div',
-        { className: 'decode-controls' },
-        el('label', { htmlFor: 's2s-input' }, 'Input '),
-        this.input,
-        el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
-        this.sampleSelect,
-        el('label', { htmlFor: 's2s-beam' }, 'Search '),
-        this.beamSelect,
-        this.decodeButton,
-        this.finishButton,
-      ),
-      this.decodeStatus,
-      el('p', {}, 'Output: ', this.output),
-      this.current,
-      this.heatmap.element,
       this.error,
     );
     this.input.value = TASKS.reverse.example;

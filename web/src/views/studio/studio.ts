@@ -168,7 +168,12 @@ export class Studio {
   private readonly trainSection = el('section', { className: 'train-panel' });
   private readonly inputs = new Map<keyof StudioSettings, HTMLInputElement | HTMLSelectElement>();
   private readonly settingsError = el('p', { className: 'error', role: 'alert', id: 'settings-error' });
-  private readonly trainButton = el('button', { type: 'button', textContent: 'Train', id: 'train-start' });
+  private readonly trainButton = el('button', {
+    type: 'button',
+    className: 'primary',
+    textContent: 'Train',
+    id: 'train-start',
+  });
   private readonly pauseButton = el('button', {
     type: 'button',
     textContent: 'Pause',

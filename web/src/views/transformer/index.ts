@@ -12,7 +12,7 @@ import type {
   PositionalEncodingTable,
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
-import { el, readoutRow } from '../dom';
+import { el, readoutRow, viewPart } from '../dom';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import type { ViewDefinition } from '../types';
@@ -47,7 +47,7 @@ class TransformerPanel {
   private readonly headsSelect = el('select', { id: 'tf-heads' });
   private readonly poolingSelect = el('select', { id: 'tf-pooling' });
   private readonly epochsInput = el('input', { id: 'tf-epochs', type: 'number', min: '1', max: '40', value: '8' });
-  private readonly trainButton = el('button', { type: 'button', textContent: 'Train' });
+  private readonly trainButton = el('button', { type: 'button', className: 'primary', textContent: 'Train' });
   private readonly cancelButton = el('button', { type: 'button', textContent: 'Cancel', disabled: true });
   private readonly fileInput = el('input', {
     id: 'tf-model-file',
@@ -134,71 +134,80 @@ class TransformerPanel {
     this.lineHead.addEventListener('change', () => this.renderLines());
     this.ablateButton.addEventListener('click', () => void this.measureHeads());
 
+    // One card per part: training, a sentence's self-attention, token to token, ablation, positions.
     this.element.append(
-      el(
-        'div',
-        { className: 'train-controls' },
-        el('label', { htmlFor: 'tf-layers' }, 'Layers '),
-        this.layersSelect,
-        el('label', { htmlFor: 'tf-heads' }, 'Heads '),
-        this.headsSelect,
-        el('label', { htmlFor: 'tf-pooling' }, 'Pooling '),
-        this.poolingSelect,
-        el('label', { htmlFor: 'tf-epochs' }, 'Epochs '),
-        this.epochsInput,
-        this.trainButton,
-        this.cancelButton,
-        el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '),
-        this.fileInput,
+      viewPart(
+        el(
+          'div',
+          { className: 'train-controls' },
+          el('label', { htmlFor: 'tf-layers' }, 'Layers '),
+          this.layersSelect,
+          el('label', { htmlFor: 'tf-heads' }, 'Heads '),
+          this.headsSelect,
+          el('label', { htmlFor: 'tf-pooling' }, 'Pooling '),
+          this.poolingSelect,
+          el('label', { htmlFor: 'tf-epochs' }, 'Epochs '),
+          this.epochsInput,
+          this.trainButton,
+          this.cancelButton,
+          el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '),
+          this.fileInput,
+        ),
+        el(
+          'p',
+          { className: 'hint' },
+          'd_model 32, feed-forward 64, dropout 0.1, vocabulary 500, maxlen 64; Adam 0.003, batch 16, on all 528 ' +
+            'built-in training reviews (no validation split: 528 reviews are too few to pick an epoch by, so the ' +
+            'last epoch is kept). Expect about 63% on the 132 test reviews: a Transformer this small overfits them.',
+        ),
+        this.status,
+        this.progress,
+        el(
+          'dl',
+          { className: 'train-readout' },
+          readoutRow('Step', this.stepOut),
+          readoutRow('Loss (last batch)', this.lossOut),
+        ),
       ),
-      el(
-        'p',
-        { className: 'hint' },
-        'd_model 32, feed-forward 64, dropout 0.1, vocabulary 500, maxlen 64; Adam 0.003, batch 16, on all 528 ' +
-          'built-in training reviews (no validation split: 528 reviews are too few to pick an epoch by, so the ' +
-          'last epoch is kept). Expect about 63% on the 132 test reviews: a Transformer this small overfits them.',
+      viewPart(
+        el('h3', {}, 'Self-attention of a sentence'),
+        el(
+          'div',
+          { className: 'decode-controls' },
+          el('label', { htmlFor: 'tf-text' }, 'Sentence '),
+          this.textInput,
+          this.inspectButton,
+          el(
+            'label',
+            { htmlFor: 'tf-causal' },
+            this.causalBox,
+            ' Causal mask (what-if: the model was trained without)',
+          ),
+        ),
+        el('p', {}, 'P(positive): ', this.probabilityOut),
+        this.ablationBoxes,
+        el(
+          'p',
+          { className: 'hint' },
+          'Hover or focus a cell of a head: the score q·k/√d the engine computed, the softmax numerator and ' +
+            'denominator, and the weight; a layer average shows the mean weight. Every row sums to 1.',
+        ),
+        this.grid,
       ),
-      this.status,
-      this.progress,
-      el(
-        'dl',
-        { className: 'train-readout' },
-        readoutRow('Step', this.stepOut),
-        readoutRow('Loss (last batch)', this.lossOut),
+      viewPart(
+        el('h3', {}, 'Token to token'),
+        el(
+          'div',
+          { className: 'decode-controls' },
+          el('label', { htmlFor: 'tf-line-layer' }, 'Layer '),
+          this.lineLayer,
+          el('label', { htmlFor: 'tf-line-head' }, 'Head '),
+          this.lineHead,
+        ),
+        this.lineView,
       ),
-      el('h3', {}, 'Self-attention of a sentence'),
-      el(
-        'div',
-        { className: 'decode-controls' },
-        el('label', { htmlFor: 'tf-text' }, 'Sentence '),
-        this.textInput,
-        this.inspectButton,
-        el('label', { htmlFor: 'tf-causal' }, this.causalBox, ' Causal mask (what-if: the model was trained without)'),
-      ),
-      el('p', {}, 'P(positive): ', this.probabilityOut),
-      this.ablationBoxes,
-      el(
-        'p',
-        { className: 'hint' },
-        'Hover or focus a cell of a head: the score q·k/√d the engine computed, the softmax numerator and ' +
-          'denominator, and the weight; a layer average shows the mean weight. Every row sums to 1.',
-      ),
-      this.grid,
-      el('h3', {}, 'Token to token'),
-      el(
-        'div',
-        { className: 'decode-controls' },
-        el('label', { htmlFor: 'tf-line-layer' }, 'Layer '),
-        this.lineLayer,
-        el('label', { htmlFor: 'tf-line-head' }, 'Head '),
-        this.lineHead,
-      ),
-      this.lineView,
-      el('h3', {}, 'Head ablation on the test set'),
-      this.ablateButton,
-      this.ablationTable,
-      el('h3', {}, 'Positional encodings'),
-      this.peMap.element,
+      viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
+      viewPart(el('h3', {}, 'Positional encodings'), this.peMap.element),
       this.error,
     );
     this.peMap.element.hidden = true;
