@@ -315,6 +315,20 @@ export interface SentimentSession {
   predictTokens(tokens: string[]): TokenPrediction;
   /** Wrong predictions on the test set or all training data, most confidently wrong first (limit 0 = all). */
   misclassified(which: 'test' | 'train', limit: number): MisclassifiedReview[];
+  /**
+   * The pooling step of one review (attention pooling only), for running another pooling
+   * function on it: hidden [T, Dh] encoder output, query [Dh] (dot / scaled_dot scoring; empty
+   * otherwise), the model's own weights [T] and P(positive). Copies.
+   */
+  poolingProbe(text: string): {
+    tokens: string[];
+    hidden: OutTensor;
+    query: Float32Array;
+    weights: Float32Array;
+    probability: number;
+  };
+  /** P(positive) of `text` with its pooling weights replaced by `weights` (one per token). */
+  probabilityWithWeights(text: string, weights: Tensor): number;
 }
 
 /** What-ifs for inspectTransformer, inference only. */

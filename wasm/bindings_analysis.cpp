@@ -79,6 +79,22 @@ val predict_tokens_js(const SentimentSession &session, const val &tokens) {
   return explanation_of(predict_tokens(session.model(), list));
 }
 
+val pooling_probe_js(const SentimentSession &session, const std::string &text) {
+  const PoolingProbe probe = pooling_probe(session.model(), text);
+  val out = val::object();
+  out.set("tokens", strings_of(probe.tokens));
+  out.set("hidden", to_js(probe.hidden));
+  out.set("query", copy_of("Float32Array", probe.query));
+  out.set("weights", copy_of("Float32Array", probe.weights));
+  out.set("probability", probe.probability);
+  return out;
+}
+
+double probability_with_weights_js(const SentimentSession &session, const std::string &text, const val &weights) {
+  const Tensor1 w = to_tensor<1>(weights, "weights");
+  return probability_with_weights(session.model(), text, std::vector<float>(w.begin(), w.end()));
+}
+
 val misclassified_js(const SentimentSession &session, const std::string &which, double limit) {
   if (which != "test" && which != "train") {
     throw std::invalid_argument("misclassified: which must be 'test' or 'train', got '" + which + "'");

@@ -24,4 +24,11 @@ emscripten::val predict_tokens_js(const SentimentSession &session, const emscrip
 // MisclassifiedReview[].
 emscripten::val misclassified_js(const SentimentSession &session, const std::string &which, double limit);
 
+// The course's "your pooling in the model": text -> {tokens, hidden [T, Dh] (OutTensor), query
+// (Float32Array, empty unless dot / scaled_dot scoring), weights (Float32Array [T]), probability}.
+emscripten::val pooling_probe_js(const SentimentSession &session, const std::string &text);
+// P(positive) of text with the pooling weights given (one per token).
+double probability_with_weights_js(const SentimentSession &session, const std::string &text,
+                                   const emscripten::val &weights);
+
 }  // namespace attn::wasm

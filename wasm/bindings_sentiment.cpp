@@ -291,6 +291,13 @@ class JsSentimentSession {
   val predict_tokens(const val& tokens) {
     return guarded([&] { return predict_tokens_js(session_, tokens); });
   }
+  // The course's pooling hooks (bindings_analysis.cpp): copies.
+  val pooling_probe(const std::string& text) {
+    return guarded([&] { return pooling_probe_js(session_, text); });
+  }
+  double probability_with_weights(const std::string& text, const val& weights) {
+    return guarded([&] { return probability_with_weights_js(session_, text, weights); });
+  }
   val misclassified(const std::string& which, double limit) {
     return guarded([&] { return misclassified_js(session_, which, limit); });
   }
@@ -376,6 +383,8 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("analyze", &JsSentimentSession::analyze)
       .function("predictTokens", &JsSentimentSession::predict_tokens)
       .function("misclassified", &JsSentimentSession::misclassified)
+      .function("poolingProbe", &JsSentimentSession::pooling_probe)
+      .function("probabilityWithWeights", &JsSentimentSession::probability_with_weights)
       .function("inspectTransformer", &JsSentimentSession::inspect_transformer)
       .function("headAblation", &JsSentimentSession::head_ablation)
       .function("positionalEncoding", &JsSentimentSession::positional_encoding);

@@ -22,37 +22,33 @@ std::size_t whole_number(double x, double max, const std::string& name) {
   return static_cast<std::size_t>(x);
 }
 
-std::vector<std::vector<std::string>> to_token_lists(const val& docs, const std::string& name) {
-  if (!val::global("Array").call<bool>("isArray", docs)) throw std::invalid_argument(name + " must be an array");
-  std::vector<std::vector<std::string>> out(docs["length"].as<std::size_t>());
+// A JS array of arrays -> rows of items, each item read by read(value, "name[i][j]").
+template <class Item, class Read>
+std::vector<std::vector<Item>> read_rows(const val& rows, const std::string& name, Read read) {
+  if (!val::global("Array").call<bool>("isArray", rows)) throw std::invalid_argument(name + " must be an array");
+  std::vector<std::vector<Item>> out(rows["length"].as<std::size_t>());
   for (std::size_t i = 0; i < out.size(); ++i) {
-    const val doc = docs[i];
+    const val row = rows[i];
     const std::string where = name + "[" + std::to_string(i) + "]";
-    if (!val::global("Array").call<bool>("isArray", doc)) throw std::invalid_argument(where + " must be an array");
-    const std::size_t n = doc["length"].as<std::size_t>();
-    for (std::size_t j = 0; j < n; ++j) {
-      if (!doc[j].isString()) throw std::invalid_argument(where + "[" + std::to_string(j) + "] must be a string");
-      out[i].push_back(doc[j].as<std::string>());
-    }
+    if (!val::global("Array").call<bool>("isArray", row)) throw std::invalid_argument(where + " must be an array");
+    const std::size_t n = row["length"].as<std::size_t>();
+    for (std::size_t j = 0; j < n; ++j) out[i].push_back(read(row[j], where + "[" + std::to_string(j) + "]"));
   }
   return out;
 }
 
+std::vector<std::vector<std::string>> to_token_lists(const val& docs, const std::string& name) {
+  return read_rows<std::string>(docs, name, [](const val& token, const std::string& where) {
+    if (!token.isString()) throw std::invalid_argument(where + " must be a string");
+    return token.as<std::string>();
+  });
+}
+
 std::vector<std::vector<std::int32_t>> to_id_lists(const val& seqs, const std::string& name) {
-  if (!val::global("Array").call<bool>("isArray", seqs)) throw std::invalid_argument(name + " must be an array");
-  std::vector<std::vector<std::int32_t>> out(seqs["length"].as<std::size_t>());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const val seq = seqs[i];
-    const std::string where = name + "[" + std::to_string(i) + "]";
-    if (!val::global("Array").call<bool>("isArray", seq)) throw std::invalid_argument(where + " must be an array");
-    const std::size_t n = seq["length"].as<std::size_t>();
-    for (std::size_t j = 0; j < n; ++j) {
-      const double id = seq[j].isNumber() ? seq[j].as<double>() : -1;
-      out[i].push_back(
-          static_cast<std::int32_t>(whole_number(id, 2147483647.0, where + "[" + std::to_string(j) + "]")));
-    }
-  }
-  return out;
+  return read_rows<std::int32_t>(seqs, name, [](const val& id, const std::string& where) {
+    const double x = id.isNumber() ? id.as<double>() : -1;
+    return static_cast<std::int32_t>(whole_number(x, 2147483647.0, where));
+  });
 }
 
 template <class Rows>

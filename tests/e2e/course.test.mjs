@@ -466,3 +466,54 @@ test('course: lesson 9 trains a date normaliser, tabulates its epochs and transl
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('course: lesson 10 runs the learner’s attentionPool inside a classifier trained in the page', async () => {
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const demo = page.locator('[data-testid="pooling-your-pooling"]');
+  await demo.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="pooling-your-pooling"][data-state="trained"]', { timeout: 120000 });
+
+  const draftSaved = (needle) =>
+    page.waitForFunction(
+      (text) =>
+        (
+          JSON.parse(localStorage.getItem('attention-playground.course.v1') ?? '{}').drafts?.attention_pooling ?? ''
+        ).includes(text),
+      needle,
+    );
+  const exercise = page.locator('[data-testid="exercise-attention_pooling"]');
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  const solution = await exercise.locator('.solution pre').textContent();
+  await setCode(page, 'attention_pooling', solution);
+  await draftSaved('real.length');
+  const run = demo.getByRole('button', { name: 'Run my attentionPool in the model' });
+  await run.click();
+  await page.waitForSelector('[data-testid="pooling-your-pooling"][data-state="done"]', { timeout: 30000 });
+  const accuracy = await demo.locator('[data-testid="pooling-accuracy"]').textContent();
+  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your pooling (\d+\.\d) %/);
+  assert.equal(mine, engineAccuracy);
+  assert.match(await demo.locator('[role="status"]').textContent(), /the same predictions as the engine’s own/);
+  assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 6);
+  await demo.locator('[data-testid="pooling-weights"]').waitFor();
+
+  // All weight on the last token: the model's predictions change.
+  const broken = solution.replace(
+    'return np.divide(exps, np.sum(exps));',
+    'return exps.map((_, t) => (t === exps.length - 1 ? 1 : 0));',
+  );
+  assert.notEqual(broken, solution);
+  await setCode(page, 'attention_pooling', broken);
+  await draftSaved('exps.length - 1');
+  await run.click();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="pooling-your-pooling"]')?.dataset.state === 'done' &&
+      /changes what the model says/.test(
+        document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
+      ),
+    null,
+    { timeout: 30000 },
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});

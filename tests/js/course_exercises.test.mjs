@@ -265,3 +265,31 @@ for (const [id, mistake] of Object.entries(MISTAKES)) {
     assert.match(message, mistake.message);
   });
 }
+
+test('engine functions added for the exercises: bad input gets a clear message', () => {
+  const t = (shape, data) => ({ shape, data });
+  assert.throws(() => engine.imdbEncode([['a', 1]], 10, []), /trainDocs\[0\]\[1\] must be a string/);
+  assert.throws(() => engine.padSequences([[1, -2]], 3, 'pre', 'pre', 0), /seqs\[0\]\[1\] must be a whole number/);
+  assert.throws(
+    () => engine.padSequences([[1]], 3, 'middle', 'pre', 0),
+    /padding must be 'pre' or 'post', got 'middle'/,
+  );
+  assert.throws(
+    () =>
+      engine.luongAttentionStep(
+        'general',
+        t([1, 2], [1, 2]),
+        t([1, 3, 2], [1, 2, 3, 4, 5, 6]),
+        { wA: t([3, 3], new Array(9).fill(0)), wC: t([4, 2], new Array(8).fill(0)) },
+        null,
+      ),
+    /params\.wA has shape \[3, 3\]; this layer needs \[2, 2\]/,
+  );
+  assert.throws(() => engine.greedyDecodeTable(t([2, 3], [0, 0, 0, 0, 0, 0]), 3), /stepTable must be square/);
+  assert.throws(
+    () => engine.concatDirections(t([1, 2, 2], [1, 2, 3, 4]), t([1, 2, 3], [1, 2, 3, 4, 5, 6])),
+    /concat_directions: h_forward has shape \[1, 2, 2\] but h_backward has shape \[1, 2, 3\]/,
+  );
+  assert.throws(() => engine.sinusoidalPositionalEncoding(0, 4), /maxLen and dim must be whole numbers/);
+  assert.throws(() => engine.decoderInputTokens(t([1], [1]), t([0, 3], []), true), /at least BOS and EOS/);
+});

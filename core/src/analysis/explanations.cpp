@@ -180,6 +180,57 @@ ReviewAnalysis analyze_review(const SentimentModel &model, const std::string &te
   return out;
 }
 
+namespace {
+
+// The ids of `text` for the pooling hooks: attention pooling required, at least one word.
+std::vector<std::int32_t> pooling_ids(const SentimentModel &model, const std::string &text, const char *who,
+                                      std::vector<std::string> *tokens) {
+  SequenceClassifier &classifier = classifier_of(model, who);
+  if (classifier.config().pooling != PoolingKind::attention) {
+    throw std::invalid_argument(std::string(who) + ": the model pools with '" +
+                                pooling_kind_name(classifier.config().pooling) + "', not attention");
+  }
+  std::vector<std::int32_t> ids = model.pipeline.encode(text, tokens);
+  const bool starts = !ids.empty() && ids[0] == Vocabulary::start;
+  if (ids.size() <= (starts ? 1u : 0u)) throw std::invalid_argument(std::string(who) + ": the text has no words");
+  return ids;
+}
+
+}  // namespace
+
+PoolingProbe pooling_probe(const SentimentModel &model, const std::string &text) {
+  PoolingProbe out;
+  const std::vector<std::int32_t> ids = pooling_ids(model, text, "pooling_probe", &out.tokens);
+  SequenceClassifier &classifier = *model.classifier;
+  out.probability = forward_one(classifier, ids);
+  out.weights = row_of(classifier.pooling_weights(), ids.size());
+  const Tensor3 &h = classifier.encoded();  // [1, T, Dh]
+  out.hidden = xt::view(h, 0, xt::all(), xt::all());
+  for (const Parameter &p : classifier.parameters()) {
+    if (p.name == "pooling.q") out.query.assign(p.value, p.value + p.size);
+  }
+  const ScoreKind kind = classifier.config().score;
+  if (kind != ScoreKind::dot && kind != ScoreKind::scaled_dot) out.query.clear();
+  return out;
+}
+
+float probability_with_weights(const SentimentModel &model, const std::string &text,
+                               const std::vector<float> &weights) {
+  const std::vector<std::int32_t> ids = pooling_ids(model, text, "probability_with_weights", nullptr);
+  if (weights.size() != ids.size()) {
+    throw_shape_error("probability_with_weights", "the text has " + std::to_string(ids.size()) + " tokens but " +
+                                                      std::to_string(weights.size()) + " weights were given");
+  }
+  TokenIds batch;
+  Mask2 mask;
+  fill_copies(ids, 1, batch, mask);
+  Tensor2 w({std::size_t{1}, ids.size()});
+  std::copy(weights.begin(), weights.end(), w.begin());
+  Tensor1 logits;
+  model.classifier->forward_with_attention(batch, mask, w, logits);
+  return sigmoid(logits(0));
+}
+
 Explanation predict_tokens(const SentimentModel &model, const std::vector<std::string> &tokens) {
   SequenceClassifier &classifier = classifier_of(model, "predict_tokens");
   if (tokens.empty()) throw std::invalid_argument("predict_tokens: the token list is empty");

@@ -10,6 +10,7 @@ import type { Lesson } from './lessons/types';
 import { mathBlock } from './math';
 import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
+import { createPoolingDemoView, type PoolingEngine } from './pooling_demo_view';
 import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
 import { createTrainingView } from './training_view';
 
@@ -128,7 +129,7 @@ export function createLessonPage(
   lesson: Lesson,
   call: EngineCall,
   progress: ProgressStore,
-  seq2seq: Seq2SeqEngine,
+  seq2seq: Seq2SeqEngine & PoolingEngine,
 ): HTMLElement {
   const index = LESSONS.indexOf(lesson);
   const previous = LESSONS[index - 1];
@@ -155,6 +156,7 @@ export function createLessonPage(
     else if ('prediction' in block) article.append(new PredictionView(block.prediction, call, progress).element);
     else if ('training' in block) article.append(createTrainingView(block.training));
     else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq));
+    else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
     else if ('exercise' in block) {
       const exercise = EXERCISES[block.exercise];
       if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${block.exercise}'`);

@@ -279,6 +279,12 @@ export class EngineBridge {
     return this.session('analyze', { text, ...options });
   }
   /** Counterfactual prediction for an edited token list ("<mask>" → <oov>). */
+  poolingProbe(text: string): Promise<SessionOps['poolingProbe']['result']> {
+    return this.session('poolingProbe', { text });
+  }
+  probabilityWithWeights(text: string, weights: number[]): Promise<number> {
+    return this.session('probabilityWithWeights', { text, weights });
+  }
   predictTokens(tokens: string[]): Promise<SessionOps['predictTokens']['result']> {
     return this.session('predictTokens', { tokens });
   }

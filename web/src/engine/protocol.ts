@@ -161,6 +161,17 @@ export interface SessionOps {
   analyze: { args: { text: string; shuffles?: number; seed?: number }; result: ReviewAnalysis };
   predictTokens: { args: { tokens: string[] }; result: TokenPrediction };
   misclassified: { args: { which: 'test' | 'train'; limit: number }; result: MisclassifiedReview[] };
+  // The course's "your pooling in the model" (attention pooling only; copies, transferred).
+  poolingProbe: { args: { text: string }; result: PoolingProbe };
+  probabilityWithWeights: { args: { text: string; weights: number[] }; result: number };
+}
+/** One review's pooling step: encoder output [T, Dh], learned query [Dh], the model's weights and P. */
+export interface PoolingProbe {
+  tokens: string[];
+  hidden: { shape: number[]; data: Float32Array };
+  query: Float32Array;
+  weights: Float32Array;
+  probability: number;
 }
 // ---- end explanations ----------------------------------------------------------------------
 

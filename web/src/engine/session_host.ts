@@ -136,6 +136,17 @@ export class SessionHost {
         const list = s.misclassified(request.which, request.limit);
         return { value: list, transfer: list.map((r) => r.weights.buffer as ArrayBuffer) };
       }
+      case 'poolingProbe': {
+        const p = s.poolingProbe(request.text);
+        return {
+          value: p,
+          transfer: [p.hidden.data.buffer, p.query.buffer, p.weights.buffer] as ArrayBuffer[],
+        };
+      }
+      case 'probabilityWithWeights':
+        return {
+          value: s.probabilityWithWeights(request.text, { shape: [request.weights.length], data: request.weights }),
+        };
       // ---- end explanations
       // Transformer view: fresh copies, so their buffers can be transferred.
       case 'inspectTransformer': {

@@ -71,6 +71,26 @@ struct ReviewAnalysis {
 ReviewAnalysis analyze_review(const SentimentModel &model, const std::string &text,
                               const AnalysisOptions &options = {});
 
+// The pooling step of one review, for running another pooling function on it (the course's
+// "your pooling in the model"): `text` encoded as analyze_review does (no padding), the encoder
+// output h [T, Dh], the pooling layer's learned query q [Dh] (dot and scaled_dot scoring; empty for
+// the other kinds), and the model's own weights α [T] and P(positive). Throws
+// std::invalid_argument without a classifier, for a text without words, or when the model's
+// pooling is not attention.
+struct PoolingProbe {
+  std::vector<std::string> tokens;  // [T]
+  Tensor2 hidden;                   // [T, Dh]
+  std::vector<float> query;         // [Dh] or empty
+  std::vector<float> weights;       // [T]
+  float probability = 0;
+};
+PoolingProbe pooling_probe(const SentimentModel &model, const std::string &text);
+
+// P(positive) of `text` (encoded as pooling_probe does) when its pooling weights are `weights`
+// [T], used as given (SequenceClassifier::forward_with_attention). Throws as pooling_probe, and
+// ShapeError when weights does not have one entry per token.
+float probability_with_weights(const SentimentModel &model, const std::string &text, const std::vector<float> &weights);
+
 // A uniformly random permutation of `weights` [T] (Fisher–Yates on rng.below):
 // the same multiset of values in another order.
 std::vector<float> shuffled_weights(const std::vector<float> &weights, Rng &rng);

@@ -89,5 +89,21 @@ export const lesson10: Lesson = {
     },
     { exercise: 'imdb_vocabulary' },
     { exercise: 'attention_pooling' },
+    {
+      pooling: {
+        id: 'your-pooling',
+        model: { embedDim: 16, units: 16, numWords: 2000, maxlen: 64, seed: 3, score: 'dot' },
+        training: { epochs: 30, batchSize: 16, learningRate: 0.005, validationSplit: 0.1, seed: 2 },
+        quick: { epochs: 3, batchSize: 16, learningRate: 0.005, validationSplit: 0.1, seed: 2 },
+        reviews: [
+          { text: 'A warm, funny film with a cast that clearly loved every scene.', label: 1 },
+          { text: 'The plot drags, the jokes fall flat and the ending makes no sense.', label: 0 },
+          { text: 'I expected little and was moved: the best thing I have seen this year.', label: 1 },
+          { text: 'Two hours of noise; I checked my watch every ten minutes.', label: 0 },
+          { text: 'Not bad at all, and the music is wonderful.', label: 1 },
+          { text: 'Beautiful to look at, but dull and far too long.', label: 0 },
+        ],
+      },
+    },
   ],
 };

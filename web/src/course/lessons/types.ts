@@ -52,6 +52,21 @@ export interface Seq2SeqDemo {
   epochs?: boolean;
 }
 
+/**
+ * The learner's attention_pooling function inside a classifier trained in the page (the engine
+ * worker's sentiment session on the built-in corpus, dot-product pooling with a learned query):
+ * their weights and P(positive) next to the engine's on `reviews`, and both accuracies.
+ */
+export interface PoolingDemo {
+  id: string;
+  /** Flat SentimentModelConfig settings (score must be dot or scaled_dot). */
+  model: Record<string, string | number>;
+  /** Trainer settings; `quick` replaces them for pages opened with ?s2s-quick (the browser tests). */
+  training: Record<string, number>;
+  quick?: Record<string, number>;
+  reviews: { text: string; label: 0 | 1 }[];
+}
+
 export type Block =
   | { html: string }
   | { exercise: string }
@@ -59,6 +74,7 @@ export type Block =
   | { figure: LiveFigure }
   | { training: TrainingDemo }
   | { seq2seq: Seq2SeqDemo }
+  | { pooling: PoolingDemo }
   | { todo: string };
 
 export interface Lesson {
