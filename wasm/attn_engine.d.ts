@@ -477,7 +477,11 @@ export interface AttnEngine {
   scoreKinds(): { name: ScoreKindName; hasParameters: boolean }[];
   /** query [Ds] -> [T], or queries [Q, Ds] -> [Q, T]; keys [T, Dh]. */
   scores(kind: ScoreKindName, queries: Tensor, keys: Tensor, params: ScoreParams | undefined | null): OutTensor;
-  /** Rank 1 to 4; axis defaults to the last. */
+  /**
+   * Rank 1 to 4; axis defaults to the last. x may hold -Infinity: a masked position (weight 0,
+   * as with options.mask; a slice with every entry masked gives zeros). NaN and +Infinity throw.
+   * This is the only input that accepts a non-finite number.
+   */
   softmax(x: Tensor, options: SoftmaxOptions | undefined | null): OutTensor;
   /** weights [T] -> [D], or [Q, T] -> [Q, D]; annotations [T, D]. */
   contextVector(weights: Tensor, annotations: Tensor): OutTensor;
