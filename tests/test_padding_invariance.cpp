@@ -13,7 +13,8 @@
 
 #include "attn/analysis/explanations.hpp"
 #include "attn/analysis/transformer_inspect.hpp"
-#include "attn/models/sentiment_model.hpp"
+#include "attn/data/builtin_reviews.hpp"
+#include "attn/train/sentiment_training.hpp"
 
 using namespace attn;
 

@@ -26,8 +26,8 @@
 #include <utility>
 #include <vector>
 
-#include "attn/models/sentiment_model.hpp"
 #include "attn/tensor.hpp"
+#include "attn/train/sentiment_training.hpp"
 
 namespace attn {
 
