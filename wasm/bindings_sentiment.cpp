@@ -111,8 +111,9 @@ class JsSentimentSession {
     });
   }
 
-  // bytes of an aclImdb .tar.gz (train half + test half), a CSV or a TSV (a stratified
-  // testFraction held out, default 0.2). onProgress(bytesRead, bytesTotal, examples).
+  // bytes of an aclImdb .tar.gz, a CSV or a TSV, split by load_review_bytes_split's rule (the
+  // archive's test half, else a stratified testFraction held out, default 0.2).
+  // onProgress(bytesRead, bytesTotal, examples).
   val load_bytes(const val& bytes, const std::string& name, const val& options, const val& on_progress) {
     return guarded([&] {
       const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
@@ -123,18 +124,10 @@ class JsSentimentSession {
                       val(static_cast<double>(p.examples)));
         };
       }
-      const ReviewFormat format = detect_review_format(name, data.data(), data.size());
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
-      if (format == ReviewFormat::aclimdb_archive) {
-        std::vector<LabelledText> train = load_review_bytes(name, data.data(), data.size(), "train", {}, progress);
-        std::vector<LabelledText> test = load_review_bytes(name, data.data(), data.size(), "test", {}, progress);
-        session_.set_data(std::move(train), std::move(test));
-      } else {
-        std::vector<LabelledText> all = load_review_bytes(name, data.data(), data.size(), "train", {}, progress);
-        check_two_classes(all, name);
-        TrainTestSplit split = hold_out(std::move(all), test_fraction(options), seed);
-        session_.set_data(std::move(split.train), std::move(split.test));
-      }
+      ReviewSplit split =
+          load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {}, progress);
+      session_.set_data(std::move(split.train), std::move(split.test));
       source_ = name;
       return data_summary();
     });
