@@ -220,8 +220,10 @@ export interface SentimentSession {
   loadBuiltin(): DataSummary;
   loadSynthetic(options: { count?: number; seed?: number; testFraction?: number; minTokens?: number; maxTokens?: number } | undefined | null): DataSummary;
   /**
-   * An aclImdb .tar.gz (its train and test halves), a .csv or a .tsv/.txt; CSV/TSV get a
-   * stratified test split (testFraction, default 0.2). Malformed data throws "name:line: problem".
+   * An aclImdb .tar.gz, a .csv or a .tsv/.txt. The test set is the archive's own test half where
+   * it has one; otherwise (CSV, TSV, an archive holding only train/) a stratified, seeded
+   * hold-out of testFraction (default 0.2, seed default 1): the rule of the CLI's --holdout.
+   * Malformed data throws "name:line: problem".
    */
   loadBytes(
     bytes: ArrayBuffer | ArrayBufferView,
