@@ -12,8 +12,8 @@
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/models/bag_of_ngrams.hpp"
-#include "attn/models/sentiment_model.hpp"
 #include "attn/text/tokenizer.hpp"
+#include "attn/train/sentiment_training.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
 #include "sentiment_data.hpp"
@@ -144,12 +144,12 @@ std::vector<int> labels_of(const std::vector<LabelledText>& examples) {
   return labels;
 }
 
-// Moves a stratified share of the training examples into the (empty) test set.
-void hold_out(SentimentData& data, float fraction, std::uint64_t seed) {
-  const std::vector<bool> held = stratified_holdout(labels_of(data.train), fraction, seed);
-  std::vector<LabelledText> keep;
-  for (std::size_t i = 0; i < data.train.size(); ++i) (held[i] ? data.test : keep).push_back(std::move(data.train[i]));
-  data.train = std::move(keep);
+// Moves a stratified share of the training examples into the (empty) test set (the engine's
+// rule, data/splits.hpp, as the page applies it).
+void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {
+  TrainTestSplit split = hold_out(std::move(data.train), fraction, seed);
+  data.train = std::move(split.train);
+  data.test = std::move(split.test);
   data.test_source = data.train_source + " (held out: " + std::to_string(fraction) + ")";
   data.note.clear();
 }
@@ -236,7 +236,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
       args.get("data"), holdout > 0 ? "" : args.get("test"), [&](const LoadProgress& p) { progress.loading(p); },
       holdout > 0);
   progress.end_line();
-  if (holdout > 0) hold_out(data, static_cast<float>(holdout), seed);
+  if (holdout > 0) hold_out_test(data, static_cast<float>(holdout), seed);
   if (!data.note.empty()) err << "note: " << data.note << "\n";
   if (json) {
     out << FlatJson()

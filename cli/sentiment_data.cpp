@@ -2,9 +2,9 @@
 
 #include <sys/stat.h>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/io/byte_source.hpp"
-#include "attn/models/sentiment_model.hpp"
 
 namespace attn::cli {
 namespace {

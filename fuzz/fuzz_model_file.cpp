@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "attn/io/model_file.hpp"
-#include "attn/models/sentiment_model.hpp"
+#include "attn/train/sentiment_training.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/models/sentiment_model.hpp"
 #include "attn/models/seq2seq.hpp"

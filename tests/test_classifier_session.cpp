@@ -4,6 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/train/classifier_session.hpp"
 #include "support/parameter_values.hpp"

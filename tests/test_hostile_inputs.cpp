@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"

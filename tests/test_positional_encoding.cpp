@@ -98,3 +98,74 @@ TEST_CASE("positional_encoding.learned_rejects_long_sequences_and_bad_dims") {
                        "LearnedPositionalEncoding::forward: x has shape [1, 2, 5]; it must be [B, T, 2]", ShapeError);
   CHECK_THROWS_AS(LearnedPositionalEncoding(0, 2, rng), std::invalid_argument);
 }
+
+TEST_CASE("positional_encoding.positions_count_from_each_rows_first_real_token") {
+  // Row 0 all real, row 1 'pre'-padded (real from t = 2), row 2 without a real token.
+  const Mask2 mask = {{1, 1, 1}, {0, 0, 1}, {0, 0, 0}};
+  std::vector<std::size_t> starts;
+  sequence_starts(mask, starts);
+  CHECK(starts == std::vector<std::size_t>{0, 2, 3});
+
+  // Learned, P = [[1, 2], [3, 4], [5, 6]], x = 0: row 0 gets P[0], P[1], P[2]; row 1 gets
+  // nothing at t = 0, 1 and P[0] at t = 2 (its first position); row 2 gets nothing.
+  Rng rng(5);
+  LearnedPositionalEncoding layer(3, 2, rng);
+  ParameterList params;
+  layer.parameters(params, "");
+  const float table[] = {1, 2, 3, 4, 5, 6};
+  std::copy(table, table + 6, params[0].value);
+  const Tensor3 x = xt::zeros<float>({3, 3, 2});
+  Tensor3 y, dx;
+  layer.forward(x, y, &starts);
+  check_close(y, {3, 3, 2}, {1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0}, 0.f);
+  // dy = 1 everywhere: dP[p] sums the rows whose position p exists: dP[0] = 2 (rows 0 and 1),
+  // dP[1] = dP[2] = 1 (row 0 only).
+  zero_grads(params);
+  layer.backward(Tensor3(xt::ones<float>({3, 3, 2})), dx, &starts);
+  check_close(Tensor1(xt::adapt(params[0].grad, 6, xt::no_ownership(), std::array<std::size_t, 1>{6})), {6},
+              {2, 2, 1, 1, 1, 1}, 0.f);
+
+  // Sinusoidal: the same shift; row 1's t = 2 gets PE[0] = [sin 0, cos 0, sin 0, cos 0].
+  Tensor3 s = xt::zeros<float>({3, 3, 4});
+  add_sinusoidal_positional_encoding(s, &starts);
+  const Tensor2 pe = sinusoidal_positional_encoding(3, 4);
+  for (std::size_t t = 0; t < 3; ++t) {
+    for (std::size_t d = 0; d < 4; ++d) {
+      CHECK(s(0, t, d) == pe(t, d));
+      CHECK(s(1, t, d) == (t == 2 ? pe(0, d) : 0.f));
+      CHECK(s(2, t, d) == 0.f);
+    }
+  }
+
+  const std::vector<std::size_t> too_far = {0, 4, 0};
+  CHECK_THROWS_WITH_AS(layer.forward(x, y, &too_far),
+                       "LearnedPositionalEncoding::forward: starts[1] = 4 is past the 3 time steps", ShapeError);
+  const std::vector<std::size_t> short_list = {0};
+  CHECK_THROWS_WITH_AS(add_sinusoidal_positional_encoding(s, &short_list),
+                       "add_sinusoidal_positional_encoding: starts has 1 entries for a batch of 3", ShapeError);
+}
+
+TEST_CASE("positional_encoding.learned_gradient_check_with_shifted_rows") {
+  // Rows starting at 0, 1 and 3 of T = 4: each scatters its gradient to P[0 .. T − s_b − 1].
+  Rng rng(6);
+  LearnedPositionalEncoding layer(5, 3, rng);
+  Tensor3 x = xt::empty<float>({3, 4, 3});
+  for (auto& v : x) v = rng.uniform(-1.f, 1.f);
+  const std::vector<std::size_t> starts = {0, 1, 3};
+  Tensor3 y, dx;
+  layer.forward(x, y, &starts);
+  const Tensor3 r = attn::test::probe_weights(y, 7);
+  ParameterList params;
+  layer.parameters(params, "");
+  zero_grads(params);
+  layer.backward(r, dx, &starts);
+  auto loss = [&] {
+    Tensor3 out;
+    layer.forward(x, out, &starts);
+    return attn::test::probe_loss(out, r);
+  };
+  attn::test::GradCheckOptions all;
+  all.max_probes = 15;
+  attn::test::check_parameter_gradients(params, loss, all);
+  attn::test::check_gradient("x", x.data(), dx.data(), x.size(), loss);
+}

@@ -3,10 +3,11 @@
 #include <chrono>
 #include <cstring>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/synthetic_reviews.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
-#include "attn/models/sentiment_model.hpp"
+#include "attn/train/sentiment_training.hpp"
 
 using namespace attn;
 

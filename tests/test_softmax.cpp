@@ -68,10 +68,25 @@ TEST_CASE("softmax.minus_infinity_counts_as_masked") {
   check_close(softmax(vector({ninf, ninf})), {2}, {0, 0});
 }
 
+TEST_CASE("softmax.minus_infinity_is_masked_with_a_mask_and_temperature_too") {
+  // -inf and a mask entry of 0 mean the same thing, and they combine: [-inf, 1, 2, 3] with the
+  // last entry masked -> softmax of [1, 2] at τ = 2: e^(-0.5) / (e^(-0.5) + 1) = 0.377541.
+  const float ninf = -std::numeric_limits<float>::infinity();
+  Mask1 mask = {1, 1, 1, 0};
+  check_close(masked_softmax(vector({ninf, 1, 2, 3}), mask, 0, 2.f), {4}, {0, 0.377541f, 0.622459f, 0});
+  // A rank-2 row of -inf gives zeros, the other row is unaffected.
+  check_close(softmax(matrix({{ninf, ninf}, {0, 0}})), {2, 2}, {0, 0, 0.5f, 0.5f});
+}
+
 TEST_CASE("softmax.rejects_nan_and_bad_shapes") {
   CHECK_THROWS_WITH_AS(softmax(vector({1, std::nanf(""), 2})),
-                       doctest::Contains("softmax: input has a non-finite value"), std::invalid_argument);
-  CHECK_THROWS_AS(softmax(vector({1, std::numeric_limits<float>::infinity()})), std::invalid_argument);
+                       "softmax: input has a non-finite value (NaN) at flat index 1; scores must be numbers or -inf "
+                       "(a masked position)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(softmax(vector({1, std::numeric_limits<float>::infinity()})),
+                       "softmax: input has a non-finite value (+inf) at flat index 1; scores must be numbers or -inf "
+                       "(a masked position)",
+                       std::invalid_argument);
   Mask1 short_mask = {1, 1};
   CHECK_THROWS_WITH_AS(masked_softmax(vector({1, 2, 3}), short_mask),
                        "masked_softmax: mask has shape [2] but x has shape [3]; they must match", ShapeError);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "attn/analysis/transformer_inspect.hpp"
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/layers/multi_head_attention.hpp"
 #include "attn/layers/positional_encoding.hpp"
 #include "attn/layers/transformer_encoder.hpp"

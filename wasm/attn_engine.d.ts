@@ -220,8 +220,10 @@ export interface SentimentSession {
   loadBuiltin(): DataSummary;
   loadSynthetic(options: { count?: number; seed?: number; testFraction?: number; minTokens?: number; maxTokens?: number } | undefined | null): DataSummary;
   /**
-   * An aclImdb .tar.gz (its train and test halves), a .csv or a .tsv/.txt; CSV/TSV get a
-   * stratified test split (testFraction, default 0.2). Malformed data throws "name:line: problem".
+   * An aclImdb .tar.gz, a .csv or a .tsv/.txt. The test set is the archive's own test half where
+   * it has one; otherwise (CSV, TSV, an archive holding only train/) a stratified, seeded
+   * hold-out of testFraction (default 0.2, seed default 1): the rule of the CLI's --holdout.
+   * Malformed data throws "name:line: problem".
    */
   loadBytes(
     bytes: ArrayBuffer | ArrayBufferView,
@@ -491,7 +493,11 @@ export interface AttnEngine {
   scoreKinds(): { name: ScoreKindName; hasParameters: boolean }[];
   /** query [Ds] -> [T], or queries [Q, Ds] -> [Q, T]; keys [T, Dh]. */
   scores(kind: ScoreKindName, queries: Tensor, keys: Tensor, params: ScoreParams | undefined | null): OutTensor;
-  /** Rank 1 to 4; axis defaults to the last. */
+  /**
+   * Rank 1 to 4; axis defaults to the last. x may hold -Infinity: a masked position (weight 0,
+   * as with options.mask; a slice with every entry masked gives zeros). NaN and +Infinity throw.
+   * This is the only input that accepts a non-finite number.
+   */
   softmax(x: Tensor, options: SoftmaxOptions | undefined | null): OutTensor;
   /** weights [T] -> [D], or [Q, T] -> [Q, D]; annotations [T, D]. */
   contextVector(weights: Tensor, annotations: Tensor): OutTensor;

@@ -84,7 +84,7 @@ val js_scores(const std::string& kind, const val& queries, const val& keys, cons
 
 template <std::size_t N>
 val softmax_rank(const val& x, const val& options) {
-  const auto tensor = to_tensor<N>(x, "x");
+  const auto tensor = to_tensor<N>(x, "x", NonFinite::masked_scores);
   const float temperature = option_number(options, "temperature", 1.f);
   const float axis_number = option_number(options, "axis", static_cast<float>(N - 1));
   if (axis_number < 0 || axis_number != static_cast<float>(static_cast<std::size_t>(axis_number))) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/data/splits.hpp"
 #include "attn/train/classifier_session.hpp"
@@ -103,14 +104,16 @@ class JsSentimentSession {
       const std::size_t count = whole_number(option(options, "count", 1000), "options.count", 1e6);
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
       std::vector<LabelledText> all = synthetic_labelled_texts(count, seed, synthetic);
-      set_with_holdout(std::move(all), static_cast<float>(option(options, "testFraction", 0.2)), seed);
+      TrainTestSplit split = hold_out(std::move(all), test_fraction(options), seed);
+      session_.set_data(std::move(split.train), std::move(split.test));
       source_ = "synthetic";
       return data_summary();
     });
   }
 
-  // bytes of an aclImdb .tar.gz (train half + test half), a CSV or a TSV (a stratified
-  // testFraction held out, default 0.2). onProgress(bytesRead, bytesTotal, examples).
+  // bytes of an aclImdb .tar.gz, a CSV or a TSV, split by load_review_bytes_split's rule (the
+  // archive's test half, else a stratified testFraction held out, default 0.2).
+  // onProgress(bytesRead, bytesTotal, examples).
   val load_bytes(const val& bytes, const std::string& name, const val& options, const val& on_progress) {
     return guarded([&] {
       const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
@@ -121,17 +124,10 @@ class JsSentimentSession {
                       val(static_cast<double>(p.examples)));
         };
       }
-      const ReviewFormat format = detect_review_format(name, data.data(), data.size());
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
-      if (format == ReviewFormat::aclimdb_archive) {
-        std::vector<LabelledText> train = load_review_bytes(name, data.data(), data.size(), "train", {}, progress);
-        std::vector<LabelledText> test = load_review_bytes(name, data.data(), data.size(), "test", {}, progress);
-        session_.set_data(std::move(train), std::move(test));
-      } else {
-        std::vector<LabelledText> all = load_review_bytes(name, data.data(), data.size(), "train", {}, progress);
-        check_two_classes(all, name);
-        set_with_holdout(std::move(all), static_cast<float>(option(options, "testFraction", 0.2)), seed);
-      }
+      ReviewSplit split =
+          load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {}, progress);
+      session_.set_data(std::move(split.train), std::move(split.test));
       source_ = name;
       return data_summary();
     });
@@ -310,14 +306,10 @@ class JsSentimentSession {
     return which == "test";
   }
 
-  void set_with_holdout(std::vector<LabelledText> all, float fraction, std::uint64_t seed) {
-    if (!(fraction >= 0.f && fraction < 1.f)) throw std::invalid_argument("options.testFraction must be in [0, 1)");
-    std::vector<int> labels;
-    for (const LabelledText& e : all) labels.push_back(e.label);
-    const std::vector<bool> held = stratified_holdout(labels, fraction, seed);
-    std::vector<LabelledText> train, test;
-    for (std::size_t i = 0; i < all.size(); ++i) (held[i] ? test : train).push_back(std::move(all[i]));
-    session_.set_data(std::move(train), std::move(test));
+  static float test_fraction(const val& options) {
+    const double fraction = option(options, "testFraction", 0.2);
+    if (!(fraction >= 0 && fraction < 1)) throw std::invalid_argument("options.testFraction must be in [0, 1)");
+    return static_cast<float>(fraction);
   }
 
   val data_summary() const {

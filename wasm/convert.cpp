@@ -118,14 +118,17 @@ std::size_t checked_length(const val& data, const std::string& name, std::size_t
 }
 }  // namespace
 
-std::vector<float> read_floats(const val& obj, const std::string& name, std::size_t expected) {
+std::vector<float> read_floats(const val& obj, const std::string& name, std::size_t expected, NonFinite allowed) {
   const val data = obj["data"];
   checked_length(data, name, expected);
   std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(data);
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i])) {
-      throw std::invalid_argument(name + ".data[" + std::to_string(i) + "] is not a finite number");
-    }
+    if (std::isfinite(values[i])) continue;
+    const std::string where = name + ".data[" + std::to_string(i) + "]";
+    if (allowed == NonFinite::reject) throw std::invalid_argument(where + " is not a finite number");
+    if (values[i] < 0) continue;  // -Infinity: a masked score
+    throw std::invalid_argument(where + (std::isnan(values[i]) ? " is NaN" : " is +Infinity") +
+                                "; softmax scores must be numbers or -Infinity (a masked position)");
   }
   return values;
 }

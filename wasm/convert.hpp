@@ -63,12 +63,20 @@ void check_value_count(std::initializer_list<double> extents, const std::string&
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);
 // Number of dimensions of a JS tensor object (its shape's length).
 std::size_t rank_of(const val& obj, const std::string& name);
-// Reads obj.data as floats, checking its length against the product of `shape`.
-std::vector<float> read_floats(const val& obj, const std::string& name, std::size_t expected);
+// What a float tensor handed in may hold besides finite numbers. One rule, the engine's softmax
+// rule (attention/softmax.hpp): -Infinity is accepted exactly where softmax scores are (it means
+// a masked position); everywhere else, and NaN or +Infinity anywhere, is an error.
+enum class NonFinite { reject, masked_scores };
+
+// Reads obj.data as floats, checking its length against the product of `shape` and its values
+// against `allowed`: "<name>.data[i] is not a finite number", or for scores
+// "<name>.data[i] is NaN (or +Infinity); softmax scores must be numbers or -Infinity (a masked position)".
+std::vector<float> read_floats(const val& obj, const std::string& name, std::size_t expected,
+                               NonFinite allowed = NonFinite::reject);
 std::vector<std::uint8_t> read_mask_values(const val& obj, const std::string& name, std::size_t expected);
 
 template <std::size_t N>
-xt::xtensor<float, N> to_tensor(const val& obj, const std::string& name) {
+xt::xtensor<float, N> to_tensor(const val& obj, const std::string& name, NonFinite allowed = NonFinite::reject) {
   const std::vector<std::size_t> shape = read_shape(obj, name);
   if (shape.size() != N) {
     throw ShapeError(name + " must have " + std::to_string(N) + " dimensions, got shape " + shape_string(shape));
@@ -79,7 +87,7 @@ xt::xtensor<float, N> to_tensor(const val& obj, const std::string& name) {
     fixed[i] = shape[i];
     count *= shape[i];
   }
-  const std::vector<float> values = read_floats(obj, name, count);
+  const std::vector<float> values = read_floats(obj, name, count, allowed);
   xt::xtensor<float, N> out = xt::empty<float>(fixed);
   std::copy(values.begin(), values.end(), out.begin());
   return out;

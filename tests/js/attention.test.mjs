@@ -127,7 +127,10 @@ test('bad input throws a JS Error with the engine message, and the module keeps 
     () => engine.softmax({ shape: [3], data: [1, 2] }, undefined),
     /x\.data has 2 values but its shape needs 3/,
   );
-  expectError(() => engine.softmax({ shape: [2], data: [1, NaN] }, undefined), /x\.data\[1\] is not a finite number/);
+  expectError(
+    () => engine.softmax({ shape: [2], data: [1, NaN] }, undefined),
+    /^x\.data\[1\] is NaN; softmax scores must be numbers or -Infinity \(a masked position\)$/,
+  );
   expectError(() => engine.softmax(tensor([1, 2]), { temperature: -1 }), /temperature must be a finite number > 0/);
   expectError(() => engine.softmax('nonsense', undefined), /x must be a tensor object/);
   expectError(() => engine.splitHeads(tensor([[1, 2, 3]]), 2), /must be divisible by the number of heads/);

@@ -17,13 +17,6 @@ constexpr std::size_t kRowsPerBatch = 32;
 
 float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 
-SequenceClassifier &classifier_of(const SentimentModel &model, const char *who) {
-  if (!model.classifier) {
-    throw std::invalid_argument(std::string(who) + ": the sentiment model has no classifier; create or load one first");
-  }
-  return *model.classifier;
-}
-
 // ids [T] -> the batch [rows, T] holding `rows` copies, mask all ones (no
 // padding: one length).
 void fill_copies(const std::vector<std::int32_t> &ids, std::size_t rows, TokenIds &batch, Mask2 &mask) {

@@ -40,7 +40,9 @@ class WhatIf {
       }
     }
     for (std::size_t l = 0; l < layers; ++l) saved_.push_back(c.attention_layer(l)->head_enabled);
-    c.set_causal(causal);
+    // The what-if adds the causal mask; a model trained with it keeps it (without, inspection
+    // would not show the model's own prediction).
+    c.set_causal(causal || c.config().causal);
     for (const auto& [layer, head] : ablated) c.attention_layer(layer)->head_enabled[head] = false;
   }
   ~WhatIf() {

@@ -13,8 +13,9 @@ void softmax_strided(const float* x, const std::uint8_t* mask, float* y, std::si
   const std::size_t total = outer * n * inner;
   for (std::size_t i = 0; i < total; ++i) {
     if (std::isnan(x[i]) || x[i] == std::numeric_limits<float>::infinity()) {
-      throw std::invalid_argument("softmax: input has a non-finite value (" + std::to_string(x[i]) +
-                                  ") at flat index " + std::to_string(i));
+      throw std::invalid_argument("softmax: input has a non-finite value (" +
+                                  std::string(std::isnan(x[i]) ? "NaN" : "+inf") + ") at flat index " +
+                                  std::to_string(i) + "; scores must be numbers or -inf (a masked position)");
     }
   }
   const float inv_t = 1.f / temperature;

@@ -82,4 +82,14 @@ const std::vector<BuiltinReview>& builtin_reviews() {
   return kReviews;
 }
 
+std::vector<LabelledText> builtin_split(bool test) {
+  std::vector<LabelledText> out;
+  const std::vector<BuiltinReview>& reviews = builtin_reviews();
+  for (std::size_t i = 0; i < reviews.size(); ++i) {
+    if (reviews[i].test != test) continue;
+    out.push_back({reviews[i].text, reviews[i].label, "builtin:" + std::to_string(i + 2)});
+  }
+  return out;
+}
+
 }  // namespace attn

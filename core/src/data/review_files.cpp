@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 namespace attn {
 namespace {
@@ -54,6 +55,35 @@ std::vector<LabelledText> load_review_bytes(const std::string& name, const std::
                                             const ProgressFn& progress) {
   MemorySource source(data, size, name);
   return load_review_file(source, detect_review_format(name, data, size), split, limits, progress);
+}
+
+ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
+                                    float test_fraction, std::uint64_t seed, const LoadLimits& limits,
+                                    const ProgressFn& progress) {
+  if (!(test_fraction >= 0.f && test_fraction < 1.f)) {
+    throw std::invalid_argument("the test share must be in [0, 1), got " + std::to_string(test_fraction));
+  }
+  MemorySource source(data, size, name);
+  ReviewSplit out;
+  std::vector<LabelledText> all;
+  if (detect_review_format(name, data, size) == ReviewFormat::aclimdb_archive) {
+    AclImdbHalves halves = load_aclimdb_archive_halves(source, limits, progress);
+    check_two_classes(halves.train, name);
+    if (!halves.test.empty()) {
+      out.train = std::move(halves.train);
+      out.test = std::move(halves.test);
+      return out;
+    }
+    all = std::move(halves.train);
+  } else {
+    all = load_review_file(source, detect_review_format(name, data, size), "train", limits, progress);
+    check_two_classes(all, name);
+  }
+  TrainTestSplit split = hold_out(std::move(all), test_fraction, seed);
+  out.train = std::move(split.train);
+  out.test = std::move(split.test);
+  out.held_out = true;
+  return out;
 }
 
 }  // namespace attn

@@ -248,22 +248,30 @@ bool looks_like_gzip(const std::uint8_t* first_bytes, std::size_t size) {
   return size < 3 || first_bytes[2] == 8;
 }
 
-std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::string& split, const LoadLimits& limits,
-                                               const ProgressFn& progress) {
-  require_split(split, "load_aclimdb_archive");
+namespace {
+// One pass over an aclImdb .tar.gz: the reviews of every split in `splits` ("train", "test"),
+// each into its own list (out[i] for splits[i]).
+void read_aclimdb_archive(ByteSource& tar_gz, const std::vector<std::string>& splits, const LoadLimits& limits,
+                          const ProgressFn& progress, std::vector<std::vector<LabelledText>>& out) {
   const std::string archive = tar_gz.name();
   CountingSource counted(tar_gz);
   GzipReader gzip(counted, limits.max_decompressed_bytes);
   // Entry sizes are bounded by the decompressed total; review files get the tighter bound below.
   TarReader tar(gzip, limits.max_decompressed_bytes);
-  std::vector<LabelledText> examples;
+  out.assign(splits.size(), {});
+  std::size_t count = 0;
   auto report = [&]() {
-    if (progress) progress(LoadProgress{counted.bytes_read(), tar_gz.size(), examples.size()});
+    if (progress) progress(LoadProgress{counted.bytes_read(), tar_gz.size(), count});
   };
   TarEntry entry;
   while (tar.next(entry)) {
     if (entry.type != TarEntryType::file) continue;
-    const int label = aclimdb_label(entry.name, split);
+    int label = -1;
+    std::size_t which = 0;
+    for (; which < splits.size(); ++which) {
+      label = aclimdb_label(entry.name, splits[which]);
+      if (label >= 0) break;
+    }
     if (label < 0) continue;
     const std::string origin = archive + ":" + entry.name;
     if (entry.size > limits.max_example_bytes) {
@@ -274,22 +282,39 @@ std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::st
     std::string text(static_cast<std::size_t>(entry.size), '\0');
     if (!text.empty()) tar.read(reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
     require_utf8(text, origin, 0, "the review");
-    examples.push_back(LabelledText{std::move(text), label, origin});
-    check_count(examples.size(), limits, archive);
-    if (examples.size() % kProgressEvery == 0) report();
+    out[which].push_back(LabelledText{std::move(text), label, origin});
+    check_count(++count, limits, archive);
+    if (count % kProgressEvery == 0) report();
   }
   // Read the gzip stream to its end: this verifies the last member's CRC-32 and length, so an
   // archive cut short after the tar end blocks is still reported.
   std::uint8_t sink[4096];
   while (gzip.read(sink, sizeof sink) != 0) {
   }
-  if (examples.empty()) {
-    throw DataError(
-        archive, 0,
-        "no reviews found: expected files like aclImdb/" + split + "/pos/*.txt and aclImdb/" + split + "/neg/*.txt");
-  }
   report();
-  return examples;
+}
+
+[[noreturn]] void no_reviews(const std::string& archive, const std::string& split) {
+  throw DataError(
+      archive, 0,
+      "no reviews found: expected files like aclImdb/" + split + "/pos/*.txt and aclImdb/" + split + "/neg/*.txt");
+}
+}  // namespace
+
+std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::string& split, const LoadLimits& limits,
+                                               const ProgressFn& progress) {
+  require_split(split, "load_aclimdb_archive");
+  std::vector<std::vector<LabelledText>> halves;
+  read_aclimdb_archive(tar_gz, {split}, limits, progress, halves);
+  if (halves[0].empty()) no_reviews(tar_gz.name(), split);
+  return std::move(halves[0]);
+}
+
+AclImdbHalves load_aclimdb_archive_halves(ByteSource& tar_gz, const LoadLimits& limits, const ProgressFn& progress) {
+  std::vector<std::vector<LabelledText>> halves;
+  read_aclimdb_archive(tar_gz, {"train", "test"}, limits, progress, halves);
+  if (halves[0].empty()) no_reviews(tar_gz.name(), "train");
+  return AclImdbHalves{std::move(halves[0]), std::move(halves[1])};
 }
 
 std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_dir, const std::string& split,
@@ -315,7 +340,7 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
       throw DataError(root_or_split_dir, 0,
                       "expected folders " + split + "/pos and " + split + "/neg, or pos and neg, inside it");
     }
-    std::vector<std::pair<fs::path, int> > files;
+    std::vector<std::pair<fs::path, int>> files;
     std::uint64_t bytes_total = 0;
     for (const auto& [folder, label] : {std::pair<const char*, int>{"pos", 1}, {"neg", 0}}) {
       std::vector<fs::path> names;

@@ -30,4 +30,17 @@ std::vector<bool> stratified_holdout(const std::vector<int>& labels, float fract
   return held_out;
 }
 
+TrainTestSplit hold_out(std::vector<LabelledText> examples, float fraction, std::uint64_t seed) {
+  if (!(fraction >= 0.f && fraction < 1.f)) {
+    throw std::invalid_argument("hold_out: the test share must be in [0, 1), got " + std::to_string(fraction));
+  }
+  std::vector<int> labels;
+  labels.reserve(examples.size());
+  for (const LabelledText& e : examples) labels.push_back(e.label);
+  const std::vector<bool> held = stratified_holdout(labels, fraction, seed);
+  TrainTestSplit out;
+  for (std::size_t i = 0; i < examples.size(); ++i) (held[i] ? out.test : out.train).push_back(std::move(examples[i]));
+  return out;
+}
+
 }  // namespace attn

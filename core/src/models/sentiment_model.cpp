@@ -4,7 +4,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "attn/data/builtin_reviews.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
 
@@ -32,11 +31,14 @@ double least_floats(const ClassifierConfig& config) {
   return floor;
 }
 
+}  // namespace
+
 SequenceClassifier& classifier_of(const SentimentModel& model, const char* who) {
-  if (!model.classifier) throw std::invalid_argument(std::string(who) + ": the sentiment model has no classifier");
+  if (!model.classifier) {
+    throw std::invalid_argument(std::string(who) + ": the sentiment model has no classifier; create or load one first");
+  }
   return *model.classifier;
 }
-}  // namespace
 
 SentimentModel make_sentiment_model(TextPipeline pipeline, ClassifierConfig classifier, std::uint64_t seed) {
   classifier.vocab_size = pipeline.config().num_words;
@@ -103,42 +105,6 @@ SentimentModel load_sentiment_model(const std::uint8_t* data, std::size_t size) 
   require_usable_parameters(file, "sentiment model");
   load_parameters(file, model.classifier->parameters());
   return model;
-}
-
-SentimentTraining train_sentiment_model(const std::vector<LabelledText>& train, const TextPipelineConfig& pipeline,
-                                        const ClassifierConfig& classifier, const TrainerConfig& trainer,
-                                        std::uint64_t model_seed, const TrainingCallbacks& callbacks) {
-  trainer.validate();
-  TextPipeline fitted(pipeline);
-  fitted.fit(train);
-  SentimentTraining out;
-  out.model = make_sentiment_model(std::move(fitted), classifier, model_seed);
-  out.result = train_classifier(*out.model.classifier, out.model.pipeline, encode_dataset(out.model.pipeline, train),
-                                trainer, callbacks);
-  return out;
-}
-
-std::vector<float> predict(const SentimentModel& model, const std::vector<std::string>& texts) {
-  return predict(classifier_of(model, "predict"), model.pipeline, texts);
-}
-
-Explanation explain(const SentimentModel& model, const std::string& text) {
-  return explain(classifier_of(model, "explain"), model.pipeline, text);
-}
-
-ClassificationMetrics evaluate(const SentimentModel& model, const std::vector<LabelledText>& examples) {
-  return evaluate_classifier(classifier_of(model, "evaluate"), model.pipeline,
-                             encode_dataset(model.pipeline, examples));
-}
-
-std::vector<LabelledText> builtin_split(bool test) {
-  std::vector<LabelledText> out;
-  const std::vector<BuiltinReview>& reviews = builtin_reviews();
-  for (std::size_t i = 0; i < reviews.size(); ++i) {
-    if (reviews[i].test != test) continue;
-    out.push_back({reviews[i].text, reviews[i].label, "builtin:" + std::to_string(i + 2)});
-  }
-  return out;
 }
 
 }  // namespace attn

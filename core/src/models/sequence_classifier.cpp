@@ -59,15 +59,17 @@ class TransformerEncoder final : public SequenceEncoder {
     ATTN_REQUIRE(
         x.shape(1) <= config_.max_len, "SequenceClassifier",
         "sequence length " + std::to_string(x.shape(1)) + " exceeds max_len " + std::to_string(config_.max_len));
-    // activations_[0] = x · √E + PE
+    // activations_[0] = x · √E + PE, positions counted from each row's first real token (so
+    // a review reads the same positions alone, 'pre'- or 'post'-padded).
+    sequence_starts(mask, starts_);
     Tensor3& in = activations_[0];
     ensure_shape(scaled_, x.shape());
     for (std::size_t i = 0; i < x.size(); ++i) scaled_.data()[i] = x.data()[i] * scale_;
     if (learned_) {
-      learned_->forward(scaled_, in);
+      learned_->forward(scaled_, in, &starts_);
     } else {
       in = scaled_;
-      add_sinusoidal_positional_encoding(in);
+      add_sinusoidal_positional_encoding(in, &starts_);
     }
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
       blocks_[l].forward(activations_[l], &mask, config_.causal, training, rng, activations_[l + 1], caches_[l]);
@@ -84,7 +86,7 @@ class TransformerEncoder final : public SequenceEncoder {
     }
     // activations_[0] = scaled + PE: the positional term is a constant (or learned) addend.
     if (learned_) {
-      learned_->backward(d_a_, d_b_);
+      learned_->backward(d_a_, d_b_, &starts_);
       std::swap(d_a_, d_b_);
     }
     ensure_shape(dx, d_a_.shape());
@@ -119,6 +121,7 @@ class TransformerEncoder final : public SequenceEncoder {
   LayerNorm final_norm_;
   LayerNormCache norm_cache_;
   float scale_;
+  std::vector<std::size_t> starts_;  // [B] first real token of each row, from the last forward
   Tensor3 scaled_, d_a_, d_b_;
 };
 

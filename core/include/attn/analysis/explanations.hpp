@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/models/sentiment_model.hpp"
 #include "attn/random.hpp"
+#include "attn/train/sentiment_training.hpp"
 
 namespace attn {
 

@@ -12,7 +12,8 @@
 // What-ifs, both for inference only:
 //   causal  — run with the causal mask (query t sees keys 0..t) although the model may have been
 //             trained without it: it shows how the trained heads behave when blinded to the
-//             future, not what a causally trained model would learn.
+//             future, not what a causally trained model would learn. A model trained with the
+//             causal mask always runs with it (causal = false does not lift it).
 //   ablated — the listed (layer, head) pairs contribute O_h = 0 to the concatenated heads before
 //             the output projection W_o, so the block's attention branch is C W_o + b_o with those
 //             columns of C zero; the residual path around attention is untouched (ablating every
@@ -25,8 +26,8 @@
 #include <utility>
 #include <vector>
 
-#include "attn/models/sentiment_model.hpp"
 #include "attn/tensor.hpp"
+#include "attn/train/sentiment_training.hpp"
 
 namespace attn {
 

@@ -5,7 +5,9 @@
 // Subtracting the maximum keeps every exponent <= 0, so float32 never overflows (softmax of
 // [1000, 1001] is [0.2689, 0.7311]). With a mask (same shape as x, 1 = visible), masked entries
 // get exactly 0 and are left out of m and of the sum; a slice whose entries are all masked gives
-// all zeros rather than NaN. x = -inf counts as masked. NaN or +inf in x is an error.
+// all zeros rather than NaN. x = -inf counts as masked. NaN or +inf in x is an error
+// (std::invalid_argument naming the index). The JS API applies the same rule to softmax's scores
+// and accepts -inf nowhere else (wasm/convert.hpp NonFinite).
 // τ (temperature) must be finite and > 0: τ < 1 sharpens, τ > 1 flattens.
 #pragma once
 

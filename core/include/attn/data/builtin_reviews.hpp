@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "attn/data/review_loaders.hpp"
+
 namespace attn {
 
 struct BuiltinReview {
@@ -41,5 +43,10 @@ std::vector<BuiltinReview> parse_reviews_tsv(std::string_view tsv);
 
 // The phenomenon tags the corpus may use, in a stable order.
 const std::vector<std::string>& review_phenomena();
+
+// The corpus as LabelledText, in file order: its fixed train split (test = false, 528 reviews)
+// or test split (test = true, 132). Origins read "builtin:<line>" (1-based line of reviews.tsv,
+// header = line 1).
+std::vector<LabelledText> builtin_split(bool test);
 
 }  // namespace attn

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/data/review_loaders.hpp"
+#include "attn/data/splits.hpp"
 
 namespace attn {
 
@@ -25,5 +26,20 @@ std::vector<LabelledText> load_review_file(ByteSource& source, ReviewFormat form
 std::vector<LabelledText> load_review_bytes(const std::string& name, const std::uint8_t* data, std::size_t size,
                                             const std::string& split, const LoadLimits& limits = {},
                                             const ProgressFn& progress = {});
+
+// Which reviews to test on, the same rule for every source the page (and the CLI's --holdout)
+// takes: the source's own test half where it has one (an aclImdb archive with test/), else a
+// stratified, seeded hold-out (hold_out, splits.hpp) of test_fraction of its reviews (a CSV, a
+// TSV, or an archive holding the training half only).
+struct ReviewSplit {
+  std::vector<LabelledText> train, test;
+  bool held_out = false;  // true when `test` was held out of the source's reviews
+};
+// Loads `name`'s bytes as load_review_bytes does and splits them by that rule. Throws DataError
+// as the loaders do and when a class is missing (check_two_classes), std::invalid_argument for a
+// test_fraction outside [0, 1).
+ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
+                                    float test_fraction, std::uint64_t seed, const LoadLimits& limits = {},
+                                    const ProgressFn& progress = {});
 
 }  // namespace attn

@@ -55,6 +55,15 @@ bool looks_like_gzip(const std::uint8_t* first_bytes, std::size_t size);
 std::vector<LabelledText> load_aclimdb_archive(ByteSource& tar_gz, const std::string& split,
                                                const LoadLimits& limits = {}, const ProgressFn& progress = {});
 
+// Both halves in one pass over the archive (the page reads a 59 MB archive once, not twice).
+// `test` is empty for an archive holding the training half only (aclImdb_train.tar.gz); no
+// training reviews throws the "no reviews found ... aclImdb/train/pos/*.txt" DataError.
+struct AclImdbHalves {
+  std::vector<LabelledText> train, test;
+};
+AclImdbHalves load_aclimdb_archive_halves(ByteSource& tar_gz, const LoadLimits& limits = {},
+                                          const ProgressFn& progress = {});
+
 // The same from an extracted folder (native only): root_or_split_dir is the aclImdb root
 // (containing <split>/pos and <split>/neg) or a split folder containing pos/ and neg/. Files are
 // read in sorted name order so the result is deterministic.

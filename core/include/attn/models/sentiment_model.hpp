@@ -17,7 +17,6 @@
 
 #include "attn/models/sequence_classifier.hpp"
 #include "attn/text/text_pipeline.hpp"
-#include "attn/train/classifier_trainer.hpp"
 
 namespace attn {
 
@@ -39,26 +38,11 @@ inline SentimentModel load_sentiment_model(const std::vector<std::uint8_t>& byte
   return load_sentiment_model(bytes.data(), bytes.size());
 }
 
-// Convenience for the CLI: fits the pipeline on `train` (its texts only), builds the classifier
-// from `classifier` with `model_seed`, encodes and trains with train_classifier (validation split
-// from `trainer`). Exceptions as train_classifier.
-struct SentimentTraining {
-  SentimentModel model;
-  TrainingResult result;
-};
-SentimentTraining train_sentiment_model(const std::vector<LabelledText>& train, const TextPipelineConfig& pipeline,
-                                        const ClassifierConfig& classifier, const TrainerConfig& trainer,
-                                        std::uint64_t model_seed = 1, const TrainingCallbacks& callbacks = {});
+// The classifier, or std::invalid_argument "<who>: the sentiment model has no classifier; create
+// or load one first".
+SequenceClassifier& classifier_of(const SentimentModel& model, const char* who);
 
-// Predictions / explanations through the bundle (see classifier_trainer.hpp).
-std::vector<float> predict(const SentimentModel& model, const std::vector<std::string>& texts);
-Explanation explain(const SentimentModel& model, const std::string& text);
-// Metrics on labelled texts (encoded with the model's own pipeline).
-ClassificationMetrics evaluate(const SentimentModel& model, const std::vector<LabelledText>& examples);
-
-// The built-in corpus (data/builtin_reviews.hpp) as LabelledText, in file order: its fixed
-// train split (test = false, 528 reviews) or test split (test = true, 132). Origins read
-// "builtin:<line>" (1-based line of reviews.tsv, header = line 1).
-std::vector<LabelledText> builtin_split(bool test);
+// Training, batched prediction, explanation and evaluation of a SentimentModel live in
+// train/sentiment_training.hpp; the built-in corpus as labelled texts in data/builtin_reviews.hpp.
 
 }  // namespace attn

@@ -17,7 +17,7 @@
 
 #include "attn/data/review_stats.hpp"
 #include "attn/data/synthetic_reviews.hpp"
-#include "attn/models/sentiment_model.hpp"
+#include "attn/train/sentiment_training.hpp"
 #include "attn/train/step_chunks.hpp"
 
 namespace attn {

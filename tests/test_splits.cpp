@@ -1,0 +1,130 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "attn/data/review_files.hpp"
+#include "attn/data/splits.hpp"
+#include "support/archive_writer.hpp"
+
+using namespace attn;
+using test_archive::Bytes;
+using test_archive::gzip_fixed;
+using test_archive::TarBuilder;
+
+namespace {
+
+// 30 positive and 10 negative examples, interleaved; text = "r<i>".
+std::vector<LabelledText> examples() {
+  std::vector<LabelledText> out;
+  for (int i = 0; i < 40; ++i) out.push_back({"r" + std::to_string(i), i % 4 == 0 ? 0 : 1, ""});
+  return out;
+}
+
+std::size_t positives(const std::vector<LabelledText>& v) {
+  std::size_t n = 0;
+  for (const LabelledText& e : v) n += e.label == 1;
+  return n;
+}
+
+int index_of(const LabelledText& e) { return std::stoi(e.text.substr(1)); }
+
+// An aclImdb archive with `train` reviews per class and `test` reviews per class.
+Bytes aclimdb(int train, int test) {
+  TarBuilder tar;
+  for (int i = 0; i < train; ++i) {
+    tar.add("aclImdb/train/pos/" + std::to_string(i) + "_9.txt", "a great film " + std::to_string(i));
+    tar.add("aclImdb/train/neg/" + std::to_string(i) + "_1.txt", "a dull film " + std::to_string(i));
+  }
+  for (int i = 0; i < test; ++i) {
+    tar.add("aclImdb/test/pos/" + std::to_string(i) + "_8.txt", "lovely " + std::to_string(i));
+    tar.add("aclImdb/test/neg/" + std::to_string(i) + "_2.txt", "boring " + std::to_string(i));
+  }
+  tar.add("aclImdb/imdb.vocab", "film\n");
+  return gzip_fixed(tar.finish());
+}
+
+}  // namespace
+
+TEST_CASE("splits.stratified_holdout_keeps_class_shares_and_is_seeded") {
+  std::vector<int> labels;
+  for (const LabelledText& e : examples()) labels.push_back(e.label);
+  const std::vector<bool> a = stratified_holdout(labels, 0.2f, 7);
+  // round(0.2 · 30) = 6 positives and round(0.2 · 10) = 2 negatives.
+  std::size_t pos = 0, neg = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i]) continue;
+    (labels[i] == 1 ? pos : neg) += 1;
+  }
+  CHECK(pos == 6);
+  CHECK(neg == 2);
+  CHECK(stratified_holdout(labels, 0.2f, 7) == a);  // same seed, same choice
+  CHECK(stratified_holdout(labels, 0.2f, 8) != a);  // another seed, another choice
+  CHECK(stratified_holdout(labels, 0.f, 7) == std::vector<bool>(labels.size(), false));
+  CHECK_THROWS_WITH_AS(stratified_holdout(labels, 1.f, 7), doctest::Contains("fraction must be in [0, 1)"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("splits.hold_out_moves_the_chosen_examples_in_order") {
+  const TrainTestSplit s = hold_out(examples(), 0.25f, 3);
+  // round(0.25 · 30) + round(0.25 · 10) = 8 + 3 (7.5 and 2.5 round away from 0).
+  CHECK(s.test.size() == 11);
+  CHECK(positives(s.test) == 8);
+  CHECK(s.train.size() + s.test.size() == 40);
+  // The flags stratified_holdout gives for the same labels and seed, and the original order.
+  std::vector<int> labels;
+  for (const LabelledText& e : examples()) labels.push_back(e.label);
+  const std::vector<bool> held = stratified_holdout(labels, 0.25f, 3);
+  for (const auto* part : {&s.train, &s.test}) {
+    for (std::size_t i = 0; i < part->size(); ++i) {
+      CHECK(held[static_cast<std::size_t>(index_of((*part)[i]))] == (part == &s.test));
+      if (i > 0) CHECK(index_of((*part)[i - 1]) < index_of((*part)[i]));
+    }
+  }
+  CHECK_THROWS_WITH_AS(hold_out(examples(), -0.1f, 3), doctest::Contains("hold_out: the test share must be in [0, 1)"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("splits.load_review_bytes_split_uses_the_test_half_else_holds_out") {
+  SUBCASE("an archive with a test half: its halves") {
+    const Bytes gz = aclimdb(4, 3);
+    const ReviewSplit s = load_review_bytes_split("imdb.tar.gz", gz.data(), gz.size(), 0.25f, 1);
+    CHECK_FALSE(s.held_out);
+    CHECK(s.train.size() == 8);
+    CHECK(s.test.size() == 6);
+    CHECK(s.test[0].origin.find("aclImdb/test/") != std::string::npos);
+  }
+  SUBCASE("a training-only archive: a stratified, seeded hold-out") {
+    const Bytes gz = aclimdb(10, 0);
+    const ReviewSplit s = load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 5);
+    CHECK(s.held_out);
+    CHECK(s.train.size() == 16);
+    CHECK(s.test.size() == 4);
+    CHECK(positives(s.test) == 2);
+    const ReviewSplit again = load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 5);
+    REQUIRE(again.test.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(again.test[i].origin == s.test[i].origin);
+  }
+  SUBCASE("a CSV: held out; a one-class file and a bad share are refused") {
+    std::string csv = "review,sentiment\n";
+    for (int i = 0; i < 10; ++i)
+      csv += "good " + std::to_string(i) + ",positive\nbad " + std::to_string(i) + ",negative\n";
+    const ReviewSplit s =
+        load_review_bytes_split("r.csv", reinterpret_cast<const std::uint8_t*>(csv.data()), csv.size(), 0.3f, 2);
+    CHECK(s.held_out);
+    CHECK(s.test.size() == 6);
+    CHECK(positives(s.test) == 3);
+    const std::string one = "review,sentiment\ngood,positive\nfine,positive\n";
+    CHECK_THROWS_AS(
+        load_review_bytes_split("one.csv", reinterpret_cast<const std::uint8_t*>(one.data()), one.size(), 0.3f, 2),
+        DataError);
+    CHECK_THROWS_WITH_AS(
+        load_review_bytes_split("r.csv", reinterpret_cast<const std::uint8_t*>(csv.data()), csv.size(), 1.f, 2),
+        "the test share must be in [0, 1), got 1.000000", std::invalid_argument);
+  }
+  SUBCASE("an archive without training reviews is still an error") {
+    const Bytes gz = aclimdb(0, 2);
+    CHECK_THROWS_WITH_AS(load_review_bytes_split("t.tar.gz", gz.data(), gz.size(), 0.2f, 1),
+                         doctest::Contains("no reviews found: expected files like aclImdb/train/pos/*.txt"), DataError);
+  }
+}
