@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@
 #include <emscripten.h>
 #else
 #include <ctime>
+#endif
+
+#if defined(ATTN_BENCH_OPENBLAS)
+#include <cblas.h>
 #endif
 
 #include "attn/kernels/gemm.hpp"
@@ -121,23 +126,56 @@ Timing median_seconds_per_call(F&& run) {
   return {cpu[kSamples / 2] > 0 ? cpu[kSamples / 2] : -1.0, wall[kSamples / 2], wall.front()};
 }
 
+#if defined(ATTN_BENCH_OPENBLAS)
+// OpenBLAS's sgemm behind gemm's signature (row-major, the same transposes and leading dimensions).
+void openblas_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+                   std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
+              static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+#endif
+
 void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
   std::vector<float> a(m * k), b(k * n), c(m * n);
   for (float& x : a) x = rng.uniform(-1.f, 1.f);
   for (float& x : b) x = rng.uniform(-1.f, 1.f);
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  // "fast" is gemm as the engine runs it (the best kernel for this CPU). Then, where there is more
+  // than one: each micro-kernel on its own ("kernel:<name>"), the wasm mul + add kernel where the
+  // relaxed-SIMD FMA one runs ("fast-mul-add"), OpenBLAS's sgemm when the native bench was built
+  // with it ("openblas", one thread; CMakeLists.txt finds it), and the plain loop ("reference").
   struct Variant {
-    const char* name;
+    std::string name;
+    std::function<void()> select;
     decltype(&attn::kernels::gemm) gemm;
-    bool fma;
   };
-  // Where the relaxed-SIMD FMA kernel runs, the mul + add kernel is timed too ("fast-mul-add").
-  const bool has_fma = attn::kernels::set_gemm_fma(true);
-  std::vector<Variant> variants{{"fast", &attn::kernels::gemm, true}};
-  if (has_fma) variants.push_back({"fast-mul-add", &attn::kernels::gemm, false});
-  variants.push_back({"reference", &attn::kernels::gemm_reference, true});
+  using attn::kernels::GemmKernel;
+  const auto use_kernel = [](GemmKernel kernel) {
+    return [kernel] {
+      attn::kernels::set_gemm_fma(true);
+      attn::kernels::set_gemm_kernel(kernel);
+    };
+  };
+  std::vector<Variant> variants{{"fast", use_kernel(GemmKernel::best), &attn::kernels::gemm}};
+  const GemmKernel kernels[] = {GemmKernel::avx512, GemmKernel::avx2_fma, GemmKernel::simd4};
+  if (attn::kernels::set_gemm_kernel(GemmKernel::avx2_fma)) {
+    for (const GemmKernel kernel : kernels)
+      if (attn::kernels::set_gemm_kernel(kernel))
+        variants.push_back(
+            {std::string("kernel:") + attn::kernels::gemm_implementation(), use_kernel(kernel), &attn::kernels::gemm});
+  }
+  attn::kernels::set_gemm_kernel(GemmKernel::best);
+  if (attn::kernels::set_gemm_fma(true))
+    variants.push_back({"fast-mul-add", [] { attn::kernels::set_gemm_fma(false); }, &attn::kernels::gemm});
+#if defined(ATTN_BENCH_OPENBLAS)
+  openblas_set_num_threads(1);
+  variants.push_back({"openblas", [] {}, &openblas_gemm});
+#endif
+  variants.push_back({"reference", use_kernel(GemmKernel::best), &attn::kernels::gemm_reference});
   for (const Variant& v : variants) {
-    attn::kernels::set_gemm_fma(v.fma);
+    v.select();
+    const std::string impl = v.name == "openblas" ? "openblas sgemm" : attn::kernels::gemm_implementation();
     const Timing t = median_seconds_per_call([&] {
       v.gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
       sink = c[0];
@@ -145,11 +183,12 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
     std::printf(
         "{\"impl\":\"%s\",\"kernel\":\"gemm\",\"variant\":\"%s\",\"gemm_impl\":\"%s\",\"m\":%zu,\"n\":%zu,"
         "\"k\":%zu,\"gflops\":%.3f,\"gflops_wall\":%.3f,\"gflops_fastest_wall\":%.3f,\"clock\":\"%s\"}\n",
-        kImpl, v.name, attn::kernels::gemm_implementation(), m, n, k, flops / t.best() * 1e-9, flops / t.wall * 1e-9,
+        kImpl, v.name.c_str(), impl.c_str(), m, n, k, flops / t.best() * 1e-9, flops / t.wall * 1e-9,
         flops / t.fastest_wall * 1e-9, t.clock());
     std::fflush(stdout);
   }
   attn::kernels::set_gemm_fma(true);
+  attn::kernels::set_gemm_kernel(GemmKernel::best);
 }
 
 void bench_vector_math(attn::Rng& rng, std::size_t n) {
