@@ -266,3 +266,36 @@ TEST_CASE("gemm.in_place_and_packed_operands_agree_bit_for_bit") {
     }
   });
 }
+
+TEST_CASE("gemm.every_path_of_the_plan_matches_the_reference") {
+  // One product per row of the table in core/src/kernels/gemm.cpp, on every kernel, with alpha
+  // and beta applied to a non-zero C and padded leading dimensions.
+  struct Case {
+    const char* path;
+    bool trans_a, trans_b;
+    std::size_t m, n, k;
+  };
+  const Case cases[] = {
+      {"direct (m·n·k <= 512)", false, true, 5, 7, 9},
+      {"blocked, A and B in place", false, false, 37, 45, 33},
+      {"blocked, A in place, B packed (transposed)", false, true, 37, 45, 33},
+      {"blocked, A packed (transposed), B in place", true, false, 37, 45, 33},
+      {"blocked, both packed", true, true, 37, 45, 33},
+      {"blocked, B slivers copied (ldb >= 256)", false, false, 19, 300, 21},
+      {"blocked, B packed (m >= 256)", false, false, 261, 35, 19},
+      {"blocked, several K, M and N blocks", false, false, 133, 2085, 301},
+  };
+  Rng rng(16);
+  for_each_kernel([&] {
+    for (const Case& c : cases) {
+      INFO("path: " << std::string(c.path));
+      check_against_reference(make_problem(rng, c.trans_a, c.trans_b, c.m, c.n, c.k, -1.5f, 0.5f, 2));
+    }
+  });
+  // empty: m == 0 or n == 0 touches nothing.
+  float untouched[] = {7.f, 8.f};
+  gemm(false, false, 0, 2, 3, 1.f, nullptr, 3, nullptr, 2, 0.f, untouched, 2);
+  gemm(false, false, 1, 0, 3, 1.f, nullptr, 3, nullptr, 2, 0.f, untouched, 2);
+  CHECK(untouched[0] == 7.f);
+  CHECK(untouched[1] == 8.f);
+}
