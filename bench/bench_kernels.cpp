@@ -169,7 +169,6 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
   if (attn::kernels::set_gemm_fma(true))
     variants.push_back({"fast-mul-add", [] { attn::kernels::set_gemm_fma(false); }, &attn::kernels::gemm});
 #if defined(ATTN_BENCH_OPENBLAS)
-  openblas_set_num_threads(1);
   variants.push_back({"openblas", [] {}, &openblas_gemm});
 #endif
   variants.push_back({"reference", use_kernel(GemmKernel::best), &attn::kernels::gemm_reference});
@@ -263,6 +262,11 @@ const char* const kModels[] = {"bilstm-attention", "transformer-1block"};
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(ATTN_BENCH_OPENBLAS)
+  // One thread from the start: OpenBLAS's idle pool threads otherwise spin (sched_yield) and
+  // count in the process CPU time of every item, not only of its own sgemm.
+  openblas_set_num_threads(1);
+#endif
   attn::Rng rng(2024);
   const std::string item = argc > 1 ? argv[1] : "all";
   if (item == "gemm" && argc == 5) {
