@@ -289,7 +289,7 @@ function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive
     return [
       `${s.m}×${s.n}×${s.k}`,
       ...gemmImpls.map((impl) => fmt(gemm.find((r) => r.impl === impl && same(r))?.gflops, 2)),
-      fmt(gemmReference.find((r) => r.impl === 'native' && same(r))?.gflops, 2),
+      fmt(gemmReference.find((r) => r.impl === 'native' && r.variant === 'reference' && same(r))?.gflops, 2),
     ];
   });
   console.log('GEMM GFLOP/s (M×N×K, CPU clock)');
