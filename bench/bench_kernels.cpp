@@ -14,7 +14,8 @@
 // available ("clock":"cpu") and the wall-clock figures are kept alongside ("*_wall").
 //
 // With arguments it runs one item (the browser bench times each item on its own):
-//   attn_bench gemm M N K | attn_bench vector | attn_bench train bilstm-attention|transformer-1block
+//   attn_bench gemm M N K | attn_bench vector | attn_bench peak (x86-64) | attn_bench train
+//   bilstm-attention|transformer-1block
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +29,9 @@
 #include <emscripten.h>
 #else
 #include <ctime>
+#endif
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#include <immintrin.h>
 #endif
 
 #if defined(ATTN_BENCH_OPENBLAS)
@@ -190,6 +194,47 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
   attn::kernels::set_gemm_kernel(GemmKernel::best);
 }
 
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+// The ceiling of any GEMM kernel on one core: 12 independent chains of AVX-512 fused
+// multiply-adds (AVX2 where the CPU has no AVX-512) with no memory traffic. The empty asm keeps
+// every chain in a register and each step's multiply-adds from being folded.
+#define ATTN_FMA_CHAINS(V, FMADD, SET1, LANES)                                                                       \
+  V x = SET1(1.0000001f), y = SET1(0.999999f), a0 = SET1(0.f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, \
+    a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;                                                                   \
+  for (long i = 0; i < iters; ++i) {                                                                                 \
+    a0 = FMADD(a0, x, y), a1 = FMADD(a1, x, y), a2 = FMADD(a2, x, y), a3 = FMADD(a3, x, y);                          \
+    a4 = FMADD(a4, x, y), a5 = FMADD(a5, x, y), a6 = FMADD(a6, x, y), a7 = FMADD(a7, x, y);                          \
+    a8 = FMADD(a8, x, y), a9 = FMADD(a9, x, y), a10 = FMADD(a10, x, y), a11 = FMADD(a11, x, y);                      \
+    __asm__ volatile(""                                                                                              \
+                     : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5), "+v"(a6), "+v"(a7), "+v"(a8),     \
+                       "+v"(a9), "+v"(a10), "+v"(a11));                                                              \
+  }                                                                                                                  \
+  float out[LANES];                                                                                                  \
+  std::memcpy(out, &a0, sizeof out);                                                                                 \
+  return out[0] + out[LANES - 1] + a11[0]
+
+__attribute__((target("avx512f,fma"), noinline)) float fma_chains_avx512(long iters) {
+  ATTN_FMA_CHAINS(__m512, _mm512_fmadd_ps, _mm512_set1_ps, 16);
+}
+__attribute__((target("avx2,fma"), noinline)) float fma_chains_avx2(long iters) {
+  ATTN_FMA_CHAINS(__m256, _mm256_fmadd_ps, _mm256_set1_ps, 8);
+}
+#undef ATTN_FMA_CHAINS
+
+void bench_fma_peak() {
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (!avx512 && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return;
+  const long iters = 1 << 16;
+  const Timing t = median_seconds_per_call([&] { sink = avx512 ? fma_chains_avx512(iters) : fma_chains_avx2(iters); });
+  const double flops = 12.0 * 2.0 * (avx512 ? 16 : 8) * static_cast<double>(iters);
+  std::printf(
+      "{\"impl\":\"%s\",\"kernel\":\"fma_peak\",\"isa\":\"%s\",\"gflops\":%.3f,\"gflops_wall\":%.3f,\"clock\":\"%s\"}"
+      "\n",
+      kImpl, avx512 ? "avx512" : "avx2", flops / t.best() * 1e-9, flops / t.wall * 1e-9, t.clock());
+  std::fflush(stdout);
+}
+#endif
+
 void bench_vector_math(attn::Rng& rng, std::size_t n) {
   std::vector<float> x(n), y(n);
   // The range the gates see, with both signs and both polynomial branches of tanh.
@@ -274,6 +319,12 @@ int main(int argc, char** argv) {
                std::strtoul(argv[4], nullptr, 10));
     return 0;
   }
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  if (item == "peak") {
+    bench_fma_peak();
+    return 0;
+  }
+#endif
   if (item == "vector") {
     bench_vector_math(rng, 4096);
     return 0;
@@ -292,6 +343,9 @@ int main(int argc, char** argv) {
   // The products our models run: projections (32×128·128×512), attention heads (64³), a large
   // square (256³), tall-skinny batched projections and a tiny one that is all overhead.
   const Size sizes[] = {{32, 512, 128}, {64, 64, 64}, {256, 256, 256}, {6400, 128, 32}, {32, 128, 32}, {1, 4, 3}};
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  bench_fma_peak();
+#endif
   for (const Size& s : sizes) bench_gemm(rng, s.m, s.n, s.k);
   bench_vector_math(rng, 4096);
   for (const char* model : kModels) bench_train_step(model, model_config(model));

@@ -173,8 +173,9 @@ async function main() {
   const pageInteractive = records.filter((r) => r.kernel === 'page_interactive');
   const info = records.filter((r) => r.kernel === 'info');
   const dataPath = records.filter((r) => r.kernel === 'io');
+  const fmaPeak = records.filter((r) => r.kernel === 'fma_peak');
   const vectorMath = records.filter(
-    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive', 'io'].includes(r.kernel),
+    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive', 'io', 'fma_peak'].includes(r.kernel),
   );
   const wasmFile = path.join(root, 'web/generated/attn_engine.wasm');
   const env = {
@@ -196,11 +197,11 @@ async function main() {
   const targets = checkTargets(gemm, trainStep, pageInteractive, env);
   if (asJson) {
     process.stdout.write(
-      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, targets })}\n`,
+      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, fma_peak: fmaPeak, targets })}\n`,
     );
     return;
   }
-  printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env);
+  printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env, fmaPeak);
   printDataPath(dataPath);
 }
 
@@ -278,7 +279,7 @@ function table(header, rows) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env) {
+function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env, fmaPeak) {
   const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(digits));
   const impls = [...new Set([...gemm, ...trainStep].map((r) => r.impl))];
 
@@ -319,6 +320,15 @@ function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive
     ]);
     console.log('Native GEMM GFLOP/s by micro-kernel (CPU clock)');
     console.log(table(['M×N×K', ...nativeVariants.map((v) => v.replace(/^kernel:/, ''))], rows));
+    // The core's multiply-add ceiling (attn_bench peak): no GEMM on one core can pass it.
+    const peak = fmaPeak[0];
+    if (peak) {
+      const big = gemm.find((r) => r.impl === 'native' && r.m === 256 && r.n === 256 && r.k === 256);
+      console.log(
+        `FMA peak of one core (${peak.isa}, 12 register chains, no loads): ${fmt(peak.gflops, 1)} GFLOP/s` +
+          (big ? `; native GEMM 256³ reaches ${fmt((100 * big.gflops) / peak.gflops, 0)} % of it` : ''),
+      );
+    }
     console.log();
   }
 
