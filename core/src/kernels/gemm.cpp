@@ -229,18 +229,18 @@ struct Simd4Kernel {
 #if defined(ATTN_GEMM_X86)
 // --- the x86-64 kernels (native builds; gemm_x86.cpp) -----------------------------------------
 
-struct Avx2Kernel {
-  // kKc: B sliver 256·16·4 B = 16 KB + A sliver 6 KB in a 32 KB L1; kMc: a multiple of 6,
-  // A block 120 KB in L2.
-  static constexpr std::size_t kMr = 6, kNr = 16, kKc = 256, kMc = 120, kNc = 2048;
-  static constexpr const char* kName = "avx2+fma 6x16";
+// An x86 kernel: its two tile functions (A packed, A in place) and its blocking.
+template <std::size_t Mr, std::size_t Nr, std::size_t Kc, std::size_t Mc, decltype(&x86::tile_avx2_6x16_packed) Packed,
+          decltype(&x86::tile_avx2_6x16_strided) Strided>
+struct X86Kernel {
+  static constexpr std::size_t kMr = Mr, kNr = Nr, kKc = Kc, kMc = Mc, kNc = 2048;
   void packed(std::size_t kc, const float* ap, const float* bp, std::size_t b_step, float alpha, float beta, float* c,
               std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    x86::tile_avx2_6x16_packed(kc, ap, bp, b_step, alpha, beta, c, ldc, rows, cols);
+    Packed(kc, ap, bp, b_step, alpha, beta, c, ldc, rows, cols);
   }
   void strided(std::size_t kc, const float* ap, std::size_t lda, const float* bp, std::size_t b_step, float alpha,
                float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    x86::tile_avx2_6x16_strided(kc, ap, lda, bp, b_step, alpha, beta, c, ldc, rows, cols);
+    Strided(kc, ap, lda, bp, b_step, alpha, beta, c, ldc, rows, cols);
   }
   std::size_t panel(std::size_t, const float*, std::size_t, const float*, std::size_t, float, float, float*,
                     std::size_t, std::size_t) const {
@@ -248,23 +248,11 @@ struct Avx2Kernel {
   }
 };
 
-struct Avx512Kernel {
-  // kKc: B sliver 128·32·4 B = 16 KB + A sliver 4 KB in a 32 KB L1; A block 64 KB in L2.
-  static constexpr std::size_t kMr = 8, kNr = 32, kKc = 128, kMc = 128, kNc = 2048;
-  static constexpr const char* kName = "avx512 8x32";
-  void packed(std::size_t kc, const float* ap, const float* bp, std::size_t b_step, float alpha, float beta, float* c,
-              std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    x86::tile_avx512_8x32_packed(kc, ap, bp, b_step, alpha, beta, c, ldc, rows, cols);
-  }
-  void strided(std::size_t kc, const float* ap, std::size_t lda, const float* bp, std::size_t b_step, float alpha,
-               float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    x86::tile_avx512_8x32_strided(kc, ap, lda, bp, b_step, alpha, beta, c, ldc, rows, cols);
-  }
-  std::size_t panel(std::size_t, const float*, std::size_t, const float*, std::size_t, float, float, float*,
-                    std::size_t, std::size_t) const {
-    return 0;
-  }
-};
+// AVX2: B sliver 256·16·4 B = 16 KB + A sliver 6 KB in a 32 KB L1; kMc a multiple of 6, A block
+// 120 KB in L2.
+using Avx2Kernel = X86Kernel<6, 16, 256, 120, x86::tile_avx2_6x16_packed, x86::tile_avx2_6x16_strided>;
+// AVX-512: B sliver 128·32·4 B = 16 KB + A sliver 4 KB in a 32 KB L1; A block 64 KB in L2.
+using Avx512Kernel = X86Kernel<8, 32, 128, 128, x86::tile_avx512_8x32_packed, x86::tile_avx512_8x32_strided>;
 #endif
 
 // --- packing and the blocked driver (any kernel) ----------------------------------------------
@@ -473,9 +461,9 @@ const char* gemm_implementation() {
   switch (active_kernel()) {
 #if defined(ATTN_GEMM_X86)
     case GemmKernel::avx512:
-      return Avx512Kernel::kName;
+      return "avx512 8x32";
     case GemmKernel::avx2_fma:
-      return Avx2Kernel::kName;
+      return "avx2+fma 6x16";
 #endif
     default:
       return wasm_fma::kernels().packed != nullptr ? "wasm relaxed-simd fma 4x8" : Simd4Kernel::kName;
