@@ -14,12 +14,14 @@
 // available ("clock":"cpu") and the wall-clock figures are kept alongside ("*_wall").
 //
 // With arguments it runs one item (the browser bench times each item on its own):
-//   attn_bench gemm M N K | attn_bench vector | attn_bench train bilstm-attention|transformer-1block
+//   attn_bench gemm M N K | attn_bench vector | attn_bench peak (x86-64) | attn_bench train
+//   bilstm-attention|transformer-1block
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,13 @@
 #include <emscripten.h>
 #else
 #include <ctime>
+#endif
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#include <immintrin.h>
+#endif
+
+#if defined(ATTN_BENCH_OPENBLAS)
+#include <cblas.h>
 #endif
 
 #include "attn/kernels/gemm.hpp"
@@ -121,23 +130,55 @@ Timing median_seconds_per_call(F&& run) {
   return {cpu[kSamples / 2] > 0 ? cpu[kSamples / 2] : -1.0, wall[kSamples / 2], wall.front()};
 }
 
+#if defined(ATTN_BENCH_OPENBLAS)
+// OpenBLAS's sgemm behind gemm's signature (row-major, the same transposes and leading dimensions).
+void openblas_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+                   std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
+              static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+#endif
+
 void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
   std::vector<float> a(m * k), b(k * n), c(m * n);
   for (float& x : a) x = rng.uniform(-1.f, 1.f);
   for (float& x : b) x = rng.uniform(-1.f, 1.f);
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  // "fast" is gemm as the engine runs it (the best kernel for this CPU). Then, where there is more
+  // than one: each micro-kernel on its own ("kernel:<name>"), the wasm mul + add kernel where the
+  // relaxed-SIMD FMA one runs ("fast-mul-add"), OpenBLAS's sgemm when the native bench was built
+  // with it ("openblas", one thread; CMakeLists.txt finds it), and the plain loop ("reference").
   struct Variant {
-    const char* name;
+    std::string name;
+    std::function<void()> select;
     decltype(&attn::kernels::gemm) gemm;
-    bool fma;
   };
-  // Where the relaxed-SIMD FMA kernel runs, the mul + add kernel is timed too ("fast-mul-add").
-  const bool has_fma = attn::kernels::set_gemm_fma(true);
-  std::vector<Variant> variants{{"fast", &attn::kernels::gemm, true}};
-  if (has_fma) variants.push_back({"fast-mul-add", &attn::kernels::gemm, false});
-  variants.push_back({"reference", &attn::kernels::gemm_reference, true});
+  using attn::kernels::GemmKernel;
+  const auto use_kernel = [](GemmKernel kernel) {
+    return [kernel] {
+      attn::kernels::set_gemm_fma(true);
+      attn::kernels::set_gemm_kernel(kernel);
+    };
+  };
+  std::vector<Variant> variants{{"fast", use_kernel(GemmKernel::best), &attn::kernels::gemm}};
+  const GemmKernel kernels[] = {GemmKernel::avx512, GemmKernel::avx2_fma, GemmKernel::simd4};
+  if (attn::kernels::set_gemm_kernel(GemmKernel::avx2_fma)) {
+    for (const GemmKernel kernel : kernels)
+      if (attn::kernels::set_gemm_kernel(kernel))
+        variants.push_back(
+            {std::string("kernel:") + attn::kernels::gemm_implementation(), use_kernel(kernel), &attn::kernels::gemm});
+  }
+  attn::kernels::set_gemm_kernel(GemmKernel::best);
+  if (attn::kernels::set_gemm_fma(true))
+    variants.push_back({"fast-mul-add", [] { attn::kernels::set_gemm_fma(false); }, &attn::kernels::gemm});
+#if defined(ATTN_BENCH_OPENBLAS)
+  variants.push_back({"openblas", [] {}, &openblas_gemm});
+#endif
+  variants.push_back({"reference", use_kernel(GemmKernel::best), &attn::kernels::gemm_reference});
   for (const Variant& v : variants) {
-    attn::kernels::set_gemm_fma(v.fma);
+    v.select();
+    const std::string impl = v.name == "openblas" ? "openblas sgemm" : attn::kernels::gemm_implementation();
     const Timing t = median_seconds_per_call([&] {
       v.gemm(false, false, m, n, k, 1.f, a.data(), k, b.data(), n, 0.f, c.data(), n);
       sink = c[0];
@@ -145,12 +186,54 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
     std::printf(
         "{\"impl\":\"%s\",\"kernel\":\"gemm\",\"variant\":\"%s\",\"gemm_impl\":\"%s\",\"m\":%zu,\"n\":%zu,"
         "\"k\":%zu,\"gflops\":%.3f,\"gflops_wall\":%.3f,\"gflops_fastest_wall\":%.3f,\"clock\":\"%s\"}\n",
-        kImpl, v.name, attn::kernels::gemm_implementation(), m, n, k, flops / t.best() * 1e-9, flops / t.wall * 1e-9,
+        kImpl, v.name.c_str(), impl.c_str(), m, n, k, flops / t.best() * 1e-9, flops / t.wall * 1e-9,
         flops / t.fastest_wall * 1e-9, t.clock());
     std::fflush(stdout);
   }
   attn::kernels::set_gemm_fma(true);
+  attn::kernels::set_gemm_kernel(GemmKernel::best);
 }
+
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+// The ceiling of any GEMM kernel on one core: 12 independent chains of AVX-512 fused
+// multiply-adds (AVX2 where the CPU has no AVX-512) with no memory traffic. The empty asm keeps
+// every chain in a register and each step's multiply-adds from being folded.
+#define ATTN_FMA_CHAINS(V, FMADD, SET1, LANES)                                                                       \
+  V x = SET1(1.0000001f), y = SET1(0.999999f), a0 = SET1(0.f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, \
+    a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;                                                                   \
+  for (long i = 0; i < iters; ++i) {                                                                                 \
+    a0 = FMADD(a0, x, y), a1 = FMADD(a1, x, y), a2 = FMADD(a2, x, y), a3 = FMADD(a3, x, y);                          \
+    a4 = FMADD(a4, x, y), a5 = FMADD(a5, x, y), a6 = FMADD(a6, x, y), a7 = FMADD(a7, x, y);                          \
+    a8 = FMADD(a8, x, y), a9 = FMADD(a9, x, y), a10 = FMADD(a10, x, y), a11 = FMADD(a11, x, y);                      \
+    __asm__ volatile(""                                                                                              \
+                     : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5), "+v"(a6), "+v"(a7), "+v"(a8),     \
+                       "+v"(a9), "+v"(a10), "+v"(a11));                                                              \
+  }                                                                                                                  \
+  float out[LANES];                                                                                                  \
+  std::memcpy(out, &a0, sizeof out);                                                                                 \
+  return out[0] + out[LANES - 1] + a11[0]
+
+__attribute__((target("avx512f,fma"), noinline)) float fma_chains_avx512(long iters) {
+  ATTN_FMA_CHAINS(__m512, _mm512_fmadd_ps, _mm512_set1_ps, 16);
+}
+__attribute__((target("avx2,fma"), noinline)) float fma_chains_avx2(long iters) {
+  ATTN_FMA_CHAINS(__m256, _mm256_fmadd_ps, _mm256_set1_ps, 8);
+}
+#undef ATTN_FMA_CHAINS
+
+void bench_fma_peak() {
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (!avx512 && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return;
+  const long iters = 1 << 16;
+  const Timing t = median_seconds_per_call([&] { sink = avx512 ? fma_chains_avx512(iters) : fma_chains_avx2(iters); });
+  const double flops = 12.0 * 2.0 * (avx512 ? 16 : 8) * static_cast<double>(iters);
+  std::printf(
+      "{\"impl\":\"%s\",\"kernel\":\"fma_peak\",\"isa\":\"%s\",\"gflops\":%.3f,\"gflops_wall\":%.3f,\"clock\":\"%s\"}"
+      "\n",
+      kImpl, avx512 ? "avx512" : "avx2", flops / t.best() * 1e-9, flops / t.wall * 1e-9, t.clock());
+  std::fflush(stdout);
+}
+#endif
 
 void bench_vector_math(attn::Rng& rng, std::size_t n) {
   std::vector<float> x(n), y(n);
@@ -224,6 +307,11 @@ const char* const kModels[] = {"bilstm-attention", "transformer-1block"};
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(ATTN_BENCH_OPENBLAS)
+  // One thread from the start: OpenBLAS's idle pool threads otherwise spin (sched_yield) and
+  // count in the process CPU time of every item, not only of its own sgemm.
+  openblas_set_num_threads(1);
+#endif
   attn::Rng rng(2024);
   const std::string item = argc > 1 ? argv[1] : "all";
   if (item == "gemm" && argc == 5) {
@@ -231,6 +319,12 @@ int main(int argc, char** argv) {
                std::strtoul(argv[4], nullptr, 10));
     return 0;
   }
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  if (item == "peak") {
+    bench_fma_peak();
+    return 0;
+  }
+#endif
   if (item == "vector") {
     bench_vector_math(rng, 4096);
     return 0;
@@ -249,6 +343,9 @@ int main(int argc, char** argv) {
   // The products our models run: projections (32×128·128×512), attention heads (64³), a large
   // square (256³), tall-skinny batched projections and a tiny one that is all overhead.
   const Size sizes[] = {{32, 512, 128}, {64, 64, 64}, {256, 256, 256}, {6400, 128, 32}, {32, 128, 32}, {1, 4, 3}};
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  bench_fma_peak();
+#endif
   for (const Size& s : sizes) bench_gemm(rng, s.m, s.n, s.k);
   bench_vector_math(rng, 4096);
   for (const char* model : kModels) bench_train_step(model, model_config(model));

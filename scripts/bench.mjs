@@ -7,7 +7,7 @@
 //   "<impl> (chromium)"  wasm-simd, wasm-scalar, tfjs-wasm, tfjs-cpu again in headless Chromium
 //                 (bench/browser/), plus the app's time to interactive when dist/ is built.
 // Each run prints JSON lines; this script collects them and prints tables (GEMM GFLOP/s,
-// training steps, vector maths) and the targets of issue 6, met or not.
+// training steps, vector maths) and the targets of issues 6 and 19, met or not.
 //
 //   npm run bench                       tables
 //   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "env": {...}, ...}
@@ -173,8 +173,9 @@ async function main() {
   const pageInteractive = records.filter((r) => r.kernel === 'page_interactive');
   const info = records.filter((r) => r.kernel === 'info');
   const dataPath = records.filter((r) => r.kernel === 'io');
+  const fmaPeak = records.filter((r) => r.kernel === 'fma_peak');
   const vectorMath = records.filter(
-    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive', 'io'].includes(r.kernel),
+    (r) => !['gemm', 'gemm_round', 'train_step', 'info', 'page_interactive', 'io', 'fma_peak'].includes(r.kernel),
   );
   const wasmFile = path.join(root, 'web/generated/attn_engine.wasm');
   const env = {
@@ -196,15 +197,15 @@ async function main() {
   const targets = checkTargets(gemm, trainStep, pageInteractive, env);
   if (asJson) {
     process.stdout.write(
-      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, targets })}\n`,
+      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, fma_peak: fmaPeak, targets })}\n`,
     );
     return;
   }
-  printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env);
+  printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env, fmaPeak);
   printDataPath(dataPath);
 }
 
-// The targets of issue 6, each {target, value, met}; null values when a row is missing.
+// The targets of issues 6 and 19, each {target, value, met}; null values when a row is missing.
 function checkTargets(gemm, trainStep, pageInteractive, env) {
   const out = [];
   const g = (impl, s) => gemm.find((r) => r.impl === impl && r.m === s.m && r.n === s.n && r.k === s.k)?.gflops;
@@ -247,6 +248,13 @@ function checkTargets(gemm, trainStep, pageInteractive, env) {
       );
     }
   }
+  // Issue 19, item 4: the native build uses the machine (AVX2/FMA or AVX-512 kernels).
+  for (const [s, floor] of [
+    [{ m: 256, n: 256, k: 256 }, 120],
+    [{ m: 32, n: 512, k: 128 }, 80],
+  ]) {
+    add(`native GEMM >= ${floor} GFLOP/s at ${s.m}x${s.n}x${s.k}`, g('native', s) ?? null, (v) => v >= floor);
+  }
   for (const model of ['bilstm-attention', 'transformer-1block']) {
     add(
       `train step ${model}: wasm-simd (node) / native <= 2`,
@@ -271,7 +279,7 @@ function table(header, rows) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env) {
+function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env, fmaPeak) {
   const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(digits));
   const impls = [...new Set([...gemm, ...trainStep].map((r) => r.impl))];
 
@@ -282,12 +290,47 @@ function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive
     return [
       `${s.m}×${s.n}×${s.k}`,
       ...gemmImpls.map((impl) => fmt(gemm.find((r) => r.impl === impl && same(r))?.gflops, 2)),
-      fmt(gemmReference.find((r) => r.impl === 'native' && same(r))?.gflops, 2),
+      fmt(gemmReference.find((r) => r.impl === 'native' && r.variant === 'reference' && same(r))?.gflops, 2),
     ];
   });
   console.log('GEMM GFLOP/s (M×N×K, CPU clock)');
   console.log(table(['M×N×K', ...gemmImpls, 'native ref loop'], gemmRows));
   console.log();
+
+  // Natively, each micro-kernel the CPU has on its own, and OpenBLAS (one thread) when the bench
+  // was built with it; "fast" above is the one gemm picks.
+  const nativeVariants = [
+    ...new Set(
+      gemmReference
+        .filter((r) => r.impl === 'native' && (r.variant.startsWith('kernel:') || r.variant === 'openblas'))
+        .map((r) => r.variant),
+    ),
+  ];
+  if (nativeVariants.length) {
+    const rows = sizes.map((s) => [
+      `${s.m}×${s.n}×${s.k}`,
+      ...nativeVariants.map((variant) =>
+        fmt(
+          gemmReference.find(
+            (r) => r.impl === 'native' && r.variant === variant && r.m === s.m && r.n === s.n && r.k === s.k,
+          )?.gflops,
+          2,
+        ),
+      ),
+    ]);
+    console.log('Native GEMM GFLOP/s by micro-kernel (CPU clock)');
+    console.log(table(['M×N×K', ...nativeVariants.map((v) => v.replace(/^kernel:/, ''))], rows));
+    // The core's multiply-add ceiling (attn_bench peak): no GEMM on one core can pass it.
+    const peak = fmaPeak[0];
+    if (peak) {
+      const big = gemm.find((r) => r.impl === 'native' && r.m === 256 && r.n === 256 && r.k === 256);
+      console.log(
+        `FMA peak of one core (${peak.isa}, 12 register chains, no loads): ${fmt(peak.gflops, 1)} GFLOP/s` +
+          (big ? `; native GEMM 256³ reaches ${fmt((100 * big.gflops) / peak.gflops, 0)} % of it` : ''),
+      );
+    }
+    console.log();
+  }
 
   const models = [...new Set(trainStep.map((r) => r.model))];
   const stepRows = impls
@@ -325,7 +368,7 @@ function printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive
     );
   }
   console.log();
-  console.log('Targets (issue 6)');
+  console.log('Targets (issues 6 and 19)');
   console.log(
     table(
       ['target', 'value', 'met'],

@@ -18,6 +18,8 @@ packages=(cmake g++ make emscripten libxtensor-dev libxsimd-dev doctest-dev bina
 [ "$target" = all ] && packages+=(chromium clang-format)
 # libFuzzer and the sanitizer runtimes (build/fuzz).
 if [ "$target" = all ] || [ "$target" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
+# OpenBLAS for the native bench's comparison column only (bench/bench_kernels.cpp; the engine never links it).
+if [ "$target" = all ] || [ "$target" = native ]; then packages+=(libopenblas-dev); fi
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -11,6 +11,7 @@
 using attn::Rng;
 using attn::kernels::gemm;
 using attn::kernels::gemm_reference;
+using attn::kernels::GemmKernel;
 
 namespace {
 
@@ -85,6 +86,25 @@ double check_against_reference(const Problem& p) {
   return worst;
 }
 
+// Runs `body` once with each micro-kernel this build and CPU have (the 4×8 simd4 kernel always;
+// the AVX2 + FMA and AVX-512 ones natively on CPUs that have them), then restores the default.
+template <class Body>
+void for_each_kernel(Body&& body) {
+  const struct {
+    GemmKernel kernel;
+    const char* name;
+  } kernels[] = {{GemmKernel::simd4, "simd4"}, {GemmKernel::avx2_fma, "avx2_fma"}, {GemmKernel::avx512, "avx512"}};
+  for (const auto& k : kernels) {
+    if (!attn::kernels::set_gemm_kernel(k.kernel)) {
+      MESSAGE("kernel " << k.name << " not available here: skipped");
+      continue;
+    }
+    INFO("kernel " << std::string(k.name) << " (" << std::string(attn::kernels::gemm_implementation()) << ")");
+    body();
+  }
+  REQUIRE(attn::kernels::set_gemm_kernel(GemmKernel::best));
+}
+
 }  // namespace
 
 TEST_CASE("gemm.hand_computed_2x2") {
@@ -110,73 +130,83 @@ TEST_CASE("gemm.hand_computed_2x2") {
 }
 
 TEST_CASE("gemm.identity_times_b_is_b_exactly") {
-  // 9×9·9×10 = 810 multiply-adds, above the direct-loop cutoff, so this runs the packed kernel
-  // with edge tiles (9 = 2·4 + 1 rows, 10 = 8 + 2 columns). I·B adds exact zeros: C == B bit for bit.
-  const std::size_t m = 9, n = 10;
-  std::vector<float> identity(m * m, 0.f), b(m * n), c(m * n, -1.f);
-  for (std::size_t i = 0; i < m; ++i) identity[i * m + i] = 1.f;
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * static_cast<float>(i) - 3.f;
-  gemm(false, false, m, n, m, 1.f, identity.data(), m, b.data(), n, 0.f, c.data(), n);
-  for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(c[i] == b[i]);
+  for_each_kernel([&] {
+    // 9×9·9×10 = 810 multiply-adds, above the direct-loop cutoff, so this runs the packed kernel
+    // with edge tiles (9 = 2·4 + 1 rows, 10 = 8 + 2 columns). I·B adds exact zeros: C == B bit for bit.
+    const std::size_t m = 9, n = 10;
+    std::vector<float> identity(m * m, 0.f), b(m * n), c(m * n, -1.f);
+    for (std::size_t i = 0; i < m; ++i) identity[i * m + i] = 1.f;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * static_cast<float>(i) - 3.f;
+    gemm(false, false, m, n, m, 1.f, identity.data(), m, b.data(), n, 0.f, c.data(), n);
+    for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(c[i] == b[i]);
+  });
 }
 
 TEST_CASE("gemm.matches_reference_at_edge_sizes_for_all_transposes") {
-  // Around the 4×8 tile and the blocking sizes: every remainder of M mod 4 and N mod 8, K = 1.
-  const std::size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 64, 67};
-  Rng rng(11);
-  double worst = 0.0;
-  for (int combo = 0; combo < 4; ++combo) {
-    const bool ta = combo & 1, tb = combo & 2;
-    for (std::size_t m : sizes)
-      for (std::size_t n : sizes) {
-        const std::size_t k = sizes[rng.below(16)];
-        worst = std::max(worst, check_against_reference(make_problem(rng, ta, tb, m, n, k, 1.f, 0.f, 3)));
-      }
-  }
-  MESSAGE("worst error / rounding bound: " << worst);
+  for_each_kernel([&] {
+    // Around the 4×8 tile and the blocking sizes: every remainder of M mod 4 and N mod 8, K = 1.
+    const std::size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 64, 67};
+    Rng rng(11);
+    double worst = 0.0;
+    for (int combo = 0; combo < 4; ++combo) {
+      const bool ta = combo & 1, tb = combo & 2;
+      for (std::size_t m : sizes)
+        for (std::size_t n : sizes) {
+          const std::size_t k = sizes[rng.below(16)];
+          worst = std::max(worst, check_against_reference(make_problem(rng, ta, tb, m, n, k, 1.f, 0.f, 3)));
+        }
+    }
+    MESSAGE("worst error / rounding bound: " << worst);
+  });
 }
 
 TEST_CASE("gemm.matches_reference_at_random_sizes_alpha_beta") {
-  Rng rng(12);
-  const float alphas[] = {1.f, -0.5f, 2.f};
-  const float betas[] = {0.f, 1.f, 0.75f, -2.f};
-  double worst = 0.0;
-  for (int trial = 0; trial < 200; ++trial) {
-    const bool ta = rng.below(2), tb = rng.below(2);
-    const std::size_t m = 1 + rng.below(67), n = 1 + rng.below(67), k = 1 + rng.below(67);
-    const Problem p = make_problem(rng, ta, tb, m, n, k, alphas[rng.below(3)], betas[rng.below(4)], rng.below(5));
-    worst = std::max(worst, check_against_reference(p));
-  }
-  MESSAGE("worst error / rounding bound: " << worst);
+  for_each_kernel([&] {
+    Rng rng(12);
+    const float alphas[] = {1.f, -0.5f, 2.f};
+    const float betas[] = {0.f, 1.f, 0.75f, -2.f};
+    double worst = 0.0;
+    for (int trial = 0; trial < 200; ++trial) {
+      const bool ta = rng.below(2), tb = rng.below(2);
+      const std::size_t m = 1 + rng.below(67), n = 1 + rng.below(67), k = 1 + rng.below(67);
+      const Problem p = make_problem(rng, ta, tb, m, n, k, alphas[rng.below(3)], betas[rng.below(4)], rng.below(5));
+      worst = std::max(worst, check_against_reference(p));
+    }
+    MESSAGE("worst error / rounding bound: " << worst);
+  });
 }
 
 TEST_CASE("gemm.matches_reference_across_cache_blocks") {
-  // K > 256 (several K blocks: beta applies once), M > 128 (several A blocks), N > 2048 (several
-  // B blocks), and the model shapes: 32×128·128×512, tall-skinny 6400×32·32×128, tiny 1×3·3×4.
-  struct Size {
-    std::size_t m, n, k;
-  };
-  const Size shapes[] = {{5, 9, 600},     {130, 17, 40}, {3, 2100, 5}, {32, 512, 128},
-                         {6400, 128, 32}, {32, 128, 32}, {1, 4, 3},    {67, 67, 513}};
-  Rng rng(13);
-  for (const Size& s : shapes)
-    for (int combo = 0; combo < 4; ++combo)
-      check_against_reference(make_problem(rng, combo & 1, combo & 2, s.m, s.n, s.k, 0.5f, 0.25f, 1));
+  for_each_kernel([&] {
+    // K > 256 (several K blocks: beta applies once), M > 128 (several A blocks), N > 2048 (several
+    // B blocks), and the model shapes: 32×128·128×512, tall-skinny 6400×32·32×128, tiny 1×3·3×4.
+    struct Size {
+      std::size_t m, n, k;
+    };
+    const Size shapes[] = {{5, 9, 600},     {130, 17, 40}, {3, 2100, 5}, {32, 512, 128},
+                           {6400, 128, 32}, {32, 128, 32}, {1, 4, 3},    {67, 67, 513}};
+    Rng rng(13);
+    for (const Size& s : shapes)
+      for (int combo = 0; combo < 4; ++combo)
+        check_against_reference(make_problem(rng, combo & 1, combo & 2, s.m, s.n, s.k, 0.5f, 0.25f, 1));
+  });
 }
 
 TEST_CASE("gemm.beta_zero_does_not_read_c") {
-  Rng rng(14);
-  for (std::size_t k : {7, 300}) {
-    Problem p = make_problem(rng, false, true, 13, 19, k, 1.f, 0.f, 0);
-    std::vector<float> ref(p.c.size());
-    gemm_reference(false, true, p.m, p.n, p.k, 1.f, p.a.data(), p.lda, p.b.data(), p.ldb, 0.f, ref.data(), p.ldc);
-    std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());
-    gemm(false, true, p.m, p.n, p.k, 1.f, p.a.data(), p.lda, p.b.data(), p.ldb, 0.f, p.c.data(), p.ldc);
-    for (std::size_t i = 0; i < p.c.size(); ++i) {
-      REQUIRE_FALSE(std::isnan(p.c[i]));
-      CHECK(p.c[i] == doctest::Approx(ref[i]).epsilon(1e-5));
+  for_each_kernel([&] {
+    Rng rng(14);
+    for (std::size_t k : {7, 300}) {
+      Problem p = make_problem(rng, false, true, 13, 19, k, 1.f, 0.f, 0);
+      std::vector<float> ref(p.c.size());
+      gemm_reference(false, true, p.m, p.n, p.k, 1.f, p.a.data(), p.lda, p.b.data(), p.ldb, 0.f, ref.data(), p.ldc);
+      std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());
+      gemm(false, true, p.m, p.n, p.k, 1.f, p.a.data(), p.lda, p.b.data(), p.ldb, 0.f, p.c.data(), p.ldc);
+      for (std::size_t i = 0; i < p.c.size(); ++i) {
+        REQUIRE_FALSE(std::isnan(p.c[i]));
+        CHECK(p.c[i] == doctest::Approx(ref[i]).epsilon(1e-5));
+      }
     }
-  }
+  });
 }
 
 TEST_CASE("gemm.k_zero_leaves_beta_c") {
@@ -192,36 +222,82 @@ TEST_CASE("gemm.k_zero_leaves_beta_c") {
 TEST_CASE("gemm.names_its_implementation") {
   const std::string name = attn::kernels::gemm_implementation();
   MESSAGE("gemm implementation: " << name);
-  CHECK(name.find("4x8") != std::string::npos);
+  // The 4×8 kernel is named after its lanes (sse2 on x86-64, scalar elsewhere).
+  const auto is_simd4 = [](const std::string& n) { return n.size() > 4 && n.compare(n.size() - 4, 4, " 4x8") == 0; };
+  CHECK((is_simd4(name) || name == "avx2+fma 6x16" || name == "avx512 8x32"));
+  // Choosing a kernel names it; the 4×8 one exists in every build.
+  REQUIRE(attn::kernels::set_gemm_kernel(GemmKernel::simd4));
+  CHECK(is_simd4(attn::kernels::gemm_implementation()));
+  if (attn::kernels::set_gemm_kernel(GemmKernel::avx2_fma))
+    CHECK(std::string(attn::kernels::gemm_implementation()) == "avx2+fma 6x16");
+  if (attn::kernels::set_gemm_kernel(GemmKernel::avx512))
+    CHECK(std::string(attn::kernels::gemm_implementation()) == "avx512 8x32");
+  REQUIRE(attn::kernels::set_gemm_kernel(GemmKernel::best));
+  CHECK(std::string(attn::kernels::gemm_implementation()) == name);
 }
 
 TEST_CASE("gemm.in_place_and_packed_operands_agree_bit_for_bit") {
-  // Untransposed operands are read in place, transposed ones packed first; both feed the same
-  // values in the same k order to the same micro-kernel, so C must match exactly. Sizes give
-  // ragged last slivers (M mod 4 = 1..3, N mod 8 != 0), two K blocks (K > 256), padded leading
-  // dimensions, alpha/beta on a non-zero C, and a B wide enough (ldb ≥ 256) that its in-place
-  // slivers are copied first.
-  struct Size {
+  for_each_kernel([&] {
+    // Untransposed operands are read in place, transposed ones packed first; both feed the same
+    // values in the same k order to the same micro-kernel, so C must match exactly. Sizes give
+    // ragged last slivers (M mod 4 = 1..3, N mod 8 != 0), two K blocks (K > 256), padded leading
+    // dimensions, alpha/beta on a non-zero C, and a B wide enough (ldb ≥ 256) that its in-place
+    // slivers are copied first.
+    struct Size {
+      std::size_t m, n, k;
+    };
+    const Size sizes[] = {{13, 21, 300}, {6, 9, 40}, {33, 70, 17}, {4, 8, 129}, {9, 300, 40}};
+    Rng rng(15);
+    for (const Size& s : sizes) {
+      const std::size_t pad = 3, lda = s.k + pad, ldb = s.n + pad, ldat = s.m + pad, ldbt = s.k + pad;
+      std::vector<float> a(s.m * lda), b(s.k * ldb), at(s.k * ldat), bt(s.n * ldbt), c0(s.m * s.n);
+      for (float& x : a) x = rng.uniform(-1.f, 1.f);
+      for (float& x : b) x = rng.uniform(-1.f, 1.f);
+      for (float& x : c0) x = rng.uniform(-1.f, 1.f);
+      for (std::size_t i = 0; i < s.m; ++i)
+        for (std::size_t p = 0; p < s.k; ++p) at[p * ldat + i] = a[i * lda + p];
+      for (std::size_t p = 0; p < s.k; ++p)
+        for (std::size_t j = 0; j < s.n; ++j) bt[j * ldbt + p] = b[p * ldb + j];
+      std::vector<float> in_place = c0, packed = c0;
+      gemm(false, false, s.m, s.n, s.k, 0.75f, a.data(), lda, b.data(), ldb, -0.5f, in_place.data(), s.n);
+      gemm(true, true, s.m, s.n, s.k, 0.75f, at.data(), ldat, bt.data(), ldbt, -0.5f, packed.data(), s.n);
+      for (std::size_t i = 0; i < in_place.size(); ++i) {
+        INFO("m " << s.m << " n " << s.n << " k " << s.k << " at " << i);
+        REQUIRE(in_place[i] == packed[i]);
+      }
+    }
+  });
+}
+
+TEST_CASE("gemm.every_path_of_the_plan_matches_the_reference") {
+  // One product per row of the table in core/src/kernels/gemm.cpp, on every kernel, with alpha
+  // and beta applied to a non-zero C and padded leading dimensions.
+  struct Case {
+    const char* path;
+    bool trans_a, trans_b;
     std::size_t m, n, k;
   };
-  const Size sizes[] = {{13, 21, 300}, {6, 9, 40}, {33, 70, 17}, {4, 8, 129}, {9, 300, 40}};
-  Rng rng(15);
-  for (const Size& s : sizes) {
-    const std::size_t pad = 3, lda = s.k + pad, ldb = s.n + pad, ldat = s.m + pad, ldbt = s.k + pad;
-    std::vector<float> a(s.m * lda), b(s.k * ldb), at(s.k * ldat), bt(s.n * ldbt), c0(s.m * s.n);
-    for (float& x : a) x = rng.uniform(-1.f, 1.f);
-    for (float& x : b) x = rng.uniform(-1.f, 1.f);
-    for (float& x : c0) x = rng.uniform(-1.f, 1.f);
-    for (std::size_t i = 0; i < s.m; ++i)
-      for (std::size_t p = 0; p < s.k; ++p) at[p * ldat + i] = a[i * lda + p];
-    for (std::size_t p = 0; p < s.k; ++p)
-      for (std::size_t j = 0; j < s.n; ++j) bt[j * ldbt + p] = b[p * ldb + j];
-    std::vector<float> in_place = c0, packed = c0;
-    gemm(false, false, s.m, s.n, s.k, 0.75f, a.data(), lda, b.data(), ldb, -0.5f, in_place.data(), s.n);
-    gemm(true, true, s.m, s.n, s.k, 0.75f, at.data(), ldat, bt.data(), ldbt, -0.5f, packed.data(), s.n);
-    for (std::size_t i = 0; i < in_place.size(); ++i) {
-      INFO("m " << s.m << " n " << s.n << " k " << s.k << " at " << i);
-      REQUIRE(in_place[i] == packed[i]);
+  const Case cases[] = {
+      {"direct (m·n·k <= 512)", false, true, 5, 7, 9},
+      {"blocked, A and B in place", false, false, 37, 45, 33},
+      {"blocked, A in place, B packed (transposed)", false, true, 37, 45, 33},
+      {"blocked, A packed (transposed), B in place", true, false, 37, 45, 33},
+      {"blocked, both packed", true, true, 37, 45, 33},
+      {"blocked, B slivers copied (ldb >= 256)", false, false, 19, 300, 21},
+      {"blocked, B packed (m >= 256)", false, false, 261, 35, 19},
+      {"blocked, several K, M and N blocks", false, false, 133, 2085, 301},
+  };
+  Rng rng(16);
+  for_each_kernel([&] {
+    for (const Case& c : cases) {
+      INFO("path: " << std::string(c.path));
+      check_against_reference(make_problem(rng, c.trans_a, c.trans_b, c.m, c.n, c.k, -1.5f, 0.5f, 2));
     }
-  }
+  });
+  // empty: m == 0 or n == 0 touches nothing.
+  float untouched[] = {7.f, 8.f};
+  gemm(false, false, 0, 2, 3, 1.f, nullptr, 3, nullptr, 2, 0.f, untouched, 2);
+  gemm(false, false, 1, 0, 3, 1.f, nullptr, 3, nullptr, 2, 0.f, untouched, 2);
+  CHECK(untouched[0] == 7.f);
+  CHECK(untouched[1] == 8.f);
 }
