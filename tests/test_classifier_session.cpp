@@ -169,6 +169,8 @@ TEST_CASE("classifier_session.model_config_defaults_and_keys") {
   CHECK(c.classifier.max_len == 900);  // follows maxlen so the positional encoding reaches it
   CHECK(c.pipeline.padding == PadMode::post);
   CHECK(c.seed == 7);
+  CHECK(d.classifier.word_dropout == 0.f);
+  CHECK(SentimentModelConfig::from_json(R"({"word_dropout": 0.2})").classifier.word_dropout == 0.2f);
 }
 
 TEST_CASE("classifier_session.loads_csv_bytes_and_reports_the_bad_line") {

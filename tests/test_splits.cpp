@@ -90,14 +90,26 @@ TEST_CASE("splits.load_review_bytes_split_uses_the_test_half_else_holds_out") {
     const Bytes gz = aclimdb(4, 3);
     const ReviewSplit s = load_review_bytes_split("imdb.tar.gz", gz.data(), gz.size(), 0.25f, 1);
     CHECK_FALSE(s.held_out);
+    CHECK(s.source_has_test);
     CHECK(s.train.size() == 8);
     CHECK(s.test.size() == 6);
     CHECK(s.test[0].origin.find("aclImdb/test/") != std::string::npos);
+  }
+  SUBCASE("an archive with a test half, asked for a hold-out: held out of its training half") {
+    const Bytes gz = aclimdb(4, 3);
+    const ReviewSplit s = load_review_bytes_split("imdb.tar.gz", gz.data(), gz.size(), 0.25f, 1, {}, {}, false);
+    CHECK(s.held_out);
+    CHECK(s.source_has_test);
+    CHECK(s.train.size() == 6);
+    REQUIRE(s.test.size() == 2);
+    CHECK(positives(s.test) == 1);
+    for (const LabelledText& e : s.test) CHECK(e.origin.find("aclImdb/train/") != std::string::npos);
   }
   SUBCASE("a training-only archive: a stratified, seeded hold-out") {
     const Bytes gz = aclimdb(10, 0);
     const ReviewSplit s = load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 5);
     CHECK(s.held_out);
+    CHECK_FALSE(s.source_has_test);
     CHECK(s.train.size() == 16);
     CHECK(s.test.size() == 4);
     CHECK(positives(s.test) == 2);

@@ -108,6 +108,8 @@ export interface SentimentModelConfig {
   ffDim?: number;
   positional?: 'sinusoidal' | 'learned';
   dropout?: number;
+  /** Rate of dropping whole token embeddings while training (the CLI's --word-dropout). Default 0. */
+  wordDropout?: number;
   causal?: boolean;
   /** Parameter initialisation seed. Default 1. */
   seed?: number;
@@ -131,6 +133,10 @@ export interface TrainerSettings {
 
 export interface DataSummary {
   source: string;
+  /** True when the test set was held out of the source's reviews (testFraction, seed). */
+  heldOut: boolean;
+  /** True when the source has a test half of its own (an aclImdb archive with test/, the built-in corpus). */
+  sourceHasTest: boolean;
   trainExamples: number;
   testExamples: number;
 }
@@ -223,12 +229,13 @@ export interface SentimentSession {
    * An aclImdb .tar.gz, a .csv or a .tsv/.txt. The test set is the archive's own test half where
    * it has one; otherwise (CSV, TSV, an archive holding only train/) a stratified, seeded
    * hold-out of testFraction (default 0.2, seed default 1): the rule of the CLI's --holdout.
+   * testSet 'holdout' holds out even when the archive has a test half (from its training half).
    * Malformed data throws "name:line: problem".
    */
   loadBytes(
     bytes: ArrayBuffer | ArrayBufferView,
     name: string,
-    options: { testFraction?: number; seed?: number } | undefined | null,
+    options: { testFraction?: number; seed?: number; testSet?: 'source' | 'holdout' } | undefined | null,
     onProgress: ((bytesRead: number, bytesTotal: number, examples: number) => void) | undefined | null,
   ): DataSummary;
   dataStats(which: 'train' | 'test', bins: number): DataStats;

@@ -68,6 +68,18 @@ std::vector<std::string> read_strings(const val& array, const char* name) {
   return out;
 }
 
+// options.testSet: "source" (the archive's own test half where it has one, the default) or
+// "holdout" (always a stratified hold-out, from the training half of an archive with both).
+bool use_source_test(const val& options) {
+  if (is_absent(options) || is_absent(options["testSet"])) return true;
+  const val v = options["testSet"];
+  const std::string set = v.isString() ? v.as<std::string>() : std::string();
+  if (set != "source" && set != "holdout") {
+    throw std::invalid_argument("options.testSet must be 'source' or 'holdout'");
+  }
+  return set == "source";
+}
+
 double option(const val& options, const char* key, double fallback) {
   if (is_absent(options) || is_absent(options[key])) return fallback;
   if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
@@ -91,6 +103,8 @@ class JsSentimentSession {
     return guarded([&] {
       session_.set_data(builtin_split(false), builtin_split(true));
       source_ = "builtin";
+      held_out_ = false;
+      source_has_test_ = true;
       return data_summary();
     });
   }
@@ -107,6 +121,8 @@ class JsSentimentSession {
       TrainTestSplit split = hold_out(std::move(all), test_fraction(options), seed);
       session_.set_data(std::move(split.train), std::move(split.test));
       source_ = "synthetic";
+      held_out_ = true;
+      source_has_test_ = false;
       return data_summary();
     });
   }
@@ -125,10 +141,12 @@ class JsSentimentSession {
         };
       }
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
-      ReviewSplit split =
-          load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {}, progress);
+      ReviewSplit split = load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {},
+                                                  progress, use_source_test(options));
       session_.set_data(std::move(split.train), std::move(split.test));
       source_ = name;
+      held_out_ = split.held_out;
+      source_has_test_ = split.source_has_test;
       return data_summary();
     });
   }
@@ -315,6 +333,8 @@ class JsSentimentSession {
   val data_summary() const {
     val out = val::object();
     out.set("source", source_);
+    out.set("heldOut", held_out_);
+    out.set("sourceHasTest", source_has_test_);
     out.set("trainExamples", static_cast<double>(session_.train_set().size()));
     out.set("testExamples", static_cast<double>(session_.test_set().size()));
     return out;
@@ -341,6 +361,8 @@ class JsSentimentSession {
 
   SentimentSession session_;
   std::string source_;
+  bool held_out_ = false;
+  bool source_has_test_ = false;
   std::vector<Explanation> explained_;
 };
 

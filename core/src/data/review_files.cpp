@@ -59,7 +59,7 @@ std::vector<LabelledText> load_review_bytes(const std::string& name, const std::
 
 ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits,
-                                    const ProgressFn& progress) {
+                                    const ProgressFn& progress, bool use_source_test) {
   if (!(test_fraction >= 0.f && test_fraction < 1.f)) {
     throw std::invalid_argument("the test share must be in [0, 1), got " + std::to_string(test_fraction));
   }
@@ -69,7 +69,8 @@ ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t*
   if (detect_review_format(name, data, size) == ReviewFormat::aclimdb_archive) {
     AclImdbHalves halves = load_aclimdb_archive_halves(source, limits, progress);
     check_two_classes(halves.train, name);
-    if (!halves.test.empty()) {
+    out.source_has_test = !halves.test.empty();
+    if (out.source_has_test && use_source_test) {
       out.train = std::move(halves.train);
       out.test = std::move(halves.test);
       return out;

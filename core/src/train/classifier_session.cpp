@@ -12,9 +12,9 @@ namespace attn {
 SentimentModelConfig SentimentModelConfig::from_json(const std::string& json) {
   const FlatJson j = FlatJson::parse(json);
   static const std::set<std::string> known = {
-      "num_words", "maxlen",    "padding",    "truncating", "lowercase", "strip_html",    "keep_punctuation",
-      "encoder",   "embed_dim", "units",      "pooling",    "score",     "attention_dim", "layers",
-      "heads",     "ff_dim",    "positional", "dropout",    "causal",    "seed"};
+      "num_words", "maxlen",    "padding",    "truncating", "lowercase",    "strip_html",    "keep_punctuation",
+      "encoder",   "embed_dim", "units",      "pooling",    "score",        "attention_dim", "layers",
+      "heads",     "ff_dim",    "positional", "dropout",    "word_dropout", "causal",        "seed"};
   for (const std::string& key : j.keys()) {
     if (!known.count(key)) throw std::invalid_argument("SentimentModelConfig: unknown setting '" + key + "'");
   }
@@ -49,6 +49,7 @@ SentimentModelConfig SentimentModelConfig::from_json(const std::string& json) {
     m.positional = positional == "learned" ? PositionalKind::learned : PositionalKind::sinusoidal;
   }
   if (j.has("dropout")) m.dropout = static_cast<float>(j.get_number("dropout"));
+  if (j.has("word_dropout")) m.word_dropout = static_cast<float>(j.get_number("word_dropout"));
   if (j.has("causal")) m.causal = j.get_bool("causal");
   m.validate();
   if (j.has("seed")) c.seed = j.get_size("seed", std::numeric_limits<std::uint32_t>::max());

@@ -66,6 +66,8 @@ export type DataSource =
       name: string;
       testFraction?: number;
       seed?: number;
+      /** 'source': the archive's own test half where it has one (default); 'holdout': always hold out. */
+      testSet?: 'source' | 'holdout';
     };
 
 export interface TrainOptions extends TrainerSettings {

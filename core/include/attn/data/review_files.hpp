@@ -30,16 +30,19 @@ std::vector<LabelledText> load_review_bytes(const std::string& name, const std::
 // Which reviews to test on, the same rule for every source the page (and the CLI's --holdout)
 // takes: the source's own test half where it has one (an aclImdb archive with test/), else a
 // stratified, seeded hold-out (hold_out, splits.hpp) of test_fraction of its reviews (a CSV, a
-// TSV, or an archive holding the training half only).
+// TSV, or an archive holding the training half only). With use_source_test = false the test half
+// of an archive is set aside and the hold-out is taken from its training half (the CLI's
+// --data aclImdb/train --holdout).
 struct ReviewSplit {
   std::vector<LabelledText> train, test;
-  bool held_out = false;  // true when `test` was held out of the source's reviews
+  bool held_out = false;         // true when `test` was held out of the source's reviews
+  bool source_has_test = false;  // true when the source has a test half of its own
 };
 // Loads `name`'s bytes as load_review_bytes does and splits them by that rule. Throws DataError
 // as the loaders do and when a class is missing (check_two_classes), std::invalid_argument for a
 // test_fraction outside [0, 1).
 ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits = {},
-                                    const ProgressFn& progress = {});
+                                    const ProgressFn& progress = {}, bool use_source_test = true);
 
 }  // namespace attn
