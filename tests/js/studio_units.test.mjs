@@ -50,16 +50,23 @@ test('studio_settings.round-trip through the URL; only non-defaults are written;
     numWords: 5000,
     maxlen: 200,
     dropout: 0,
+    wordDropout: 0,
     seed: 1,
   });
   assert.deepEqual(trainerSettings(DEFAULTS), {
     epochs: 5,
     batchSize: 32,
     learningRate: 0.005,
+    schedule: 'constant',
     validationSplit: 0.1,
     earlyStoppingPatience: 0,
     seed: 1,
   });
+  // The split and recipe settings travel in the URL too.
+  const split = { ...DEFAULTS, testSet: 'holdout', holdoutPercent: 25, splitSeed: 3, schedule: 'cosine', patience: 2 };
+  assert.equal(settingsToParams(split).toString(), 'sched=cosine&patience=2&test=holdout&holdout=25&sseed=3');
+  assert.deepEqual(settingsFromParams(settingsToParams(split)), split);
+  assert.equal(settingsFromParams(new URLSearchParams('test=both&sched=step')).testSet, 'source');
 });
 
 test('studio_settings.learning rates print as people write them; races change one thing', () => {

@@ -15,10 +15,19 @@ export interface StudioSettings {
   batchSize: number;
   learningRate: number;
   dropout: number;
+  wordDropout: number;
+  schedule: 'constant' | 'linear' | 'cosine' | 'inverse_sqrt';
+  /** Epochs without validation improvement before stopping; 0 = off. */
+  patience: number;
   seed: number;
   data: 'builtin' | 'synthetic' | 'file';
   syntheticCount: number;
   syntheticSeed: number;
+  /** Where the test set of a loaded file comes from: its own test half, or a held-out share. */
+  testSet: 'source' | 'holdout';
+  /** The held-out share in percent, and the seed of the stratified draw. */
+  holdoutPercent: number;
+  splitSeed: number;
 }
 
 /** Model (a): embeddings (32) → BiLSTM (32 each way) → additive attention pooling → one unit. */
@@ -34,10 +43,16 @@ export const DEFAULTS: StudioSettings = {
   batchSize: 32,
   learningRate: 0.005,
   dropout: 0,
+  wordDropout: 0,
+  schedule: 'constant',
+  patience: 0,
   seed: 1,
   data: 'builtin',
   syntheticCount: 1000,
   syntheticSeed: 7,
+  testSet: 'source',
+  holdoutPercent: 10,
+  splitSeed: 1,
 };
 
 export const CHOICES = {
@@ -45,6 +60,8 @@ export const CHOICES = {
   pooling: ['attention', 'last', 'mean'],
   score: ['additive', 'dot', 'scaled_dot', 'general'],
   data: ['builtin', 'synthetic', 'file'],
+  schedule: ['constant', 'linear', 'cosine', 'inverse_sqrt'],
+  testSet: ['source', 'holdout'],
 } as const;
 
 /** URL parameter of each setting (short, stable names). */
@@ -60,10 +77,16 @@ export const PARAM: Record<keyof StudioSettings, string> = {
   batchSize: 'batch',
   learningRate: 'lr',
   dropout: 'dropout',
+  wordDropout: 'wdrop',
+  schedule: 'sched',
+  patience: 'patience',
   seed: 'seed',
   data: 'data',
   syntheticCount: 'n',
   syntheticSeed: 'dseed',
+  testSet: 'test',
+  holdoutPercent: 'holdout',
+  splitSeed: 'sseed',
 };
 
 /** Settings from URL parameters: unknown choices and non-numbers fall back to the defaults. */
@@ -102,6 +125,7 @@ export function modelConfig(s: StudioSettings): SentimentModelConfig {
     numWords: s.numWords,
     maxlen: s.maxlen,
     dropout: s.dropout,
+    wordDropout: s.wordDropout,
     seed: s.seed,
   };
 }
@@ -111,8 +135,9 @@ export function trainerSettings(s: StudioSettings): TrainerSettings {
     epochs: s.epochs,
     batchSize: s.batchSize,
     learningRate: s.learningRate,
+    schedule: s.schedule,
     validationSplit: 0.1,
-    earlyStoppingPatience: 0,
+    earlyStoppingPatience: s.patience,
     seed: s.seed,
   };
 }
@@ -176,5 +201,6 @@ export function settingsFromModel(
   if (typeof c.embed_dim === 'number') out.embedDim = c.embed_dim;
   if (typeof c.units === 'number') out.units = c.units;
   if (typeof c.dropout === 'number') out.dropout = c.dropout;
+  if (typeof c.word_dropout === 'number') out.wordDropout = c.word_dropout;
   return out;
 }

@@ -1,0 +1,71 @@
+// The Studio's recipes and its hold-out checks (web/src/views/studio/recipes.ts) in node: each
+// preset's values, the CLI recipe per encoder, which preset a form follows, when the real-data
+// recipe is suggested, and the messages for a bad test share or seed.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadWebModules } from './support/web_modules.mjs';
+
+let loaded;
+let settings;
+let recipes;
+
+before(async () => {
+  loaded = await loadWebModules('/src/views/studio/settings.ts', '/src/views/studio/recipes.ts');
+  [settings, recipes] = loaded.modules;
+});
+after(async () => {
+  await loaded?.close();
+});
+
+test('studio_recipes.the built-in recipe is the defaults; IMDB is the CLI recipe per encoder; preview is short', () => {
+  const { DEFAULTS } = settings;
+  const { applyRecipe, matchingRecipe } = recipes;
+  assert.deepEqual(applyRecipe('builtin', DEFAULTS), DEFAULTS);
+  assert.equal(matchingRecipe(DEFAULTS), 'builtin');
+  const imdb = applyRecipe('imdb', DEFAULTS);
+  assert.deepEqual(
+    [imdb.epochs, imdb.learningRate, imdb.schedule, imdb.dropout, imdb.wordDropout, imdb.maxlen, imdb.numWords],
+    [4, 0.002, 'cosine', 0.2, 0.2, 500, 5000],
+  );
+  assert.equal(imdb.patience, 2);
+  assert.equal(imdb.pooling, 'attention');
+  assert.equal(matchingRecipe(imdb), 'imdb');
+  const gru = applyRecipe('imdb', { ...DEFAULTS, encoder: 'bigru', pooling: 'last' });
+  assert.equal(gru.pooling, 'last', 'a recurrent model keeps its pooling');
+  const transformer = applyRecipe('imdb', { ...DEFAULTS, encoder: 'transformer' });
+  assert.deepEqual(
+    [transformer.epochs, transformer.learningRate, transformer.schedule, transformer.dropout, transformer.pooling],
+    [6, 0.0005, 'constant', 0.2, 'mean'],
+  );
+  assert.equal(transformer.wordDropout, 0);
+  const preview = applyRecipe('preview', imdb);
+  assert.ok(preview.epochs < DEFAULTS.epochs && preview.maxlen < DEFAULTS.maxlen);
+  assert.equal(matchingRecipe(preview), 'preview');
+  // The model's shape and seed are not the recipe's.
+  const shaped = applyRecipe('imdb', { ...DEFAULTS, units: 8, embedDim: 16, seed: 4, score: 'dot' });
+  assert.deepEqual([shaped.units, shaped.embedDim, shaped.seed, shaped.score], [8, 16, 4, 'dot']);
+  assert.equal(matchingRecipe({ ...imdb, epochs: 3 }), null);
+});
+
+test('studio_recipes.large data suggests the real-data recipe unless the form follows it', () => {
+  const { DEFAULTS } = settings;
+  const { applyRecipe, suggestsRealDataRecipe, LARGE_DATA } = recipes;
+  assert.equal(suggestsRealDataRecipe(DEFAULTS, LARGE_DATA + 1), true);
+  assert.equal(suggestsRealDataRecipe(DEFAULTS, LARGE_DATA), false);
+  assert.equal(suggestsRealDataRecipe(applyRecipe('imdb', DEFAULTS), 25000), false);
+});
+
+test('studio_recipes.the hold-out share and seed are checked with a clear message', () => {
+  const { checkHoldout } = recipes;
+  assert.deepEqual(checkHoldout('10', '1'), { fraction: 0.1, seed: 1 });
+  assert.deepEqual(checkHoldout(' 25 ', '0'), { fraction: 0.25, seed: 0 });
+  assert.match(checkHoldout('0', '1').error, /above 0% and below 100%, got 0%/);
+  assert.match(checkHoldout('100', '1').error, /above 0% and below 100%, got 100%/);
+  assert.match(checkHoldout('150', '1').error, /below 100%/);
+  assert.match(checkHoldout('-5', '1').error, /above 0%/);
+  assert.match(checkHoldout('ten', '1').error, /must be a number \(a percentage\), got "ten"/);
+  assert.match(checkHoldout('', '1').error, /must be a number/);
+  assert.match(checkHoldout('10', '1.5').error, /seed must be a whole number/);
+  assert.match(checkHoldout('10', '').error, /seed must be a whole number/);
+  assert.match(checkHoldout('10', '-1').error, /seed must be a whole number/);
+});

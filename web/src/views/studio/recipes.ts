@@ -1,0 +1,106 @@
+// Named training recipes for the Studio and the checks of its test-set choice. Pure functions of
+// the settings, so node tests cover them without a page.
+import type { StudioSettings } from './settings';
+
+export type RecipeName = 'builtin' | 'imdb' | 'preview';
+
+/** The settings a recipe decides; the model's shape (encoder, score, sizes) and the seed stay. */
+export type RecipeValues = Pick<
+  StudioSettings,
+  | 'maxlen'
+  | 'numWords'
+  | 'epochs'
+  | 'batchSize'
+  | 'learningRate'
+  | 'dropout'
+  | 'wordDropout'
+  | 'schedule'
+  | 'patience'
+  | 'pooling'
+>;
+
+export const RECIPE_LABELS: Record<RecipeName, string> = {
+  builtin: 'Built-in corpus',
+  imdb: 'IMDB (real reviews)',
+  preview: 'Fast preview',
+};
+
+/** Reviews (training + test) from which the page suggests the real-data recipe. */
+export const LARGE_DATA = 5000;
+
+/**
+ * The values of `name` for the encoder (and pooling) in `s`.
+ *
+ * "imdb" is the CLI's recipe (`attn train --help`; the table is `recipe_for` in cli/commands.cpp,
+ * with --vocab 5000, --maxlen 500, --batch 32 and --patience 2 from train_command): recurrent
+ * models 4 epochs at 0.002 with a cosine schedule, dropout and word dropout 0.2; the Transformer
+ * 6 epochs at 0.0005 (constant), mean pooling, dropout 0.2. Keep the two in step.
+ */
+export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder' | 'pooling'>): RecipeValues {
+  const base: RecipeValues = {
+    maxlen: 200,
+    numWords: 5000,
+    epochs: 5,
+    batchSize: 32,
+    learningRate: 0.005,
+    dropout: 0,
+    wordDropout: 0,
+    schedule: 'constant',
+    patience: 0,
+    pooling: s.pooling,
+  };
+  if (name === 'preview') return { ...base, epochs: 2, maxlen: 100 };
+  if (name === 'builtin') return base;
+  const common = { ...base, maxlen: 500, numWords: 5000, batchSize: 32, patience: 2 };
+  if (s.encoder === 'transformer') {
+    return {
+      ...common,
+      epochs: 6,
+      learningRate: 5e-4,
+      schedule: 'constant',
+      dropout: 0.2,
+      wordDropout: 0,
+      pooling: 'mean',
+    };
+  }
+  return { ...common, epochs: 4, learningRate: 2e-3, schedule: 'cosine', dropout: 0.2, wordDropout: 0.2 };
+}
+
+/** `s` with the recipe's values filled in. */
+export function applyRecipe(name: RecipeName, s: StudioSettings): StudioSettings {
+  return { ...s, ...recipeValues(name, s) };
+}
+
+/** Which recipe the settings follow exactly, or null (the learner changed something). */
+export function matchingRecipe(s: StudioSettings): RecipeName | null {
+  for (const name of Object.keys(RECIPE_LABELS) as RecipeName[]) {
+    const values = recipeValues(name, s);
+    if ((Object.keys(values) as (keyof RecipeValues)[]).every((key) => values[key] === s[key])) return name;
+  }
+  return null;
+}
+
+/** True when the loaded data is large and the settings do not follow the real-data recipe. */
+export function suggestsRealDataRecipe(s: StudioSettings, reviews: number): boolean {
+  return reviews > LARGE_DATA && matchingRecipe(s) !== 'imdb';
+}
+
+export type HoldoutCheck = { fraction: number; seed: number } | { error: string };
+
+/**
+ * The hold-out share as typed (a percentage) and its seed, checked: a number above 0 and below
+ * 100, and a whole seed from 0 to 4294967295.
+ */
+export function checkHoldout(percentText: string, seedText: string): HoldoutCheck {
+  const percent = percentText.trim() === '' ? NaN : Number(percentText);
+  if (!Number.isFinite(percent))
+    return { error: `The test share must be a number (a percentage), got "${percentText}".` };
+  if (!(percent > 0 && percent < 100)) {
+    return { error: `The test share must be above 0% and below 100%, got ${percent}%.` };
+  }
+  const seed = seedText.trim() === '' ? NaN : Number(seedText);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) {
+    return { error: `The split seed must be a whole number from 0 to 4294967295, got "${seedText}".` };
+  }
+  return { fraction: percent / 100, seed };
+}
