@@ -141,9 +141,9 @@ test('studio: a CSV by file picker, a malformed CSV names its line, a dropped fi
     .locator('#data-upload')
     .setInputFiles({ name: 'reviews.csv', mimeType: 'text/csv', buffer: csv(GOOD_ROWS) });
   await page.waitForFunction(() => document.querySelector('#data-summary')?.textContent.startsWith('reviews.csv'));
-  // 50 rows, a fifth held out (stratified): 40 for training, 20 per class.
-  assert.match(await page.locator('#data-summary').textContent(), /40 training reviews, 10 test reviews/);
-  assert.deepEqual(await counts(page), [20, 20]);
+  // 50 rows, 10% held out per class (round(2.5) = 3 of each): 44 for training, 22 per class.
+  assert.match(await page.locator('#data-summary').textContent(), /44 training reviews, 6 test reviews/);
+  assert.deepEqual(await counts(page), [22, 22]);
   assert.equal(await page.locator('input[name="data-source"][value="file"]').isChecked(), true);
   assert.match(page.url(), /data=file/);
 
@@ -174,9 +174,9 @@ test('studio: a CSV by file picker, a malformed CSV names its line, a dropped fi
   );
   await page.waitForFunction((n) => document.querySelector('#data-summary')?.textContent.startsWith(n), name);
   assert.equal(await error.textContent(), '');
-  // 60 rows: 48 for training, 24 per class.
-  assert.match(await page.locator('#data-summary').textContent(), /48 training reviews, 12 test reviews/);
-  assert.deepEqual(await counts(page), [24, 24]);
+  // 60 rows: 54 for training, 27 per class.
+  assert.match(await page.locator('#data-summary').textContent(), /54 training reviews, 6 test reviews/);
+  assert.deepEqual(await counts(page), [27, 27]);
   assert.equal(await page.locator('.studio img').count(), 0, 'the file name is text, not markup');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
 
@@ -200,9 +200,9 @@ test('studio: a CSV by file picker, a malformed CSV names its line, a dropped fi
     document.querySelector('#data-summary')?.textContent.startsWith('aclImdb-folder.tsv'),
   );
   rmSync(root, { recursive: true, force: true });
-  // 30 training reviews, a fifth held out: 24 for training, 12 per class.
-  assert.match(await page.locator('#data-summary').textContent(), /24 training reviews, 6 test reviews/);
-  assert.deepEqual(await counts(page), [12, 12]);
+  // 30 training reviews, 10% held out (2 per class): 26 for training, 13 per class.
+  assert.match(await page.locator('#data-summary').textContent(), /26 training reviews, 4 test reviews/);
+  assert.deepEqual(await counts(page), [13, 13]);
 
   // The uploaded data trains too.
   await page.getByRole('button', { name: 'Train', exact: true }).click();

@@ -20,6 +20,14 @@ import type { ViewContext } from '../types';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
 import { ExplainPanel } from './explain_panel';
 import {
+  applyRecipe,
+  checkHoldout,
+  matchingRecipe,
+  RECIPE_LABELS,
+  suggestsRealDataRecipe,
+  type RecipeName,
+} from './recipes';
+import {
   CHOICES,
   DEFAULTS,
   describeDifference,
@@ -130,6 +138,9 @@ export class Studio {
   private renderedAt = 0;
   private summary: DataSummary | null = null;
   private lastStats: DataStats | null = null;
+  private lastTestStats: DataStats | null = null;
+  /** The hold-out share (percent) and seed the loaded data was split with. */
+  private loadedSplit = { percent: DEFAULTS.holdoutPercent, seed: DEFAULTS.splitSeed };
   private tablesDrawn = 0;
   private shownSnapshot = '';
   private lastRate = DEFAULTS.learningRate;
@@ -160,6 +171,11 @@ export class Studio {
     el('label', { htmlFor: 'data-progress' }, 'Loading '),
     this.dataProgress,
   );
+  private readonly splitRadios = new Map<StudioSettings['testSet'], HTMLInputElement>();
+  private readonly splitPercent = el('input', { id: 'split-percent', type: 'number', step: 'any', value: '10' });
+  private readonly splitSeed = el('input', { id: 'split-seed', type: 'number', value: '1' });
+  private readonly splitError = el('p', { className: 'error', role: 'alert', id: 'split-error' });
+  private readonly splitNote = el('p', { className: 'hint', id: 'split-note', role: 'status' });
   private readonly dataStatus = el('p', { id: 'data-status', role: 'status' });
   private readonly dataError = el('p', { className: 'error', role: 'alert', id: 'data-error' });
   private readonly stats = el('div', { className: 'data-stats', id: 'data-stats', hidden: true });
@@ -167,6 +183,19 @@ export class Studio {
   // ---- training ----
   private readonly trainSection = el('section', { className: 'train-panel' });
   private readonly inputs = new Map<keyof StudioSettings, HTMLInputElement | HTMLSelectElement>();
+  private readonly recipeSelect = el('select', { id: 'set-recipe' });
+  private readonly recipeSuggestion = el('div', {
+    className: 'recipe-suggestion',
+    id: 'recipe-suggestion',
+    role: 'status',
+    hidden: true,
+  });
+  private readonly recipeSuggestionText = el('p', {});
+  private readonly recipeSuggestionButton = el('button', {
+    type: 'button',
+    id: 'recipe-suggestion-apply',
+    textContent: `Use the ${RECIPE_LABELS.imdb} recipe`,
+  });
   private readonly settingsError = el('p', { className: 'error', role: 'alert', id: 'settings-error' });
   private readonly trainButton = el('button', {
     type: 'button',
@@ -370,6 +399,37 @@ export class Studio {
       else this.dataError.textContent = 'Nothing to load: drop a file (not text or a link).';
     });
     this.loadButton.addEventListener('click', () => void this.loadData());
+    const split = el(
+      'fieldset',
+      { className: 'data-split', id: 'data-split-choice' },
+      el('legend', {}, 'Test set of a file or folder'),
+    );
+    const splitLabels: Record<StudioSettings['testSet'], string> = {
+      source: 'Its own test half where it has one (an aclImdb archive with test/), else the hold-out below',
+      holdout: 'A stratified, seeded hold-out (from the training half of an archive that has both)',
+    };
+    for (const value of CHOICES.testSet) {
+      const radio = el('input', { type: 'radio', name: 'data-split', value, id: `split-${value}` });
+      radio.addEventListener('change', () => {
+        if (radio.checked) this.splitChanged();
+      });
+      this.splitRadios.set(value, radio);
+      split.append(el('div', {}, radio, el('label', { htmlFor: radio.id }, ` ${splitLabels[value]}`)));
+    }
+    for (const input of [this.splitPercent, this.splitSeed])
+      input.addEventListener('change', () => this.splitChanged());
+    split.append(
+      el(
+        'div',
+        {},
+        el('label', { htmlFor: 'split-percent' }, 'Hold out (% of the reviews, per class) '),
+        this.splitPercent,
+        el('label', { htmlFor: 'split-seed' }, ' split seed '),
+        this.splitSeed,
+      ),
+      this.splitError,
+      this.splitNote,
+    );
     this.dataSection.append(
       heading,
       fieldset,
@@ -385,9 +445,10 @@ export class Studio {
       el(
         'p',
         { className: 'hint' },
-        'CSV/TSV: one review per line with a label column (0/1, pos/neg) and a text column; a fifth of it is held out for testing. ' +
+        'CSV/TSV: one review per line with a label column (0/1, pos/neg) and a text column; the test set is held out of it as chosen below. ' +
           'The file is read on this page only.',
       ),
+      split,
       el('div', { className: 'train-controls' }, this.loadButton, this.progressBox),
       this.dataStatus,
       this.dataError,
@@ -437,8 +498,18 @@ export class Studio {
     if (s.data === 'synthetic') return { kind: 'synthetic', count: s.syntheticCount, seed: s.syntheticSeed };
     if (s.data === 'file') {
       if (!this.file) throw new Error('Choose a file first (or drop one on the box above).');
+      const check = checkHoldout(this.splitPercent.value, this.splitSeed.value);
+      if ('error' in check) throw new Error(check.error);
+      this.loadedSplit = { percent: Number(this.splitPercent.value), seed: check.seed };
       // A fresh copy each time: loadData transfers (detaches) the buffer it is given.
-      return { kind: 'bytes', bytes: await this.file.arrayBuffer(), name: this.file.name };
+      return {
+        kind: 'bytes',
+        bytes: await this.file.arrayBuffer(),
+        name: this.file.name,
+        testSet: s.testSet,
+        testFraction: check.fraction,
+        seed: check.seed,
+      };
     }
     return { kind: 'builtin' };
   }
@@ -461,6 +532,7 @@ export class Studio {
         this.hasModel = false;
         this.updateModelButtons();
         this.dataStatus.textContent = '';
+        this.splitNote.textContent = '';
         await this.showStats(summary);
         this.dataSection.dataset.state = 'loaded';
         return true;
@@ -481,10 +553,72 @@ export class Studio {
 
   private async showStats(summary?: DataSummary): Promise<void> {
     const stats = await this.engine.dataStats('train', 20);
+    // The test set's class counts (an empty test set has none to show).
+    const testStats = await this.engine.dataStats('test', 1).catch(() => null);
     if (summary) this.summary = summary;
     const stored = this.summary ?? undefined;
     this.lastStats = stats;
+    this.lastTestStats = testStats;
     this.renderStats(stats, stored);
+    this.updateRecipeSuggestion();
+  }
+
+  /** A change of the test-set choice: checked at once, applied when the data is loaded again. */
+  private splitChanged(): void {
+    const check = checkHoldout(this.splitPercent.value, this.splitSeed.value);
+    this.splitError.textContent = 'error' in check ? check.error : '';
+    this.settings.testSet = this.splitRadios.get('holdout')!.checked ? 'holdout' : 'source';
+    if (!('error' in check)) {
+      this.settings.holdoutPercent = Number(this.splitPercent.value);
+      this.settings.splitSeed = check.seed;
+    }
+    this.writeUrl();
+    if (this.settings.data === 'file') {
+      this.loaded = null;
+      this.splitNote.textContent = 'The new test set applies when the data is loaded again (Load data, or Train).';
+    } else {
+      this.splitNote.textContent =
+        'This applies to a file or folder; the built-in and synthetic data have their own split.';
+    }
+  }
+
+  /** Where the loaded test set comes from, in words. */
+  private splitDescription(summary: DataSummary): string {
+    if (summary.source === 'builtin') return "Test set: the built-in corpus' own test half.";
+    if (summary.source === 'synthetic') return 'Test set: a stratified fifth of the generated reviews.';
+    if (!summary.heldOut) return `Test set: the archive's own test half (${summary.testExamples} reviews).`;
+    const { percent, seed } = this.loadedSplit;
+    const from = summary.sourceHasTest
+      ? "the archive's training half (its own test half is set aside)"
+      : 'the reviews (the source has no test half of its own)';
+    return `Test set: a stratified hold-out of ${percent}% (seed ${seed}) of ${from}.`;
+  }
+
+  /** The real-data recipe is suggested while a large data set is loaded and the form differs from it. */
+  private updateRecipeSuggestion(): void {
+    const reviews = this.summary ? this.summary.trainExamples + this.summary.testExamples : 0;
+    const show = suggestsRealDataRecipe(this.settings, reviews);
+    this.recipeSuggestion.hidden = !show;
+    this.recipeSuggestionText.textContent = show
+      ? `${reviews} reviews are loaded: a data set this large trains better with the “${RECIPE_LABELS.imdb}” recipe ` +
+        '(the command line’s settings for real reviews: longer reviews, dropout, a decaying learning rate, early stopping).'
+      : '';
+  }
+
+  /** Fills the settings with a recipe's values and shows them. */
+  private useRecipe(name: RecipeName): void {
+    const before = this.settings;
+    this.settings = applyRecipe(name, this.settings);
+    this.writeForm();
+    if (this.lastStats && (before.maxlen !== this.settings.maxlen || before.numWords !== this.settings.numWords)) {
+      this.renderStats(this.lastStats, this.summary ?? undefined);
+    }
+    this.writeUrl();
+    this.updateRecipeSuggestion();
+  }
+
+  private showRecipe(): void {
+    this.recipeSelect.value = matchingRecipe(this.settings) ?? 'custom';
   }
 
   private renderStats(stats: DataStats, summary?: DataSummary): void {
@@ -541,6 +675,22 @@ export class Studio {
     } else {
       coverage.textContent = 'Vocabulary coverage: shown once a model (and so its vocabulary) exists — press Train.';
     }
+    const test = this.lastTestStats;
+    const classCounts = el(
+      'p',
+      {
+        id: 'split-counts',
+        dataset: {
+          trainPositive: String(stats.positive),
+          trainNegative: String(stats.negative),
+          testPositive: String(test?.positive ?? 0),
+          testNegative: String(test?.negative ?? 0),
+        },
+      },
+      `Training: ${stats.positive} positive, ${stats.negative} negative; ` +
+        `test: ${test?.positive ?? 0} positive, ${test?.negative ?? 0} negative.`,
+    );
+    if (summary) this.dataSection.dataset.testSet = summary.heldOut ? 'holdout' : 'source';
     this.stats.replaceChildren(
       el(
         'p',
@@ -549,6 +699,8 @@ export class Studio {
           ? `${summary.source}: ${summary.trainExamples} training reviews, ${summary.testExamples} test reviews.`
           : '',
       ),
+      el('p', { id: 'data-split' }, summary ? this.splitDescription(summary) : ''),
+      classCounts,
       balance,
       lengths,
       this.histogram(stats),
@@ -671,6 +823,16 @@ export class Studio {
       this.inputs.set(key, input);
       form.append(el('div', { className: 'setting' }, el('label', { htmlFor: input.id }, label), input));
     };
+    for (const name of Object.keys(RECIPE_LABELS) as RecipeName[]) {
+      this.recipeSelect.append(el('option', { value: name, textContent: RECIPE_LABELS[name] }));
+    }
+    this.recipeSelect.append(
+      el('option', { value: 'custom', textContent: 'Custom (changed by hand)', disabled: true }),
+    );
+    this.recipeSelect.addEventListener('change', () => this.useRecipe(this.recipeSelect.value as RecipeName));
+    form.append(
+      el('div', { className: 'setting' }, el('label', { htmlFor: 'set-recipe' }, 'Recipe'), this.recipeSelect),
+    );
     select('encoder', 'Encoder', {
       bilstm: 'Bidirectional LSTM',
       bigru: 'Bidirectional GRU',
@@ -691,6 +853,14 @@ export class Studio {
     number('batchSize', 'Batch size');
     number('learningRate', 'Learning rate', 'any');
     number('dropout', 'Dropout', 'any');
+    number('wordDropout', 'Word dropout', 'any');
+    select('schedule', 'Learning-rate schedule', {
+      constant: 'Constant',
+      linear: 'Linear decay',
+      cosine: 'Cosine decay',
+      inverse_sqrt: 'Inverse square root',
+    });
+    number('patience', 'Early stopping (epochs without improvement, 0 = off)');
     number('seed', 'Seed');
     for (const input of this.inputs.values()) input.addEventListener('change', () => this.readForm());
     for (const [value, race] of Object.entries(RACES))
@@ -708,6 +878,8 @@ export class Studio {
       void this.train(false);
     });
     this.diverged.append(this.divergedText, this.retryButton);
+    this.recipeSuggestionButton.addEventListener('click', () => this.useRecipe('imdb'));
+    this.recipeSuggestion.append(this.recipeSuggestionText, this.recipeSuggestionButton);
     this.timeline.addEventListener('input', () => {
       this.following = Number(this.timeline.value) === this.snapshots.length - 1;
       this.renderSnapshot(Number(this.timeline.value));
@@ -719,6 +891,7 @@ export class Studio {
 
     this.trainSection.append(
       heading,
+      this.recipeSuggestion,
       form,
       this.settingsError,
       el(
@@ -779,6 +952,10 @@ export class Studio {
     this.dataRadios.get(this.settings.data)!.checked = true;
     this.syntheticCount.value = String(this.settings.syntheticCount);
     this.syntheticSeed.value = String(this.settings.syntheticSeed);
+    this.splitRadios.get(this.settings.testSet)!.checked = true;
+    this.splitPercent.value = String(this.settings.holdoutPercent);
+    this.splitSeed.value = String(this.settings.splitSeed);
+    this.showRecipe();
   }
 
   private readForm(): void {
@@ -790,6 +967,8 @@ export class Studio {
     // The histogram marks maxlen; coverage names numWords (its numbers follow at the next model).
     if (redraw && this.lastStats) this.renderStats(this.lastStats, this.summary ?? undefined);
     this.writeUrl();
+    this.showRecipe();
+    this.updateRecipeSuggestion();
   }
 
   private writeUrl(): void {
@@ -808,6 +987,9 @@ export class Studio {
     this.raceButton.disabled = busy;
     this.loadButton.disabled = busy;
     for (const input of this.inputs.values()) input.disabled = busy;
+    for (const input of [this.recipeSelect, this.recipeSuggestionButton, this.splitPercent, this.splitSeed])
+      input.disabled = busy;
+    for (const radio of this.splitRadios.values()) radio.disabled = busy;
     for (const radio of this.dataRadios.values()) radio.disabled = busy;
     this.fileInput.disabled = busy;
     this.folderInput.disabled = busy;
@@ -845,6 +1027,7 @@ export class Studio {
     this.readForm();
     this.settingsError.textContent = '';
     this.trainError.textContent = '';
+    delete this.status.dataset.bestEpoch;
     this.diverged.hidden = true;
     this.stopPlay();
     const settings = { ...this.settings };
@@ -904,6 +1087,13 @@ export class Studio {
       } else {
         const test = await this.engine.evaluate('test');
         let text = `Finished after ${outcome.steps} steps; test accuracy ${percent(test.accuracy)}.`;
+        // As the command line does, the model ends with its best validation epoch's parameters.
+        this.status.dataset.bestEpoch = String(outcome.bestEpoch + 1);
+        if (outcome.bestEpoch >= 0) {
+          text +=
+            ` Kept the parameters of epoch ${outcome.bestEpoch + 1} of ${outcome.epochs}, the lowest validation loss` +
+            `${outcome.earlyStopped ? ' (stopped early: validation stopped improving)' : ''}.`;
+        }
         if (challenger && b.status === 'fulfilled') {
           const testB = await challenger.evaluate('test');
           text += ` Challenger (${describeDifference(settings, this.challengerSettings!)}): ${percent(testB.accuracy)}.`;
