@@ -56,7 +56,36 @@ after(() => session?.delete());
 
 test('data splits: an archive with a test half keeps its halves', () => {
   const summary = session.loadBytes(aclImdb(6, 3), 'aclImdb_v1.tar.gz', { testFraction: 0.5, seed: 1 }, null);
-  assert.deepEqual(summary, { source: 'aclImdb_v1.tar.gz', trainExamples: 12, testExamples: 6 });
+  assert.deepEqual(summary, {
+    source: 'aclImdb_v1.tar.gz',
+    heldOut: false,
+    sourceHasTest: true,
+    trainExamples: 12,
+    testExamples: 6,
+  });
+});
+
+test('data splits: asked for a hold-out, an archive with a test half holds out of its training half', () => {
+  const summary = session.loadBytes(
+    aclImdb(10, 3),
+    'aclImdb_v1.tar.gz',
+    { testSet: 'holdout', testFraction: 0.2, seed: 2 },
+    null,
+  );
+  // round(0.2 · 10) = 2 of each class held out of the 20 training reviews; test/ is set aside.
+  assert.deepEqual(summary, {
+    source: 'aclImdb_v1.tar.gz',
+    heldOut: true,
+    sourceHasTest: true,
+    trainExamples: 16,
+    testExamples: 4,
+  });
+  const test = session.dataStats('test', 2);
+  assert.deepEqual([test.positive, test.negative], [2, 2]);
+  assert.throws(
+    () => session.loadBytes(aclImdb(2, 1), 'a.tar.gz', { testSet: 'both' }, null),
+    /options\.testSet must be 'source' or 'holdout'/,
+  );
 });
 
 test('data splits: a training-only archive loads with a stratified, seeded hold-out', () => {
@@ -66,7 +95,13 @@ test('data splits: a training-only archive loads with a stratified, seeded hold-
     progress.push(n),
   );
   // round(0.1 · 20) = 2 of each class held out.
-  assert.deepEqual(summary, { source: 'aclImdb_train.tar.gz', trainExamples: 36, testExamples: 4 });
+  assert.deepEqual(summary, {
+    source: 'aclImdb_train.tar.gz',
+    heldOut: true,
+    sourceHasTest: false,
+    trainExamples: 36,
+    testExamples: 4,
+  });
   assert.equal(progress.at(-1), 40, 'progress counts the reviews read');
   const test = session.dataStats('test', 2);
   assert.equal(test.positive, 2);
@@ -74,6 +109,8 @@ test('data splits: a training-only archive loads with a stratified, seeded hold-
   // Default share 0.2 when no options are given.
   assert.deepEqual(session.loadBytes(bytes, 'aclImdb_train.tar.gz', null, null), {
     source: 'aclImdb_train.tar.gz',
+    heldOut: true,
+    sourceHasTest: false,
     trainExamples: 32,
     testExamples: 8,
   });

@@ -31,6 +31,8 @@ test('sentiment: chunked training (with snapshots between chunks) is bit-identic
   const one = session();
   assert.deepEqual(one.loadBuiltin(), {
     source: 'builtin',
+    heldOut: false,
+    sourceHasTest: true,
     trainExamples: 528,
     testExamples: 132,
   });
@@ -106,6 +108,8 @@ test('sentiment: CSV from bytes, a malformed CSV names its line, data statistics
   );
   assert.deepEqual(summary, {
     source: 'reviews.csv',
+    heldOut: true,
+    sourceHasTest: false,
     trainExamples: 30,
     testExamples: 10,
   });
@@ -138,11 +142,16 @@ test('sentiment: synthetic data, and errors carry the engine message', () => {
   const s = session();
   assert.deepEqual(s.loadSynthetic({ count: 100, seed: 4, testFraction: 0.2 }), {
     source: 'synthetic',
+    heldOut: true,
+    sourceHasTest: false,
     trainExamples: 80,
     testExamples: 20,
   });
   assert.throws(() => s.runSteps(1), /no model yet|start training first/);
   assert.throws(() => s.createModel({ embedDim: 8, layerz: 2 }), /SentimentModelConfig: unknown setting 'layerz'/);
+  // The CLI recipe's word dropout is a model setting here too; it is range-checked.
+  assert.ok(s.createModel({ embedDim: 8, units: 8, attentionDim: 8, maxlen: 32, wordDropout: 0.2 }).parameters > 0);
+  assert.throws(() => s.createModel({ embedDim: 8, units: 8, wordDropout: 1.5 }), /word_dropout/);
   assert.throws(() => s.createModel({ encoder: 'transformer', embedDim: 10, heads: 3 }), /heads \(3\) must divide/);
   s.createModel({ embedDim: 8, units: 8, attentionDim: 8, maxlen: 32 });
   assert.throws(() => s.runSteps(1), /SentimentSession::run_steps: start training first/);
