@@ -1,0 +1,230 @@
+// The Studio's test-set choice and recipes in Chromium (issue 18, items 2 and 3): an aclImdb
+// archive with a test half (its own half, or a seeded hold-out of its training half), one without
+// (a hold-out), bad shares refused with a message, per-class counts for both sets; the Recipe
+// select filling the settings, the real-data suggestion for a large file, and the kept epoch at
+// the end of a run. Archives are written here (ustar, gzipped) as tests/js/data_splits does.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { openPage, startBrowser } from './support/browser.mjs';
+
+const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+function tarGz(files) {
+  const blocks = [];
+  const encoder = new TextEncoder();
+  for (const [name, text] of files) {
+    const body = encoder.encode(text);
+    const header = new Uint8Array(512);
+    const put = (offset, value) => header.set(encoder.encode(value), offset);
+    put(0, name);
+    put(100, '0000644\0');
+    put(108, '0000000\0');
+    put(116, '0000000\0');
+    put(124, body.length.toString(8).padStart(11, '0') + '\0');
+    put(136, '00000000000\0');
+    put(148, '        ');
+    put(156, '0');
+    put(257, 'ustar\u000000');
+    const sum = header.reduce((a, b) => a + b, 0);
+    put(148, sum.toString(8).padStart(6, '0') + '\0 ');
+    blocks.push(header, body, new Uint8Array((512 - (body.length % 512)) % 512));
+  }
+  blocks.push(new Uint8Array(1024));
+  return gzipSync(Buffer.concat(blocks));
+}
+
+// `perClass` reviews of each class in train/, `testPerClass` in test/.
+function aclImdb(perClass, testPerClass) {
+  const files = [];
+  for (let i = 0; i < perClass; i++) {
+    files.push([`aclImdb/train/pos/${i}_9.txt`, `a great and moving film number ${i}`]);
+    files.push([`aclImdb/train/neg/${i}_2.txt`, `a dull and boring film number ${i}`]);
+  }
+  for (let i = 0; i < testPerClass; i++) {
+    files.push([`aclImdb/test/pos/${i}_8.txt`, `lovely ${i}`]);
+    files.push([`aclImdb/test/neg/${i}_1.txt`, `awful ${i}`]);
+  }
+  return tarGz(files);
+}
+
+async function openStudio(hash = SMALL) {
+  const opened = await openPage(env, hash);
+  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
+  await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
+  return opened;
+}
+
+const splitCounts = async (page) => {
+  const d = await page.locator('#split-counts').evaluate((n) => ({ ...n.dataset }));
+  return [d.trainPositive, d.trainNegative, d.testPositive, d.testNegative].map(Number);
+};
+async function setValue(page, selector, value) {
+  await page.locator(selector).fill(value);
+  await page.locator(selector).dispatchEvent('change');
+}
+/** Waits until the data panel shows a summary for `name` whose split text matches `pattern`. */
+async function waitForSplit(page, name, pattern) {
+  await page.waitForFunction(
+    ([n, source]) =>
+      document.querySelector('.studio-data')?.dataset.state === 'loaded' &&
+      document.querySelector('#data-summary')?.textContent.startsWith(n) &&
+      new RegExp(source).test(document.querySelector('#data-split')?.textContent ?? ''),
+    [name, pattern.source],
+    { timeout: 30000 },
+  );
+}
+
+test('studio data: an archive with a test half, its own half or a seeded hold-out; bad shares refused', async () => {
+  const { page, problems } = await openStudio();
+  assert.match(await page.locator('#data-split').textContent(), /built-in corpus' own test half/);
+  assert.equal(await page.locator('#split-source').isChecked(), true);
+  assert.equal(await page.locator('#split-percent').inputValue(), '10');
+
+  const archive = { name: 'aclImdb_v1.tar.gz', mimeType: 'application/gzip', buffer: aclImdb(20, 5) };
+  await page.locator('#data-upload').setInputFiles(archive);
+  await waitForSplit(page, 'aclImdb_v1.tar.gz', /own test half/);
+  assert.match(await page.locator('#data-summary').textContent(), /40 training reviews, 10 test reviews/);
+  assert.deepEqual(await splitCounts(page), [20, 20, 5, 5]);
+  assert.equal(await page.locator('.studio-data').getAttribute('data-test-set'), 'source');
+
+  // Bad shares: a message at once, and loading is refused with it.
+  for (const [value, pattern] of [
+    ['0', /above 0% and below 100%, got 0%/],
+    ['100', /above 0% and below 100%, got 100%/],
+    ['', /must be a number/],
+  ]) {
+    await setValue(page, '#split-percent', value);
+    assert.match(await page.locator('#split-error').textContent(), pattern);
+  }
+  await page.locator('#data-load').click();
+  await page.waitForSelector('.studio-data[data-state="failed"]');
+  assert.match(await page.locator('#data-error').textContent(), /^Could not load the data: The test share must be/);
+  await setValue(page, '#split-percent', '20');
+  await setValue(page, '#split-seed', '1.5');
+  assert.match(await page.locator('#split-error').textContent(), /split seed must be a whole number/);
+
+  // A 20% hold-out (seed 3) of the training half: 4 of each class; test/ is set aside.
+  await page.locator('#split-holdout').check();
+  await setValue(page, '#split-percent', '20');
+  await setValue(page, '#split-seed', '3');
+  assert.equal(await page.locator('#split-error').textContent(), '');
+  assert.match(page.url(), /test=holdout/);
+  assert.match(page.url(), /holdout=20/);
+  assert.match(page.url(), /sseed=3/);
+  assert.match(await page.locator('#split-note').textContent(), /applies when the data is loaded again/);
+  await page.locator('#data-load').click();
+  await waitForSplit(page, 'aclImdb_v1.tar.gz', /hold-out of 20% \(seed 3\) of the archive's training half/);
+  assert.match(await page.locator('#data-summary').textContent(), /32 training reviews, 8 test reviews/);
+  assert.deepEqual(await splitCounts(page), [16, 16, 4, 4]);
+  assert.equal(await page.locator('.studio-data').getAttribute('data-test-set'), 'holdout');
+
+  // Train applies a changed split too (it reloads first): 10% is 2 of each class.
+  await setValue(page, '#split-percent', '10');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await waitForSplit(page, 'aclImdb_v1.tar.gz', /hold-out of 10% \(seed 3\)/);
+  assert.deepEqual(await splitCounts(page), [18, 18, 2, 2]);
+  await page.waitForFunction(() =>
+    ['finished', 'failed'].includes(document.querySelector('.train-panel')?.dataset.state),
+  );
+  assert.equal(await page.locator('.train-panel').getAttribute('data-state'), 'finished');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('studio data: an archive without a test half is held out, whichever choice is made', async () => {
+  const { page, problems } = await openStudio();
+  await page
+    .locator('#data-upload')
+    .setInputFiles({ name: 'aclImdb_train.tar.gz', mimeType: 'application/gzip', buffer: aclImdb(30, 0) });
+  await waitForSplit(
+    page,
+    'aclImdb_train.tar.gz',
+    /hold-out of 10% \(seed 1\) of the reviews \(the source has no test half/,
+  );
+  assert.deepEqual(await splitCounts(page), [27, 27, 3, 3]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('studio recipes: presets fill the settings; a large file suggests the real-data recipe', async () => {
+  const { page, problems } = await openStudio('#/studio');
+  const recipe = page.locator('#set-recipe');
+  assert.equal(await recipe.inputValue(), 'builtin');
+  assert.equal(await page.locator('#recipe-suggestion').isHidden(), true);
+
+  await recipe.selectOption('imdb');
+  assert.equal(await page.locator('#set-epochs').inputValue(), '4');
+  assert.equal(await page.locator('#set-learningRate').inputValue(), '0.002');
+  assert.equal(await page.locator('#set-schedule').inputValue(), 'cosine');
+  assert.equal(await page.locator('#set-maxlen').inputValue(), '500');
+  assert.equal(await page.locator('#set-dropout').inputValue(), '0.2');
+  assert.equal(await page.locator('#set-wordDropout').inputValue(), '0.2');
+  assert.equal(await page.locator('#set-patience').inputValue(), '2');
+  assert.match(page.url(), /sched=cosine/);
+  // The histogram follows the recipe's maxlen.
+  assert.equal(await page.locator('[data-testid="length-histogram"]').getAttribute('data-maxlen'), '500');
+
+  await page.locator('#set-encoder').selectOption('transformer');
+  await page.locator('#set-encoder').dispatchEvent('change');
+  assert.equal(await recipe.inputValue(), 'custom', 'the IMDB values differ for a Transformer');
+  await recipe.selectOption('imdb');
+  assert.equal(await page.locator('#set-learningRate').inputValue(), '5e-4');
+  assert.equal(await page.locator('#set-pooling').inputValue(), 'mean');
+  assert.equal(await page.locator('#set-epochs').inputValue(), '6');
+
+  await recipe.selectOption('preview');
+  assert.equal(await page.locator('#set-epochs').inputValue(), '2');
+  assert.equal(await page.locator('#set-maxlen').inputValue(), '100');
+  await setValue(page, '#set-epochs', '3');
+  assert.equal(await recipe.inputValue(), 'custom');
+  await recipe.selectOption('builtin');
+  assert.equal(await page.locator('#set-epochs').inputValue(), '5');
+
+  // 5,100 short reviews: more than the 5,000 from which the real-data recipe is suggested.
+  const rows = ['review,sentiment'];
+  for (let i = 0; i < 2550; i++) rows.push(`a fine film ${i},positive`, `a dull film ${i},negative`);
+  await page
+    .locator('#data-upload')
+    .setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') });
+  await waitForSplit(page, 'big.csv', /hold-out of 10%/);
+  const suggestion = page.locator('#recipe-suggestion');
+  await suggestion.waitFor({ state: 'visible' });
+  assert.match(await suggestion.textContent(), /5100 reviews are loaded/);
+  await page.locator('#recipe-suggestion-apply').click();
+  assert.equal(await suggestion.isHidden(), true);
+  assert.equal(await recipe.inputValue(), 'imdb');
+  assert.equal(await page.locator('#set-maxlen').inputValue(), '500');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('studio recipes: the end of a run names the epoch whose parameters the model kept', async () => {
+  const { page, problems } = await openStudio(SMALL.replace('epochs=2', 'epochs=3'));
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForFunction(
+    () => ['finished', 'failed'].includes(document.querySelector('.train-panel')?.dataset.state),
+    null,
+    {
+      timeout: 60000,
+    },
+  );
+  assert.equal(await page.locator('.train-panel').getAttribute('data-state'), 'finished');
+  const status = page.locator('#train-status');
+  const best = Number(await status.getAttribute('data-best-epoch'));
+  assert.ok(best >= 1 && best <= 3, `best epoch ${best}`);
+  assert.match(
+    await status.textContent(),
+    new RegExp(`Kept the parameters of epoch ${best} of 3, the lowest validation loss`),
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
