@@ -180,7 +180,7 @@ test('studio: a CSV by file picker, a malformed CSV names its line, a dropped fi
   assert.equal(await page.locator('.studio img').count(), 0, 'the file name is text, not markup');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
 
-  // An unpacked aclImdb folder (webkitdirectory): its train half becomes a TSV in the page.
+  // An unpacked aclImdb folder (webkitdirectory): packed into an aclImdb .tar.gz in the page.
   const root = mkdtempSync(path.join(tmpdir(), 'attn-aclimdb-'));
   for (const [half, count] of [
     ['train', 15],
@@ -197,12 +197,12 @@ test('studio: a CSV by file picker, a malformed CSV names its line, a dropped fi
   writeFileSync(path.join(root, 'aclImdb', 'README'), 'not a review');
   await page.locator('#data-folder').setInputFiles(path.join(root, 'aclImdb'));
   await page.waitForFunction(() =>
-    document.querySelector('#data-summary')?.textContent.startsWith('aclImdb-folder.tsv'),
+    document.querySelector('#data-summary')?.textContent.startsWith('aclImdb-folder.tar.gz'),
   );
   rmSync(root, { recursive: true, force: true });
-  // 30 training reviews, 10% held out (2 per class): 26 for training, 13 per class.
-  assert.match(await page.locator('#data-summary').textContent(), /26 training reviews, 4 test reviews/);
-  assert.deepEqual(await counts(page), [13, 13]);
+  // Packed into an archive in the page: its own halves, 30 training and 10 test reviews.
+  assert.match(await page.locator('#data-summary').textContent(), /30 training reviews, 10 test reviews/);
+  assert.deepEqual(await counts(page), [15, 15]);
 
   // The uploaded data trains too.
   await page.getByRole('button', { name: 'Train', exact: true }).click();

@@ -2,59 +2,33 @@
 // archive with a test half (its own half, or a seeded hold-out of its training half), one without
 // (a hold-out), bad shares refused with a message, per-class counts for both sets; the Recipe
 // select filling the settings, the real-data suggestion for a large file, and the kept epoch at
-// the end of a run. Archives are written here (ustar, gzipped) as tests/js/data_splits does.
+// the end of a run. Archives are written with the page's own tar writer, gzipped.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
+import { aclImdbFiles } from '../js/support/aclimdb_files.mjs';
+import { loadWebModules } from '../js/support/web_modules.mjs';
 import { openPage, startBrowser } from './support/browser.mjs';
 
 const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
 
 let env;
+let loaded;
 before(async () => {
   env = await startBrowser();
+  loaded = await loadWebModules('/src/views/studio/folder_archive.ts');
+  ({ tarArchive } = loaded.modules[0]);
 });
 after(async () => {
   await env?.close();
+  await loaded?.close();
 });
 
-function tarGz(files) {
-  const blocks = [];
-  const encoder = new TextEncoder();
-  for (const [name, text] of files) {
-    const body = encoder.encode(text);
-    const header = new Uint8Array(512);
-    const put = (offset, value) => header.set(encoder.encode(value), offset);
-    put(0, name);
-    put(100, '0000644\0');
-    put(108, '0000000\0');
-    put(116, '0000000\0');
-    put(124, body.length.toString(8).padStart(11, '0') + '\0');
-    put(136, '00000000000\0');
-    put(148, '        ');
-    put(156, '0');
-    put(257, 'ustar\u000000');
-    const sum = header.reduce((a, b) => a + b, 0);
-    put(148, sum.toString(8).padStart(6, '0') + '\0 ');
-    blocks.push(header, body, new Uint8Array((512 - (body.length % 512)) % 512));
-  }
-  blocks.push(new Uint8Array(1024));
-  return gzipSync(Buffer.concat(blocks));
-}
+// The page's own ustar writer (web/src/views/studio/folder_archive.ts), gzipped.
+let tarArchive;
+const tarGz = (files) => gzipSync(tarArchive(files));
 
-// `perClass` reviews of each class in train/, `testPerClass` in test/.
-function aclImdb(perClass, testPerClass) {
-  const files = [];
-  for (let i = 0; i < perClass; i++) {
-    files.push([`aclImdb/train/pos/${i}_9.txt`, `a great and moving film number ${i}`]);
-    files.push([`aclImdb/train/neg/${i}_2.txt`, `a dull and boring film number ${i}`]);
-  }
-  for (let i = 0; i < testPerClass; i++) {
-    files.push([`aclImdb/test/pos/${i}_8.txt`, `lovely ${i}`]);
-    files.push([`aclImdb/test/neg/${i}_1.txt`, `awful ${i}`]);
-  }
-  return tarGz(files);
-}
+const aclImdb = (perClass, testPerClass) => tarGz(aclImdbFiles(perClass, testPerClass));
 
 async function openStudio(hash = SMALL) {
   const opened = await openPage(env, hash);

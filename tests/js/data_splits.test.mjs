@@ -1,58 +1,32 @@
 // Which reviews the page tests on (issue 18, item 3): an aclImdb archive's own test half where it
 // has one, else a stratified, seeded hold-out of testFraction — for a training-only archive
-// (aclImdb_train.tar.gz) as for a CSV. The archives are written here: ustar entries, gzipped.
+// (aclImdb_train.tar.gz) as for a CSV. The archives are written here with the page's tar writer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
+import { aclImdbFiles } from './support/aclimdb_files.mjs';
 import { loadEngine } from './support/engine.mjs';
+import { loadWebModules } from './support/web_modules.mjs';
 
-// One ustar header (512 bytes) + the content padded to 512; the archive ends with two zero blocks.
-function tarGz(files) {
-  const blocks = [];
-  const encoder = new TextEncoder();
-  for (const [name, text] of files) {
-    const body = encoder.encode(text);
-    const header = new Uint8Array(512);
-    const put = (offset, value) => header.set(encoder.encode(value), offset);
-    put(0, name);
-    put(100, '0000644\0');
-    put(108, '0000000\0');
-    put(116, '0000000\0');
-    put(124, body.length.toString(8).padStart(11, '0') + '\0');
-    put(136, '00000000000\0');
-    put(148, '        ');
-    put(156, '0');
-    put(257, 'ustar\u000000');
-    const sum = header.reduce((a, b) => a + b, 0);
-    put(148, sum.toString(8).padStart(6, '0') + '\0 ');
-    blocks.push(header, body, new Uint8Array((512 - (body.length % 512)) % 512));
-  }
-  blocks.push(new Uint8Array(1024));
-  return gzipSync(Buffer.concat(blocks));
-}
+// The page's ustar writer (it packs a chosen aclImdb folder the same way), gzipped.
+let tarArchive;
+const tarGz = (files) => gzipSync(tarArchive(files));
 
-// `perClass` reviews of each class in train/, and `testPerClass` in test/.
-function aclImdb(perClass, testPerClass) {
-  const files = [];
-  for (let i = 0; i < perClass; i++) {
-    files.push([`aclImdb/train/pos/${i}_9.txt`, `a great and moving film number ${i}`]);
-    files.push([`aclImdb/train/neg/${i}_2.txt`, `a dull and boring film number ${i}`]);
-  }
-  for (let i = 0; i < testPerClass; i++) {
-    files.push([`aclImdb/test/pos/${i}_8.txt`, `lovely ${i}`]);
-    files.push([`aclImdb/test/neg/${i}_1.txt`, `awful ${i}`]);
-  }
-  files.push(['aclImdb/imdb.vocab', 'film\n']);
-  return tarGz(files);
-}
+const aclImdb = (perClass, testPerClass) => tarGz(aclImdbFiles(perClass, testPerClass));
 
 let engine;
 let session;
+let loaded;
 before(async () => {
   engine = await loadEngine();
   session = new engine.SentimentSession();
+  loaded = await loadWebModules('/src/views/studio/folder_archive.ts');
+  ({ tarArchive } = loaded.modules[0]);
 });
-after(() => session?.delete());
+after(async () => {
+  session?.delete();
+  await loaded?.close();
+});
 
 test('data splits: an archive with a test half keeps its halves', () => {
   const summary = session.loadBytes(aclImdb(6, 3), 'aclImdb_v1.tar.gz', { testFraction: 0.5, seed: 1 }, null);
@@ -125,4 +99,16 @@ test('data splits: bad shares and archives without training reviews are refused'
     () => session.loadBytes(aclImdb(0, 2), 'only_test.tar.gz', null, null),
     /only_test\.tar\.gz: no reviews found: expected files like aclImdb\/train\/pos\/\*\.txt/,
   );
+});
+
+test('data splits: a chosen folder maps to aclImdb archive paths; long paths are refused', () => {
+  const { aclImdbPath } = loaded.modules[0];
+  assert.equal(aclImdbPath('aclImdb/train/pos/1_9.txt'), 'aclImdb/train/pos/1_9.txt');
+  assert.equal(aclImdbPath('my copy/test/neg/7_2.txt'), 'aclImdb/test/neg/7_2.txt');
+  assert.equal(aclImdbPath('aclImdb/train/unsup/3_0.txt'), null);
+  assert.equal(aclImdbPath('aclImdb/README'), null);
+  assert.throws(() => tarArchive([['x'.repeat(101), 'a']]), /longer than 100 bytes/);
+  // What the page packs, the engine reads: its halves, or a hold-out of its training half.
+  const summary = session.loadBytes(aclImdb(5, 2), 'aclImdb-folder.tar.gz', null, null);
+  assert.deepEqual([summary.trainExamples, summary.testExamples, summary.heldOut], [10, 4, false]);
 });

@@ -19,6 +19,7 @@ import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import type { ViewContext } from '../types';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
 import { ExplainPanel } from './explain_panel';
+import { folderArchive } from './folder_archive';
 import {
   applyRecipe,
   checkHoldout,
@@ -465,32 +466,25 @@ export class Studio {
   }
 
   /**
-   * An unpacked aclImdb folder: its train/{pos,neg}/*.txt reviews (all pos/neg files when there
-   * is no train half) become one TSV in memory, which the engine splits like any TSV.
+   * An unpacked aclImdb folder: its {train,test}/{pos,neg}/*.txt reviews (all pos/neg files when
+   * there is no train half) are packed into an aclImdb .tar.gz in memory, which the engine splits
+   * like any archive (its test half, or the hold-out chosen below).
    */
   private async chooseFolder(files: File[]): Promise<void> {
     this.folderInput.value = '';
-    const wanted = (half: string) =>
-      files.filter((f) => new RegExp(`(^|/)${half}/(pos|neg)/[^/]+\\.txt$`).test(f.webkitRelativePath));
-    const chosen = wanted('train').length ? wanted('train') : wanted('[^/]+');
-    if (!chosen.length) {
+    this.dataError.textContent = '';
+    this.progressBox.hidden = false;
+    const archive = await folderArchive(files, (done, total) => {
+      this.dataProgress.value = done / total;
+      this.dataStatus.textContent = `Reading the folder… ${done} of ${total} reviews`;
+    });
+    if (!archive) {
+      this.progressBox.hidden = true;
       this.dataError.textContent =
         'No reviews in that folder: an aclImdb folder has train/pos, train/neg (and test/…) with one .txt file per review.';
       return;
     }
-    this.dataError.textContent = '';
-    this.progressBox.hidden = false;
-    const lines: string[] = [];
-    for (let i = 0; i < chosen.length; i++) {
-      const file = chosen[i];
-      const label = /\/pos\/[^/]+$/.test(file.webkitRelativePath) ? 'pos' : 'neg';
-      lines.push(`${(await file.text()).replace(/[\t\r\n]+/g, ' ')}\t${label}`);
-      if (i % 500 === 0) {
-        this.dataProgress.value = i / chosen.length;
-        this.dataStatus.textContent = `Reading the folder… ${i} of ${chosen.length} reviews`;
-      }
-    }
-    this.chooseFile(new File([lines.join('\n') + '\n'], 'aclImdb-folder.tsv', { type: 'text/tab-separated-values' }));
+    this.chooseFile(new File([archive], 'aclImdb-folder.tar.gz', { type: 'application/gzip' }));
   }
 
   private async source(): Promise<DataSource> {
@@ -860,7 +854,7 @@ export class Studio {
       cosine: 'Cosine decay',
       inverse_sqrt: 'Inverse square root',
     });
-    number('patience', 'Early stopping (epochs without improvement, 0 = off)');
+    number('patience', 'Early-stopping patience (0 = off)');
     number('seed', 'Seed');
     for (const input of this.inputs.values()) input.addEventListener('change', () => this.readForm());
     for (const [value, race] of Object.entries(RACES))
