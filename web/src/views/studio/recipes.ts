@@ -1,6 +1,6 @@
 // Named training recipes for the Studio and the checks of its test-set choice. Pure functions of
 // the settings, so node tests cover them without a page.
-import type { StudioSettings } from './settings';
+import { DEFAULTS, type StudioSettings } from './settings';
 
 export type RecipeName = 'builtin' | 'imdb' | 'preview';
 
@@ -18,6 +18,19 @@ export type RecipeValues = Pick<
   | 'patience'
   | 'pooling'
 >;
+
+const RECIPE_KEYS = [
+  'maxlen',
+  'numWords',
+  'epochs',
+  'batchSize',
+  'learningRate',
+  'dropout',
+  'wordDropout',
+  'schedule',
+  'patience',
+  'pooling',
+] as const satisfies readonly (keyof RecipeValues)[];
 
 export const RECIPE_LABELS: Record<RecipeName, string> = {
   builtin: 'Built-in corpus',
@@ -37,16 +50,9 @@ export const LARGE_DATA = 5000;
  * 6 epochs at 0.0005 (constant), mean pooling, dropout 0.2. Keep the two in step.
  */
 export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder' | 'pooling'>): RecipeValues {
+  // The built-in corpus' recipe is the Studio's defaults.
   const base: RecipeValues = {
-    maxlen: 200,
-    numWords: 5000,
-    epochs: 5,
-    batchSize: 32,
-    learningRate: 0.005,
-    dropout: 0,
-    wordDropout: 0,
-    schedule: 'constant',
-    patience: 0,
+    ...(Object.fromEntries(RECIPE_KEYS.map((key) => [key, DEFAULTS[key]])) as RecipeValues),
     pooling: s.pooling,
   };
   if (name === 'preview') return { ...base, epochs: 2, maxlen: 100 };
