@@ -96,7 +96,7 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
 
   // Line view and positional encodings.
   assert.ok((await page.locator('[data-testid="tf-lines"] svg line').count()) > 0);
-  assert.equal(await page.locator('.tf-line-summary li').count(), 11);
+  assert.equal(await page.locator('[data-testid="tf-lines"] .link-summary li').count(), 11);
   const pe = await matrix(page, 'tf-positional');
   assert.equal(pe.length, 24);
   assert.equal(pe[0].length, 32);
