@@ -120,3 +120,37 @@ test('runtime: training in the worker keeps the main thread free; pause, resume,
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('runtime: the watched reviews drawn as links while training keep the main thread free', async (t) => {
+  const { page, problems } = await openPage(env, '#/studio');
+  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
+  await page.locator('#watched-mode-links').check();
+  const trace = await traceMainThread(page);
+  const panel = page.getByRole('region', { name: 'Train a sentiment model' });
+  await page.getByLabel('Epochs').fill('200');
+  await panel.getByRole('button', { name: 'Train', exact: true }).click();
+  // Three draws of the first watched review's links while the model trains (the tables and the
+  // links follow a live run every couple of seconds).
+  await page.waitForFunction(
+    () =>
+      Number(document.querySelector('[data-testid="watched-links-0"]')?.dataset.draws ?? 0) >= 3 &&
+      document.querySelector('.train-panel')?.dataset.state === 'training',
+    null,
+    { timeout: 60000 },
+  );
+  assert.ok((await page.locator('[data-testid="watched-links-0"] svg line').count()) > 0);
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForSelector('.train-panel[data-state="cancelled"]', { timeout: 10000 });
+  const tasks = await trace.stop();
+  const cpu = tasks.cpuMs;
+  const p99 = quantile(cpu, 0.99);
+  t.diagnostic(
+    `links mode, main-thread tasks: ${cpu.length}, CPU ms p50 ${quantile(cpu, 0.5).toFixed(1)}, p99 ${p99.toFixed(1)}, max ${Math.max(...cpu).toFixed(1)}`,
+  );
+  assert.ok(tasks.threadTimes, 'the trace has thread CPU times');
+  assert.ok(cpu.length >= 100, `${cpu.length} tasks traced`);
+  assert.ok(p99 <= 50, `99th percentile of main-thread task CPU time ${p99.toFixed(1)} ms`);
+  assert.ok(Math.max(...cpu) <= 100, `main-thread tasks over 100 ms of CPU: ${cpu.filter((ms) => ms > 100)}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

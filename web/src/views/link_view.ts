@@ -65,6 +65,7 @@ export function createLinkView(title: string, testId: string, options: LinkViewO
   let visible = true;
   element.hidden = true; // until there is data
   let links: Link[] = [];
+  let draws = 0; // how many times the lines were drawn (data-draws, for tests)
   const pool: SVGLineElement[] = [];
   let rowButtons: HTMLButtonElement[] = [];
   let colButtons: HTMLButtonElement[] = [];
@@ -134,6 +135,7 @@ export function createLinkView(title: string, testId: string, options: LinkViewO
     });
     for (let i = links.length; i < pool.length && pool[i].isConnected; i++) pool[i].remove();
     element.dataset.links = String(links.length);
+    element.dataset.draws = String(++draws);
     const best = strongestPerRow(next);
     summary.replaceChildren(
       ...best.map((c, r) =>
