@@ -110,7 +110,7 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
     links.lines.filter((l) => !l.on).every((l) => l.opacity < 0.1),
     'the other links fade',
   );
-  assert.match(links.explain, /^\S+: \S+ \d/);
+  assert.match(links.explain, /^\S+ → \S+ \(\d/);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   links = await readLinks(page, 'tf-lines', 'tf-head-{head}');

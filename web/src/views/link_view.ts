@@ -43,8 +43,13 @@ export function createLinkView(title: string, testId: string, options: LinkViewO
   const caption = el(
     'figcaption',
     {},
-    `${title}: ${rowsName} (left) to ${colsName} (right); a line for each weight ≥ ${threshold}, ` +
-      'its opacity and width relative to the largest weight.',
+    title,
+    el(
+      'span',
+      { className: 'link-note' },
+      `${rowsName} (left) to ${colsName} (right); a line for each weight ≥ ${threshold}, ` +
+        'its opacity and width relative to the largest weight. Hover or focus a token to isolate its links.',
+    ),
   );
   const left = el('div', { className: 'link-tokens link-rows' });
   const right = el('div', { className: 'link-tokens link-cols' });
@@ -170,8 +175,9 @@ export function createLinkView(title: string, testId: string, options: LinkViewO
     const own = links.filter((link) => linkTouches(link, side, index)).sort((a, b) => b.weight - a.weight);
     const label = (side === 'row' ? d.rowLabels : d.colLabels)[index] ?? '';
     const other = (link: Link) => (side === 'row' ? d.colLabels[link.col] : d.rowLabels[link.row]) ?? '';
+    const arrow = side === 'row' ? '→' : '←';
     explanation.textContent = own.length
-      ? `${label}: ${own.map((link) => `${other(link)} ${formatValue(link.weight)}`).join(', ')}`
+      ? `${label} ${arrow} ${own.map((link) => `${other(link)} (${formatValue(link.weight)})`).join(', ')}`
       : `${label}: no link at or above ${threshold}`;
   }
 
