@@ -47,7 +47,8 @@ export function createLinkView(title: string, testId: string, options: LinkViewO
     el(
       'span',
       { className: 'link-note' },
-      `${rowsName} (left) to ${colsName} (right); a line for each weight ≥ ${threshold}, ` +
+      `${rowsName[0].toUpperCase()}${rowsName.slice(1)} (left) to ${colsName} (right); ` +
+        `a line for each weight ≥ ${threshold}, ` +
         'its opacity and width relative to the largest weight. Hover or focus a token to isolate its links.',
     ),
   );
