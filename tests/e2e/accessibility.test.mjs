@@ -80,6 +80,13 @@ test('axe-core: the Studio after a short training run (charts, watched attention
     await page.emulateMedia({ colorScheme: scheme });
     found.push(...(await audit(page, `studio after training (${scheme})`)));
   }
+  // The watched reviews as links (token buttons, lines, the summary) in both themes.
+  await page.locator('#watched-mode-links').check();
+  await page.waitForSelector('[data-testid="watched-links-0"]:not([hidden]) svg line');
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await audit(page, `studio watched reviews as links (${scheme})`)));
+  }
   assert.deepEqual(found, []);
   assert.deepEqual(problems, []);
   await page.close();
@@ -114,6 +121,11 @@ test('axe-core: Seq2seq and Transformer after training (alignment, heads, line v
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
       found.push(...(await audit(page, `${name} after training (${scheme})`)));
+    }
+    if (name === 'seq2seq') {
+      await page.locator('#s2s-mode-links').check();
+      await page.waitForSelector('[data-testid="s2s-links"]:not([hidden]) svg line');
+      found.push(...(await audit(page, 'seq2seq alignment as links')));
     }
     assert.deepEqual(problems, []);
     await page.close();

@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { assertLinksMatch, readLinks } from './support/links.mjs';
 
 let env;
 
@@ -95,6 +96,15 @@ test('seq2seq view: train briefly, then decoding advances step by step', async (
       trs.map((tr) => [...tr.querySelectorAll('td')].reduce((s, td) => s + Number(td.dataset.value), 0)),
     );
   for (const sum of rows) assert.ok(Math.abs(sum - 1) < 1e-3, `row sum ${sum}`);
+
+  // The alignment as links: one line per (output, input) pair ≥ 0.01, opacity weight / max.
+  await page.locator('#s2s-mode-links').check();
+  await page.waitForSelector('[data-testid="s2s-links"]:not([hidden]) svg line');
+  assert.ok(await page.locator('[data-testid="s2s-alignment"]').isHidden(), 'the heatmap makes way');
+  assertLinksMatch(await readLinks(page, 's2s-links', 's2s-alignment'), 0.01);
+  await page.locator('#s2s-mode-heatmap').check();
+  await page.waitForSelector('[data-testid="s2s-alignment"]:not([hidden])');
+  assert.ok(await page.locator('[data-testid="s2s-links"]').isHidden());
 
   // Beam search and reduced motion: the final alignment at once, no animation.
   await page.emulateMedia({ reducedMotion: 'reduce' });

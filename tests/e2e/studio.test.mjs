@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEngine } from '../js/support/engine.mjs';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { assertLinksMatch, readLinks } from './support/links.mjs';
 
 const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
 
@@ -121,6 +122,16 @@ test('studio: built-in statistics match the engine; training moves the charts an
   await timeline.fill(String(Math.floor(last / 2)));
   const middle = await heatmapValues(page, 'watched-0');
   assert.ok(middle.some((v, i) => v !== before[i]) && middle.some((v, i) => v !== after[i]), 'a middle snapshot');
+  // The same pooling weights as links from the pooling query to each token, following the timeline.
+  await page.locator('#watched-mode-links').check();
+  await page.waitForSelector('[data-testid="watched-links-0"]:not([hidden]) svg line');
+  assert.ok(await page.locator('[data-testid="watched-0"]').isHidden(), 'the heatmap makes way');
+  assertLinksMatch(await readLinks(page, 'watched-links-0', 'watched-0', 1), 0.005);
+  await timeline.fill('0');
+  await page.waitForFunction(() => document.querySelector('#train-watched')?.dataset.step === '0');
+  assertLinksMatch(await readLinks(page, 'watched-links-0', 'watched-0', 1), 0.005);
+  await page.locator('#watched-mode-heatmap').check();
+  await page.waitForSelector('[data-testid="watched-0"]:not([hidden])');
   // Play walks the timeline to the end (no reduced motion here).
   await page.locator('#timeline-play').click();
   await page.waitForFunction((n) => document.querySelector('#timeline')?.value === String(n), last, { timeout: 20000 });

@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { assertLinksMatch, readLinks } from './support/links.mjs';
 
 let env;
 
@@ -96,7 +97,27 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
 
   // Line view and positional encodings.
   assert.ok((await page.locator('[data-testid="tf-lines"] svg line').count()) > 0);
-  assert.equal(await page.locator('.tf-line-summary li').count(), 11);
+  assert.equal(await page.locator('[data-testid="tf-lines"] .link-summary li').count(), 11);
+  // The link view of the selected head: one line per pair ≥ 0.01, opacity weight / max weight.
+  assertLinksMatch(await readLinks(page, 'tf-lines', 'tf-head-{head}'), 0.01);
+  await page.mouse.move(0, 0); // the pointer off the tokens: only the keyboard isolates below
+  // Focusing a query token isolates its links; arrow keys move along the tokens; Escape shows all.
+  await page.locator('[data-testid="tf-lines"] .link-rows .link-token').nth(2).focus();
+  let links = await readLinks(page, 'tf-lines', 'tf-head-{head}');
+  assert.equal(links.isolated, 'row:2');
+  assert.ok(links.lines.length > 0 && links.lines.every((l) => l.on === (l.row === 2)));
+  assert.ok(
+    links.lines.filter((l) => !l.on).every((l) => l.opacity < 0.1),
+    'the other links fade',
+  );
+  assert.match(links.explain, /^\S+ → \S+ \(\d/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  links = await readLinks(page, 'tf-lines', 'tf-head-{head}');
+  assert.equal(links.isolated, 'col:3');
+  assert.ok(links.lines.every((l) => l.on === (l.col === 3)));
+  await page.keyboard.press('Escape');
+  assert.equal((await readLinks(page, 'tf-lines', 'tf-head-{head}')).isolated, null);
   const pe = await matrix(page, 'tf-positional');
   assert.equal(pe.length, 24);
   assert.equal(pe[0].length, 32);

@@ -10,6 +10,7 @@ import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol'
 import { createLineChart } from '../chart';
 import { el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
+import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import type { ViewDefinition } from '../types';
 
 type RunState = 'idle' | 'preparing' | 'training' | 'paused' | 'finished' | 'cancelled' | 'failed';
@@ -148,12 +149,27 @@ class Seq2SeqPanel {
     'Alignment: attention of each output token (rows) over the input (columns)',
     's2s-alignment',
   );
+  private readonly links = createLinkView('Alignment as links', 's2s-links', {
+    threshold: 0.01,
+    rowsName: 'output tokens',
+    colsName: 'input tokens',
+  });
+  private attentionMode: AttentionMode = 'heatmap';
+  /** Whether the decode on screen has alignment rows to show. */
+  private hasAlignment = false;
   private readonly error = el('p', { className: 'error', role: 'alert' });
 
   constructor(private readonly engine: EngineBridge) {
     this.build();
     this.setState('idle');
     this.showLengthChart(this.task());
+  }
+
+  /** The alignment as a heatmap or as links (the hidden one is not drawn). */
+  private showAttentionAs(mode: AttentionMode): void {
+    this.attentionMode = mode;
+    this.heatmap.element.hidden = !this.hasAlignment || mode === 'links';
+    this.links.setVisible(this.hasAlignment && mode === 'links');
   }
 
   private build(): void {
@@ -236,7 +252,9 @@ class Seq2SeqPanel {
         this.decodeStatus,
         el('p', {}, 'Output: ', this.output),
         this.current,
+        attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
         this.heatmap.element,
+        this.links.element,
       ),
       this.error,
     );
@@ -482,19 +500,24 @@ class Seq2SeqPanel {
     }
     if (t.rows > 0) {
       const rows = Math.max(step, 0);
-      this.heatmap.element.hidden = rows === 0;
+      this.hasAlignment = rows > 0;
+      this.heatmap.element.hidden = rows === 0 || this.attentionMode === 'links';
+      this.links.setVisible(rows > 0 && this.attentionMode === 'links');
       if (rows > 0) {
-        this.heatmap.update({
+        const alignment = {
           values: t.alignment.subarray(0, rows * t.cols),
           rows,
           cols: t.cols,
           rowLabels: t.outputTokens.slice(0, rows).map(shown),
           colLabels: t.sourceTokens.map(shown),
-          range: [0, 1],
-        });
+        };
+        this.heatmap.update({ ...alignment, range: [0, 1] });
+        this.links.update(alignment);
       }
     } else {
+      this.hasAlignment = false;
       this.heatmap.element.hidden = true;
+      this.links.setVisible(false);
     }
   }
 }

@@ -16,6 +16,7 @@ import * as store from '../../storage/model_store';
 import { createLineChart, SERIES_COLOURS, SERIES_DASHES, type ChartSeries } from '../chart';
 import { el, readoutRow } from '../dom';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
+import { attentionModeToggle, createLinkView, type AttentionMode, type LinkView } from '../link_view';
 import type { ViewContext } from '../types';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
 import { ExplainPanel } from './explain_panel';
@@ -79,6 +80,8 @@ interface WatchedView {
   stripB: HTMLParagraphElement;
   stripDiff: HTMLParagraphElement;
   heatmap: Heatmap;
+  /** The same pooling weights as lines from the pooling query to every token. */
+  links: LinkView;
 }
 
 function newCurves(label: string): Curves {
@@ -132,6 +135,7 @@ export class Studio {
   private snapshots: Snapshot[] = [];
   private watchedTexts: string[] = [];
   private watchedViews: WatchedView[] = [];
+  private attentionMode: AttentionMode = 'heatmap';
   private following = true;
   private playTimer: number | null = null;
   private frameRequested = false;
@@ -925,6 +929,7 @@ export class Studio {
         this.timelineStep,
         this.playButton,
       ),
+      attentionModeToggle('watched-mode', (mode) => this.showAttentionAs(mode)),
       this.watched,
     );
     this.watchedTexts = this.watchedList();
@@ -1155,6 +1160,12 @@ export class Studio {
       const stripB = el('p', { className: 'token-strip', hidden: !b });
       const stripDiff = el('p', { className: 'token-strip diff-strip', hidden: !b });
       const heatmap = createHeatmap(`Attention weights on watched review ${i + 1}`, `watched-${i}`);
+      const links = createLinkView(`Pooling weights on watched review ${i + 1}`, `watched-links-${i}`, {
+        threshold: 0.005,
+        rowsName: 'the pooling query',
+        colsName: 'the tokens',
+      });
+      links.setVisible(this.attentionMode === 'links');
       this.watched.append(
         el(
           'div',
@@ -1164,9 +1175,10 @@ export class Studio {
           stripB,
           stripDiff,
           heatmap.element,
+          links.element,
         ),
       );
-      return { stripA, stripB, stripDiff, heatmap };
+      return { stripA, stripB, stripDiff, heatmap, links };
     });
     this.timeline.max = '0';
     this.timeline.value = '0';
@@ -1332,7 +1344,18 @@ export class Studio {
         view.heatmap.element.hidden = true;
         return;
       }
-      view.heatmap.element.hidden = false;
+      view.heatmap.element.hidden = this.attentionMode === 'links';
+      // Pooling: one query (per model) to every token; drawn only while the link view is shown.
+      const pools = rows.filter((r) => r.label !== 'B − A');
+      const pooled: number[] = [];
+      for (const r of pools) for (let t = 0; t < tokens.length; t++) pooled.push(r.values[t] ?? 0);
+      view.links.update({
+        values: pooled,
+        rows: pools.length,
+        cols: tokens.length,
+        rowLabels: pools.map((r) => (race ? `pooling ${r.label}` : 'pooling')),
+        colLabels: tokens,
+      });
       const values: number[] = [];
       for (const r of rows) for (let t = 0; t < tokens.length; t++) values.push(r.values[t] ?? 0);
       view.heatmap.update({
@@ -1343,6 +1366,16 @@ export class Studio {
         colLabels: tokens,
       });
     });
+  }
+
+  /** The watched reviews' attention as heatmaps or as links (the other one is hidden and not drawn). */
+  private showAttentionAs(mode: AttentionMode): void {
+    this.attentionMode = mode;
+    this.watched.dataset.mode = mode;
+    for (const view of this.watchedViews) {
+      if (view.heatmap.current()) view.heatmap.element.hidden = mode === 'links';
+      view.links.setVisible(mode === 'links');
+    }
   }
 
   private togglePlay(): void {

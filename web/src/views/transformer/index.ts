@@ -15,6 +15,7 @@ import type {
 import { el, readoutRow, viewPart } from '../dom';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
+import { createLinkView } from '../link_view';
 import type { ViewDefinition } from '../types';
 
 type RunState = 'idle' | 'preparing' | 'training' | 'finished' | 'cancelled' | 'failed';
@@ -69,8 +70,7 @@ class TransformerPanel {
 
   private readonly lineLayer = el('select', { id: 'tf-line-layer' });
   private readonly lineHead = el('select', { id: 'tf-line-head' });
-  private readonly lineView = el('figure', { className: 'tf-lines', dataset: { testid: 'tf-lines' } });
-  private readonly lineSummary = el('ol', { className: 'tf-line-summary' });
+  private readonly lineView = createLinkView('Token to token', 'tf-lines', { threshold: 0.01 });
 
   private readonly peMap = createHeatmap(
     'Positional encoding added at each position (rows) in each model dimension (columns)',
@@ -204,7 +204,7 @@ class TransformerPanel {
           el('label', { htmlFor: 'tf-line-head' }, 'Head '),
           this.lineHead,
         ),
-        this.lineView,
+        this.lineView.element,
       ),
       viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
       viewPart(el('h3', {}, 'Positional encodings'), this.peMap.element),
@@ -212,7 +212,7 @@ class TransformerPanel {
     );
     this.peMap.element.hidden = true;
     this.peMap.element.classList.add('tf-positional');
-    this.lineView.hidden = true;
+    this.lineView.setVisible(false);
   }
 
   private setState(state: RunState, message?: string): void {
@@ -508,75 +508,22 @@ class TransformerPanel {
     return lines;
   }
 
-  /** The selected head as two columns of tokens joined by lines whose opacity is the weight. */
+  /** The selected head in the link view: queries joined to keys by lines whose opacity is the weight. */
   private renderLines(): void {
     const r = this.inspection;
     if (!r) return;
     const l = Math.min(Number(this.lineLayer.value) || 0, r.layers - 1);
     const h = Math.min(Number(this.lineHead.value) || 0, r.heads - 1);
     const t = r.tokens.length;
-    const ns = 'http://www.w3.org/2000/svg';
-    const rowHeight = 24;
-    const width = 560;
-    const height = t * rowHeight + 10;
-    const svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    svg.setAttribute('width', String(width));
-    svg.setAttribute('height', String(height));
-    svg.setAttribute('role', 'img');
-    svg.setAttribute(
-      'aria-label',
-      `Layer ${l + 1}, head ${h + 1}: each query token on the left joined to every key token on the right; ` +
-        'the strongest links are listed below.',
-    );
-    const y = (i: number) => 15 + i * rowHeight;
-    for (let q = 0; q < t; q++) {
-      for (let k = 0; k < t; k++) {
-        const w = at(r, l, h, q, k);
-        if (w < 0.01) continue;
-        const line = document.createElementNS(ns, 'line');
-        line.setAttribute('x1', '170');
-        line.setAttribute('y1', String(y(q) - 4));
-        line.setAttribute('x2', String(width - 170));
-        line.setAttribute('y2', String(y(k) - 4));
-        line.setAttribute('stroke', 'currentColor');
-        line.setAttribute('stroke-width', '2.5');
-        line.setAttribute('stroke-opacity', w.toFixed(3));
-        line.dataset.weight = String(w);
-        const title = document.createElementNS(ns, 'title');
-        title.textContent = `${r.tokens[q]} → ${r.tokens[k]}: ${formatValue(w)}`;
-        line.append(title);
-        svg.append(line);
-      }
-    }
-    for (let i = 0; i < t; i++) {
-      for (const [x, anchor] of [
-        [164, 'end'],
-        [width - 164, 'start'],
-      ] as const) {
-        const text = document.createElementNS(ns, 'text');
-        text.setAttribute('x', String(x));
-        text.setAttribute('y', String(y(i)));
-        text.setAttribute('text-anchor', anchor);
-        text.setAttribute('fill', 'currentColor');
-        text.setAttribute('font-size', '14');
-        text.textContent = r.tokens[i];
-        svg.append(text);
-      }
-    }
-    this.lineSummary.replaceChildren(
-      ...r.tokens.map((token, q) => {
-        let best = 0;
-        for (let k = 1; k < t; k++) if (at(r, l, h, q, k) > at(r, l, h, q, best)) best = k;
-        return el('li', {}, `${token} attends most to ${r.tokens[best]} (${formatValue(at(r, l, h, q, best))})`);
-      }),
-    );
-    this.lineView.replaceChildren(
-      el('figcaption', {}, `Layer ${l + 1}, head ${h + 1}: queries (left) to keys (right), opacity = weight`),
-      svg,
-      this.lineSummary,
-    );
-    this.lineView.hidden = false;
+    this.lineView.element.dataset.head = `${l},${h}`;
+    this.lineView.setVisible(true);
+    this.lineView.update({
+      values: r.attention.subarray((l * r.heads + h) * t * t, (l * r.heads + h + 1) * t * t),
+      rows: t,
+      cols: t,
+      rowLabels: r.tokens,
+      colLabels: r.tokens,
+    });
     this.saveParams();
   }
 
