@@ -87,8 +87,8 @@ test('lab: an old #lab? link reproduces the state, and the screenshot for the RE
   // The screenshot shows a cell's explanation, as a learner hovering h1's weight sees it.
   await example.locator('[data-testid="heatmap-weights"] td').first().hover();
   await example.waitForSelector('[data-testid="heatmap-weights-explain"] p');
-  mkdirSync(path.join(root, 'docs/images'), { recursive: true });
-  await example.screenshot({ path: path.join(root, 'docs/images/attention-lab.png'), fullPage: true });
+  mkdirSync(path.join(root, 'build/screenshots'), { recursive: true });
+  await example.screenshot({ path: path.join(root, 'build/screenshots/attention-lab.png'), fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
   await example.close();

@@ -210,8 +210,8 @@ test('course: a failed check shows the learner heatmap next to the reference, hi
   await hint.click();
   assert.equal(await exercise.locator('.hints li').count(), 2);
   await exercise.scrollIntoViewIfNeeded();
-  mkdirSync(path.join(root, 'docs/images'), { recursive: true });
-  await page.screenshot({ path: path.join(root, 'docs/images/course.png') });
+  mkdirSync(path.join(root, 'build/screenshots'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'build/screenshots/course.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });
