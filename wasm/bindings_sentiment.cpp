@@ -5,8 +5,6 @@
 #include <emscripten/bind.h>
 #include <malloc.h>
 
-#include <cmath>
-
 #include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/data/splits.hpp"
@@ -84,14 +82,6 @@ double option(const val& options, const char* key, double fallback) {
   if (is_absent(options) || is_absent(options[key])) return fallback;
   if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
   return options[key].as<double>();
-}
-
-std::size_t whole_number(double x, const char* name, double max) {
-  if (!(x >= 0) || x != std::floor(x) || x > max) {
-    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " +
-                                std::to_string(static_cast<long long>(max)));
-  }
-  return static_cast<std::size_t>(x);
 }
 
 // The JS handle. The last explanations are kept here so that explain()/snapshot() can hand

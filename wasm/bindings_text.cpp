@@ -3,7 +3,6 @@
 // attn_core. See attn_engine.d.ts for the JS-side types.
 #include <emscripten/bind.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,13 +13,6 @@
 
 namespace attn::wasm {
 namespace {
-
-std::size_t whole_number(double x, double max, const std::string& name) {
-  if (!(x >= 0) || x != std::floor(x) || x > max) {
-    throw std::invalid_argument(name + " must be a whole number between 0 and " + std::to_string(std::lround(max)));
-  }
-  return static_cast<std::size_t>(x);
-}
 
 // A JS array of arrays -> rows of items, each item read by read(value, "name[i][j]").
 template <class Item, class Read>
@@ -47,7 +39,7 @@ std::vector<std::vector<std::string>> to_token_lists(const val& docs, const std:
 std::vector<std::vector<std::int32_t>> to_id_lists(const val& seqs, const std::string& name) {
   return read_rows<std::int32_t>(seqs, name, [](const val& id, const std::string& where) {
     const double x = id.isNumber() ? id.as<double>() : -1;
-    return static_cast<std::int32_t>(whole_number(x, 2147483647.0, where));
+    return static_cast<std::int32_t>(whole_number(x, where, 2147483647.0));
   });
 }
 
@@ -73,7 +65,7 @@ PadMode pad_mode(const std::string& mode, const char* name) {
 val js_imdb_encode(const val& train_docs, double num_words, const val& reviews) {
   return guarded([&] {
     const Vocabulary vocabulary =
-        Vocabulary::fit(to_token_lists(train_docs, "trainDocs"), whole_number(num_words, 1e7, "numWords"));
+        Vocabulary::fit(to_token_lists(train_docs, "trainDocs"), whole_number(num_words, "numWords", 1e7));
     std::vector<std::vector<std::int32_t>> encoded;
     for (const auto& review : to_token_lists(reviews, "reviews")) encoded.push_back(vocabulary.encode(review));
     return to_js_rows(encoded);
@@ -84,11 +76,11 @@ val js_imdb_encode(const val& train_docs, double num_words, const val& reviews) 
 val js_pad_sequences(const val& seqs, double maxlen, const std::string& padding, const std::string& truncating,
                      double value) {
   return guarded([&] {
-    const std::size_t n = whole_number(maxlen, 1e6, "maxlen");
+    const std::size_t n = whole_number(maxlen, "maxlen", 1e6);
     const auto ids = to_id_lists(seqs, "seqs");
     check_value_count({static_cast<double>(ids.size()), maxlen}, "padSequences: N × maxlen");
     const PaddedBatch batch = pad_sequences(ids, n, pad_mode(padding, "padding"), pad_mode(truncating, "truncating"),
-                                            static_cast<std::int32_t>(whole_number(value, 2147483647.0, "value")));
+                                            static_cast<std::int32_t>(whole_number(value, "value", 2147483647.0)));
     std::vector<std::vector<std::int32_t>> id_rows(batch.ids.shape(0)), mask_rows(batch.mask.shape(0));
     for (std::size_t r = 0; r < id_rows.size(); ++r) {
       for (std::size_t t = 0; t < batch.ids.shape(1); ++t) {

@@ -16,6 +16,14 @@ void throw_js_error(const std::string& message) {
   val::global("Error").new_(val(buffer)).throw_();
 }
 
+std::size_t whole_number(double x, const std::string& name, double max) {
+  if (!(x >= 0) || x != std::floor(x) || x > max) {
+    throw std::invalid_argument(name + " must be a whole number between 0 and " +
+                                std::to_string(static_cast<long long>(max)));
+  }
+  return static_cast<std::size_t>(x);
+}
+
 void check_value_count(std::initializer_list<double> extents, const std::string& what) {
   double count = 1;
   for (double extent : extents) count *= extent;

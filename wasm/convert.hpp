@@ -58,6 +58,10 @@ constexpr double kMaxValues = 268435456.0;
 // product of `extents` (each already a whole number) is within kMaxValues.
 void check_value_count(std::initializer_list<double> extents, const std::string& what);
 
+// x as a count: throws std::invalid_argument "<name> must be a whole number between 0 and <max>"
+// unless x is a whole number in [0, max].
+std::size_t whole_number(double x, const std::string& name, double max);
+
 // Reads obj.shape (an array of non-negative integers, their product within kMaxValues); `name`
 // is used in error messages.
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);
