@@ -101,23 +101,30 @@ void Seq2SeqModel::Impl::embed_tokens(const std::int32_t* tokens, std::size_t st
   }
 }
 
+void Seq2SeqModel::Impl::run_cell(DecoderState& d, StepCache& cache) const {
+  if (decoder_lstm) {
+    decoder_lstm->step_forward(d.x, d.h, d.c, d.h, d.c, cache.lstm);
+  } else {
+    decoder_gru->step_forward(d.x, d.h, d.h, cache.gru);
+  }
+}
+
+void Seq2SeqModel::Impl::bahdanau_cell(DecoderState& d, StepCache& cache, float* out) const {
+  // s_t = cell([E y; c_t], s_{t-1});  out = [s_t; c_t]
+  const std::size_t nb = d.h.shape(0);
+  join_rows(d.embedded, d.context, nb, d.x.data());
+  run_cell(d, cache);
+  join_rows(d.h, d.context, nb, out);
+}
+
 void Seq2SeqModel::Impl::step(const EncoderState& e, DecoderState& d, StepCache& cache, float* out) const {
   const std::size_t nb = d.h.shape(0);
   const Mask2* mask = &e.mask;
-  auto run_cell = [&] {
-    if (decoder_lstm) {
-      decoder_lstm->step_forward(d.x, d.h, d.c, d.h, d.c, cache.lstm);
-    } else {
-      decoder_gru->step_forward(d.x, d.h, d.h, cache.gru);
-    }
-  };
   switch (config.attention) {
     case AttentionForm::bahdanau:
-      // c_t = attention(s_{t-1}, h);  s_t = cell([E y; c_t], s_{t-1});  out = [s_t; c_t]
+      // c_t = attention(s_{t-1}, h), then the cell and the output-layer input
       bahdanau->step_forward(d.h, e.annotations, e.keys, mask, d.context, d.weights, cache.bahdanau);
-      join_rows(d.embedded, d.context, nb, d.x.data());
-      run_cell();
-      join_rows(d.h, d.context, nb, out);
+      bahdanau_cell(d, cache, out);
       break;
     case AttentionForm::luong:
       // s_t = cell([E y; h̃_{t-1}], s_{t-1});  c_t, h̃_t = attention(s_t, h);  out = h̃_t
@@ -126,7 +133,7 @@ void Seq2SeqModel::Impl::step(const EncoderState& e, DecoderState& d, StepCache&
       } else {
         std::copy(d.embedded.begin(), d.embedded.end(), d.x.begin());
       }
-      run_cell();
+      run_cell(d, cache);
       luong->step_forward(d.h, e.annotations, mask, d.context, d.attentional, d.weights, cache.luong);
       std::copy(d.attentional.begin(), d.attentional.end(), d.feed.begin());
       std::copy(d.attentional.begin(), d.attentional.end(), out);
@@ -134,7 +141,7 @@ void Seq2SeqModel::Impl::step(const EncoderState& e, DecoderState& d, StepCache&
     case AttentionForm::none:
       // s_t = cell(E y, s_{t-1});  out = s_t
       std::copy(d.embedded.begin(), d.embedded.end(), d.x.begin());
-      run_cell();
+      run_cell(d, cache);
       std::copy(d.h.begin(), d.h.end(), out);
       break;
   }

@@ -127,6 +127,11 @@ struct Seq2SeqModel::Impl {
   // One decoder step: reads d.embedded (E y_{t-1}) and the state, advances it, writes the
   // output-layer input [rows, Dout] to `out` and the attention weights to d.weights.
   void step(const EncoderState& e, DecoderState& d, StepCache& cache, float* out) const;
+  // The decoder cell on d.x, advancing d.h (and d.c for an LSTM).
+  void run_cell(DecoderState& d, StepCache& cache) const;
+  // Bahdanau's step once c_t is in d.context: s_t = cell([E y_{t-1}; c_t], s_{t-1}) and
+  // out = [s_t; c_t] [rows, Dout]. step() and the step API (seq2seq_step.cpp) both end here.
+  void bahdanau_cell(DecoderState& d, StepCache& cache, float* out) const;
   // Gathers the target embedding rows of `tokens` [rows] into d.embedded.
   void embed_tokens(const std::int32_t* tokens, std::size_t stride, std::size_t rows, DecoderState& d) const;
 
