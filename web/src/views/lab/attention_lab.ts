@@ -8,6 +8,7 @@ import type { EngineBridge } from '../../engine/bridge';
 import { csvButton } from '../../export/export';
 import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
+import { softmaxLines } from '../softmax_numbers';
 import { SCORE_FORMULAS } from './formulas';
 import { normals } from './sample';
 import {
@@ -55,16 +56,6 @@ export function weightStats(weights: ArrayLike<number>): { entropy: number; max:
     max = Math.max(max, w);
   }
   return { entropy, max };
-}
-
-/** The softmax pieces for one position, as the engine computes them (max subtracted first). */
-function softmaxParts(scores: ArrayLike<number>, visible: (i: number) => boolean, i: number, tau: number) {
-  let m = -Infinity;
-  for (let j = 0; j < scores.length; j++) if (visible(j)) m = Math.max(m, scores[j]);
-  let denominator = 0;
-  for (let j = 0; j < scores.length; j++) if (visible(j)) denominator += Math.exp((scores[j] - m) / tau);
-  const numerator = visible(i) ? Math.exp((scores[i] - m) / tau) : 0;
-  return { m, numerator, denominator };
 }
 
 export class AttentionLab {
@@ -626,14 +617,17 @@ export class AttentionLab {
     const scores = result.scores.data;
     const weight = result.weights.data[t];
     if (!state.visible[t]) return [`h${t + 1} is masked (padding): α${t + 1} = 0`, `weight α${t + 1} = ${f(weight)}`];
-    const { m, numerator, denominator } = softmaxParts(scores, (j) => state.visible[j], t, tau);
     const d = state.query.length;
     return [
       ...this.scoreLines(t),
-      `temperature τ = ${tau}; the largest visible score m = ${f(m)} is subtracted first (it cancels)`,
-      `numerator e^((${f(scores[t])} − ${f(m)}) / ${tau}) = ${f(numerator)}`,
-      `denominator Σᵤ e^((scoreᵤ − m) / τ) over the visible annotations = ${f(denominator)}`,
-      `weight α${t + 1} = ${f(numerator)} / ${f(denominator)} = ${f(weight)}`,
+      `temperature τ = ${tau}`,
+      ...softmaxLines(scores, t, {
+        temperature: tau,
+        visible: (j) => state.visible[j],
+        name: `weight α${t + 1}`,
+        over: 'the visible annotations',
+        weight,
+      }),
       `contribution to the context α${t + 1} h${t + 1} = ${f(weight)} × ${plainVector(state.annotations[t])} = ${vector(
         result.weighted.data.slice(t * d, (t + 1) * d),
       )}`,
@@ -827,14 +821,11 @@ export class AttentionLab {
       return [`token ${j + 1} is ${why}: masked, so its weight is ${f(weight)}`];
     }
     const qk = dot(row(q, i), row(k, j));
-    const { m, numerator, denominator } = softmaxParts(scores, visible, j, 1);
     const contribution = Array.from(row(v, j), (x) => x * weight);
     return [
       `q${i + 1}·k${j + 1} = ${products(row(q, i), row(k, j))} = ${f(qk)}`,
       `scale 1/√d_k = 1/√${SELF_DIM} = ${f(scale)}, score = ${f(qk)} × ${f(scale)} = ${f(scores[j])}`,
-      `numerator e^(${f(scores[j])} − ${f(m)}) = ${f(numerator)} (m = the row's largest visible score)`,
-      `denominator Σ over the visible keys of row ${i + 1} = ${f(denominator)}`,
-      `weight = ${f(numerator)} / ${f(denominator)} = ${f(weight)}`,
+      ...softmaxLines(scores, j, { visible, name: 'weight', over: `the visible keys of row ${i + 1}`, weight }),
       `contribution to output ${i + 1}: ${f(weight)} × v${j + 1} = ${f(weight)} × ${plainVector(row(v, j))} = ${vector(contribution)}`,
     ];
   }

@@ -10,6 +10,7 @@
 // as text nodes.
 import { prefersReducedMotion } from '../../app/theme';
 import { EngineBridge } from '../../engine/bridge';
+import { errorKind } from '../../engine/errors';
 import type { DataSource, TrainingProgress, WatchedAttention } from '../../engine/protocol';
 import { download } from '../../export/export';
 import * as store from '../../storage/model_store';
@@ -1102,7 +1103,7 @@ export class Studio {
       }
     } catch (error) {
       const text = message(error);
-      if (/training diverged/.test(text)) {
+      if (errorKind(error) === 'diverged') {
         this.explain.modelChanged({ trained: true });
         this.divergedText.textContent = text;
         this.retryButton.textContent = `Retry with learning rate ${formatRate(this.lastRate / 10)}`;

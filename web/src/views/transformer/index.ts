@@ -15,6 +15,7 @@ import type {
 import { el, readoutRow, viewPart } from '../dom';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
+import { softmaxLines } from '../softmax_numbers';
 import { createLinkView } from '../link_view';
 import type { ViewDefinition } from '../types';
 
@@ -494,16 +495,12 @@ class TransformerPanel {
       );
       return lines;
     }
-    let max = -Infinity;
-    for (let kk = 0; kk < t; kk++) if (visible(kk)) max = Math.max(max, score(kk));
-    let denominator = 0;
-    for (let kk = 0; kk < t; kk++) if (visible(kk)) denominator += Math.exp(score(kk) - max);
-    const numerator = Math.exp(score(k) - max);
+    const scores = Array.from({ length: t }, (_, kk) => score(kk));
+    const visibleKeys = causal ? `the keys up to position ${q}` : `the ${t} keys`;
     lines.push(
       `q·k = ${formatValue(score(k) * Math.sqrt(d))}; s = q·k / √${d} = ${formatValue(score(k))}`,
-      `α = exp(s − max s) / Σ exp(s′ − max s) = ${formatValue(numerator)} / ${formatValue(denominator)} = ` +
-        `${formatValue(numerator / denominator)} (engine: ${formatValue(at(r, l, h, q, k))}); ` +
-        `this row sums to ${rowSum.toFixed(4)}.`,
+      ...softmaxLines(scores, k, { visible, name: 'α', over: visibleKeys }),
+      `engine: α = ${formatValue(at(r, l, h, q, k))}; this row sums to ${rowSum.toFixed(4)}.`,
     );
     return lines;
   }
