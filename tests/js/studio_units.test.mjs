@@ -11,7 +11,7 @@ let studio;
 let chart;
 
 before(async () => {
-  loaded = await loadWebModules('/src/views/studio/settings.ts', '/src/views/studio/studio.ts', '/src/views/chart.ts');
+  loaded = await loadWebModules('/src/views/studio/settings.ts', '/src/views/studio/curves.ts', '/src/views/chart.ts');
   [settings, studio, chart] = loaded.modules;
 });
 after(async () => {
