@@ -13,6 +13,7 @@ import type {
   TrainingProgress,
 } from './protocol';
 import { ChunkTicker, nextChunkSize } from './chunk_loop';
+import { snapshotInterval } from './snapshots';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
@@ -33,7 +34,7 @@ interface ActiveRun {
   reject: (error: Error) => void;
 }
 
-const TRAINER_ONLY = new Set(['snapshotEvery', 'watched', 'chunkMs', 'progressMs']);
+const TRAINER_ONLY = new Set(['snapshotEvery', 'snapshots', 'watched', 'chunkMs', 'progressMs']);
 
 export class SessionHost {
   private readonly session: SentimentSession;
@@ -167,7 +168,9 @@ export class SessionHost {
     this.stopRun();
     const settings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) if (!TRAINER_ONLY.has(key)) settings[key] = value;
-    this.session.startTraining(settings);
+    const start = this.session.startTraining(settings);
+    if (options.snapshots)
+      options = { ...options, snapshotEvery: snapshotInterval(start.plannedSteps, options.snapshots) };
     return new Promise((resolve, reject) => {
       this.run = {
         id,

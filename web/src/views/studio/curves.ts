@@ -4,14 +4,8 @@
 import type { TrainingProgress, WatchedAttention } from '../../engine/protocol';
 import { SERIES_COLOURS, SERIES_DASHES, type ChartSeries } from '../chart';
 
-/** About this many attention snapshots per run (every 2 steps at least, every 100 at most). */
-const SNAPSHOTS_PER_RUN = 100;
-
-/** Steps between snapshots for about SNAPSHOTS_PER_RUN of them (90% of the data trains). */
-export function snapshotEvery(s: { epochs: number; batchSize: number }, trainExamples: number): number {
-  const planned = s.epochs * Math.ceil((0.9 * trainExamples) / Math.max(1, s.batchSize));
-  return Math.min(100, Math.max(2, Math.ceil(planned / SNAPSHOTS_PER_RUN)));
-}
+/** About this many attention snapshots per run (the worker spaces them by the planned steps). */
+export const SNAPSHOTS_PER_RUN = 100;
 
 /** At most this many snapshots on the timeline; beyond it every second one goes. */
 export const MAX_SNAPSHOTS = 500;

@@ -17,7 +17,7 @@ import type { DataSummary, ModelInfo } from '../../../generated/attn_engine.mjs'
 import { el, errorMessage } from '../dom';
 import type { RunState } from '../run_state';
 import type { ViewContext } from '../types';
-import { addProgress, newCurves, snapshotEvery, type Curves } from './curves';
+import { addProgress, newCurves, SNAPSHOTS_PER_RUN, type Curves } from './curves';
 import { DataPanel } from './data_panel';
 import { ExplainPanel } from './explain_panel';
 import { ChallengerRejected, Race, sideLabels } from './race';
@@ -226,7 +226,7 @@ export class Studio {
       controls.send('start');
       const options = {
         ...trainerSettings(settings),
-        snapshotEvery: snapshotEvery(settings, this.stats.summary?.trainExamples ?? 0),
+        snapshots: SNAPSHOTS_PER_RUN,
         watched,
       };
       const result = await race.train(options, (side, p) => this.onProgress(side, p));
