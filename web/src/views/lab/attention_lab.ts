@@ -9,7 +9,8 @@ import { csvButton } from '../../export/export';
 import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
 import { softmaxLines } from '../softmax_numbers';
-import { SCORE_FORMULAS } from './formulas';
+import { CONTEXT_TEX, SCORE_FORMULAS, WEIGHT_TEX } from './formulas';
+import { formulaList, setTex } from '../math';
 import { normals } from './sample';
 import {
   MAX_ANNOTATIONS,
@@ -69,7 +70,14 @@ export class AttentionLab {
   private selfRequest = 0;
 
   private readonly kindSelect = el('select', { id: 'lab-kind' });
-  private readonly formula = el('p', { className: 'formula', id: 'lab-formula' });
+  /** The score formula of the chosen kind, typeset (its row in `formulas`). */
+  private readonly formula = el('span', { className: 'formula', id: 'lab-formula' });
+  private formulaKind?: string;
+  private readonly formulas = formulaList('lab-formulas', [
+    ['Score', this.formula],
+    ['Weight (softmax at temperature τ)', WEIGHT_TEX],
+    ['Context vector', CONTEXT_TEX],
+  ]);
   private readonly temperature = el('input', { id: 'lab-temperature', type: 'range' });
   private readonly temperatureValue = el('output');
   private readonly seedInput = el('input', { id: 'lab-seed', type: 'number', min: '0', step: '1' });
@@ -246,7 +254,7 @@ export class AttentionLab {
           'move inside a map) to see the arithmetic behind it.',
       ),
       controls,
-      this.formula,
+      this.formulas,
       this.inputs,
       this.error,
       outputs,
@@ -280,6 +288,17 @@ export class AttentionLab {
           'saturates: one key takes almost all the weight (entropy → 0, gradients vanish). Dividing by √d_k ' +
           'keeps the variance at 1 at every size.',
       ),
+      formulaList('lab-scaling-formulas', [
+        [
+          'Unscaled',
+          '\\alpha_j = \\operatorname{softmax}_j(q \\cdot k_j), \\quad \\operatorname{Var}(q \\cdot k_j) = d_k',
+        ],
+        [
+          'Scaled',
+          '\\alpha_j = \\operatorname{softmax}_j\\left(\\frac{q \\cdot k_j}{\\sqrt{d_k}}\\right), \\quad ' +
+            '\\operatorname{Var}\\left(\\frac{q \\cdot k_j}{\\sqrt{d_k}}\\right) = 1',
+        ],
+      ]),
       el(
         'div',
         { className: 'lab-controls' },
@@ -321,6 +340,13 @@ export class AttentionLab {
           'much token i attends to each token j. Padding hides the keys after the real tokens; the causal mask ' +
           'hides every later token (the upper triangle), as in a decoder. Masked entries get weight 0.',
       ),
+      formulaList('lab-mask-formulas', [
+        ['Output', '\\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}} + M\\right) V'],
+        [
+          'Mask',
+          'M_{ij} = \\begin{cases} 0 & \\text{token } i \\text{ may see token } j \\\\ -\\infty & \\text{otherwise} \\end{cases}',
+        ],
+      ]),
       el(
         'div',
         { className: 'lab-controls' },
@@ -338,7 +364,10 @@ export class AttentionLab {
   private syncControls(): void {
     const s = this.state;
     this.kindSelect.value = s.kind;
-    this.formula.textContent = SCORE_FORMULAS[s.kind].formula;
+    if (this.formulaKind !== s.kind) {
+      this.formulaKind = s.kind;
+      setTex(this.formula, SCORE_FORMULAS[s.kind].tex, true);
+    }
     this.temperature.value = String(Math.log(s.temperature));
     this.temperatureValue.textContent = `τ = ${s.temperature}`;
     this.seedInput.value = String(s.seed);

@@ -13,6 +13,7 @@ import type {
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
 import { el, readoutRow, viewPart } from '../dom';
+import { formulaList } from '../math';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import { softmaxLines } from '../softmax_numbers';
@@ -197,6 +198,12 @@ class TransformerPanel {
             ' Causal mask (what-if: the model was trained without)',
           ),
         ),
+        formulaList('tf-formulas', [
+          [
+            'Each head (d = d_model / heads; M hides later keys under the causal mask)',
+            '\\alpha = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d}} + M\\right), \\quad \\operatorname{head} = \\alpha V',
+          ],
+        ]),
         el('p', {}, 'P(positive): ', this.probabilityOut),
         this.ablationBoxes,
         el(
@@ -220,7 +227,14 @@ class TransformerPanel {
         this.lineView.element,
       ),
       viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
-      viewPart(el('h3', {}, 'Positional encodings'), this.peMap.element),
+      viewPart(
+        el('h3', {}, 'Positional encodings'),
+        formulaList('tf-pe-formulas', [
+          ['Even dimensions 2i', 'PE_{p,\\,2i} = \\sin\\left(p / 10000^{2i/D}\\right)'],
+          ['Odd dimensions 2i + 1', 'PE_{p,\\,2i+1} = \\cos\\left(p / 10000^{2i/D}\\right)'],
+        ]),
+        this.peMap.element,
+      ),
       this.error,
     );
     this.peMap.element.hidden = true;
