@@ -74,6 +74,9 @@ export type DataSource =
 export interface TrainOptions extends TrainerSettings {
   /** Attention snapshots of `watched` every this many steps (0 or absent: none). */
   snapshotEvery?: number;
+  /** Instead of snapshotEvery: about this many snapshots over the run, spaced by the steps the
+   *  engine plans for it (snapshotInterval). */
+  snapshots?: number;
   watched?: string[];
   /** Wall time one chunk of steps aims at, in ms (default 40): the worker answers pause and
    *  cancel between chunks, so this bounds their latency. */

@@ -13,10 +13,11 @@ import type {
   TrainingProgress,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
+import { snapshotInterval } from './snapshots';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
-const TRAINER_ONLY = new Set(['snapshotEvery', 'watched', 'chunkMs', 'progressMs']);
+const TRAINER_ONLY = new Set(['snapshotEvery', 'snapshots', 'watched', 'chunkMs', 'progressMs']);
 
 export class SessionHost {
   private readonly session: SentimentSession;
@@ -139,7 +140,9 @@ export class SessionHost {
     this.runner.stop();
     const settings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) if (!TRAINER_ONLY.has(key)) settings[key] = value;
-    this.session.startTraining(settings);
+    const start = this.session.startTraining(settings);
+    if (options.snapshots)
+      options = { ...options, snapshotEvery: snapshotInterval(start.plannedSteps, options.snapshots) };
     const watched = options.snapshotEvery ? (options.watched ?? []) : [];
     return this.runner.start({
       runSteps: (steps) => this.session.runSteps(steps),

@@ -7,7 +7,8 @@
 // is a module of its own: pipeline.ts (the main one), scaling_experiment.ts, self_attention.ts.
 import type { EngineBridge } from '../../engine/bridge';
 import { el } from '../dom';
-import { SCORE_FORMULAS } from './formulas';
+import { formulaList, setTex } from '../math';
+import { CONTEXT_TEX, SCORE_FORMULAS, WEIGHT_TEX } from './formulas';
 import { vectorEditors } from './inputs';
 import { ScorePipeline } from './pipeline';
 import { ScalingExperiment } from './scaling_experiment';
@@ -22,7 +23,14 @@ export class AttentionLab {
   private readonly onState: (state: LabState) => void;
 
   private readonly kindSelect = el('select', { id: 'lab-kind' });
-  private readonly formula = el('p', { className: 'formula', id: 'lab-formula' });
+  /** The score formula of the chosen kind, typeset (its row in `formulas`). */
+  private readonly formula = el('span', { className: 'formula', id: 'lab-formula' });
+  private formulaKind?: string;
+  private readonly formulas = formulaList('lab-formulas', [
+    ['Score', this.formula],
+    ['Weight (softmax at temperature τ)', WEIGHT_TEX],
+    ['Context vector', CONTEXT_TEX],
+  ]);
   private readonly temperature = el('input', { id: 'lab-temperature', type: 'range' });
   private readonly temperatureValue = el('output');
   private readonly seedInput = el('input', { id: 'lab-seed', type: 'number', min: '0', step: '1' });
@@ -131,7 +139,7 @@ export class AttentionLab {
           'move inside a map) to see the arithmetic behind it.',
       ),
       controls,
-      this.formula,
+      this.formulas,
       this.inputs,
       ...this.pipeline.elements,
       this.scaling.element,
@@ -142,7 +150,10 @@ export class AttentionLab {
   private syncControls(): void {
     const s = this.state;
     this.kindSelect.value = s.kind;
-    this.formula.textContent = SCORE_FORMULAS[s.kind].formula;
+    if (this.formulaKind !== s.kind) {
+      this.formulaKind = s.kind;
+      setTex(this.formula, SCORE_FORMULAS[s.kind].tex, true);
+    }
     this.temperature.value = String(Math.log(s.temperature));
     this.temperatureValue.textContent = `τ = ${s.temperature}`;
     this.seedInput.value = String(s.seed);

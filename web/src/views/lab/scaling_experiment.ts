@@ -5,6 +5,7 @@ import type { EngineBridge } from '../../engine/bridge';
 import { csvButton } from '../../export/export';
 import { el } from '../dom';
 import { createHeatmap } from '../heatmap';
+import { formulaList } from '../math';
 import type { Change } from './inputs';
 import { weightStats } from './numbers';
 import { normals } from './sample';
@@ -80,6 +81,17 @@ export class ScalingExperiment {
           'saturates: one key takes almost all the weight (entropy → 0, gradients vanish). Dividing by √d_k ' +
           'keeps the variance at 1 at every size.',
       ),
+      formulaList('lab-scaling-formulas', [
+        [
+          'Unscaled',
+          '\\alpha_j = \\operatorname{softmax}_j(q \\cdot k_j), \\quad \\operatorname{Var}(q \\cdot k_j) = d_k',
+        ],
+        [
+          'Scaled',
+          '\\alpha_j = \\operatorname{softmax}_j\\left(\\frac{q \\cdot k_j}{\\sqrt{d_k}}\\right), \\quad ' +
+            '\\operatorname{Var}\\left(\\frac{q \\cdot k_j}{\\sqrt{d_k}}\\right) = 1',
+        ],
+      ]),
       el(
         'div',
         { className: 'lab-controls' },

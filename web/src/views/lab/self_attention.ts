@@ -4,6 +4,7 @@
 import type { EngineBridge } from '../../engine/bridge';
 import { el } from '../dom';
 import { createHeatmap } from '../heatmap';
+import { formulaList } from '../math';
 import { softmaxLines } from '../softmax_numbers';
 import type { Change } from './inputs';
 import { dot, f, plainVector, products, vector } from './numbers';
@@ -95,6 +96,13 @@ export class SelfAttentionExperiment {
           'much token i attends to each token j. Padding hides the keys after the real tokens; the causal mask ' +
           'hides every later token (the upper triangle), as in a decoder. Masked entries get weight 0.',
       ),
+      formulaList('lab-mask-formulas', [
+        ['Output', '\\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}} + M\\right) V'],
+        [
+          'Mask',
+          'M_{ij} = \\begin{cases} 0 & \\text{token } i \\text{ may see token } j \\\\ -\\infty & \\text{otherwise} \\end{cases}',
+        ],
+      ]),
       el(
         'div',
         { className: 'lab-controls' },

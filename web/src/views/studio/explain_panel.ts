@@ -15,6 +15,23 @@ import type { MisclassifiedReview, Prediction, ReviewAnalysis } from '../../engi
 import { el } from '../dom';
 import { createHeatmap, formatValue, type HeatmapData } from '../heatmap';
 import { softmaxLines } from '../softmax_numbers';
+import { formulaList } from '../math';
+
+/** The three rows of the "Is attention an explanation?" map, as the engine computes them. */
+const EXPLANATION_FORMULAS: [string, string][] = [
+  [
+    'Attention α (pooling over the encoder states h)',
+    '\\alpha_t = \\frac{\\exp e_t}{\\sum_s \\exp e_s}, \\quad \\text{logit} = w_{\\text{out}}^\\top \\sum_t \\alpha_t h_t + b',
+  ],
+  [
+    'Gradient × input (over token t’s embedding x_t)',
+    '\\sum_d \\frac{\\partial\\, \\text{logit}}{\\partial x_{t,d}} \\, x_{t,d}',
+  ],
+  [
+    'Leave-one-out (token t replaced by the unknown word)',
+    '\\Delta p_t = P(\\text{positive} \\mid x_{t \\to \\text{unk}}) - P(\\text{positive} \\mid x)',
+  ],
+];
 
 const DEBOUNCE_MS = 150;
 const SHUFFLES = 20;
@@ -131,6 +148,7 @@ export class ExplainPanel {
       this.counterfactual,
       this.error,
       testsHeading,
+      formulaList('explain-formulas', EXPLANATION_FORMULAS),
       this.heatmap.element,
       this.tests,
       this.correlation,
