@@ -26,6 +26,13 @@ const shown = (token: string) => (token === ' ' ? '␣' : token);
 let sessionOwner = 0;
 let nextOwner = 1;
 
+/** Takes the session for a view outside this module (seq2seq_step_view.ts); returns its owner id. */
+export function claimSeq2SeqSession(): number {
+  sessionOwner = nextOwner++;
+  return sessionOwner;
+}
+export const ownsSeq2SeqSession = (owner: number): boolean => owner !== 0 && owner === sessionOwner;
+
 /** Pages opened with ?s2s-quick (the browser tests) train each run for a few seconds only. */
 function quickMode(): boolean {
   return new URLSearchParams(location.search).has('s2s-quick');

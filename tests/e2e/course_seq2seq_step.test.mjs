@@ -1,0 +1,87 @@
+// Browser test of lesson 9's in-model exercise (web/src/course/seq2seq_step_view.ts): the
+// learner's alignBatch, run in the sandbox, drives greedy decoding of a seq2seq model trained in
+// the page. The alignment_batch solution gives the engine's exact match and outputs; a softmax over
+// the batch instead of over time changes them and lowers the accuracy.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, startBrowser } from './support/browser.mjs';
+
+let env;
+
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** Replaces the editor's content the way a paste would. */
+async function setCode(page, id, code) {
+  const content = page.locator(`[data-testid="exercise-${id}"] .cm-content`);
+  await content.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+const DEMO = '[data-testid="s2s-step-reversal"]';
+
+test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch inside a model trained in the page', async (t) => {
+  const { page, problems } = await openPage(env, 'course.html?s2s-quick#lesson-9');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 20000 });
+  const demo = page.locator(DEMO);
+  await demo.getByRole('button', { name: 'Train the reversal model' }).click();
+  await page.waitForSelector(`${DEMO}[data-state="trained"]`, { timeout: 120000 });
+
+  const draftSaved = (needle) =>
+    page.waitForFunction(
+      (text) =>
+        (
+          JSON.parse(localStorage.getItem('attention-playground.course.v1') ?? '{}').drafts?.alignment_batch ?? ''
+        ).includes(text),
+      needle,
+    );
+  const exercise = page.locator('[data-testid="exercise-alignment_batch"]');
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  const solution = await exercise.locator('.solution pre').textContent();
+  await setCode(page, 'alignment_batch', solution);
+  await draftSaved('np.max(e)');
+  const run = demo.getByRole('button', { name: 'Decode with my alignBatch' });
+  await run.click();
+  await page.waitForSelector(`${DEMO}[data-state="done"]`, { timeout: 60000 });
+  const accuracy = await demo.locator('[data-testid="s2s-step-accuracy"]').textContent();
+  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your alignBatch (\d+\.\d) %/);
+  t.diagnostic(accuracy);
+  assert.equal(mine, engineAccuracy);
+  assert.match(await demo.locator('[role="status"]').textContent(), /the same outputs as the engine’s own/);
+  assert.equal(await demo.locator('[data-testid="s2s-step-table"] tbody tr').count(), 24);
+  await demo.locator('[data-testid="s2s-step-engine-alignment"]').waitFor();
+  await demo.locator('[data-testid="s2s-step-your-alignment"]').waitFor();
+
+  // A softmax over the batch (axis 0) instead of over time: the model writes something else.
+  const broken = solution.replace(
+    /const weights = energies\.map\(\(e\) => \{[\s\S]*?\n {2}\}\);/,
+    'const sums = np.sum(np.exp(energies), 0);\n  const weights = energies.map((e) => np.divide(np.exp(e), sums));',
+  );
+  assert.notEqual(broken, solution);
+  await setCode(page, 'alignment_batch', broken);
+  await draftSaved('const sums');
+  await run.click();
+  await page.waitForFunction(
+    (selector) =>
+      document.querySelector(selector)?.dataset.state === 'done' &&
+      /changes what the model writes/.test(document.querySelector(`${selector} [role="status"]`).textContent),
+    DEMO,
+    { timeout: 60000 },
+  );
+  const after = await demo.locator('[data-testid="s2s-step-accuracy"]').textContent();
+  const [, engineAgain, brokenAccuracy] = after.match(/engine (\d+\.\d) %, with your alignBatch (\d+\.\d) %/);
+  t.diagnostic(after);
+  await demo.screenshot({ path: 'build/screenshots/course-seq2seq-step.png' });
+  assert.equal(engineAgain, engineAccuracy);
+  assert.ok(Number(brokenAccuracy) < Number(engineAccuracy), `${brokenAccuracy} < ${engineAccuracy}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
