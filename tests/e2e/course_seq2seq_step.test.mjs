@@ -4,7 +4,12 @@
 // the batch instead of over time changes them and lowers the accuracy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from './support/browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let env;
 
@@ -79,7 +84,8 @@ test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch i
   const after = await demo.locator('[data-testid="s2s-step-accuracy"]').textContent();
   const [, engineAgain, brokenAccuracy] = after.match(/engine (\d+\.\d) %, with your alignBatch (\d+\.\d) %/);
   t.diagnostic(after);
-  await demo.screenshot({ path: 'build/screenshots/course-seq2seq-step.png' });
+  mkdirSync(path.join(root, 'build/screenshots'), { recursive: true });
+  await demo.screenshot({ path: path.join(root, 'build/screenshots/course-seq2seq-step.png') });
   assert.equal(engineAgain, engineAccuracy);
   assert.ok(Number(brokenAccuracy) < Number(engineAccuracy), `${brokenAccuracy} < ${engineAccuracy}`);
   assert.deepEqual(problems, []);

@@ -19,7 +19,7 @@ export type Seq2SeqEngine = Pick<
 const SVG = 'http://www.w3.org/2000/svg';
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 /** Spaces are invisible in a table header: show them as ␣. */
-const shown = (token: string) => (token === ' ' ? '␣' : token);
+export const shown = (token: string) => (token === ' ' ? '␣' : token);
 
 // The worker has one seq2seq session: the demo that created it last owns it. A demo whose session
 // was replaced (another demo trained since) must train again before it can translate.

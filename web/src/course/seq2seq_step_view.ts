@@ -13,7 +13,7 @@ import type { Seq2SeqStepDemo } from './lessons/types';
 import { NP_SOURCE } from './np_helper';
 import type { ProgressStore } from './progress';
 import { runInSandbox } from './sandbox';
-import { claimSeq2SeqSession, ownsSeq2SeqSession } from './seq2seq_demo_view';
+import { claimSeq2SeqSession, ownsSeq2SeqSession, shown } from './seq2seq_demo_view';
 import {
   decodeWithAttention,
   engineAttention,
@@ -41,7 +41,6 @@ const EXERCISE_ID = 'alignment_batch';
 /** Each sandbox run (one output position, every input) may take this long. */
 const STEP_LIMIT_MS = 4000;
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
-const shown = (token: string) => (token === ' ' ? '␣' : token);
 
 function quickMode(): boolean {
   return new URLSearchParams(location.search).has('s2s-quick');
