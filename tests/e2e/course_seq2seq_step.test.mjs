@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { draftSaved, setCode } from './support/course.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,15 +21,6 @@ after(async () => {
   await env?.close();
 });
 
-/** Replaces the editor's content the way a paste would. */
-async function setCode(page, id, code) {
-  const content = page.locator(`[data-testid="exercise-${id}"] .cm-content`);
-  await content.click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
-
 const DEMO = '[data-testid="s2s-step-reversal"]';
 
 test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch inside a model trained in the page', async (t) => {
@@ -40,19 +32,11 @@ test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch i
   await demo.getByRole('button', { name: 'Train the reversal model' }).click();
   await page.waitForSelector(`${DEMO}[data-state="trained"]`, { timeout: 120000 });
 
-  const draftSaved = (needle) =>
-    page.waitForFunction(
-      (text) =>
-        (
-          JSON.parse(localStorage.getItem('attention-playground.course.v1') ?? '{}').drafts?.alignment_batch ?? ''
-        ).includes(text),
-      needle,
-    );
   const exercise = page.locator('[data-testid="exercise-alignment_batch"]');
   await exercise.getByRole('button', { name: 'Show the solution' }).click();
   const solution = await exercise.locator('.solution pre').textContent();
   await setCode(page, 'alignment_batch', solution);
-  await draftSaved('np.max(e)');
+  await draftSaved(page, 'alignment_batch', 'np.max(e)');
   const run = demo.getByRole('button', { name: 'Decode with my alignBatch' });
   await run.click();
   await page.waitForSelector(`${DEMO}[data-state="done"]`, { timeout: 60000 });
@@ -72,7 +56,7 @@ test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch i
   );
   assert.notEqual(broken, solution);
   await setCode(page, 'alignment_batch', broken);
-  await draftSaved('const sums');
+  await draftSaved(page, 'alignment_batch', 'const sums');
   await run.click();
   await page.waitForFunction(
     (selector) =>
