@@ -48,6 +48,18 @@ test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch i
   assert.equal(await demo.locator('[data-testid="s2s-step-table"] tbody tr').count(), 24);
   await demo.locator('[data-testid="s2s-step-engine-alignment"]').waitFor();
   await demo.locator('[data-testid="s2s-step-your-alignment"]').waitFor();
+  // A click on an input shows its alignment matrices.
+  const third = demo.locator('[data-testid="s2s-step-table"] tbody tr').nth(2).locator('button');
+  const input = await third.textContent();
+  await third.click();
+  assert.match(
+    await demo.locator('[data-testid="s2s-step-engine-alignment"]').textContent(),
+    new RegExp(`engine: ${input} → `),
+  );
+  assert.match(
+    await demo.locator('[data-testid="s2s-step-your-alignment"]').textContent(),
+    new RegExp(`yours: ${input} → `),
+  );
 
   // A softmax over the batch (axis 0) instead of over time: the model writes something else.
   const broken = solution.replace(

@@ -149,6 +149,7 @@ export function createSeq2SeqStepView(
       return;
     }
     runButton.disabled = true;
+    trainButton.disabled = true;
     results.replaceChildren();
     try {
       setState('running', 'Decoding with the engine’s attention…');
@@ -160,6 +161,15 @@ export function createSeq2SeqStepView(
       setState('running', 'Decoding with your alignBatch (in the sandbox, one run per output position)…');
       const code = progress.snapshot.drafts[EXERCISE_ID] ?? EXERCISES[EXERCISE_ID].starter;
       const mine = await decodeWithAttention(steps, texts, sandboxAttention(code));
+      // The alignment matrices of one input, the engine's next to the learner's; a click on an
+      // input in the table shows its own.
+      const figures = el('div', { className: 'exercise-figures' });
+      const showInput = (i: number) =>
+        figures.replaceChildren(
+          alignmentMap(`engine: ${theirs[i].source} → ${theirs[i].output}`, 's2s-step-engine-alignment', theirs[i]),
+          alignmentMap(`yours: ${mine[i].source} → ${mine[i].output}`, 's2s-step-your-alignment', mine[i]),
+        );
+      showInput(0);
       const engineAccuracy = exactMatch(theirs, targets);
       const mineAccuracy = exactMatch(mine, targets);
       const table = el(
@@ -177,7 +187,7 @@ export function createSeq2SeqStepView(
             el(
               'tr',
               {},
-              el('td', {}, p.source),
+              el('td', {}, el('button', { type: 'button', title: 'show its alignment matrices' }, p.source)),
               el('td', {}, p.target),
               el('td', {}, `${theirs[i].output} ${theirs[i].output === p.target ? '✓' : '✗'}`),
               el(
@@ -199,14 +209,12 @@ export function createSeq2SeqStepView(
           `Exact match on ${pairs.length} held-out inputs: engine ${percent(engineAccuracy)}, ` +
             `with your alignBatch ${percent(mineAccuracy)}.`,
         ),
-        el(
-          'div',
-          { className: 'exercise-figures' },
-          alignmentMap(`engine: ${theirs[0].source} → ${theirs[0].output}`, 's2s-step-engine-alignment', theirs[0]),
-          alignmentMap(`yours: ${mine[0].source} → ${mine[0].output}`, 's2s-step-your-alignment', mine[0]),
-        ),
+        figures,
         table,
       );
+      table
+        .querySelectorAll('tbody button')
+        .forEach((button, i) => button.addEventListener('click', () => showInput(i)));
       const same = mine.every((d, i) => d.failure === null && d.output === theirs[i].output);
       if (failure !== null) setState('done', `Your alignBatch could not drive the decoder (${failure}).`);
       else if (same) setState('done', 'Your attention gives the model the same outputs as the engine’s own.');
@@ -215,6 +223,7 @@ export function createSeq2SeqStepView(
       setState('error', `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       runButton.disabled = false;
+      trainButton.disabled = false;
     }
   });
   return root;
