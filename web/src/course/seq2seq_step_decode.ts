@@ -120,8 +120,9 @@ export async function decodeWithAttention(
       const k = asked[i];
       const answer = answers[i];
       const [b, tx, dh] = encodings[k].annotations.shape;
-      const why = 'error' in answer ? answer.error : problem(answer, b, tx, dh);
-      if (why !== null || 'error' in answer) {
+      const thrown = answer !== null && typeof answer === 'object' && 'error' in answer;
+      const why = thrown ? String(answer.error) : problem(answer, b, tx, dh);
+      if (why !== null || thrown) {
         failures[k] = `step ${t + 1}: ${why}`;
         continue;
       }

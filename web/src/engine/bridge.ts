@@ -11,7 +11,9 @@
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
 //   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics,
-//   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo.
+//   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo, seq2seqSamples(count);
+//   the step API seq2seqStepEncode(texts), seq2seqStepAttend(encoding, s), seq2seqDecoderStep(previous,
+//   state, context), seq2seqTargetText(ids) (course/seq2seq_step_decode.ts drives it).
 // Engine: memoryBytes() → wasm memory size, onRestart(listener), dispose().
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
@@ -32,6 +34,7 @@ import type {
   SentimentModelConfig,
   Seq2SeqInfo,
   Seq2SeqMetrics,
+  Tensor,
 } from '../../generated/attn_engine.mjs';
 import type {
   DataSource,
@@ -345,6 +348,31 @@ export class EngineBridge {
   /** The buffer is transferred to the worker (detached here). */
   seq2seqLoadModel(bytes: ArrayBuffer): Promise<Seq2SeqInfo> {
     return this.seq2seq('loadModel', { bytes }, {}, [bytes]);
+  }
+
+  /** The first `count` held-out pairs of the seq2seq session. */
+  seq2seqSamples(count: number): Promise<Seq2SeqOps['samples']['result']> {
+    return this.seq2seq('samples', { count });
+  }
+  // The seq2seq step API (Bahdanau models): see Seq2SeqSession.stepEncode in attn_engine.d.ts.
+  seq2seqStepEncode(texts: string[]): Promise<Seq2SeqOps['stepEncode']['result']> {
+    return this.seq2seq('stepEncode', { texts });
+  }
+  seq2seqStepAttend(
+    encoding: Seq2SeqOps['stepAttend']['args']['encoding'],
+    s: Tensor,
+  ): Promise<Seq2SeqOps['stepAttend']['result']> {
+    return this.seq2seq('stepAttend', { encoding, s });
+  }
+  seq2seqDecoderStep(
+    previous: number[],
+    state: Seq2SeqOps['decoderStep']['args']['state'],
+    context: Tensor,
+  ): Promise<Seq2SeqOps['decoderStep']['result']> {
+    return this.seq2seq('decoderStep', { previous, state, context });
+  }
+  seq2seqTargetText(ids: number[]): Promise<Seq2SeqOps['targetText']['result']> {
+    return this.seq2seq('targetText', { ids });
   }
 
   private seq2seq<K extends Seq2SeqOp>(

@@ -10,8 +10,12 @@ import type {
   Seq2SeqEpochReport,
   Seq2SeqInfo,
   Seq2SeqMetrics,
+  Seq2SeqDecoderState,
+  Seq2SeqDecoderStepResult,
   Seq2SeqSettings,
+  Seq2SeqStepEncoding,
   StepsReport,
+  Tensor,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
 import type { ErrorKind } from './errors';
@@ -250,6 +254,19 @@ export interface Seq2SeqOps {
   evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqMetrics };
   saveModel: { args: Record<string, never>; result: ArrayBuffer };
   loadModel: { args: { bytes: ArrayBuffer }; result: Seq2SeqInfo };
+  /** The first `count` held-out pairs. */
+  samples: { args: { count: number }; result: { source: string; target: string }[] };
+  // The step API (Bahdanau models): attention computed outside the engine drives decoding.
+  stepEncode: { args: { texts: string[] }; result: Seq2SeqStepEncoding };
+  stepAttend: {
+    args: { encoding: Pick<Seq2SeqStepEncoding, 'annotations' | 'mask'>; s: Tensor };
+    result: { weights: Tensor; context: Tensor };
+  };
+  decoderStep: {
+    args: { previous: number[]; state: Seq2SeqDecoderState; context: Tensor };
+    result: Seq2SeqDecoderStepResult;
+  };
+  targetText: { args: { ids: number[] }; result: { text: string; tokens: string[] } };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
 export type Seq2SeqRequest = {

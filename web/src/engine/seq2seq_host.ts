@@ -75,6 +75,17 @@ export class Seq2SeqHost {
       case 'loadModel':
         this.runner.stop();
         return { value: s.loadModel(request.bytes) };
+      case 'samples':
+        return { value: s.samples(request.count) };
+      // The step API: every tensor the session hands out is already a copy.
+      case 'stepEncode':
+        return { value: s.stepEncode(request.texts) };
+      case 'stepAttend':
+        return { value: s.stepAttend(request.encoding, request.s) };
+      case 'decoderStep':
+        return { value: s.decoderStep(request.previous, request.state, request.context) };
+      case 'targetText':
+        return { value: s.targetText(request.ids) };
     }
     throw new Error(`unknown seq2seq request '${(request as { op: string }).op}'`);
   }
