@@ -7,7 +7,7 @@ import type { EngineCall } from './exercises/types';
 import { createFigureView } from './figure_view';
 import { LESSONS } from './lessons';
 import type { Lesson } from './lessons/types';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
 import { createPoolingDemoView, type PoolingEngine } from './pooling_demo_view';

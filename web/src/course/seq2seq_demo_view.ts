@@ -8,7 +8,7 @@ import type { EngineBridge } from '../engine/bridge';
 import { createHeatmap } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 
 /** The bridge calls a demo needs (the page's EngineBridge). */
 export type Seq2SeqEngine = Pick<

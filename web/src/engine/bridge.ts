@@ -22,6 +22,8 @@
 // and `onRestart` listeners are told. Whatever lived in the old worker (models, data) is gone.
 // A worker that never became ready is not restarted (that is a failed start, shown as such), and
 // more than MAX_RESTARTS crashes within RESTART_WINDOW_MS stop the restarts.
+// Every rejection is an EngineError whose `kind` (errors.ts) says what happened: the worker's
+// classification of an engine failure, or 'crashed' / 'unavailable' / 'cancelled' from here.
 import type {
   DataStats,
   DataSummary,
@@ -54,6 +56,7 @@ import type {
   TrainingOutcome,
   TrainingProgress,
 } from './protocol';
+import { EngineError } from './errors';
 import type {
   HeadAblationReport,
   PositionalEncodingTable,
@@ -121,7 +124,7 @@ export class EngineBridge {
     if (this.disposed) return;
     this.disposed = true;
     this.worker.terminate();
-    this.rejectPending(new Error('the engine was shut down'));
+    this.rejectPending(new EngineError('the engine was shut down', 'unavailable'));
   }
 
   /** Bytes of the engine's WebAssembly memory (it grows, never shrinks): for the long-run bench. */
@@ -150,8 +153,8 @@ export class EngineBridge {
     const crashed = (reason: string) => {
       if (worker !== this.worker || this.disposed) return;
       if (!started) {
-        failReady(new Error(`the engine could not start: ${reason}`));
-        this.rejectPending(new Error(`the engine could not start: ${reason}`));
+        failReady(new EngineError(`the engine could not start: ${reason}`, 'unavailable'));
+        this.rejectPending(new EngineError(`the engine could not start: ${reason}`, 'unavailable'));
         return;
       }
       this.restart(reason);
@@ -165,7 +168,7 @@ export class EngineBridge {
           markReady({ version: message.version, simd: message.simd });
           break;
         case 'init-failed':
-          failReady(new Error(`the engine could not start: ${message.message}`));
+          failReady(new EngineError(`the engine could not start: ${message.message}`, 'unavailable'));
           break;
         case 'fatal':
           crashed(message.message);
@@ -185,7 +188,7 @@ export class EngineBridge {
           if (!waiting) return;
           this.pending.delete(message.id);
           if (message.type === 'result') waiting.resolve(message.value);
-          else waiting.reject(new Error(message.message));
+          else waiting.reject(new EngineError(message.message, message.kind));
           break;
         }
       }
@@ -198,13 +201,16 @@ export class EngineBridge {
 
   private restart(reason: string): void {
     this.worker.terminate();
-    this.rejectPending(new Error(`the engine stopped (${reason}); it was restarted: try again`));
+    this.rejectPending(new EngineError(`the engine stopped (${reason}); it was restarted: try again`, 'crashed'));
     const now = Date.now();
     while (this.restarts.length && now - this.restarts[0] > RESTART_WINDOW_MS) this.restarts.shift();
     this.restarts.push(now);
     if (this.restarts.length > MAX_RESTARTS) {
       this.readyPromise = Promise.reject(
-        new Error(`the engine stopped ${this.restarts.length} times in a minute (last: ${reason}): reload the page`),
+        new EngineError(
+          `the engine stopped ${this.restarts.length} times in a minute (last: ${reason}): reload the page`,
+          'unavailable',
+        ),
       );
       this.readyPromise.catch(() => {});
       this.disposed = true;
@@ -244,7 +250,7 @@ export class EngineBridge {
     onProgress?: (p: TrainingProgress) => void,
     signal?: AbortSignal,
   ): Promise<TrainingOutcome> {
-    if (signal?.aborted) return Promise.reject(new Error('training was aborted before it started'));
+    if (signal?.aborted) return Promise.reject(new EngineError('training was aborted before it started', 'cancelled'));
     const cancel = () => void this.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     const run = this.session('train', { options }, { onProgress });
@@ -370,7 +376,8 @@ export class EngineBridge {
     callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress'>,
     transfer: Transferable[] = [],
   ) {
-    if (this.disposed) return Promise.reject(new Error('the engine was shut down: reload the page'));
+    if (this.disposed)
+      return Promise.reject(new EngineError('the engine was shut down: reload the page', 'unavailable'));
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject, ...callbacks });
       this.worker.postMessage(message, { transfer });

@@ -14,6 +14,7 @@ import type {
   StepsReport,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
+import type { ErrorKind } from './errors';
 import type {
   HeadAblationReport,
   PositionalEncodingTable,
@@ -270,7 +271,8 @@ export type FromWorker =
   /** The engine is unusable (a wasm trap): the bridge replaces the worker. */
   | { type: 'fatal'; message: string }
   | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; message: string }
+  /** A failed request: the message to show and its kind (errors.ts classifies it in the worker). */
+  | { type: 'error'; id: number; message: string; kind: ErrorKind }
   | { type: 'progress'; id: number; progress: TrainingProgress }
   | { type: 'seq2seq-progress'; id: number; progress: Seq2SeqProgress }
   | {

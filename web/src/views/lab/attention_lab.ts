@@ -8,7 +8,9 @@ import type { EngineBridge } from '../../engine/bridge';
 import { csvButton } from '../../export/export';
 import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
-import { SCORE_FORMULAS } from './formulas';
+import { softmaxLines } from '../softmax_numbers';
+import { CONTEXT_TEX, SCORE_FORMULAS, WEIGHT_TEX } from './formulas';
+import { formulaList, setTex } from '../math';
 import { normals } from './sample';
 import {
   MAX_ANNOTATIONS,
@@ -57,16 +59,6 @@ export function weightStats(weights: ArrayLike<number>): { entropy: number; max:
   return { entropy, max };
 }
 
-/** The softmax pieces for one position, as the engine computes them (max subtracted first). */
-function softmaxParts(scores: ArrayLike<number>, visible: (i: number) => boolean, i: number, tau: number) {
-  let m = -Infinity;
-  for (let j = 0; j < scores.length; j++) if (visible(j)) m = Math.max(m, scores[j]);
-  let denominator = 0;
-  for (let j = 0; j < scores.length; j++) if (visible(j)) denominator += Math.exp((scores[j] - m) / tau);
-  const numerator = visible(i) ? Math.exp((scores[i] - m) / tau) : 0;
-  return { m, numerator, denominator };
-}
-
 export class AttentionLab {
   readonly element = el('section', { className: 'lab' });
   private state: LabState = defaultLabState();
@@ -78,7 +70,14 @@ export class AttentionLab {
   private selfRequest = 0;
 
   private readonly kindSelect = el('select', { id: 'lab-kind' });
-  private readonly formula = el('p', { className: 'formula', id: 'lab-formula' });
+  /** The score formula of the chosen kind, typeset (its row in `formulas`). */
+  private readonly formula = el('span', { className: 'formula', id: 'lab-formula' });
+  private formulaKind?: string;
+  private readonly formulas = formulaList('lab-formulas', [
+    ['Score', this.formula],
+    ['Weight (softmax at temperature τ)', WEIGHT_TEX],
+    ['Context vector', CONTEXT_TEX],
+  ]);
   private readonly temperature = el('input', { id: 'lab-temperature', type: 'range' });
   private readonly temperatureValue = el('output');
   private readonly seedInput = el('input', { id: 'lab-seed', type: 'number', min: '0', step: '1' });
@@ -255,7 +254,7 @@ export class AttentionLab {
           'move inside a map) to see the arithmetic behind it.',
       ),
       controls,
-      this.formula,
+      this.formulas,
       this.inputs,
       this.error,
       outputs,
@@ -289,6 +288,17 @@ export class AttentionLab {
           'saturates: one key takes almost all the weight (entropy → 0, gradients vanish). Dividing by √d_k ' +
           'keeps the variance at 1 at every size.',
       ),
+      formulaList('lab-scaling-formulas', [
+        [
+          'Unscaled',
+          '\\alpha_j = \\operatorname{softmax}_j(q \\cdot k_j), \\quad \\operatorname{Var}(q \\cdot k_j) = d_k',
+        ],
+        [
+          'Scaled',
+          '\\alpha_j = \\operatorname{softmax}_j\\left(\\frac{q \\cdot k_j}{\\sqrt{d_k}}\\right), \\quad ' +
+            '\\operatorname{Var}\\left(\\frac{q \\cdot k_j}{\\sqrt{d_k}}\\right) = 1',
+        ],
+      ]),
       el(
         'div',
         { className: 'lab-controls' },
@@ -330,6 +340,13 @@ export class AttentionLab {
           'much token i attends to each token j. Padding hides the keys after the real tokens; the causal mask ' +
           'hides every later token (the upper triangle), as in a decoder. Masked entries get weight 0.',
       ),
+      formulaList('lab-mask-formulas', [
+        ['Output', '\\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}} + M\\right) V'],
+        [
+          'Mask',
+          'M_{ij} = \\begin{cases} 0 & \\text{token } i \\text{ may see token } j \\\\ -\\infty & \\text{otherwise} \\end{cases}',
+        ],
+      ]),
       el(
         'div',
         { className: 'lab-controls' },
@@ -347,7 +364,10 @@ export class AttentionLab {
   private syncControls(): void {
     const s = this.state;
     this.kindSelect.value = s.kind;
-    this.formula.textContent = SCORE_FORMULAS[s.kind].formula;
+    if (this.formulaKind !== s.kind) {
+      this.formulaKind = s.kind;
+      setTex(this.formula, SCORE_FORMULAS[s.kind].tex, true);
+    }
     this.temperature.value = String(Math.log(s.temperature));
     this.temperatureValue.textContent = `τ = ${s.temperature}`;
     this.seedInput.value = String(s.seed);
@@ -626,14 +646,17 @@ export class AttentionLab {
     const scores = result.scores.data;
     const weight = result.weights.data[t];
     if (!state.visible[t]) return [`h${t + 1} is masked (padding): α${t + 1} = 0`, `weight α${t + 1} = ${f(weight)}`];
-    const { m, numerator, denominator } = softmaxParts(scores, (j) => state.visible[j], t, tau);
     const d = state.query.length;
     return [
       ...this.scoreLines(t),
-      `temperature τ = ${tau}; the largest visible score m = ${f(m)} is subtracted first (it cancels)`,
-      `numerator e^((${f(scores[t])} − ${f(m)}) / ${tau}) = ${f(numerator)}`,
-      `denominator Σᵤ e^((scoreᵤ − m) / τ) over the visible annotations = ${f(denominator)}`,
-      `weight α${t + 1} = ${f(numerator)} / ${f(denominator)} = ${f(weight)}`,
+      `temperature τ = ${tau}`,
+      ...softmaxLines(scores, t, {
+        temperature: tau,
+        visible: (j) => state.visible[j],
+        name: `weight α${t + 1}`,
+        over: 'the visible annotations',
+        weight,
+      }),
       `contribution to the context α${t + 1} h${t + 1} = ${f(weight)} × ${plainVector(state.annotations[t])} = ${vector(
         result.weighted.data.slice(t * d, (t + 1) * d),
       )}`,
@@ -827,14 +850,11 @@ export class AttentionLab {
       return [`token ${j + 1} is ${why}: masked, so its weight is ${f(weight)}`];
     }
     const qk = dot(row(q, i), row(k, j));
-    const { m, numerator, denominator } = softmaxParts(scores, visible, j, 1);
     const contribution = Array.from(row(v, j), (x) => x * weight);
     return [
       `q${i + 1}·k${j + 1} = ${products(row(q, i), row(k, j))} = ${f(qk)}`,
       `scale 1/√d_k = 1/√${SELF_DIM} = ${f(scale)}, score = ${f(qk)} × ${f(scale)} = ${f(scores[j])}`,
-      `numerator e^(${f(scores[j])} − ${f(m)}) = ${f(numerator)} (m = the row's largest visible score)`,
-      `denominator Σ over the visible keys of row ${i + 1} = ${f(denominator)}`,
-      `weight = ${f(numerator)} / ${f(denominator)} = ${f(weight)}`,
+      ...softmaxLines(scores, j, { visible, name: 'weight', over: `the visible keys of row ${i + 1}`, weight }),
       `contribution to output ${i + 1}: ${f(weight)} × v${j + 1} = ${f(weight)} × ${plainVector(row(v, j))} = ${vector(contribution)}`,
     ];
   }

@@ -12,6 +12,7 @@ import { el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { RunControls } from '../run_controls';
+import { formulaList } from '../math';
 import type { ViewDefinition } from '../types';
 
 /** Per task: the size that trains in the browser in seconds (reverse) to minutes (dates). */
@@ -225,6 +226,17 @@ class Seq2SeqPanel {
       ),
       viewPart(
         el('h3', {}, 'Decode an input'),
+        formulaList('s2s-formulas', [
+          ['Bahdanau score (previous decoder state)', 'e_{tj} = v^\\top \\tanh(W s_{t-1} + U h_j)'],
+          [
+            'Luong score (current decoder state)',
+            'e_{tj} = \\operatorname{score}(s_t, h_j), \\quad \\tilde h_t = \\tanh(W_c\\,[c_t; s_t])',
+          ],
+          [
+            'Weights over the input, and the context',
+            '\\alpha_{tj} = \\frac{\\exp e_{tj}}{\\sum_k \\exp e_{tk}}, \\quad c_t = \\sum_j \\alpha_{tj} h_j',
+          ],
+        ]),
         el(
           'div',
           { className: 'decode-controls' },

@@ -14,6 +14,24 @@ import type { EngineBridge } from '../../engine/bridge';
 import type { Prediction, ReviewAnalysis } from '../../engine/protocol';
 import { el } from '../dom';
 import { createHeatmap, formatValue, type HeatmapData } from '../heatmap';
+import { softmaxLines } from '../softmax_numbers';
+import { formulaList } from '../math';
+
+/** The three rows of the "Is attention an explanation?" map, as the engine computes them. */
+const EXPLANATION_FORMULAS: [string, string][] = [
+  [
+    'Attention α (pooling over the encoder states h)',
+    '\\alpha_t = \\frac{\\exp e_t}{\\sum_s \\exp e_s}, \\quad \\text{logit} = w_{\\text{out}}^\\top \\sum_t \\alpha_t h_t + b',
+  ],
+  [
+    'Gradient × input (over token t’s embedding x_t)',
+    '\\sum_d \\frac{\\partial\\, \\text{logit}}{\\partial x_{t,d}} \\, x_{t,d}',
+  ],
+  [
+    'Leave-one-out (token t replaced by the unknown word)',
+    '\\Delta p_t = P(\\text{positive} \\mid x_{t \\to \\text{unk}}) - P(\\text{positive} \\mid x)',
+  ],
+];
 
 const DEBOUNCE_MS = 150;
 const SHUFFLES = 20;
@@ -112,6 +130,7 @@ export class ExplainPanel {
       this.counterfactual,
       this.error,
       testsHeading,
+      formulaList('explain-formulas', EXPLANATION_FORMULAS),
       this.heatmap.element,
       this.tests,
       this.correlation,
@@ -314,18 +333,11 @@ export class ExplainPanel {
     const where = `${token} (token ${col + 1} of ${a.tokens.length})`;
     const label = this.heatmap.current()?.rowLabels[row];
     if (label === 'attention α') {
-      const max = Math.max(...a.scores);
-      let denominator = 0;
-      for (const e of a.scores) denominator += Math.exp(e - max);
-      const e = a.scores[col];
-      const numerator = Math.exp(e - max);
       let sum = 0;
       for (const c of a.contributions) sum += c;
       return [
-        `${where}: score e = ${formatValue(e)} (max e over the review = ${formatValue(max)})`,
-        `softmax numerator exp(e − max) = exp(${formatValue(e - max)}) = ${formatValue(numerator)}`,
-        `denominator Σ exp(e_s − max) over ${a.tokens.length} tokens = ${formatValue(denominator)}`,
-        `weight α = ${formatValue(numerator)} / ${formatValue(denominator)} = ${formatValue(a.weights[col])}`,
+        `${where}: score e = ${formatValue(a.scores[col])}`,
+        ...softmaxLines(a.scores, col, { name: 'weight α', over: `${a.tokens.length} tokens`, weight: a.weights[col] }),
         `contribution to the logit w_outᵀ(α h) = ${formatValue(a.contributions[col])} ` +
           `(logit ${formatValue(a.logit)} = Σ contributions ${formatValue(sum)} + bias ${formatValue(a.outputBias)})`,
       ];

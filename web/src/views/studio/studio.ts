@@ -12,6 +12,7 @@
 // happens in workers (EngineBridge); the page renders once per animation frame at most. Text
 // from data files (file names, reviews, tokens) is only ever set as text nodes.
 import type { EngineBridge } from '../../engine/bridge';
+import { errorKind } from '../../engine/errors';
 import type { TrainingProgress } from '../../engine/protocol';
 import type { DataSummary, ModelInfo } from '../../../generated/attn_engine.mjs';
 import { el, errorMessage } from '../dom';
@@ -284,7 +285,7 @@ export class Studio {
     } catch (error) {
       const text = errorMessage(error);
       if (error instanceof ChallengerRejected) this.form.error.textContent = `Challenger settings rejected: ${text}`;
-      if (/training diverged/.test(text)) {
+      if (errorKind(error) === 'diverged') {
         this.modelTrained();
         this.training.showDiverged(text, settings.learningRate);
         controls.send('diverge', `Training diverged at learning rate ${formatRate(settings.learningRate)}.`);

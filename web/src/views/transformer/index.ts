@@ -13,8 +13,10 @@ import type {
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
 import { el, readoutRow, viewPart } from '../dom';
+import { formulaList } from '../math';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
+import { softmaxLines } from '../softmax_numbers';
 import { createLinkView } from '../link_view';
 import { RunControls } from '../run_controls';
 import type { ViewDefinition } from '../types';
@@ -196,6 +198,12 @@ class TransformerPanel {
             ' Causal mask (what-if: the model was trained without)',
           ),
         ),
+        formulaList('tf-formulas', [
+          [
+            'Each head (d = d_model / heads; M hides later keys under the causal mask)',
+            '\\alpha = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d}} + M\\right), \\quad \\operatorname{head} = \\alpha V',
+          ],
+        ]),
         el('p', {}, 'P(positive): ', this.probabilityOut),
         this.ablationBoxes,
         el(
@@ -219,7 +227,14 @@ class TransformerPanel {
         this.lineView.element,
       ),
       viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
-      viewPart(el('h3', {}, 'Positional encodings'), this.peMap.element),
+      viewPart(
+        el('h3', {}, 'Positional encodings'),
+        formulaList('tf-pe-formulas', [
+          ['Even dimensions 2i', 'PE_{p,\\,2i} = \\sin\\left(p / 10000^{2i/D}\\right)'],
+          ['Odd dimensions 2i + 1', 'PE_{p,\\,2i+1} = \\cos\\left(p / 10000^{2i/D}\\right)'],
+        ]),
+        this.peMap.element,
+      ),
       this.error,
     );
     this.peMap.element.hidden = true;
@@ -487,16 +502,12 @@ class TransformerPanel {
       );
       return lines;
     }
-    let max = -Infinity;
-    for (let kk = 0; kk < t; kk++) if (visible(kk)) max = Math.max(max, score(kk));
-    let denominator = 0;
-    for (let kk = 0; kk < t; kk++) if (visible(kk)) denominator += Math.exp(score(kk) - max);
-    const numerator = Math.exp(score(k) - max);
+    const scores = Array.from({ length: t }, (_, kk) => score(kk));
+    const visibleKeys = causal ? `the keys up to position ${q}` : `the ${t} keys`;
     lines.push(
       `q·k = ${formatValue(score(k) * Math.sqrt(d))}; s = q·k / √${d} = ${formatValue(score(k))}`,
-      `α = exp(s − max s) / Σ exp(s′ − max s) = ${formatValue(numerator)} / ${formatValue(denominator)} = ` +
-        `${formatValue(numerator / denominator)} (engine: ${formatValue(at(r, l, h, q, k))}); ` +
-        `this row sums to ${rowSum.toFixed(4)}.`,
+      ...softmaxLines(scores, k, { visible, name: 'α', over: visibleKeys }),
+      `engine: α = ${formatValue(at(r, l, h, q, k))}; this row sums to ${rowSum.toFixed(4)}.`,
     );
     return lines;
   }
