@@ -17,9 +17,11 @@ import type { TrainingProgress } from '../../engine/protocol';
 import type { DataSummary, ModelInfo } from '../../../generated/attn_engine.mjs';
 import { el, errorMessage } from '../dom';
 import type { RunState } from '../run_state';
+import { createTabs } from '../tabs';
 import type { ViewContext } from '../types';
 import { addProgress, newCurves, SNAPSHOTS_PER_RUN, type Curves } from './curves';
 import { DataPanel } from './data_panel';
+import { ErrorsPanel } from './errors_panel';
 import { ExplainPanel } from './explain_panel';
 import { ChallengerRejected, Race, sideLabels } from './race';
 import { SavePanel } from './save_panel';
@@ -56,6 +58,7 @@ export class Studio {
   private frameRequested = false;
   private renderedAt = 0;
   private readonly explain: ExplainPanel;
+  private readonly errors: ErrorsPanel;
   private readonly stats: StatsPanel;
   private readonly data: DataPanel;
   private readonly form: SettingsForm;
@@ -71,6 +74,7 @@ export class Studio {
     const busy = () => this.busy();
     const writeUrl = () => this.writeUrl();
     this.explain = new ExplainPanel(engine);
+    this.errors = new ErrorsPanel(engine);
     this.stats = new StatsPanel(engine, settings, () => this.data.loadedSplit);
     this.data = new DataPanel(
       { engine, settings, busy, writeUrl, dataLoaded: (summary) => this.dataLoaded(summary) },
@@ -102,11 +106,27 @@ export class Studio {
     });
     this.training.element.append(
       el('h3', { id: 'train-heading' }, 'Train a sentiment model'),
-      ...this.form.elements,
       ...this.training.parts(),
       this.training.charts,
       this.timeline.element,
     );
+    const model = el(
+      'section',
+      { className: 'studio-model' },
+      el('h3', { id: 'model-heading' }, 'Model'),
+      ...this.form.elements,
+    );
+    model.setAttribute('aria-labelledby', 'model-heading');
+    // A dashboard: data and settings in a side panel, the live training in the main area, the
+    // rest in tabs below (stacked on narrow screens: styles.css).
+    const side = el('aside', { className: 'studio-side' }, this.data.element, model);
+    side.setAttribute('aria-label', 'Data and settings');
+    const tabs = createTabs('studio', 'Model results and storage', [
+      { id: 'explain', label: 'Explanation', content: this.explain.element },
+      { id: 'errors', label: 'Test-set errors', content: this.errors.element },
+      { id: 'save', label: 'Save and load', content: this.save.element },
+    ]);
+    tabs.element.classList.add('studio-tabs');
     this.element.append(
       el('h2', { tabIndex: -1 }, 'Sentiment Studio'),
       el(
@@ -115,10 +135,13 @@ export class Studio {
         'Train a sentiment classifier with attention in your browser and watch what it attends to. ' +
           'Everything runs in background workers on this page; nothing is uploaded.',
       ),
-      this.data.element,
-      this.training.element,
-      this.explain.element,
-      this.save.element,
+      el(
+        'div',
+        { className: 'studio-workspace' },
+        side,
+        el('div', { className: 'studio-main' }, this.training.element),
+      ),
+      tabs.element,
     );
     this.training.controls.refresh();
   }
@@ -170,7 +193,13 @@ export class Studio {
     this.writeForm();
     this.writeUrl();
     if (this.stats.has()) void this.refreshStats();
+    this.modelTrained();
+  }
+
+  /** The engine holds a trained (or loaded) model: the explanations and its errors follow it. */
+  private modelTrained(): void {
     this.explain.modelChanged({ trained: true });
+    this.errors.modelChanged({ trained: true });
   }
 
   private async refreshStats(): Promise<void> {
@@ -233,7 +262,7 @@ export class Studio {
       const result = await race.train(options, (side, p) => this.onProgress(side, p));
       if ('challengerError' in result) raceReadout.textContent = `Challenger: ${errorMessage(result.challengerError)}`;
       const outcome = result.outcome;
-      this.explain.modelChanged({ trained: true });
+      this.modelTrained();
       if (outcome.cancelled) {
         controls.send('cancel');
       } else {
@@ -257,7 +286,7 @@ export class Studio {
       const text = errorMessage(error);
       if (error instanceof ChallengerRejected) this.form.error.textContent = `Challenger settings rejected: ${text}`;
       if (errorKind(error) === 'diverged') {
-        this.explain.modelChanged({ trained: true });
+        this.modelTrained();
         this.training.showDiverged(text, settings.learningRate);
         controls.send('diverge', `Training diverged at learning rate ${formatRate(settings.learningRate)}.`);
       } else {
