@@ -9,7 +9,7 @@
 //
 // Candidates file: {"candidates": [{"name": "...", "args": {"model": "transformer", "vocab": 10000, ...}}]};
 // each args key becomes `--key value` (true: a bare flag). The log gets one JSON line per finished
-// candidate (its fold records and summary); a rerun skips candidates already logged with the same
+// candidate (name, args, data, k, seeds, its fold records and summary); a rerun skips candidates already logged with the same
 // data, folds, seeds and args, so an interrupted run resumes where it stopped.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -167,7 +167,9 @@ async function main() {
         const start = Date.now();
         try {
           const { folds, summary } = await runCandidate(attn, c, settings);
-          const record = { key: runKey(c, settings), name: c.name, args: c.args, ...settings, folds, summary };
+          const { data, seeds } = settings;
+          const key = runKey(c, settings);
+          const record = { key, name: c.name, args: c.args, data, k: settings.folds, seeds, folds, summary };
           appendFileSync(logFile, JSON.stringify(record) + '\n');
           console.log(
             `${c.name}: ${summary.mean_accuracy.toFixed(4)} ± ${summary.sd_accuracy.toFixed(4)} ` +
@@ -192,7 +194,7 @@ async function main() {
     console.log(`no results in ${logFile} yet`);
     return;
   }
-  const settingsSeen = new Set(records.map((r) => JSON.stringify([r.data, r.folds, r.seeds])));
+  const settingsSeen = new Set(records.map((r) => JSON.stringify([r.data, r.k, r.seeds])));
   if (settingsSeen.size > 1) {
     console.log(`warning: ${logFile} mixes runs of different data/folds/seeds; they are ranked together`);
   }

@@ -112,6 +112,14 @@ console.log(JSON.stringify({ event: 'summary', mean_accuracy: lr + 0.005, sd_acc
     assert.match(table[0], /^1 +high +0\.8050 .*<- chosen/);
     assert.match(table[1], /^2 +low +0\.5050 /);
     assert.match(out, /rule: the highest mean accuracy/);
+    assert.doesNotMatch(out, /warning/); // one data set, K and seed count
+    assert.deepEqual(
+      readLog(log).map((r) => [r.name, r.data, r.k, r.seeds, r.folds.length]),
+      [
+        ['low', 'train.tar.gz', 2, 1, 2],
+        ['high', 'train.tar.gz', 2, 1, 2],
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
