@@ -21,3 +21,16 @@ export function readoutRow(label: string, output: HTMLOutputElement): HTMLDivEle
 export function viewPart(...children: (Node | string)[]): HTMLDivElement {
   return el('div', { className: 'card view-part' }, ...children);
 }
+
+/**
+ * A view as a dashboard (styles.css `.dashboard`): settings in a side panel, the live work
+ * (training, attention) in the main area; below 900 px the side panel stacks above the main area.
+ */
+export function dashboard(side: Node[], main: Node[]): HTMLDivElement {
+  return el(
+    'div',
+    { className: 'dashboard' },
+    el('div', { className: 'dash-side' }, ...side),
+    el('div', { className: 'dash-main' }, ...main),
+  );
+}

@@ -8,7 +8,7 @@ import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
 import { createLineChart } from '../chart';
-import { el, readoutRow, viewPart } from '../dom';
+import { dashboard, el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { formulaList } from '../math';
@@ -206,69 +206,82 @@ class Seq2SeqPanel {
       if (event.key === 'Enter' && !this.decodeButton.disabled) void this.decode();
     });
     this.finishButton.addEventListener('click', () => this.showStep(this.rows()));
-    // Two cards: training, then decoding.
+    // A dashboard: what to train and what to decode in the side panel; the live training and the
+    // alignment in the main area.
     this.element.append(
-      viewPart(
-        el(
-          'div',
-          { className: 'train-controls' },
-          el('label', { htmlFor: 's2s-task' }, 'Task '),
-          this.taskSelect,
-          el('label', { htmlFor: 's2s-attention' }, 'Attention '),
-          this.attentionSelect,
-          el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
-          this.epochsInput,
-          this.trainButton,
-          this.pauseButton,
-          this.resumeButton,
-          this.cancelButton,
-        ),
-        this.status,
-        el(
-          'dl',
-          { className: 'train-readout' },
-          readoutRow('Step', this.readout.step),
-          readoutRow('Loss (last batch)', this.readout.loss),
-          readoutRow('Validation exact match', this.readout.validation),
-          readoutRow('Held-out exact match', this.readout.test),
-        ),
-        this.byLength,
-        this.lengthChart.element,
-        this.lengthHint,
+      dashboard(
+        [
+          viewPart(
+            el('h3', {}, 'Train'),
+            el(
+              'div',
+              { className: 'train-controls' },
+              el('label', { htmlFor: 's2s-task' }, 'Task '),
+              this.taskSelect,
+              el('label', { htmlFor: 's2s-attention' }, 'Attention '),
+              this.attentionSelect,
+              el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
+              this.epochsInput,
+              this.trainButton,
+              this.pauseButton,
+              this.resumeButton,
+              this.cancelButton,
+            ),
+            this.status,
+          ),
+          viewPart(
+            el('h3', {}, 'Decode an input'),
+            el(
+              'div',
+              { className: 'decode-controls' },
+              el('label', { htmlFor: 's2s-input' }, 'Input '),
+              this.input,
+              el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
+              this.sampleSelect,
+              el('label', { htmlFor: 's2s-beam' }, 'Search '),
+              this.beamSelect,
+              this.decodeButton,
+              this.finishButton,
+            ),
+          ),
+          viewPart(
+            el('h3', {}, 'How the decoder attends'),
+            formulaList('s2s-formulas', [
+              ['Bahdanau score (previous decoder state)', 'e_{tj} = v^\\top \\tanh(W s_{t-1} + U h_j)'],
+              ['Luong score (general, current decoder state)', 'e_{tj} = s_t^\\top W h_j'],
+              ['Weights over the input', '\\alpha_{tj} = \\frac{\\exp e_{tj}}{\\sum_k \\exp e_{tk}}'],
+              ['Context', 'c_t = \\sum_j \\alpha_{tj} h_j'],
+              ['Luong’s output state', '\\tilde h_t = \\tanh(W_c\\,[c_t; s_t])'],
+            ]),
+          ),
+        ],
+        [
+          viewPart(
+            el('h3', {}, 'Training'),
+            el(
+              'dl',
+              { className: 'train-readout' },
+              readoutRow('Step', this.readout.step),
+              readoutRow('Loss (last batch)', this.readout.loss),
+              readoutRow('Validation exact match', this.readout.validation),
+              readoutRow('Held-out exact match', this.readout.test),
+            ),
+            this.byLength,
+            this.lengthChart.element,
+            this.lengthHint,
+          ),
+          viewPart(
+            el('h3', {}, 'Decoding'),
+            this.decodeStatus,
+            el('p', {}, 'Output: ', this.output),
+            this.current,
+            attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
+            this.heatmap.element,
+            this.links.element,
+          ),
+          this.error,
+        ],
       ),
-      viewPart(
-        el('h3', {}, 'Decode an input'),
-        formulaList('s2s-formulas', [
-          ['Bahdanau score (previous decoder state)', 'e_{tj} = v^\\top \\tanh(W s_{t-1} + U h_j)'],
-          [
-            'Luong score (current decoder state)',
-            'e_{tj} = \\operatorname{score}(s_t, h_j), \\quad \\tilde h_t = \\tanh(W_c\\,[c_t; s_t])',
-          ],
-          [
-            'Weights over the input, and the context',
-            '\\alpha_{tj} = \\frac{\\exp e_{tj}}{\\sum_k \\exp e_{tk}}, \\quad c_t = \\sum_j \\alpha_{tj} h_j',
-          ],
-        ]),
-        el(
-          'div',
-          { className: 'decode-controls' },
-          el('label', { htmlFor: 's2s-input' }, 'Input '),
-          this.input,
-          el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
-          this.sampleSelect,
-          el('label', { htmlFor: 's2s-beam' }, 'Search '),
-          this.beamSelect,
-          this.decodeButton,
-          this.finishButton,
-        ),
-        this.decodeStatus,
-        el('p', {}, 'Output: ', this.output),
-        this.current,
-        attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
-        this.heatmap.element,
-        this.links.element,
-      ),
-      this.error,
     );
     this.input.value = TASKS.reverse.example;
     this.heatmap.element.hidden = true;
