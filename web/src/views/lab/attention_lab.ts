@@ -10,6 +10,7 @@ import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
 import { CONTEXT_TEX, SCORE_FORMULAS, WEIGHT_TEX } from './formulas';
 import { formulaList, setTex } from '../math';
+import { createWeightBars } from '../weight_bars';
 import { normals } from './sample';
 import {
   MAX_ANNOTATIONS,
@@ -82,6 +83,7 @@ export class AttentionLab {
   /** The score formula of the chosen kind, typeset (its row in `formulas`). */
   private readonly formula = el('span', { className: 'formula', id: 'lab-formula' });
   private formulaKind?: string;
+  private readonly weightBars = createWeightBars('Weights α as bars', 'lab-weight-bars');
   private readonly formulas = formulaList('lab-formulas', [
     ['Score', this.formula],
     ['Weight (softmax at temperature τ)', WEIGHT_TEX],
@@ -247,6 +249,7 @@ export class AttentionLab {
       { className: 'lab-outputs' },
       this.heatmaps.scores.element,
       this.heatmaps.weights.element,
+      this.weightBars.element,
       this.heatmaps.weighted.element,
       this.heatmaps.context.element,
     );
@@ -543,6 +546,7 @@ export class AttentionLab {
       colLabels: keys,
       range: [0, 1],
     });
+    this.weightBars.update(result.weights.data, keys);
     this.heatmaps.weighted.update({ values: result.weighted.data, rows: t, cols: d, rowLabels: keys, colLabels: dims });
     this.heatmaps.context.update({ values: result.context.data, rows: 1, cols: d, rowLabels: ['c'], colLabels: dims });
   }

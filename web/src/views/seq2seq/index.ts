@@ -155,6 +155,17 @@ class Seq2SeqPanel {
     rowsName: 'output tokens',
     colsName: 'input tokens',
   });
+  // The input under the decoder: each step tints its characters by that step's attention and
+  // slides a highlight (a transform, animated by CSS; reduced motion: it jumps) to the character
+  // attended most.
+  private readonly source = el('div', {
+    className: 's2s-source',
+    role: 'group',
+    hidden: true,
+    dataset: { testid: 's2s-source' },
+  });
+  private readonly focus = el('span', { className: 's2s-focus', ariaHidden: 'true', hidden: true });
+  private sourceTokens: HTMLElement[] = [];
   private attentionMode: AttentionMode = 'heatmap';
   /** Whether the decode on screen has alignment rows to show. */
   private hasAlignment = false;
@@ -275,6 +286,7 @@ class Seq2SeqPanel {
             this.decodeStatus,
             el('p', {}, 'Output: ', this.output),
             this.current,
+            this.source,
             attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
             this.heatmap.element,
             this.links.element,
@@ -455,6 +467,9 @@ class Seq2SeqPanel {
       const beam = Number(this.beamSelect.value) || 1;
       const t = await this.engine.seq2seqTranslate(text, beam);
       this.translation = t;
+      this.sourceTokens = t.sourceTokens.map((token) => el('span', { className: 'token' }, shown(token)));
+      this.source.replaceChildren(this.focus, ...this.sourceTokens);
+      this.source.hidden = t.rows === 0;
       this.decodeStatus.textContent =
         `${beam === 1 ? 'Greedy' : `Beam search (width ${beam})`}: ${t.outputTokens.length} decoder steps` +
         `${t.finished ? '' : ' (stopped at the length limit without <eos>)'}, log-probability ${t.logProb.toFixed(3)}.` +
@@ -486,6 +501,28 @@ class Seq2SeqPanel {
     this.animation = null;
   }
 
+  /** Tints the input by one step's attention (none: step 0) and moves the highlight to its peak. */
+  private showSourceAttention(weights: Float32Array | null): void {
+    let peak = -1;
+    this.sourceTokens.forEach((span, j) => {
+      const w = weights ? weights[j] : 0;
+      span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
+      span.title = weights ? `attention ${w.toFixed(3)}` : '';
+      if (weights && (peak < 0 || w > weights[peak])) peak = j;
+    });
+    const step = this.element.dataset.decodeStep;
+    this.source.setAttribute('aria-label', weights ? `Attention of step ${step} over the input` : 'The input');
+    this.focus.hidden = peak < 0;
+    if (peak < 0) {
+      delete this.source.dataset.focus;
+      return;
+    }
+    const target = this.sourceTokens[peak];
+    this.source.dataset.focus = String(peak);
+    this.focus.style.height = `${target.offsetHeight}px`;
+    this.focus.style.transform = `translate(${target.offsetLeft}px, ${target.offsetTop}px) scaleX(${target.offsetWidth})`;
+  }
+
   /** Shows the first `step` decoder steps: output so far, the latest step's attention, the matrix. */
   private showStep(step: number): void {
     const t = this.translation;
@@ -507,22 +544,9 @@ class Seq2SeqPanel {
       const row = step - 1;
       const token = t.outputTokens[row];
       this.current.append(el('p', {}, `Step ${step} of ${total}: emits `, el('strong', {}, shown(token))));
-      if (t.rows > 0) {
-        const weights = t.alignment.subarray(row * t.cols, (row + 1) * t.cols);
-        const bar = el('p', { className: 's2s-attention' });
-        bar.setAttribute('aria-label', `Attention of step ${step} over the input`);
-        weights.forEach((w, j) => {
-          const span = el('span', {
-            className: 'token',
-            textContent: shown(t.sourceTokens[j]),
-            title: `attention ${w.toFixed(3)}`,
-          });
-          span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
-          bar.append(span);
-        });
-        this.current.append(bar);
-      }
     }
+    if (t.rows > 0)
+      this.showSourceAttention(step > 0 ? t.alignment.subarray((step - 1) * t.cols, step * t.cols) : null);
     if (t.rows > 0) {
       const rows = Math.max(step, 0);
       this.hasAlignment = rows > 0;
