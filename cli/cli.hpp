@@ -4,6 +4,7 @@
 //   attn predict --model-file FILE --text "..." [--json]
 //   attn train   --task dates|reverse|sort|copy|parallel --model seq2seq-attention|seq2seq ...
 //   attn translate --model-file FILE --text "..." [--beam K] [--json]
+//   attn export  --model-file FILE --format pytorch --out DIR
 // Exit codes: 0 success, 1 the work failed (bad data, unreadable file, diverged training),
 // 2 bad arguments (with the usage text on `err`).
 #pragma once

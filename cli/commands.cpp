@@ -3,6 +3,7 @@
 // of every command live here; train --task <seq2seq task> and translate run in seq2seq_commands.cpp.
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/models/bag_of_ngrams.hpp"
+#include "attn/models/pytorch_export.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "attn/train/sentiment_training.hpp"
 #include "cli.hpp"
@@ -96,7 +98,15 @@ const CommandSpec kTranslate{"translate",
                               {"json", "", "print one JSON object (tokens and the alignment matrix)"}},
                              {"model-file", "text"}};
 
-const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict, &kTranslate};
+const CommandSpec kExport{
+    "export",
+    "write a trained sentiment model in another framework's format",
+    {{"model-file", "FILE", "a model written by attn train --save (bilstm-attention, transformer, bilstm)"},
+     {"format", "NAME", "pytorch: model.safetensors, vocab.json and model.py (docs/pytorch.md)"},
+     {"out", "DIR", "the folder to write (created if missing; files in it are replaced)"}},
+    {"model-file", "format", "out"}};
+
+const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict, &kTranslate, &kExport};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
 const std::vector<std::string> kSentimentOnly = {"test",     "holdout", "maxlen",      "pooling",   "layers",
@@ -396,6 +406,28 @@ int predict_command(const Args& args, std::ostream& out, std::ostream&) {
   return 0;
 }
 
+int export_command(const Args& args, std::ostream& out, std::ostream&) {
+  args.choice("format", "pytorch", {"pytorch"});
+  const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));
+  const std::string kind = model_kind(bytes);
+  if (kind == "bag_of_ngrams") {
+    throw UsageError(
+        "the bag-of-n-grams model has no PyTorch export (it is a linear model over n-gram counts; "
+        "export bilstm-attention, transformer or bilstm)");
+  }
+  const std::vector<ExportedFile> files = export_pytorch(load_sentiment_model(bytes));
+  const std::filesystem::path dir = args.get("out");
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw std::runtime_error("cannot create " + dir.string() + ": " + error.message());
+  for (const ExportedFile& file : files) {
+    write_file_atomically((dir / file.name).string(),
+                          std::vector<std::uint8_t>(file.contents.begin(), file.contents.end()));
+    out << "wrote " << (dir / file.name).string() << " (" << file.contents.size() << " bytes)\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
@@ -421,6 +453,7 @@ int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostre
     if (spec == &kTrain) return train_command(args, out, err);
     if (spec == &kEval) return eval_command(args, out, err);
     if (spec == &kTranslate) return translate_command(args, out, err);
+    if (spec == &kExport) return export_command(args, out, err);
     return predict_command(args, out, err);
   } catch (const UsageError& e) {
     err << "attn " << spec->name << ": " << e.what() << "\n" << usage(*spec);

@@ -85,7 +85,9 @@ struct Parser {
   }
 };
 
-std::string quote(const std::string& text) {
+}  // namespace
+
+std::string json_quote(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
@@ -116,8 +118,6 @@ std::string quote(const std::string& text) {
   }
   return out + "\"";
 }
-
-}  // namespace
 
 FlatJson FlatJson::parse(const std::string& text) {
   FlatJson out;
@@ -176,7 +176,8 @@ std::string FlatJson::dump() const {
   for (const auto& [key, value] : values_) {
     if (!first) out += ",";
     first = false;
-    out += quote(key) + ":" + (value.type == Type::string ? quote(value.text) : value.text);  // arrays: pre-rendered
+    out += json_quote(key) + ":" +
+           (value.type == Type::string ? json_quote(value.text) : value.text);  // arrays: pre-rendered
   }
   return out + "}";
 }
@@ -224,7 +225,7 @@ FlatJson& FlatJson::set(const std::string& key, const std::vector<double>& value
 
 FlatJson& FlatJson::set(const std::string& key, const std::vector<std::string>& values) {
   std::string text = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + quote(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_quote(values[i]);
   values_[key] = Value{Type::array, text + "]", 0};
   return *this;
 }

@@ -34,3 +34,8 @@ export function dashboard(side: Node[], main: Node[]): HTMLDivElement {
     el('div', { className: 'dash-main' }, ...main),
   );
 }
+
+/** The text to show for a caught error (an Error's message, anything else as a string). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

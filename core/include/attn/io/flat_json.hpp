@@ -45,4 +45,8 @@ class FlatJson {
   std::map<std::string, Value> values_;
 };
 
+// `text` as a JSON string literal, quotes included: " \ and control characters escaped, other
+// bytes (UTF-8) as they are. FlatJson::dump writes its strings with it.
+std::string json_quote(const std::string& text);
+
 }  // namespace attn
