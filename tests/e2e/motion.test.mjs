@@ -1,7 +1,9 @@
-// Attention that moves: a heatmap given new values blends each cell's colour from the old to the
-// new one (a CSS transition), and with prefers-reduced-motion the colour jumps. Checked on the
-// Attention Lab, whose score map gets new values (same shape) when the decoder state is edited.
-// The test follows the transition's own events and animation frames, never a timer.
+// Attention that moves, in Debian's Chromium: a heatmap given new values blends each cell's colour
+// from the old to the new one, the Lab's weight bars grow or shrink through intermediate heights,
+// and a Seq2seq decode slides a highlight over the source to each step's most attended character
+// (CSS transitions); with prefers-reduced-motion each of them jumps. The heatmap and bars are
+// checked on the Attention Lab, whose maps get new values (same shape) when the decoder state is
+// edited. The tests follow the transitions' own events and animation frames, never a timer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, startBrowser } from './support/browser.mjs';
@@ -103,6 +105,188 @@ test('heatmap: with prefers-reduced-motion the colour jumps to the new value', a
   assert.notEqual(from, to, 'the new score changes the colour');
   assert.equal(now, to, 'the computed colour is the new one at once');
   assert.deepEqual(events, [], 'no transition runs');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ---- Weight bars (the Lab's "Weights α as bars"): the height is a transform that interpolates ----
+
+const BAR = '[data-testid="lab-weight-bars"] .weight-bar';
+
+/** Records bar 0's transitions and its drawn height on every animation frame. */
+async function watchBar(page) {
+  await page.evaluate((selector) => {
+    const bar = document.querySelector(selector);
+    const record = { from: bar.getBoundingClientRect().height, samples: [], events: [], done: false };
+    window.__barMotion = record;
+    for (const type of ['transitionrun', 'transitionstart', 'transitionend']) {
+      bar.addEventListener(type, (event) => {
+        if (event.propertyName !== 'transform') return;
+        record.events.push(type);
+        if (type === 'transitionend') record.done = true;
+      });
+    }
+    const sample = () => {
+      record.samples.push(bar.getBoundingClientRect().height);
+      if (!record.done) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  }, BAR);
+}
+
+test('weight bars: between two snapshots a bar passes through intermediate heights', async () => {
+  const { page, problems } = await openPage(env, '#/lab');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await waitForScores(page, BEFORE);
+  await page.waitForSelector(`${BAR}[data-weight]`);
+  await watchBar(page);
+  await page.getByLabel('decoder state s, component 1').fill('6');
+  await waitForScores(page, AFTER);
+  await page.waitForFunction(() => window.__barMotion.done, null, { timeout: 15000 });
+  const { from, samples, events, to, weight } = await page.evaluate((selector) => {
+    const bar = document.querySelector(selector);
+    return { ...window.__barMotion, to: bar.getBoundingClientRect().height, weight: Number(bar.dataset.weight) };
+  }, BAR);
+  // α₁ goes from 0.119 (scores 927, 397, 148, 929) to 0.047 (930, 456, 149, 933).
+  assert.ok(Math.abs(weight - 0.0474) < 1e-3, `α₁ = ${weight}`);
+  assert.ok(from - to > 3, `the bar gets shorter: ${from} → ${to}`);
+  assert.deepEqual(events, ['transitionrun', 'transitionstart', 'transitionend']);
+  assert.ok(Math.abs(samples.at(-1) - to) < 0.01, 'the transition ends on the new height');
+  const between = samples.filter((h) => h < from - 0.1 && h > to + 0.1);
+  assert.ok(between.length > 0, `no intermediate height among ${samples.join(', ')}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('weight bars: with prefers-reduced-motion the bar jumps to the new height', async () => {
+  const { page, problems } = await openPage(env, '#/lab');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await waitForScores(page, BEFORE);
+  await page.waitForSelector(`${BAR}[data-weight]`);
+  await watchBar(page);
+  await page.getByLabel('decoder state s, component 1').fill('6');
+  await waitForScores(page, AFTER);
+  const { from, now, to, events } = await page.evaluate(
+    (selector) =>
+      new Promise((resolve) => {
+        const bar = document.querySelector(selector);
+        const now = bar.getBoundingClientRect().height;
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => resolve({ ...window.__barMotion, now, to: bar.getBoundingClientRect().height })),
+        );
+      }),
+    BAR,
+  );
+  assert.ok(from - to > 3, `the bar gets shorter: ${from} → ${to}`);
+  assert.equal(now, to, 'the drawn height is the new one at once');
+  assert.deepEqual(events, [], 'no transition runs');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ---- Seq2seq decoding: a highlight slides over the source to each step's most attended character ----
+
+/**
+ * Records, from now on, every place the highlight is sent to (its inline transform) and where it
+ * is drawn on every animation frame (its computed transform), until the decode shows its last
+ * step and no transition is running.
+ */
+async function watchFocus(page) {
+  await page.evaluate(() => {
+    const view = document.querySelector('.seq2seq');
+    const focus = view.querySelector('.s2s-focus');
+    const record = { targets: [], samples: [], events: [], running: 0, done: false, checks: [] };
+    window.__focusMotion = record;
+    const target = () => {
+      const m = /translate\(([-\d.]+)px, ([-\d.]+)px\) scaleX\(([-\d.]+)\)/.exec(focus.style.transform);
+      return m ? { x: Number(m[1]), y: Number(m[2]), w: Number(m[3]) } : null;
+    };
+    new MutationObserver(() => {
+      const t = target();
+      if (t && !record.targets.some((o) => o.x === t.x && o.w === t.w)) record.targets.push(t);
+      // Where it is drawn right after the step (the frame after): equal to the target when it jumps.
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => record.checks.push({ target: t, drawn: getComputedStyle(focus).transform })),
+      );
+    }).observe(focus, { attributes: true, attributeFilter: ['style'] });
+    for (const type of ['transitionrun', 'transitionstart', 'transitionend', 'transitioncancel']) {
+      focus.addEventListener(type, (event) => {
+        if (event.propertyName !== 'transform') return;
+        record.events.push(type);
+        if (type === 'transitionrun') record.running += 1;
+        if (type === 'transitionend' || type === 'transitioncancel') record.running -= 1;
+      });
+    }
+    const sample = () => {
+      record.samples.push(getComputedStyle(focus).transform);
+      const last = view.dataset.decodeStep !== undefined && view.dataset.decodeStep === view.dataset.decodeSteps;
+      if (last && record.running === 0 && record.checks.length >= record.targets.length) record.done = true;
+      else requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+}
+
+/** matrix(a, b, c, d, e, f) → {x: e, w: a}. */
+const placed = (matrix) => {
+  const [a, , , , e] = matrix.match(/[-\d.e]+/g).map(Number);
+  return { x: e, w: a };
+};
+
+test('seq2seq: decoding slides a highlight over the source (motion) and jumps it (reduced motion)', async () => {
+  const { page, problems } = await openPage(env, '#/seq2seq');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
+  const view = page.locator('[data-testid="view-seq2seq"]');
+  await page.locator('#s2s-task').selectOption('reverse');
+  await page.locator('#s2s-attention').selectOption('bahdanau');
+  await page.locator('#s2s-epochs').fill('3');
+  await view.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForSelector('.seq2seq[data-state="finished"]', { timeout: 180000 });
+
+  // Motion on: the decode walks step by step and the highlight glides between peaks.
+  await page.locator('#s2s-input').fill('40713852');
+  await view.getByRole('button', { name: 'Decode' }).click();
+  await page.waitForSelector('.seq2seq[data-decode-step="0"]');
+  await watchFocus(page);
+  await page.waitForFunction(() => window.__focusMotion.done, null, { timeout: 30000 });
+  const moving = await page.evaluate(() => window.__focusMotion);
+  assert.ok(moving.targets.length >= 2, `the peak moves during the decode: ${JSON.stringify(moving.targets)}`);
+  assert.ok(moving.events.includes('transitionstart'), `transitions run: ${moving.events}`);
+  const xs = moving.targets.map((t) => t.x);
+  const between = moving.samples
+    .filter((m) => m !== 'none')
+    .map(placed)
+    .filter((p) => !moving.targets.some((t) => Math.abs(t.x - p.x) < 0.01 && Math.abs(t.w - p.w) < 0.01));
+  assert.ok(between.length > 0, 'the highlight is seen between two peaks');
+  for (const p of between) assert.ok(p.x >= Math.min(...xs) - 0.5 && p.x <= Math.max(...xs) + 0.5, `${p.x} in ${xs}`);
+  // It ends on the last step's most attended input character.
+  const end = await page.evaluate(() => {
+    const source = document.querySelector('[data-testid="s2s-source"]');
+    const tokens = [...source.querySelectorAll('.token')];
+    const weights = tokens.map((t) => Number(getComputedStyle(t).getPropertyValue('--weight')));
+    return { focus: Number(source.dataset.focus), peak: weights.indexOf(Math.max(...weights)) };
+  });
+  assert.equal(end.focus, end.peak);
+
+  // Reduced motion, switched on while a decode walks: every later step puts the highlight in
+  // place by the next frame, and no transition runs.
+  await page.locator('#s2s-input').fill('97315');
+  await view.getByRole('button', { name: 'Decode' }).click();
+  await page.waitForSelector('.seq2seq[data-decode-step="0"]');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await watchFocus(page);
+  await page.waitForFunction(() => window.__focusMotion.done, null, { timeout: 30000 });
+  const jumping = await page.evaluate(() => window.__focusMotion);
+  assert.ok(jumping.targets.length >= 2, `the peak moves during the decode: ${JSON.stringify(jumping.targets)}`);
+  assert.deepEqual(jumping.events, [], 'no transition runs');
+  for (const { target, drawn } of jumping.checks.filter((c) => c.target)) {
+    const p = placed(drawn);
+    assert.ok(
+      Math.abs(p.x - target.x) < 0.01 && Math.abs(p.w - target.w) < 0.01,
+      `${drawn} is ${JSON.stringify(target)}`,
+    );
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

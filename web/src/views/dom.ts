@@ -22,6 +22,19 @@ export function viewPart(...children: (Node | string)[]): HTMLDivElement {
   return el('div', { className: 'card view-part' }, ...children);
 }
 
+/**
+ * A view as a dashboard (styles.css `.dashboard`): settings in a side panel, the live work
+ * (training, attention) in the main area; below 900 px the side panel stacks above the main area.
+ */
+export function dashboard(side: Node[], main: Node[]): HTMLDivElement {
+  return el(
+    'div',
+    { className: 'dashboard' },
+    el('div', { className: 'dash-side' }, ...side),
+    el('div', { className: 'dash-main' }, ...main),
+  );
+}
+
 /** The text to show for a caught error (an Error's message, anything else as a string). */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -7,6 +7,7 @@ import type { EngineBridge } from '../../engine/bridge';
 import { el } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { softmaxLines } from '../softmax_numbers';
+import { createWeightBars } from '../weight_bars';
 import { SCORE_FORMULAS } from './formulas';
 import { numberInput } from './inputs';
 import { dot, f, plain, plainVector, products, tensor, vector } from './numbers';
@@ -31,6 +32,8 @@ export class ScorePipeline {
       explain: (_, c) => this.explainContext(c),
     }),
   };
+  /** The weights again as bars, whose heights glide between snapshots (views/weight_bars.ts). */
+  private readonly weightBars = createWeightBars('Weights α as bars', 'lab-weight-bars');
   private readonly paramsArea = el('div', { className: 'lab-params' });
   /** The scoring function's parameters in use: engine-initialised from the seed, then user-edited. */
   private params?: { key: string; values: OutScoreParams };
@@ -43,6 +46,7 @@ export class ScorePipeline {
       { className: 'lab-outputs' },
       this.heatmaps.scores.element,
       this.heatmaps.weights.element,
+      this.weightBars.element,
       this.heatmaps.weighted.element,
       this.heatmaps.context.element,
     );
@@ -107,6 +111,7 @@ export class ScorePipeline {
       colLabels: keys,
       range: [0, 1],
     });
+    this.weightBars.update(result.weights.data, keys);
     this.heatmaps.weighted.update({ values: result.weighted.data, rows: t, cols: d, rowLabels: keys, colLabels: dims });
     this.heatmaps.context.update({ values: result.context.data, rows: 1, cols: d, rowLabels: ['c'], colLabels: dims });
   }

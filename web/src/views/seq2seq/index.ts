@@ -8,7 +8,7 @@ import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
 import { createLineChart } from '../chart';
-import { el, readoutRow, viewPart } from '../dom';
+import { dashboard, el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { RunControls } from '../run_controls';
@@ -150,6 +150,17 @@ class Seq2SeqPanel {
     rowsName: 'output tokens',
     colsName: 'input tokens',
   });
+  // The input under the decoder: each step tints its characters by that step's attention and
+  // slides a highlight (a transform, animated by CSS; reduced motion: it jumps) to the character
+  // attended most.
+  private readonly source = el('div', {
+    className: 's2s-source',
+    role: 'group',
+    hidden: true,
+    dataset: { testid: 's2s-source' },
+  });
+  private readonly focus = el('span', { className: 's2s-focus', ariaHidden: 'true', hidden: true });
+  private sourceTokens: HTMLElement[] = [];
   private attentionMode: AttentionMode = 'heatmap';
   /** Whether the decode on screen has alignment rows to show. */
   private hasAlignment = false;
@@ -197,66 +208,80 @@ class Seq2SeqPanel {
       if (event.key === 'Enter' && !this.decodeButton.disabled) void this.decode();
     });
     this.finishButton.addEventListener('click', () => this.showStep(this.rows()));
-    // Two cards: training, then decoding.
+    // A dashboard: what to train and what to decode in the side panel; the live training and the
+    // alignment in the main area.
     this.element.append(
-      viewPart(
-        el(
-          'div',
-          { className: 'train-controls' },
-          el('label', { htmlFor: 's2s-task' }, 'Task '),
-          this.taskSelect,
-          el('label', { htmlFor: 's2s-attention' }, 'Attention '),
-          this.attentionSelect,
-          el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
-          this.epochsInput,
-          ...this.run.buttons,
-        ),
-        this.run.status,
-        el(
-          'dl',
-          { className: 'train-readout' },
-          readoutRow('Step', this.readout.step),
-          readoutRow('Loss (last batch)', this.readout.loss),
-          readoutRow('Validation exact match', this.readout.validation),
-          readoutRow('Held-out exact match', this.readout.test),
-        ),
-        this.byLength,
-        this.lengthChart.element,
-        this.lengthHint,
+      dashboard(
+        [
+          viewPart(
+            el('h3', {}, 'Train'),
+            el(
+              'div',
+              { className: 'train-controls' },
+              el('label', { htmlFor: 's2s-task' }, 'Task '),
+              this.taskSelect,
+              el('label', { htmlFor: 's2s-attention' }, 'Attention '),
+              this.attentionSelect,
+              el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
+              this.epochsInput,
+              ...this.run.buttons,
+            ),
+            this.run.status,
+          ),
+          viewPart(
+            el('h3', {}, 'Decode an input'),
+            el(
+              'div',
+              { className: 'decode-controls' },
+              el('label', { htmlFor: 's2s-input' }, 'Input '),
+              this.input,
+              el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
+              this.sampleSelect,
+              el('label', { htmlFor: 's2s-beam' }, 'Search '),
+              this.beamSelect,
+              this.decodeButton,
+              this.finishButton,
+            ),
+          ),
+          viewPart(
+            el('h3', {}, 'How the decoder attends'),
+            formulaList('s2s-formulas', [
+              ['Bahdanau score (previous decoder state)', 'e_{tj} = v^\\top \\tanh(W s_{t-1} + U h_j)'],
+              ['Luong score (general, current decoder state)', 'e_{tj} = s_t^\\top W h_j'],
+              ['Weights over the input', '\\alpha_{tj} = \\frac{\\exp e_{tj}}{\\sum_k \\exp e_{tk}}'],
+              ['Context', 'c_t = \\sum_j \\alpha_{tj} h_j'],
+              ['Luong’s output state', '\\tilde h_t = \\tanh(W_c\\,[c_t; s_t])'],
+            ]),
+          ),
+        ],
+        [
+          viewPart(
+            el('h3', {}, 'Training'),
+            el(
+              'dl',
+              { className: 'train-readout' },
+              readoutRow('Step', this.readout.step),
+              readoutRow('Loss (last batch)', this.readout.loss),
+              readoutRow('Validation exact match', this.readout.validation),
+              readoutRow('Held-out exact match', this.readout.test),
+            ),
+            this.byLength,
+            this.lengthChart.element,
+            this.lengthHint,
+          ),
+          viewPart(
+            el('h3', {}, 'Decoding'),
+            this.decodeStatus,
+            el('p', {}, 'Output: ', this.output),
+            this.current,
+            this.source,
+            attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
+            this.heatmap.element,
+            this.links.element,
+          ),
+          this.error,
+        ],
       ),
-      viewPart(
-        el('h3', {}, 'Decode an input'),
-        formulaList('s2s-formulas', [
-          ['Bahdanau score (previous decoder state)', 'e_{tj} = v^\\top \\tanh(W s_{t-1} + U h_j)'],
-          [
-            'Luong score (current decoder state)',
-            'e_{tj} = \\operatorname{score}(s_t, h_j), \\quad \\tilde h_t = \\tanh(W_c\\,[c_t; s_t])',
-          ],
-          [
-            'Weights over the input, and the context',
-            '\\alpha_{tj} = \\frac{\\exp e_{tj}}{\\sum_k \\exp e_{tk}}, \\quad c_t = \\sum_j \\alpha_{tj} h_j',
-          ],
-        ]),
-        el(
-          'div',
-          { className: 'decode-controls' },
-          el('label', { htmlFor: 's2s-input' }, 'Input '),
-          this.input,
-          el('label', { htmlFor: 's2s-sample' }, 'or a held-out sample '),
-          this.sampleSelect,
-          el('label', { htmlFor: 's2s-beam' }, 'Search '),
-          this.beamSelect,
-          this.decodeButton,
-          this.finishButton,
-        ),
-        this.decodeStatus,
-        el('p', {}, 'Output: ', this.output),
-        this.current,
-        attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
-        this.heatmap.element,
-        this.links.element,
-      ),
-      this.error,
     );
     this.input.value = TASKS.reverse.example;
     this.heatmap.element.hidden = true;
@@ -392,6 +417,9 @@ class Seq2SeqPanel {
       const beam = Number(this.beamSelect.value) || 1;
       const t = await this.engine.seq2seqTranslate(text, beam);
       this.translation = t;
+      this.sourceTokens = t.sourceTokens.map((token) => el('span', { className: 'token' }, shown(token)));
+      this.source.replaceChildren(this.focus, ...this.sourceTokens);
+      this.source.hidden = t.rows === 0;
       this.decodeStatus.textContent =
         `${beam === 1 ? 'Greedy' : `Beam search (width ${beam})`}: ${t.outputTokens.length} decoder steps` +
         `${t.finished ? '' : ' (stopped at the length limit without <eos>)'}, log-probability ${t.logProb.toFixed(3)}.` +
@@ -423,6 +451,28 @@ class Seq2SeqPanel {
     this.animation = null;
   }
 
+  /** Tints the input by one step's attention (none: step 0) and moves the highlight to its peak. */
+  private showSourceAttention(weights: Float32Array | null): void {
+    let peak = -1;
+    this.sourceTokens.forEach((span, j) => {
+      const w = weights ? weights[j] : 0;
+      span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
+      span.title = weights ? `attention ${w.toFixed(3)}` : '';
+      if (weights && (peak < 0 || w > weights[peak])) peak = j;
+    });
+    const step = this.element.dataset.decodeStep;
+    this.source.setAttribute('aria-label', weights ? `Attention of step ${step} over the input` : 'The input');
+    this.focus.hidden = peak < 0;
+    if (peak < 0) {
+      delete this.source.dataset.focus;
+      return;
+    }
+    const target = this.sourceTokens[peak];
+    this.source.dataset.focus = String(peak);
+    this.focus.style.height = `${target.offsetHeight}px`;
+    this.focus.style.transform = `translate(${target.offsetLeft}px, ${target.offsetTop}px) scaleX(${target.offsetWidth})`;
+  }
+
   /** Shows the first `step` decoder steps: output so far, the latest step's attention, the matrix. */
   private showStep(step: number): void {
     const t = this.translation;
@@ -444,22 +494,9 @@ class Seq2SeqPanel {
       const row = step - 1;
       const token = t.outputTokens[row];
       this.current.append(el('p', {}, `Step ${step} of ${total}: emits `, el('strong', {}, shown(token))));
-      if (t.rows > 0) {
-        const weights = t.alignment.subarray(row * t.cols, (row + 1) * t.cols);
-        const bar = el('p', { className: 's2s-attention' });
-        bar.setAttribute('aria-label', `Attention of step ${step} over the input`);
-        weights.forEach((w, j) => {
-          const span = el('span', {
-            className: 'token',
-            textContent: shown(t.sourceTokens[j]),
-            title: `attention ${w.toFixed(3)}`,
-          });
-          span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
-          bar.append(span);
-        });
-        this.current.append(bar);
-      }
     }
+    if (t.rows > 0)
+      this.showSourceAttention(step > 0 ? t.alignment.subarray((step - 1) * t.cols, step * t.cols) : null);
     if (t.rows > 0) {
       const rows = Math.max(step, 0);
       this.hasAlignment = rows > 0;

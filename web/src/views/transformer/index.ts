@@ -12,7 +12,7 @@ import type {
   PositionalEncodingTable,
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
-import { el, readoutRow, viewPart } from '../dom';
+import { dashboard, el, readoutRow, viewPart } from '../dom';
 import { formulaList } from '../math';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
@@ -149,93 +149,111 @@ class TransformerPanel {
     this.lineHead.addEventListener('change', () => this.renderLines());
     this.ablateButton.addEventListener('click', () => void this.measureHeads());
 
-    // One card per part: training, a sentence's self-attention, token to token, ablation, positions.
+    // A dashboard: the model to train, the sentence and the what-ifs in the side panel; training,
+    // every head, the line view, the ablation and the positions in the main area.
     this.element.append(
-      viewPart(
-        el(
-          'div',
-          { className: 'train-controls' },
-          el('label', { htmlFor: 'tf-layers' }, 'Layers '),
-          this.layersSelect,
-          el('label', { htmlFor: 'tf-heads' }, 'Heads '),
-          this.headsSelect,
-          el('label', { htmlFor: 'tf-pooling' }, 'Pooling '),
-          this.poolingSelect,
-          el('label', { htmlFor: 'tf-epochs' }, 'Epochs '),
-          this.epochsInput,
-          ...this.run.buttons,
-          el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '),
-          this.fileInput,
-        ),
-        el(
-          'p',
-          { className: 'hint' },
-          'd_model 32, feed-forward 64, dropout 0.1, vocabulary 500, maxlen 64; Adam 0.003, batch 16, on all 528 ' +
-            'built-in training reviews (no validation split: 528 reviews are too few to pick an epoch by, so the ' +
-            'last epoch is kept). Expect about 63% on the 132 test reviews: a Transformer this small overfits them.',
-        ),
-        this.run.status,
-        this.progress,
-        el(
-          'dl',
-          { className: 'train-readout' },
-          readoutRow('Step', this.stepOut),
-          readoutRow('Loss (last batch)', this.lossOut),
-        ),
-      ),
-      viewPart(
-        el('h3', {}, 'Self-attention of a sentence'),
-        el(
-          'div',
-          { className: 'decode-controls' },
-          el('label', { htmlFor: 'tf-text' }, 'Sentence '),
-          this.textInput,
-          this.inspectButton,
-          el(
-            'label',
-            { htmlFor: 'tf-causal' },
-            this.causalBox,
-            ' Causal mask (what-if: the model was trained without)',
+      dashboard(
+        [
+          viewPart(
+            el('h3', {}, 'Train'),
+            el(
+              'div',
+              { className: 'train-controls' },
+              el('label', { htmlFor: 'tf-layers' }, 'Layers '),
+              this.layersSelect,
+              el('label', { htmlFor: 'tf-heads' }, 'Heads '),
+              this.headsSelect,
+              el('label', { htmlFor: 'tf-pooling' }, 'Pooling '),
+              this.poolingSelect,
+              el('label', { htmlFor: 'tf-epochs' }, 'Epochs '),
+              this.epochsInput,
+              ...this.run.buttons,
+              el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '),
+              this.fileInput,
+            ),
+            el(
+              'p',
+              { className: 'hint' },
+              'd_model 32, feed-forward 64, dropout 0.1, vocabulary 500, maxlen 64; Adam 0.003, batch 16, on all 528 ' +
+                'built-in training reviews (no validation split: 528 reviews are too few to pick an epoch by, so the ' +
+                'last epoch is kept). Expect about 63% on the 132 test reviews: a Transformer this small overfits them.',
+            ),
+            this.run.status,
+            this.progress,
           ),
-        ),
-        formulaList('tf-formulas', [
-          [
-            'Each head (d = d_model / heads; M hides later keys under the causal mask)',
-            '\\alpha = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d}} + M\\right), \\quad \\operatorname{head} = \\alpha V',
-          ],
-        ]),
-        el('p', {}, 'P(positive): ', this.probabilityOut),
-        this.ablationBoxes,
-        el(
-          'p',
-          { className: 'hint' },
-          'Hover or focus a cell of a head: the score q·k/√d the engine computed, the softmax numerator and ' +
-            'denominator, and the weight; a layer average shows the mean weight. Every row sums to 1.',
-        ),
-        this.grid,
+          viewPart(
+            el('h3', {}, 'A sentence'),
+            el(
+              'div',
+              { className: 'decode-controls' },
+              el('label', { htmlFor: 'tf-text' }, 'Sentence '),
+              this.textInput,
+              this.inspectButton,
+              el(
+                'label',
+                { htmlFor: 'tf-causal' },
+                this.causalBox,
+                ' Causal mask (what-if: the model was trained without)',
+              ),
+            ),
+            this.ablationBoxes,
+          ),
+          viewPart(
+            el('h3', {}, 'How a head attends'),
+            formulaList('tf-formulas', [
+              [
+                'Weights of each head (d = d_model / heads; M hides later keys under the causal mask)',
+                '\\alpha = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d}} + M\\right)',
+              ],
+              ['Its output', '\\operatorname{head} = \\alpha V'],
+            ]),
+          ),
+        ],
+        [
+          viewPart(
+            el('h3', {}, 'Training'),
+            el(
+              'dl',
+              { className: 'train-readout' },
+              readoutRow('Step', this.stepOut),
+              readoutRow('Loss (last batch)', this.lossOut),
+            ),
+          ),
+          viewPart(
+            el('h3', {}, 'Self-attention of the sentence'),
+            el('p', {}, 'P(positive): ', this.probabilityOut),
+            el(
+              'p',
+              { className: 'hint' },
+              'Hover or focus a cell of a head: the score q·k/√d the engine computed, the softmax numerator and ' +
+                'denominator, and the weight; a layer average shows the mean weight. Every row sums to 1.',
+            ),
+            this.grid,
+          ),
+          viewPart(
+            el('h3', {}, 'Token to token'),
+            el(
+              'div',
+              { className: 'decode-controls' },
+              el('label', { htmlFor: 'tf-line-layer' }, 'Layer '),
+              this.lineLayer,
+              el('label', { htmlFor: 'tf-line-head' }, 'Head '),
+              this.lineHead,
+            ),
+            this.lineView.element,
+          ),
+          viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
+          viewPart(
+            el('h3', {}, 'Positional encodings'),
+            formulaList('tf-pe-formulas', [
+              ['Even dimensions 2i', 'PE_{p,\\,2i} = \\sin\\left(p / 10000^{2i/D}\\right)'],
+              ['Odd dimensions 2i + 1', 'PE_{p,\\,2i+1} = \\cos\\left(p / 10000^{2i/D}\\right)'],
+            ]),
+            this.peMap.element,
+          ),
+          this.error,
+        ],
       ),
-      viewPart(
-        el('h3', {}, 'Token to token'),
-        el(
-          'div',
-          { className: 'decode-controls' },
-          el('label', { htmlFor: 'tf-line-layer' }, 'Layer '),
-          this.lineLayer,
-          el('label', { htmlFor: 'tf-line-head' }, 'Head '),
-          this.lineHead,
-        ),
-        this.lineView.element,
-      ),
-      viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
-      viewPart(
-        el('h3', {}, 'Positional encodings'),
-        formulaList('tf-pe-formulas', [
-          ['Even dimensions 2i', 'PE_{p,\\,2i} = \\sin\\left(p / 10000^{2i/D}\\right)'],
-          ['Odd dimensions 2i + 1', 'PE_{p,\\,2i+1} = \\cos\\left(p / 10000^{2i/D}\\right)'],
-        ]),
-        this.peMap.element,
-      ),
-      this.error,
     );
     this.peMap.element.hidden = true;
     this.peMap.element.classList.add('tf-positional');
