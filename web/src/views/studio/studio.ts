@@ -21,6 +21,7 @@ import type { ViewContext } from '../types';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
 import { ExplainPanel } from './explain_panel';
 import { folderArchive } from './folder_archive';
+import { pytorchExportButton } from './pytorch_export';
 import {
   applyRecipe,
   checkHoldout,
@@ -281,6 +282,13 @@ export class Studio {
     id: 'model-download',
     disabled: true,
   });
+  private readonly pytorchButton = pytorchExportButton(
+    () => this.engine.exportPytorch(),
+    (status, error) => {
+      this.saveStatus.textContent = status;
+      this.saveError.textContent = error;
+    },
+  );
   private readonly uploadInput = el('input', { id: 'model-upload', type: 'file', accept: '.attn' });
   private readonly storeName = el('input', { id: 'store-name', type: 'text', value: 'my model', autocomplete: 'off' });
   private readonly storeButton = el('button', {
@@ -1018,6 +1026,7 @@ export class Studio {
   private updateModelButtons(): void {
     const usable = this.hasModel && !this.busy();
     this.downloadButton.disabled = !usable;
+    this.pytorchButton.disabled = !usable;
     this.storeButton.disabled = !usable;
   }
 
@@ -1433,6 +1442,7 @@ export class Studio {
         'div',
         { className: 'save-controls' },
         this.downloadButton,
+        this.pytorchButton,
         el('label', { htmlFor: 'model-upload' }, 'Load a model file '),
         this.uploadInput,
       ),
