@@ -1,8 +1,9 @@
 // A model trained in the page's engine (the wasm SentimentSession) runs unchanged in PyTorch:
 // exportPytorch() writes the files of `attn export --format pytorch`, and the exported model.py
-// reproduces explain()'s P(positive) and attention weights. Needs Python 3 with PyTorch (Debian:
-// python3-torch); without it the test fails and says so. The CLI side, with every architecture
-// and scoring function, is tests/pytorch/check_export.py (CTest).
+// reproduces explain()'s P(positive) and attention weights and, for the Transformer,
+// inspectTransformer's self-attention of every block and head. Needs Python 3 with PyTorch
+// (Debian: python3-torch); without it the test fails and says so. The CLI side, with every
+// architecture and scoring function, is tests/pytorch/check_export.py (CTest).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -93,6 +94,15 @@ function compareWithEngine(s, out) {
       Math.abs(x.probability - e.probability) <= TOLERANCE,
       `text ${i}: P engine ${e.probability}, model.py ${x.probability}`,
     );
+    if (x.self_attention.length > 0) {
+      // The Transformer's own attention, every block and head: [layers][heads][T][T].
+      const inspection = s.inspectTransformer(text, null);
+      const engineMaps = Array.from(inspection.attention);
+      const exportedMaps = x.self_attention.flat(3);
+      assert.equal(exportedMaps.length, engineMaps.length, `text ${i}: self-attention size`);
+      const worstMap = Math.max(...engineMaps.map((w, k) => Math.abs(w - exportedMaps[k])));
+      assert.ok(worstMap <= TOLERANCE, `text ${i}: self-attention differs by ${worstMap}`);
+    }
     if (weights.length === 0) {
       assert.equal(x.attention, null, `text ${i}: attention from model.py only`);
       return;
