@@ -3,7 +3,8 @@
 // PKWARE's APPNOTE: a local header + the bytes for each file, then the central directory, then
 // its end record; every number little-endian; names UTF-8 (flag bit 11); no zip64, so the
 // archive must stay below 4 GiB.
-import { crc32 } from './crc32';
+// The CRC stays in model_store.ts, which the storage browser test loads as one self-contained file.
+import { crc32 } from '../storage/model_store';
 
 export interface ZipEntry {
   name: string;

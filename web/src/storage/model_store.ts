@@ -10,7 +10,6 @@
 // entry; the engine's own model-file checksum (and its loader) is the final check.
 //
 // Errors are plain `Error`s whose message names the model and says what to do, ready to show.
-import { crc32 } from '../export/crc32';
 
 export interface StoredModelInfo {
   name: string;
@@ -74,6 +73,23 @@ function explain(error: DOMException | Error | null | undefined): string {
 
 function checkName(name: string): void {
   if (typeof name !== 'string' || name.trim() === '') throw new Error('a saved model needs a non-empty name');
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+/** CRC-32 (IEEE, as in zip/gzip) of the bytes; export/zip.ts uses it too. */
+export function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }
 
 /** Runs `work` in one transaction over `stores`; resolves with its value on `complete` only. */
