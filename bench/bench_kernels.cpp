@@ -67,7 +67,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 #if defined(__EMSCRIPTEN__)
 // CPU seconds of the node process (user + system), or -1 in a browser, which has no such clock.
 EM_JS(double, process_cpu_seconds, (), {
-  if (typeof process != = 'undefined' && process.cpuUsage) {
+  if (typeof process != 'undefined' && process.cpuUsage) {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) * 1e-6;
   }

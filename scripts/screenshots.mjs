@@ -1,6 +1,7 @@
 // Takes the README's screenshots: each view of the built app (dist/) in Debian's Chromium, after
-// the short interaction that makes it show something (a training run, a decoding), written to
-// docs/images/<view>.png. Run after `npm run build`:  npm run screenshots [-- view ...]
+// the short interaction that makes it show something (a training run, a decoding), at desktop
+// size (1280×900, docs/images/<view>.png) and phone size (390×844, docs/images/phone/<view>.png).
+// Run after `npm run build`:  npm run screenshots [-- view ...]
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,14 +48,10 @@ const SHOTS = {
         .first()
         .click();
       await finished(page, 'studio', 300000);
-      await page.evaluate(() => window.scrollTo(0, document.querySelector('.train-panel').offsetTop - 8));
-      await shoot('studio');
+      await shoot('studio', '.train-panel');
       await page.locator('#predict-text').fill('not the best film, but the acting was wonderful and the story moving');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="explain-panel"] td').length > 0);
-      await page.evaluate(() =>
-        window.scrollTo(0, document.querySelector('[data-testid="explain-panel"]').offsetTop - 8),
-      );
-      return 'studio-explain';
+      return { file: 'studio-explain', focus: '[data-testid="explain-panel"]' };
     },
   },
   seq2seq: {
@@ -75,9 +72,7 @@ const SHOTS = {
         const e = document.querySelector('.seq2seq');
         return e?.dataset.decodeSteps !== undefined && e.dataset.decodeStep === e.dataset.decodeSteps;
       });
-      await page.evaluate(() =>
-        window.scrollTo(0, document.querySelector('.seq2seq h3, .seq2seq h2:nth-of-type(2)')?.offsetTop ?? 0),
-      );
+      return { focus: '.seq2seq h3, .seq2seq h2:nth-of-type(2)' };
     },
   },
   transformer: {
@@ -88,10 +83,7 @@ const SHOTS = {
         .first()
         .click();
       await finished(page, 'transformer', 300000);
-      await page.evaluate(() => {
-        const map = document.querySelector('[data-testid="view-transformer"] figure.heatmap');
-        window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY - 40);
-      });
+      return { focus: '[data-testid="view-transformer"] figure.heatmap' };
     },
   },
   course: {
@@ -105,27 +97,49 @@ const SHOTS = {
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-// By default the views whose pictures are plain screenshots; the lab's and the course's README
-// pictures were composed by hand (a cell explained, a failed check), so they are redone on request.
-const names = wanted.length ? wanted : ['home', 'studio', 'seq2seq', 'transformer'];
+// The lab's and the course's desktop pictures in the README were composed by hand (a cell
+// explained, a failed check), so they are retaken only on request; their phone pictures always are.
+const HAND_COMPOSED = new Set(['lab', 'course']);
+const names = wanted.length ? wanted : Object.keys(SHOTS);
 for (const name of names) if (!SHOTS[name]) throw new Error(`unknown view '${name}' (one of ${Object.keys(SHOTS)})`);
 
-mkdirSync(out, { recursive: true });
+const SIZES = [
+  { dir: out, viewport: { width: 1280, height: 900 } },
+  { dir: path.join(out, 'phone'), viewport: { width: 390, height: 844 } },
+];
+for (const { dir } of SIZES) mkdirSync(dir, { recursive: true });
+
+// Scrolls the first element matching `focus` (if any) to the top of the viewport.
+const scrollTo = (page, focus) =>
+  page.evaluate((selector) => {
+    const target = selector ? document.querySelector(selector) : null;
+    window.scrollTo(0, target ? target.getBoundingClientRect().top + window.scrollY - 8 : 0);
+    // Two frames: the new layout and the scroll are painted before the picture.
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  }, focus);
+
 const env = await startBrowser();
 try {
   for (const name of names) {
     const shot = SHOTS[name];
     const { page, problems } = await openPage(env, (shot.page ?? '') + shot.hash);
-    const shoot = async (file) => {
-      const where = path.join(out, `${file}.png`);
-      await page.screenshot({ path: where });
-      process.stderr.write(
-        `${name}: ${path.relative(root, where)}${problems.length ? ` (${problems.join('; ')})` : ''}\n`,
-      );
+    // One picture per size, each with `focus` scrolled to the top; back at desktop size after.
+    const shoot = async (file, focus) => {
+      for (const { dir, viewport } of SIZES) {
+        if (dir === out && HAND_COMPOSED.has(name) && !wanted.includes(name)) continue;
+        await page.setViewportSize(viewport);
+        await scrollTo(page, focus);
+        const where = path.join(dir, `${file}.png`);
+        await page.screenshot({ path: where });
+        process.stderr.write(
+          `${name}: ${path.relative(root, where)}${problems.length ? ` (${problems.join('; ')})` : ''}\n`,
+        );
+      }
+      await page.setViewportSize(SIZES[0].viewport);
     };
-    // prepare() may take pictures on the way (shoot) and names the last one (default: the view's).
-    const last = await shot.prepare(page, shoot);
-    await shoot(last ?? shot.file ?? name);
+    // prepare() may take pictures on the way (shoot) and names the last one and what to show.
+    const last = (await shot.prepare(page, shoot)) ?? {};
+    await shoot(last.file ?? shot.file ?? name, last.focus);
     await page.close();
   }
 } finally {

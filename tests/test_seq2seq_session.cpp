@@ -219,3 +219,50 @@ TEST_CASE("seq2seq_session.save_and_load_model_round_trip") {
   CHECK_THROWS_AS(fresh.load_model(damaged), ModelFileError);
   CHECK(flat_parameters(fresh.model()) == before);
 }
+
+TEST_CASE("seq2seq_session.step_api_on_texts_decodes_as_translate") {
+  // Untrained dates model: the step loop must give translate's greedy output for any weights.
+  Seq2SeqSession session(Seq2SeqSessionConfig::from_json(
+      R"({"task": "dates", "train_size": 60, "test_size": 10, "units": 8, "embed": 6, "attention_dim": 8})"));
+  const std::vector<std::string> texts{"3 May 1979", "12/31/01", "Thu 3 May, 1979"};
+  std::vector<std::vector<std::string>> tokens;
+  const Seq2SeqEncoding enc = session.encode_texts(texts, &tokens);
+  REQUIRE(tokens.size() == 3);
+  CHECK(tokens[1].size() == 8);
+  CHECK(enc.annotations.shape(1) == 15);  // the longest text; the others padded 'post'
+  CHECK(enc.mask(1, 7) == 1);
+  CHECK(enc.mask(1, 8) == 0);
+
+  Seq2SeqDecoderState state = enc.start;
+  std::vector<std::int32_t> previous(3, kBosId);
+  std::vector<std::vector<int>> out(3);
+  std::vector<std::vector<float>> alignment(3);
+  std::vector<bool> done(3, false);
+  for (std::size_t t = 0; t < session.decode_limit(); ++t) {
+    const Seq2SeqAttention a = session.model().attend(enc, state.s);
+    Seq2SeqStep step = session.model().decoder_step(previous, state, a.context);
+    for (std::size_t b = 0; b < 3; ++b) {
+      if (done[b]) continue;
+      for (std::size_t j = 0; j < tokens[b].size(); ++j) alignment[b].push_back(a.weights(b, j));
+      if (step.tokens[b] == kEosId) {
+        done[b] = true;
+      } else {
+        out[b].push_back(step.tokens[b]);
+      }
+    }
+    previous = step.tokens;
+    state = std::move(step.state);
+  }
+  for (std::size_t b = 0; b < 3; ++b) {
+    CAPTURE(b);
+    const Seq2SeqTranslation t = session.translate(texts[b], 1);
+    CHECK(session.target_text(out[b]) == t.output);
+    CHECK(tokens[b] == t.source_tokens);
+    REQUIRE(alignment[b].size() == t.alignment.size());
+    for (std::size_t k = 0; k < t.alignment.size(); ++k)
+      CHECK(alignment[b][k] == doctest::Approx(t.alignment[k]).epsilon(1e-6));
+  }
+  CHECK_THROWS_WITH_AS(session.encode_texts({"1 May 1990", ""}), "Seq2SeqSession::encode_texts: text 1 is empty",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(session.encode_texts({}), std::invalid_argument);
+}

@@ -459,6 +459,33 @@ export interface Seq2SeqTranslationView {
   logProb: number;
   finished: boolean;
 }
+/** A seq2seq decoder's state: s [B, Ds] and an LSTM's cell state c [B, Ds] (zeros for a GRU). */
+export interface Seq2SeqDecoderState {
+  s: Tensor;
+  c: Tensor;
+}
+/** stepEncode's answer: every tensor is a COPY. */
+export interface Seq2SeqStepEncoding {
+  /** Each text's source tokens (one per character for the built-in tasks). */
+  sourceTokens: string[][];
+  /** [B, Tx, Dh] h_j = [→h_j; ←h_j], the batch padded 'post'. */
+  annotations: Tensor;
+  /** [B, Tx] Uint8Array: 1 for a source token, 0 for padding. */
+  mask: { shape: number[]; data: Uint8Array };
+  /** s_0 (and c_0 = 0). */
+  state: Seq2SeqDecoderState;
+  /** The alignment network e_j = vᵀ tanh(W [s_{t-1}; h_j]): w [A, Ds + Dh], v [A]. */
+  alignment: { w: Tensor; v: Tensor };
+  /** The longest decoding translate runs (the longest target + 4). */
+  maxLen: number;
+}
+export interface Seq2SeqDecoderStepResult {
+  state: Seq2SeqDecoderState;
+  /** [B, V] p(y_t | y_<t, x) over the whole target vocabulary. */
+  probabilities: Tensor;
+  /** [B] the greedy choice of each row (never PAD or BOS). */
+  tokens: number[];
+}
 /** A built-in seq2seq task's data and model, trained in chunks. Free it with delete(). */
 export interface Seq2SeqSession {
   info(): Seq2SeqInfo;
@@ -472,6 +499,18 @@ export interface Seq2SeqSession {
   translate(text: string, beam: number | undefined | null): Seq2SeqTranslationView;
   /** Greedy exact match on the first `limit` pairs (0 / undefined: all). */
   evaluate(which: 'test' | 'train', limit: number | undefined | null): Seq2SeqMetrics;
+  /** The step API (Bahdanau models; others throw): the texts' annotations, mask, s_0 and alignment
+   *  network, for attention computed outside the engine. */
+  stepEncode(texts: string[]): Seq2SeqStepEncoding;
+  /** The model's own attention for states s [B, Ds]: weights [B, Tx], context [B, Dh] (copies). */
+  stepAttend(encoding: { annotations: Tensor; mask: Seq2SeqStepEncoding['mask'] }, s: Tensor): {
+    weights: Tensor;
+    context: Tensor;
+  };
+  /** One decoder step from any context [B, Dh]: previous tokens [B] (BOS = 1 first). */
+  decoderStep(previous: number[], state: Seq2SeqDecoderState, context: Tensor): Seq2SeqDecoderStepResult;
+  /** Decoded target ids as text and as display tokens. */
+  targetText(ids: number[]): { text: string; tokens: string[] };
   /** The model file with its vocabularies (the CLI's format): a COPY that owns its buffer. */
   saveModel(): Uint8Array;
   /** Replaces model and vocabularies with a saved file's (browser or `attn train --save`); the

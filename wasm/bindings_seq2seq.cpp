@@ -59,6 +59,36 @@ val epoch_to_js(const Seq2SeqEpochProgress &e) {
   return out;
 }
 
+// A JS array of whole token ids (number[]) as ids.
+std::vector<std::int32_t> read_ids(const val &ids, const std::string &name) {
+  if (!ids.isArray()) throw std::invalid_argument(name + " must be an array of token ids");
+  std::vector<std::int32_t> out(ids["length"].as<std::size_t>());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const val id = ids[i];
+    out[i] = static_cast<std::int32_t>(
+        whole_number(id.isNumber() ? id.as<double>() : -1, name + "[" + std::to_string(i) + "]", 2147483647.0));
+  }
+  return out;
+}
+
+val ids_to_js(const std::vector<std::int32_t> &ids) {
+  val out = val::array();
+  for (const std::int32_t id : ids) out.call<void>("push", static_cast<double>(id));
+  return out;
+}
+
+val decoder_state_to_js(const Seq2SeqDecoderState &state) {
+  val out = val::object();
+  out.set("s", to_js(state.s));
+  out.set("c", to_js(state.c));
+  return out;
+}
+
+Seq2SeqDecoderState decoder_state_from_js(const val &state) {
+  if (is_absent(state)) throw std::invalid_argument("state must be an object {s, c}");
+  return {to_tensor<2>(state["s"], "state.s"), to_tensor<2>(state["c"], "state.c")};
+}
+
 // The JS handle. The last translation is kept so its alignment can be handed
 // out as a view.
 class JsSeq2SeqSession {
@@ -206,6 +236,77 @@ class JsSeq2SeqSession {
     });
   }
 
+  // The step API (Seq2SeqSession::encode_texts, Seq2SeqModel::attend / decoder_step). Every
+  // tensor handed out is a COPY ({shape, data}).
+  // stepEncode(texts) -> {sourceTokens, annotations [B, Tx, Dh], mask [B, Tx], state {s, c},
+  // alignment {w [A, Ds + Dh], v [A]}, maxLen}.
+  val step_encode(const val &texts) const {
+    return guarded([&] {
+      if (!texts.isArray()) throw std::invalid_argument("texts must be an array of strings");
+      std::vector<std::string> list(texts["length"].as<std::size_t>());
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!texts[i].isString()) throw std::invalid_argument("texts[" + std::to_string(i) + "] must be a string");
+        list[i] = texts[i].as<std::string>();
+      }
+      std::vector<std::vector<std::string>> tokens;
+      const Seq2SeqEncoding e = session_->encode_texts(list, &tokens);
+      const ScoreParams p = session_->model().alignment_parameters();
+      val sources = val::array();
+      for (const auto &row : tokens) sources.call<void>("push", strings_to_js(row));
+      val alignment = val::object();
+      alignment.set("w", to_js(p.w));
+      alignment.set("v", to_js(p.v));
+      val out = val::object();
+      out.set("sourceTokens", sources);
+      out.set("annotations", to_js(e.annotations));
+      out.set("mask", to_js(e.mask));
+      out.set("state", decoder_state_to_js(e.start));
+      out.set("alignment", alignment);
+      out.set("maxLen", static_cast<double>(session_->decode_limit()));
+      return out;
+    });
+  }
+
+  // stepAttend({annotations, mask}, s [B, Ds]) -> {weights [B, Tx], context [B, Dh]}: the model's own attention.
+  val step_attend(const val &encoding, const val &s) const {
+    return guarded([&] {
+      if (is_absent(encoding)) throw std::invalid_argument("encoding must be an object {annotations, mask}");
+      Seq2SeqEncoding e;
+      e.annotations = to_tensor<3>(encoding["annotations"], "encoding.annotations");
+      e.mask = to_mask<2>(encoding["mask"], "encoding.mask");
+      const Seq2SeqAttention a = session_->model().attend(e, to_tensor<2>(s, "s"));
+      val out = val::object();
+      out.set("weights", to_js(a.weights));
+      out.set("context", to_js(a.context));
+      return out;
+    });
+  }
+
+  // decoderStep(previous [B], state {s, c}, context [B, Dh]) -> {state, probabilities [B, V], tokens [B]}.
+  val decoder_step(const val &previous, const val &state, const val &context) const {
+    return guarded([&] {
+      const Seq2SeqStep step = session_->model().decoder_step(
+          read_ids(previous, "previous"), decoder_state_from_js(state), to_tensor<2>(context, "context"));
+      val out = val::object();
+      out.set("state", decoder_state_to_js(step.state));
+      out.set("probabilities", to_js(step.probabilities));
+      out.set("tokens", ids_to_js(step.tokens));
+      return out;
+    });
+  }
+
+  // targetText(ids) -> {text, tokens}: decoded ids as the task writes them.
+  val target_text(const val &ids) const {
+    return guarded([&] {
+      const std::vector<std::int32_t> read = read_ids(ids, "ids");
+      const std::vector<int> list(read.begin(), read.end());
+      val out = val::object();
+      out.set("text", session_->target_text(list));
+      out.set("tokens", strings_to_js(session_->target_tokens(list)));
+      return out;
+    });
+  }
+
   // which: "test" | "train"; limit: first pairs (0 / undefined = all).
   val evaluate(const std::string &which, const val &limit) {
     return guarded([&] { return metrics_to_js(session_->evaluate(which, whole(limit, "limit", 1e7, 0))); });
@@ -231,6 +332,10 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
       .function("isTraining", &JsSeq2SeqSession::is_training)
       .function("translate", &JsSeq2SeqSession::translate)
       .function("evaluate", &JsSeq2SeqSession::evaluate)
+      .function("stepEncode", &JsSeq2SeqSession::step_encode)
+      .function("stepAttend", &JsSeq2SeqSession::step_attend)
+      .function("decoderStep", &JsSeq2SeqSession::decoder_step)
+      .function("targetText", &JsSeq2SeqSession::target_text)
       .function("saveModel", &JsSeq2SeqSession::save_model)
       .function("loadModel", &JsSeq2SeqSession::load_model)
       .class_function("fromParallelText", &JsSeq2SeqSession::from_parallel_text, emscripten::allow_raw_pointers());

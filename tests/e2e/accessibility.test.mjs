@@ -70,6 +70,21 @@ test('axe-core: no serious or critical violation, and no empty table header, on 
   assert.deepEqual(found, []);
 });
 
+test('axe-core: the landing view with its guided tour open, in both themes', async () => {
+  const { page, problems } = await openPage(env, '#/home');
+  await settle(page, '[data-testid="mini-lab"][data-state="ready"]');
+  await page.getByRole('button', { name: 'Take the tour' }).click();
+  await page.waitForSelector('[data-testid="tour"][open]');
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await audit(page, `tour (${scheme})`)));
+  }
+  assert.deepEqual(found, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('axe-core: the Studio after a short training run (charts, watched attention, explanation) in both themes', async () => {
   const { page, problems } = await openPage(env, '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2');
   await settle(page, '.studio-data[data-state="loaded"]');

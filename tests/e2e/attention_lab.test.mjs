@@ -53,6 +53,11 @@ test('lab: editing the hidden state changes the scores and the heatmap colours',
   const afterColour = await cell.evaluate((td) => td.style.background);
   assert.notEqual(afterColour, before, 'the heatmap colour of h2 should change with its score');
   assert.match(page.url(), /s=6%2C1%2C20/, 'the edited state is in the URL');
+  // A second edit builds on the first (the editors are not rebuilt between them):
+  // s = [6, 1, 21]: 18 + 12 + 945 = 975; 354 + 2 + 105 = 461; 6 + 43 + 105 = 154; 24 + 3 + 951.3 = 978.3.
+  await page.getByLabel('decoder state s, component 3').fill('21');
+  await waitForScores(page, ['975.0', '461.0', '154.0', '978.3']);
+  assert.match(page.url(), /s=6%2C1%2C21/);
   assert.deepEqual(problems, []);
   await page.close();
 });

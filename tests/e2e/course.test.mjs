@@ -8,6 +8,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { setCode } from './support/course.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let env;
@@ -27,15 +28,6 @@ async function openLesson(number, query = '') {
   await opened.page.reload();
   await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 20000 });
   return opened;
-}
-
-/** Replaces the editor's content the way a paste would. */
-async function setCode(page, id, code) {
-  const content = page.locator(`[data-testid="exercise-${id}"] .cm-content`);
-  await content.click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
 }
 
 /** Clicks Check and returns the feedback's final state and text. */

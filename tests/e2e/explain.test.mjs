@@ -19,6 +19,8 @@ after(async () => {
 });
 
 const PANEL = '[data-testid="explain-panel"]';
+// The test-set errors are a tab of their own beside the explanation.
+const ERRORS = '[data-testid="errors-panel"]';
 
 // The studio with a small model (2 epochs: the test checks the plumbing, not the accuracy). The
 // studio calls ExplainPanel.modelChanged({trained: true}) when a run ends.
@@ -95,7 +97,7 @@ test('explain panel: type-as-you-go, counterfactuals, attention vs other attribu
   await heatmap.locator('tbody tr').first().locator('td').nth(2).hover();
   const explained = await heatmap.locator('[data-testid="explain-heatmap-explain"]').textContent();
   assert.match(explained, /“wonderful” \(token 3 of 6\): score e = /);
-  assert.match(explained, /softmax numerator exp\(e − max\)/);
+  assert.match(explained, /numerator e\^\(-?[\d.e+-]+ − -?[\d.e+-]+\) = /);
   assert.match(explained, /weight α = /);
   assert.match(explained, /contribution to the logit/);
 
@@ -115,11 +117,12 @@ test('explain panel: type-as-you-go, counterfactuals, attention vs other attribu
   assert.equal(Number(await prediction.getAttribute('data-probability')), p0);
 
   // 5. Evaluation: confusion matrix counts and misclassified reviews as text.
+  const errors = page.locator(ERRORS);
   await page.waitForFunction(
     (sel) => document.querySelector(`${sel} [data-testid="explain-confusion"] td[data-cell]`),
-    PANEL,
+    ERRORS,
   );
-  const counts = await panel
+  const counts = await errors
     .locator('[data-testid="explain-confusion"] td[data-cell]')
     .evaluateAll((cells) => cells.map((c) => Number(c.textContent)));
   assert.equal(
@@ -129,9 +132,11 @@ test('explain panel: type-as-you-go, counterfactuals, attention vs other attribu
   );
   const wrong = counts[1] + counts[2]; // fp, fn
   if (wrong > 0) {
-    await page.waitForSelector(`${PANEL} .explain-review`);
-    assert.ok((await panel.locator('.explain-review').count()) <= 5, 'paged by 5');
-    assert.equal(await panel.locator('.explain-review img').count(), 0);
+    await page.getByRole('tab', { name: 'Test-set errors' }).click();
+    await page.waitForSelector(`${ERRORS} .explain-review`);
+    assert.ok((await errors.locator('.explain-review').count()) <= 5, 'paged by 5');
+    assert.equal(await errors.locator('.explain-review img').count(), 0);
+    await page.getByRole('tab', { name: 'Explanation' }).click();
   }
   // Typed HTML is text: the tokens show it, nothing is parsed.
   await text.fill('<b>bold</b> <img src=x onerror="window.__xss = 1"> good');
@@ -163,10 +168,10 @@ test('explain panel: misclassified reviews from a CSV render HTML-looking text l
   await trainSmallModel(page);
   const panel = page.locator(PANEL);
   await page.waitForSelector(`${PANEL}[data-state="ready"]`, { timeout: 10000 });
-  await page.waitForFunction((sel) => document.querySelector(`${sel} .explain-eval-status`)?.textContent, PANEL);
-  const reviews = panel.locator('.explain-review-text');
+  await page.waitForFunction((sel) => document.querySelector(`${sel} .explain-eval-status`)?.textContent, ERRORS);
+  const reviews = page.locator(`${ERRORS} .explain-review-text`);
   if ((await reviews.count()) > 0) assert.match(await reviews.first().textContent(), /<img src=x onerror=/);
-  assert.equal(await panel.locator('.explain-misclassified img').count(), 0);
+  assert.equal(await page.locator(`${ERRORS} .explain-misclassified img`).count(), 0);
   assert.equal(await page.evaluate(() => window.__xss), undefined);
   // Typed text is text too.
   await panel.locator('#predict-text').fill(`${evil} good`);

@@ -34,7 +34,7 @@ test('reliability: a worker crash rejects pending calls, shows a notice and rest
     const progressed = new Promise((resolve) => (underWay = resolve));
     const run = engine.seq2seqTrain({}, underWay).then(
       () => 'finished',
-      (error) => error.message,
+      (error) => `${error.kind}: ${error.message}`,
     );
     await Promise.race([progressed, run]);
     engine.crashForTest();
@@ -43,17 +43,17 @@ test('reliability: a worker crash rejects pending calls, shows a notice and rest
     // The old worker's session is gone with it: the new one has no seq2seq session.
     const lost = await engine.seq2seqTranslate('123', 1).then(
       () => 'translated',
-      (error) => error.message,
+      (error) => `${error.kind}: ${error.message}`,
     );
     return { rejected, reasons, lost };
   });
   assert.match(
     outcome.rejected,
-    /^the engine stopped \(.*unreachable executed \(crash test\)\); it was restarted: try again$/,
+    /^crashed: the engine stopped \(.*unreachable executed \(crash test\)\); it was restarted: try again$/,
   );
   assert.equal(outcome.reasons.length, 1);
   assert.match(outcome.reasons[0], /RuntimeError: unreachable executed \(crash test\)/);
-  assert.equal(outcome.lost, 'create a seq2seq session first');
+  assert.equal(outcome.lost, 'engine: create a seq2seq session first');
 
   const notice = page.locator('[data-testid="engine-notice"]');
   await notice.waitFor({ state: 'visible' });
@@ -85,18 +85,18 @@ test('reliability: dispose() terminates the worker and rejects pending and later
     await engine.seq2seqCreate({ trainSize: 2000, epochs: 50 });
     const run = engine.seq2seqTrain({}).then(
       () => 'finished',
-      (error) => error.message,
+      (error) => `${error.kind}: ${error.message}`,
     );
     engine.dispose();
     const later = await engine.call('scoreKinds').then(
       () => 'answered',
-      (error) => error.message,
+      (error) => `${error.kind}: ${error.message}`,
     );
     return { pending: await run, later };
   });
   assert.deepEqual(outcome, {
-    pending: 'the engine was shut down',
-    later: 'the engine was shut down: reload the page',
+    pending: 'unavailable: the engine was shut down',
+    later: 'unavailable: the engine was shut down: reload the page',
   });
   await page.close();
 });

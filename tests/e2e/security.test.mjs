@@ -75,6 +75,46 @@ test('security: the page and its engine run with no policy violation and no cons
   await page.close();
 });
 
+test('security: formulas are typeset by KaTeX in every view under the policy (sizes applied, no violation)', async () => {
+  const { page, problems } = await openPage(env, '#/lab');
+  for (const [view, lists] of [
+    ['lab', ['lab-formulas', 'lab-scaling-formulas', 'lab-mask-formulas']],
+    ['studio', ['explain-formulas']],
+    ['seq2seq', ['s2s-formulas']],
+    ['transformer', ['tf-formulas', 'tf-pe-formulas']],
+  ]) {
+    await page.goto(`${env.baseUrl}#/${view}`);
+    await page.waitForSelector(`[data-testid="view-${view}"]:not([hidden])`);
+    for (const id of lists) {
+      const list = page.locator(`[data-testid="${id}"]`);
+      await list.locator('.katex').first().waitFor();
+      // Every formula has its KaTeX layout and its MathML for screen readers, and KaTeX's own sizes
+      // (set through the CSSOM, which the policy allows) took effect: each line's strut has a height.
+      const shape = await list.evaluate((node) => ({
+        formulas: node.querySelectorAll('dd').length,
+        typeset: node.querySelectorAll('dd .katex-html').length,
+        mathml: node.querySelectorAll('dd .katex-mathml math').length,
+        sized: [...node.querySelectorAll('.katex-html [class$="strut"]')].filter((s) => s.style.height !== '').length,
+        fontLoaded: getComputedStyle(node.querySelector('.katex')).fontFamily.includes('KaTeX_Main'),
+      }));
+      assert.ok(shape.formulas >= 1, `${id} has formulas`);
+      assert.equal(shape.typeset, shape.formulas, `${id}: every formula typeset`);
+      assert.equal(shape.mathml, shape.formulas, `${id}: every formula has MathML`);
+      assert.ok(shape.sized >= shape.formulas, `${id}: KaTeX sizes applied (${shape.sized} struts with a height)`);
+      assert.ok(shape.fontLoaded, `${id}: KaTeX fonts in use`);
+    }
+  }
+  // The Lab's score formula follows the scoring function.
+  await page.goto(`${env.baseUrl}#/lab`);
+  await page.selectOption('#lab-kind', 'additive');
+  await page.waitForFunction(() =>
+    /tanh/.test(document.querySelector('#lab-formula .katex-mathml')?.textContent ?? ''),
+  );
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('security: the policy is enforced (string code and inline styles are refused and reported)', async () => {
   const { page, problems } = await openPage(env);
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 20000 });

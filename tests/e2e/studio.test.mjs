@@ -313,6 +313,7 @@ test('studio: download / upload a model file; save in browser storage, list, loa
   const { page, problems } = await openStudio();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   assert.equal(await waitForState(page, ['finished', 'failed', 'diverged']), 'finished');
+  await page.getByRole('tab', { name: 'Save and load' }).click();
   const [file] = await Promise.all([page.waitForEvent('download'), page.locator('#model-download').click()]);
   assert.equal(file.suggestedFilename(), 'sentiment-model.attn');
   const bytes = readFileSync(await file.path());
@@ -367,11 +368,13 @@ test('studio: a model saved in the browser survives a reload', async () => {
   const { page, problems } = await openStudio();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   assert.equal(await waitForState(page, ['finished', 'failed', 'diverged']), 'finished');
+  await page.getByRole('tab', { name: 'Save and load' }).click();
   await page.locator('#store-name').fill('kept');
   await page.locator('#store-save').click();
   await page.waitForSelector('#store-list tr[data-name="kept"]');
   await page.reload();
   await page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
+  await page.getByRole('tab', { name: 'Save and load' }).click();
   await page.waitForSelector('#store-list tr[data-name="kept"]', { timeout: 10000 });
   await page.getByRole('button', { name: 'Load kept' }).click();
   await page.waitForFunction(() => document.querySelector('#save-status')?.textContent.startsWith('Loaded “kept”'));
@@ -406,6 +409,53 @@ test('studio: the keyboard reaches the data choice, Train, Pause and the timelin
   await page.waitForFunction(() => document.querySelector('#train-watched')?.dataset.step === '0');
   await page.locator('#train-cancel').click();
   assert.equal(await waitForState(page, ['cancelled']), 'cancelled');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('studio: a dashboard — data and settings beside the training, the rest in keyboard-driven tabs', async () => {
+  const { page, problems } = await openStudio();
+  const box = (selector) => page.locator(selector).boundingBox();
+  // Wide: the side panel (data, settings) is left of the training; the tabs are below both.
+  const [side, main, tabs] = await Promise.all(['.studio-side', '.studio-main', '.studio-tabs'].map(box));
+  assert.ok(side.x + side.width <= main.x, 'the training is beside the side panel');
+  assert.ok(tabs.y >= Math.max(side.y + side.height, main.y + main.height) - 1, 'the tabs are below');
+  assert.ok(await page.locator('.studio-side #set-epochs').isVisible(), 'the settings are in the side panel');
+  assert.ok(await page.locator('.studio-main #train-start').isVisible(), 'Train is in the main area');
+  // Tabs: one selected and in the Tab order; arrows, Home and End move the selection and focus.
+  const list = page.getByRole('tablist', { name: 'Model results and storage' });
+  const tab = (name) => list.getByRole('tab', { name });
+  const selected = () =>
+    list.locator('[role="tab"][aria-selected="true"]').evaluateAll((t) => t.map((x) => x.textContent));
+  assert.deepEqual(await selected(), ['Explanation']);
+  assert.ok(await page.locator('[data-testid="explain-panel"]').isVisible());
+  assert.equal(await page.locator('#store-list').isVisible(), false, 'other panels are hidden');
+  await tab('Explanation').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await selected(), ['Test-set errors']);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Test-set errors');
+  assert.ok(await page.locator('[data-testid="errors-panel"]').isVisible());
+  await page.keyboard.press('End');
+  assert.deepEqual(await selected(), ['Save and load']);
+  assert.ok(await page.locator('#store-list').isVisible());
+  await page.keyboard.press('ArrowRight'); // wraps round
+  assert.deepEqual(await selected(), ['Explanation']);
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await selected(), ['Save and load']);
+  await page.keyboard.press('Home');
+  assert.deepEqual(await selected(), ['Explanation']);
+  const panel = await tab('Explanation').getAttribute('aria-controls');
+  assert.equal(await page.locator(`#${panel}`).getAttribute('role'), 'tabpanel');
+  assert.deepEqual(
+    await list.locator('[role="tab"]').evaluateAll((t) => t.map((x) => x.tabIndex)),
+    [0, -1, -1],
+    'only the selected tab is in the Tab order',
+  );
+  // Narrow (under 900 px): the panels stack, side panel first, and nothing overflows.
+  await page.setViewportSize({ width: 820, height: 1180 });
+  const [side2, main2] = await Promise.all(['.studio-side', '.studio-main'].map(box));
+  assert.ok(main2.y >= side2.y + side2.height - 1, 'stacked');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth));
   assert.deepEqual(problems, []);
   await page.close();
 });

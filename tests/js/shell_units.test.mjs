@@ -19,7 +19,7 @@ before(async () => {
     '/src/views/lab/state.ts',
     '/src/export/export.ts',
     '/src/views/lab/sample.ts',
-    '/src/views/lab/attention_lab.ts',
+    '/src/views/lab/numbers.ts',
   );
   [router, state, exporter, sample, lab] = loaded.modules;
 });

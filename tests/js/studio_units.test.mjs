@@ -3,16 +3,25 @@
 // Loaded through Vite's SSR loader like shell_units; the DOM parts are in tests/e2e/studio.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadEngine } from './support/engine.mjs';
 import { loadWebModules } from './support/web_modules.mjs';
 
 let loaded;
 let settings;
 let studio;
 let chart;
+let snapshots;
+let host;
 
 before(async () => {
-  loaded = await loadWebModules('/src/views/studio/settings.ts', '/src/views/studio/studio.ts', '/src/views/chart.ts');
-  [settings, studio, chart] = loaded.modules;
+  loaded = await loadWebModules(
+    '/src/views/studio/settings.ts',
+    '/src/views/studio/curves.ts',
+    '/src/views/chart.ts',
+    '/src/engine/snapshots.ts',
+    '/src/engine/session_host.ts',
+  );
+  [settings, studio, chart, snapshots, host] = loaded.modules;
 });
 after(async () => {
   await loaded?.close();
@@ -85,19 +94,86 @@ test('studio_settings.learning rates print as people write them; races change on
   assert.equal(describeDifference(DEFAULTS, RACES.attention.challenger(DEFAULTS)), 'pooling mean');
 });
 
-test('studio.snapshots: about 100 per run, thinned evenly beyond the cap, the newest kept', () => {
-  const { snapshotEvery, thinSnapshots, MAX_SNAPSHOTS } = studio;
-  // 528 built-in reviews, 90% train, batch 32: 15 steps per epoch.
-  assert.equal(snapshotEvery({ epochs: 2, batchSize: 32 }, 528), 2);
-  assert.equal(snapshotEvery({ epochs: 20, batchSize: 32 }, 528), 3);
-  assert.equal(snapshotEvery({ epochs: 5, batchSize: 32 }, 25000), 36);
-  assert.equal(snapshotEvery({ epochs: 500, batchSize: 1 }, 25000), 100);
+test('studio.snapshots: about 100 per run from the planned steps, thinned evenly beyond the cap', () => {
+  const { thinSnapshots, MAX_SNAPSHOTS } = studio;
+  const { snapshotInterval } = snapshots;
+  // The built-in corpus at batch 32 plans 15 steps per epoch; 25,000 reviews 704 per epoch.
+  assert.equal(snapshotInterval(2 * 15, 100), 2, 'every 2 steps at least');
+  assert.equal(snapshotInterval(20 * 15, 100), 3);
+  assert.equal(snapshotInterval(5 * 704, 100), 36);
+  assert.equal(snapshotInterval(500 * 22500, 100), 100, 'every 100 steps at most');
+  assert.equal(snapshotInterval(0, 100), 2);
   const list = Array.from({ length: MAX_SNAPSHOTS + 1 }, (_, i) => i);
   const thinned = thinSnapshots(list, MAX_SNAPSHOTS);
   assert.equal(thinned.length, 251, 'the even indices 0…500');
   assert.deepEqual(thinned.slice(0, 3), [0, 2, 4]);
   assert.equal(thinned.at(-1), MAX_SNAPSHOTS);
   assert.equal(thinSnapshots([1, 2, 3], 5).length, 3);
+});
+
+test('studio.curves: bias-corrected smoothing, epochs at their share of the planned steps, snapshots merged by step', () => {
+  const { newCurves, addProgress, chartSeries, addSnapshot, watchedRows, flatten } = studio;
+  const c = newCurves('A');
+  const progress = (step, losses, epochs = []) => ({
+    step,
+    losses: Float32Array.from(losses),
+    epochs,
+    plannedSteps: 20,
+  });
+  addProgress(c, progress(2, [1, 0.5]), 2);
+  // EMA 0.1 then 0.1·0.9 + 0.05 = 0.14; corrected by 1 − 0.9 and 1 − 0.81.
+  assert.deepEqual(c.steps, [1, 2]);
+  assert.ok(Math.abs(c.smoothed[0] - 1) < 1e-9);
+  assert.ok(Math.abs(c.smoothed[1] - 0.14 / 0.19) < 1e-9);
+  addProgress(c, progress(10, [], [{ epoch: 0, trainAccuracy: 0.6, validation: null }]), 2);
+  assert.deepEqual(c.epochX, [10], 'epoch 1 of 2 ends at half of the 20 planned steps');
+  assert.ok(Number.isNaN(c.valLoss[0]), 'no validation: NaN, a gap in the line');
+  const series = chartSeries([c, newCurves('B')]);
+  assert.deepEqual(
+    series.loss.map((s) => s.name),
+    ['A: training (smoothed)', 'A: validation', 'B: training (smoothed)', 'B: validation'],
+  );
+  let list = addSnapshot([], 0, 4, ['a4']);
+  list = addSnapshot(list, 1, 2, ['b2']);
+  list = addSnapshot(list, 1, 4, ['b4']);
+  assert.deepEqual(list, [
+    { step: 2, b: ['b2'] },
+    { step: 4, a: ['a4'], b: ['b4'] },
+  ]);
+  const rows = watchedRows([0.75, 0.25], [0.5, 0.5], ['good', 'film'], true);
+  assert.deepEqual(
+    rows.map((r) => r.label),
+    ['A', 'B', 'B − A'],
+  );
+  assert.deepEqual(flatten(rows, 2), [0.75, 0.25, 0.5, 0.5, -0.25, 0.25]);
+  assert.deepEqual(
+    watchedRows([0.75, 0.25], [0.5, 0.5], ['good', 'film'], false).map((r) => r.label),
+    ['A'],
+  );
+});
+
+test('studio.snapshots: the worker spaces snapshots by the run it plans (snapshots: n)', async () => {
+  const { SessionHost } = host;
+  const engine = await loadEngine();
+  const messages = [];
+  const session = new SessionHost(engine, (message) => messages.push(message));
+  await session.handle(1, { op: 'loadData', source: { kind: 'builtin' } });
+  await session.handle(2, { op: 'createModel', config: { embedDim: 8, units: 8, maxlen: 40, numWords: 500, seed: 1 } });
+  const outcome = await session.handle(3, {
+    op: 'train',
+    options: { epochs: 2, batchSize: 32, snapshots: 5, watched: ['not good'] },
+  });
+  const steps = messages
+    .filter((m) => m.type === 'progress' && m.progress.snapshot)
+    .map((m) => m.progress.snapshot.step);
+  const planned = messages.at(-1).progress.plannedSteps;
+  const every = snapshots.snapshotInterval(planned, 5);
+  assert.equal(outcome.value.steps, planned);
+  assert.ok(every > 2, `${planned} planned steps: more than 2 between snapshots`);
+  // Snapshots at 0, every, 2·every, …, and at the end.
+  assert.deepEqual(steps.slice(0, 3), [0, every, 2 * every]);
+  assert.equal(steps.at(-1), planned);
+  assert.ok(steps.length >= 5 && steps.length <= 7, `${steps.length} snapshots`);
 });
 
 test('chart.ticks are round and cover the range; thinning keeps both ends and bucket means between', () => {

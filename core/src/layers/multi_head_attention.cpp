@@ -1,9 +1,11 @@
 #include "attn/layers/multi_head_attention.hpp"
 
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include "attention_layer_common.hpp"
-#include "attn/attention/softmax_backward.hpp"
+#include "attn/kernels/softmax_rows.hpp"
 
 namespace attn {
 namespace {
@@ -62,36 +64,45 @@ void MultiHeadSelfAttention::forward(const Tensor3& x, const Mask2* key_padding,
   const std::array<std::size_t, 3> seq_shape{nb, nt, d};
   layers_detail::copy_into(cache.x, x);
   for (Tensor3* t : {&cache.q, &cache.k, &cache.v, &cache.heads}) ensure_shape(*t, seq_shape);
-  ensure_shape(cache.mask, std::array<std::size_t, 3>{nb, nt, nt});
+  ensure_shape(cache.key_bias, std::array<std::size_t, 2>{nb, nt});
+  ensure_shape(cache.padded, std::array<std::size_t, 1>{nb});
   ensure_shape(cache.weights, std::array<std::size_t, 4>{nb, nh, nt, nt});
-  ensure_shape(cache.scores, std::array<std::size_t, 2>{nt, nt});
   ensure_shape(y, seq_shape);
+  cache.causal = causal;
 
   // Q, K, V = x W + b
   layers_detail::linear(x.data(), rows, d, w_q.data(), d, b_q.data(), cache.q.data());
   layers_detail::linear(x.data(), rows, d, w_k.data(), d, b_k.data(), cache.k.data());
   layers_detail::linear(x.data(), rows, d, w_v.data(), d, b_v.data(), cache.v.data());
 
+  const float neg_inf = -std::numeric_limits<float>::infinity();
   for (std::size_t bi = 0; bi < nb; ++bi) {
-    for (std::size_t t = 0; t < nt; ++t) {
-      for (std::size_t i = 0; i < nt; ++i) {
-        const bool real_key = key_padding == nullptr || (*key_padding)(bi, i) != 0;
-        cache.mask(bi, t, i) = (real_key && (!causal || i <= t)) ? 1 : 0;
-      }
+    bool padded = false;
+    for (std::size_t i = 0; i < nt; ++i) {
+      const bool real_key = key_padding == nullptr || (*key_padding)(bi, i) != 0;
+      cache.key_bias(bi, i) = real_key ? 0.f : neg_inf;
+      padded = padded || !real_key;
     }
+    cache.padded(bi) = padded ? 1 : 0;
   }
 
   const float scale = 1.f / std::sqrt(static_cast<float>(hd));
   for (std::size_t bi = 0; bi < nb; ++bi) {
     const std::size_t seq = bi * nt * d;
-    const std::uint8_t* mask = cache.mask.data() + bi * nt * nt;
+    const float* key_bias = cache.padded(bi) != 0 ? cache.key_bias.data() + bi * nt : nullptr;
     for (std::size_t h = 0; h < nh; ++h) {
       const std::size_t col = seq + h * hd;  // first entry of head h's columns in this sequence
       float* probs = cache.weights.data() + (bi * nh + h) * nt * nt;
-      // S_h = Q_h K_hᵀ / √d,  P_h = masked softmax over keys of S_h
-      kernels::gemm(false, true, nt, nt, hd, scale, cache.q.data() + col, d, cache.k.data() + col, d, 0.f,
-                    cache.scores.data(), nt);
-      detail::softmax_strided(cache.scores.data(), mask, probs, nt, nt, 1, 1.f);
+      // S_h = Q_h K_hᵀ / √d, written where P_h goes; then P_h = masked softmax over keys, row by row.
+      kernels::gemm(false, true, nt, nt, hd, scale, cache.q.data() + col, d, cache.k.data() + col, d, 0.f, probs, nt);
+      for (std::size_t t = 0; t < nt; ++t) {
+        const bool finite = kernels::softmax_row(probs + t * nt, nt, causal ? t + 1 : nt, key_bias);
+        if (!finite) {
+          throw std::invalid_argument("MultiHeadSelfAttention::forward: the attention scores of sequence " +
+                                      std::to_string(bi) + ", head " + std::to_string(h) + ", query " +
+                                      std::to_string(t) + " hold NaN or +inf; the input or the weights are not finite");
+        }
+      }
       // O_h = P_h V_h, written into head h's columns of C.
       float* out = cache.heads.data() + col;
       if (head_enabled[h]) {
@@ -121,7 +132,6 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
   const float scale = 1.f / std::sqrt(static_cast<float>(hd));
   for (std::size_t bi = 0; bi < nb; ++bi) {
     const std::size_t seq = bi * nt * d;
-    const std::uint8_t* mask = cache.mask.data() + bi * nt * nt;
     for (std::size_t h = 0; h < nh; ++h) {
       const std::size_t col = seq + h * hd;
       if (!head_enabled[h]) {  // O_h = 0: no gradient reaches Q_h, K_h, V_h
@@ -135,12 +145,15 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
       // O_h = P_h V_h  ->  dP_h = dO_h V_hᵀ,  dV_h = P_hᵀ dO_h
       kernels::gemm(false, true, nt, nt, hd, 1.f, dout, d, cache.v.data() + col, d, 0.f, dprobs_.data(), nt);
       kernels::gemm(true, false, nt, hd, nt, 1.f, probs, nt, dout, d, 0.f, dv_.data() + col, d);
-      // P_h = masked softmax(S_h)  ->  dS_h (in place over dP_h; masked entries 0)
-      detail::softmax_backward_strided(probs, dprobs_.data(), mask, dprobs_.data(), nt, nt, 1, 1.f);
+      // P_h = masked softmax(S_h)  ->  dS_h / √d (in place over dP_h; hidden entries 0: P is 0 there)
+      for (std::size_t t = 0; t < nt; ++t) {
+        float* row = dprobs_.data() + t * nt;
+        kernels::softmax_row_backward(probs + t * nt, row, row, nt, cache.causal ? t + 1 : nt, scale);
+      }
       // S_h = Q_h K_hᵀ / √d  ->  dQ_h = dS_h K_h / √d,  dK_h = dS_hᵀ Q_h / √d
-      kernels::gemm(false, false, nt, hd, nt, scale, dprobs_.data(), nt, cache.k.data() + col, d, 0.f, dq_.data() + col,
+      kernels::gemm(false, false, nt, hd, nt, 1.f, dprobs_.data(), nt, cache.k.data() + col, d, 0.f, dq_.data() + col,
                     d);
-      kernels::gemm(true, false, nt, hd, nt, scale, dprobs_.data(), nt, cache.q.data() + col, d, 0.f, dk_.data() + col,
+      kernels::gemm(true, false, nt, hd, nt, 1.f, dprobs_.data(), nt, cache.q.data() + col, d, 0.f, dk_.data() + col,
                     d);
     }
   }

@@ -8,6 +8,7 @@
 #include "attn/io/flat_json.hpp"
 #include "attn/models/seq2seq.hpp"
 #include "attn/random.hpp"
+#include "attn/text/sequences.hpp"
 
 namespace attn {
 
@@ -180,11 +181,7 @@ const Seq2SeqHistory &Seq2SeqSession::history() const {
 Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_t beam, std::size_t max_len) const {
   const std::vector<int> source = vocabularies_.source.encode(text);
   if (source.empty()) throw std::invalid_argument("Seq2SeqSession::translate: the text is empty");
-  if (max_len == 0) {
-    for (const auto &t : test_ids_.targets) max_len = std::max(max_len, t.size());
-    for (const auto &t : train_ids_.targets) max_len = std::max(max_len, t.size());
-    max_len += 4;
-  }
+  if (max_len == 0) max_len = decode_limit();
   const Decoded decoded =
       beam <= 1 ? model_->greedy(source, max_len) : model_->beam(source, beam, 0.6f, max_len).front();
   Seq2SeqTranslation out;
@@ -197,6 +194,36 @@ Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_
   out.finished = decoded.finished;
   return out;
 }
+
+std::size_t Seq2SeqSession::decode_limit() const {
+  std::size_t longest = 0;
+  for (const auto &t : test_ids_.targets) longest = std::max(longest, t.size());
+  for (const auto &t : train_ids_.targets) longest = std::max(longest, t.size());
+  return longest + 4;
+}
+
+Seq2SeqEncoding Seq2SeqSession::encode_texts(const std::vector<std::string> &texts,
+                                             std::vector<std::vector<std::string>> *tokens) const {
+  const char *where = "Seq2SeqSession::encode_texts";
+  if (texts.empty()) throw std::invalid_argument(std::string(where) + ": no texts");
+  std::vector<std::vector<std::int32_t>> ids;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::vector<int> source = vocabularies_.source.encode(texts[i]);
+    if (source.empty()) throw std::invalid_argument(std::string(where) + ": text " + std::to_string(i) + " is empty");
+    ids.emplace_back(source.begin(), source.end());
+  }
+  if (tokens != nullptr) {
+    tokens->clear();
+    for (const auto &row : ids) tokens->push_back(vocabularies_.source.tokens_of({row.begin(), row.end()}));
+  }
+  return model_->encode(pad_to_longest(ids, PadMode::post, kPadId).ids);
+}
+
+std::vector<std::string> Seq2SeqSession::target_tokens(const std::vector<int> &ids) const {
+  return vocabularies_.target.tokens_of(ids);
+}
+
+std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const { return vocabularies_.target.decode(ids); }
 
 Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
   if (which != "test" && which != "train") {

@@ -23,11 +23,16 @@ async function freePort() {
   });
 }
 
+/** The landing view's guided tour remembers it was shown under this localStorage key (tour.ts). */
+export const TOUR_KEY = 'attn-playground.tour';
+
 /**
  * Starts the server and the browser; returns {baseUrl, browser, close}. `bypassCSP` lets a test
- * inject a script of its own (axe-core) into pages whose policy forbids inline scripts.
+ * inject a script of its own (axe-core) into pages whose policy forbids inline scripts. Pages
+ * act as a returning visitor's, who has seen the landing view's guided tour, unless `firstVisit`
+ * (the tour's own tests): its modal dialog would otherwise cover `/` in every other test.
  */
-export async function startBrowser({ bypassCSP = false } = {}) {
+export async function startBrowser({ bypassCSP = false, firstVisit = false } = {}) {
   if (!existsSync(path.join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run npm run build');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   const port = await freePort();
@@ -52,6 +57,15 @@ export async function startBrowser({ bypassCSP = false } = {}) {
     viewport: { width: 1280, height: 900 },
     bypassCSP,
   });
+  if (!firstVisit) {
+    await browser.addInitScript((key) => {
+      try {
+        localStorage.setItem(key, 'done');
+      } catch {
+        // about:blank and opaque origins have no storage.
+      }
+    }, TOUR_KEY);
+  }
   return {
     baseUrl: `http://127.0.0.1:${port}/`,
     context: browser,

@@ -7,11 +7,12 @@ import type { EngineCall } from './exercises/types';
 import { createFigureView } from './figure_view';
 import { LESSONS } from './lessons';
 import type { Lesson } from './lessons/types';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
 import { createPoolingDemoView, type PoolingEngine } from './pooling_demo_view';
 import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
+import { createSeq2SeqStepView, type Seq2SeqStepEngine } from './seq2seq_step_view';
 import { createTrainingView } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
@@ -129,7 +130,7 @@ export function createLessonPage(
   lesson: Lesson,
   call: EngineCall,
   progress: ProgressStore,
-  seq2seq: Seq2SeqEngine & PoolingEngine,
+  seq2seq: Seq2SeqEngine & PoolingEngine & Seq2SeqStepEngine,
 ): HTMLElement {
   const index = LESSONS.indexOf(lesson);
   const previous = LESSONS[index - 1];
@@ -157,6 +158,7 @@ export function createLessonPage(
     else if ('training' in block) article.append(createTrainingView(block.training));
     else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq));
     else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
+    else if ('seq2seqStep' in block) article.append(createSeq2SeqStepView(block.seq2seqStep, seq2seq, progress));
     else if ('exercise' in block) {
       const exercise = EXERCISES[block.exercise];
       if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${block.exercise}'`);

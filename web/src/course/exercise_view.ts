@@ -9,7 +9,7 @@ import { createHeatmap, valueRange, type HeatmapData } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { EngineCall, Exercise } from './exercises/types';
 import { ABS_TOL, REL_TOL, compare, describeMismatch, formatData } from './grader';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 import type { ProgressStore } from './progress';
 import { NP_SOURCE } from './np_helper';
 import { runInSandbox, type CaseOutcome } from './sandbox';

@@ -3,7 +3,7 @@ import { createHeatmap } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { EngineCall } from './exercises/types';
 import type { LiveFigure } from './lessons/types';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 
 export function createFigureView(figure: LiveFigure, call: EngineCall, index: number): HTMLElement {
   const row = el('div', { className: 'figure-row' }, 'Computing with the engine…');

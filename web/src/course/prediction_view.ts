@@ -3,7 +3,7 @@ import { createHeatmap } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { EngineCall } from './exercises/types';
 import type { Prediction } from './lessons/types';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 import type { ProgressStore } from './progress';
 
 export class PredictionView {

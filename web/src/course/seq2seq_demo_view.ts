@@ -8,7 +8,7 @@ import type { EngineBridge } from '../engine/bridge';
 import { createHeatmap } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 
 /** The bridge calls a demo needs (the page's EngineBridge). */
 export type Seq2SeqEngine = Pick<
@@ -19,12 +19,19 @@ export type Seq2SeqEngine = Pick<
 const SVG = 'http://www.w3.org/2000/svg';
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 /** Spaces are invisible in a table header: show them as ␣. */
-const shown = (token: string) => (token === ' ' ? '␣' : token);
+export const shown = (token: string) => (token === ' ' ? '␣' : token);
 
 // The worker has one seq2seq session: the demo that created it last owns it. A demo whose session
 // was replaced (another demo trained since) must train again before it can translate.
 let sessionOwner = 0;
 let nextOwner = 1;
+
+/** Takes the session for a view outside this module (seq2seq_step_view.ts); returns its owner id. */
+export function claimSeq2SeqSession(): number {
+  sessionOwner = nextOwner++;
+  return sessionOwner;
+}
+export const ownsSeq2SeqSession = (owner: number): boolean => owner !== 0 && owner === sessionOwner;
 
 /** Pages opened with ?s2s-quick (the browser tests) train each run for a few seconds only. */
 function quickMode(): boolean {

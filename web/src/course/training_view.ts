@@ -1,7 +1,7 @@
 // "Train one": runs a small model (or several, to compare) in the training worker and shows the
 // loss curve, the test accuracy and how much attention lands on the decisive tokens.
 import { el } from '../views/dom';
-import { mathBlock } from './math';
+import { mathBlock } from '../views/math';
 import type { TrainingDemo } from './lessons/types';
 import type { FromTrainingWorker, ToTrainingWorker } from './training_worker';
 

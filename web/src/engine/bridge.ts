@@ -12,7 +12,9 @@
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
 //   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics,
-//   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo.
+//   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo, seq2seqSamples(count);
+//   the step API seq2seqStepEncode(texts), seq2seqStepAttend(encoding, s), seq2seqDecoderStep(previous,
+//   state, context), seq2seqTargetText(ids) (course/seq2seq_step_decode.ts drives it).
 // Engine: memoryBytes() → wasm memory size, onRestart(listener), dispose().
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
@@ -23,6 +25,8 @@
 // and `onRestart` listeners are told. Whatever lived in the old worker (models, data) is gone.
 // A worker that never became ready is not restarted (that is a failed start, shown as such), and
 // more than MAX_RESTARTS crashes within RESTART_WINDOW_MS stop the restarts.
+// Every rejection is an EngineError whose `kind` (errors.ts) says what happened: the worker's
+// classification of an engine failure, or 'crashed' / 'unavailable' / 'cancelled' from here.
 import type {
   DataStats,
   DataSummary,
@@ -32,6 +36,7 @@ import type {
   SentimentModelConfig,
   Seq2SeqInfo,
   Seq2SeqMetrics,
+  Tensor,
 } from '../../generated/attn_engine.mjs';
 import type {
   DataSource,
@@ -56,6 +61,7 @@ import type {
   TrainingOutcome,
   TrainingProgress,
 } from './protocol';
+import { EngineError } from './errors';
 import type {
   HeadAblationReport,
   PositionalEncodingTable,
@@ -123,7 +129,7 @@ export class EngineBridge {
     if (this.disposed) return;
     this.disposed = true;
     this.worker.terminate();
-    this.rejectPending(new Error('the engine was shut down'));
+    this.rejectPending(new EngineError('the engine was shut down', 'unavailable'));
   }
 
   /** Bytes of the engine's WebAssembly memory (it grows, never shrinks): for the long-run bench. */
@@ -152,8 +158,8 @@ export class EngineBridge {
     const crashed = (reason: string) => {
       if (worker !== this.worker || this.disposed) return;
       if (!started) {
-        failReady(new Error(`the engine could not start: ${reason}`));
-        this.rejectPending(new Error(`the engine could not start: ${reason}`));
+        failReady(new EngineError(`the engine could not start: ${reason}`, 'unavailable'));
+        this.rejectPending(new EngineError(`the engine could not start: ${reason}`, 'unavailable'));
         return;
       }
       this.restart(reason);
@@ -167,7 +173,7 @@ export class EngineBridge {
           markReady({ version: message.version, simd: message.simd });
           break;
         case 'init-failed':
-          failReady(new Error(`the engine could not start: ${message.message}`));
+          failReady(new EngineError(`the engine could not start: ${message.message}`, 'unavailable'));
           break;
         case 'fatal':
           crashed(message.message);
@@ -187,7 +193,7 @@ export class EngineBridge {
           if (!waiting) return;
           this.pending.delete(message.id);
           if (message.type === 'result') waiting.resolve(message.value);
-          else waiting.reject(new Error(message.message));
+          else waiting.reject(new EngineError(message.message, message.kind));
           break;
         }
       }
@@ -200,13 +206,16 @@ export class EngineBridge {
 
   private restart(reason: string): void {
     this.worker.terminate();
-    this.rejectPending(new Error(`the engine stopped (${reason}); it was restarted: try again`));
+    this.rejectPending(new EngineError(`the engine stopped (${reason}); it was restarted: try again`, 'crashed'));
     const now = Date.now();
     while (this.restarts.length && now - this.restarts[0] > RESTART_WINDOW_MS) this.restarts.shift();
     this.restarts.push(now);
     if (this.restarts.length > MAX_RESTARTS) {
       this.readyPromise = Promise.reject(
-        new Error(`the engine stopped ${this.restarts.length} times in a minute (last: ${reason}): reload the page`),
+        new EngineError(
+          `the engine stopped ${this.restarts.length} times in a minute (last: ${reason}): reload the page`,
+          'unavailable',
+        ),
       );
       this.readyPromise.catch(() => {});
       this.disposed = true;
@@ -246,7 +255,7 @@ export class EngineBridge {
     onProgress?: (p: TrainingProgress) => void,
     signal?: AbortSignal,
   ): Promise<TrainingOutcome> {
-    if (signal?.aborted) return Promise.reject(new Error('training was aborted before it started'));
+    if (signal?.aborted) return Promise.reject(new EngineError('training was aborted before it started', 'cancelled'));
     const cancel = () => void this.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     const run = this.session('train', { options }, { onProgress });
@@ -346,6 +355,31 @@ export class EngineBridge {
     return this.seq2seq('loadModel', { bytes }, {}, [bytes]);
   }
 
+  /** The first `count` held-out pairs of the seq2seq session. */
+  seq2seqSamples(count: number): Promise<Seq2SeqOps['samples']['result']> {
+    return this.seq2seq('samples', { count });
+  }
+  // The seq2seq step API (Bahdanau models): see Seq2SeqSession.stepEncode in attn_engine.d.ts.
+  seq2seqStepEncode(texts: string[]): Promise<Seq2SeqOps['stepEncode']['result']> {
+    return this.seq2seq('stepEncode', { texts });
+  }
+  seq2seqStepAttend(
+    encoding: Seq2SeqOps['stepAttend']['args']['encoding'],
+    s: Tensor,
+  ): Promise<Seq2SeqOps['stepAttend']['result']> {
+    return this.seq2seq('stepAttend', { encoding, s });
+  }
+  seq2seqDecoderStep(
+    previous: number[],
+    state: Seq2SeqOps['decoderStep']['args']['state'],
+    context: Tensor,
+  ): Promise<Seq2SeqOps['decoderStep']['result']> {
+    return this.seq2seq('decoderStep', { previous, state, context });
+  }
+  seq2seqTargetText(ids: number[]): Promise<Seq2SeqOps['targetText']['result']> {
+    return this.seq2seq('targetText', { ids });
+  }
+
   private seq2seq<K extends Seq2SeqOp>(
     op: K,
     args: Seq2SeqOps[K]['args'],
@@ -375,7 +409,8 @@ export class EngineBridge {
     callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress'>,
     transfer: Transferable[] = [],
   ) {
-    if (this.disposed) return Promise.reject(new Error('the engine was shut down: reload the page'));
+    if (this.disposed)
+      return Promise.reject(new EngineError('the engine was shut down: reload the page', 'unavailable'));
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject, ...callbacks });
       this.worker.postMessage(message, { transfer });

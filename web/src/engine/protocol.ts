@@ -11,10 +11,15 @@ import type {
   Seq2SeqEpochReport,
   Seq2SeqInfo,
   Seq2SeqMetrics,
+  Seq2SeqDecoderState,
+  Seq2SeqDecoderStepResult,
   Seq2SeqSettings,
+  Seq2SeqStepEncoding,
   StepsReport,
+  Tensor,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
+import type { ErrorKind } from './errors';
 import type {
   HeadAblationReport,
   PositionalEncodingTable,
@@ -74,6 +79,9 @@ export type DataSource =
 export interface TrainOptions extends TrainerSettings {
   /** Attention snapshots of `watched` every this many steps (0 or absent: none). */
   snapshotEvery?: number;
+  /** Instead of snapshotEvery: about this many snapshots over the run, spaced by the steps the
+   *  engine plans for it (snapshotInterval). */
+  snapshots?: number;
   watched?: string[];
   /** Wall time one chunk of steps aims at, in ms (default 40): the worker answers pause and
    *  cancel between chunks, so this bounds their latency. */
@@ -249,6 +257,19 @@ export interface Seq2SeqOps {
   evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqMetrics };
   saveModel: { args: Record<string, never>; result: ArrayBuffer };
   loadModel: { args: { bytes: ArrayBuffer }; result: Seq2SeqInfo };
+  /** The first `count` held-out pairs. */
+  samples: { args: { count: number }; result: { source: string; target: string }[] };
+  // The step API (Bahdanau models): attention computed outside the engine drives decoding.
+  stepEncode: { args: { texts: string[] }; result: Seq2SeqStepEncoding };
+  stepAttend: {
+    args: { encoding: Pick<Seq2SeqStepEncoding, 'annotations' | 'mask'>; s: Tensor };
+    result: { weights: Tensor; context: Tensor };
+  };
+  decoderStep: {
+    args: { previous: number[]; state: Seq2SeqDecoderState; context: Tensor };
+    result: Seq2SeqDecoderStepResult;
+  };
+  targetText: { args: { ids: number[] }; result: { text: string; tokens: string[] } };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
 export type Seq2SeqRequest = {
@@ -270,7 +291,8 @@ export type FromWorker =
   /** The engine is unusable (a wasm trap): the bridge replaces the worker. */
   | { type: 'fatal'; message: string }
   | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; message: string }
+  /** A failed request: the message to show and its kind (errors.ts classifies it in the worker). */
+  | { type: 'error'; id: number; message: string; kind: ErrorKind }
   | { type: 'progress'; id: number; progress: TrainingProgress }
   | { type: 'seq2seq-progress'; id: number; progress: Seq2SeqProgress }
   | {

@@ -1,7 +1,7 @@
 // The worker side of the sentiment session: owns one engine SentimentSession and trains it in
-// chunks of steps. Between chunks it yields to the worker's event loop through a MessageChannel
-// (a macrotask without setTimeout's 4 ms clamp), so pause/resume/cancel/predict messages are
-// handled while a run is in progress. Chunk sizes adapt to hit `chunkMs` of wall time.
+// chunks of steps with chunk_loop.ts's ChunkedRunner, so pause/resume/cancel/predict messages are
+// handled while a run is in progress; this file says what each progress message carries (with
+// the watched reviews' attention at the run's checkpoints) and what a run resolves with.
 import type { AttnEngine, EpochReport, SentimentSession, StepsReport } from '../../generated/attn_engine.mjs';
 import type {
   AttentionSnapshot,
@@ -12,33 +12,16 @@ import type {
   TrainingOutcome,
   TrainingProgress,
 } from './protocol';
-import { ChunkTicker, nextChunkSize } from './chunk_loop';
+import { ChunkedRunner } from './chunk_loop';
+import { snapshotInterval } from './snapshots';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
-interface ActiveRun {
-  id: number;
-  options: TrainOptions;
-  paused: boolean;
-  stepsPerChunk: number;
-  nextSnapshot: number;
-  epochsDone: number;
-  /** The latest report of a call that ran steps (a runSteps(0) report has no step details). */
-  last: StepsReport | null;
-  /** What happened since the last progress message, posted at most every progressMs. */
-  pendingLosses: number[];
-  pendingEpochs: EpochReport[];
-  lastPost: number;
-  resolve: (outcome: TrainingOutcome) => void;
-  reject: (error: Error) => void;
-}
-
-const TRAINER_ONLY = new Set(['snapshotEvery', 'watched', 'chunkMs', 'progressMs']);
+const TRAINER_ONLY = new Set(['snapshotEvery', 'snapshots', 'watched', 'chunkMs', 'progressMs']);
 
 export class SessionHost {
   private readonly session: SentimentSession;
-  private run: ActiveRun | null = null;
-  private readonly ticker = new ChunkTicker(() => this.chunk());
+  private readonly runner = new ChunkedRunner<StepsReport, EpochReport, TrainingOutcome>();
 
   constructor(
     engine: AttnEngine,
@@ -52,7 +35,7 @@ export class SessionHost {
     const s = this.session;
     switch (request.op) {
       case 'loadData': {
-        this.stopRun();
+        this.runner.stop();
         const source = request.source;
         if (source.kind === 'builtin') return { value: s.loadBuiltin() };
         if (source.kind === 'synthetic') return { value: s.loadSynthetic(source) };
@@ -79,10 +62,10 @@ export class SessionHost {
         };
       }
       case 'createModel':
-        this.stopRun();
+        this.runner.stop();
         return { value: s.createModel(request.config) };
       case 'loadModel':
-        this.stopRun();
+        this.runner.stop();
         return { value: s.loadModel(request.bytes) };
       case 'saveModel': {
         const bytes = s.saveModel(); // a fresh copy: its buffer can be transferred
@@ -95,22 +78,12 @@ export class SessionHost {
       case 'train':
         return { value: await this.train(id, request.options) };
       case 'pause':
-        if (this.run && !this.run.paused) {
-          this.run.paused = true;
-          this.flush(this.run);
-        }
-        return { value: { paused: this.run?.paused ?? false } };
+        return { value: { paused: this.runner.pause() } };
       case 'resume':
-        if (this.run?.paused) {
-          this.run.paused = false;
-          this.schedule();
-        }
+        this.runner.resume();
         return { value: { paused: false } };
-      case 'cancel': {
-        const cancelled = this.run !== null;
-        this.stopRun();
-        return { value: { cancelled } };
-      }
+      case 'cancel':
+        return { value: { cancelled: this.runner.stop() } };
       case 'evaluate':
         return { value: s.evaluate(request.which) };
       case 'predict': {
@@ -168,70 +141,58 @@ export class SessionHost {
   }
 
   private train(id: number, options: TrainOptions): Promise<TrainingOutcome> {
-    this.stopRun();
+    this.runner.stop();
     const settings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) if (!TRAINER_ONLY.has(key)) settings[key] = value;
-    this.session.startTraining(settings);
-    return new Promise((resolve, reject) => {
-      this.run = {
-        id,
-        options,
-        paused: false,
-        stepsPerChunk: 1,
-        nextSnapshot: options.snapshotEvery && options.watched?.length ? 0 : Infinity,
-        epochsDone: 0,
-        last: null,
-        pendingLosses: [],
-        pendingEpochs: [],
-        lastPost: 0,
-        resolve,
-        reject,
-      };
-      this.schedule();
+    const start = this.session.startTraining(settings);
+    if (options.snapshots)
+      options = { ...options, snapshotEvery: snapshotInterval(start.plannedSteps, options.snapshots) };
+    const watched = options.snapshotEvery ? (options.watched ?? []) : [];
+    return this.runner.start({
+      runSteps: (steps) => this.session.runSteps(steps),
+      cancelTraining: () => this.session.cancelTraining(),
+      chunkMs: options.chunkMs,
+      progressMs: options.progressMs,
+      // Attention snapshots of the watched reviews are taken at the run's checkpoints.
+      checkpointEvery: watched.length ? options.snapshotEvery : 0,
+      post: ({ report, losses, epochs, paused, checkpoint }) => {
+        const snapshot = checkpoint ? this.snapshot(report.step, watched) : undefined;
+        const stepsPerSecond = report.elapsed > 0 ? report.step / report.elapsed : 0;
+        const progress: TrainingProgress = {
+          step: report.step,
+          epoch: report.epoch,
+          loss: report.loss,
+          losses,
+          runningLoss: report.runningLoss,
+          runningAccuracy: report.runningAccuracy,
+          examplesSeen: report.examplesSeen,
+          examplesPerSecond: report.examplesPerSecond,
+          stepsPerSecond,
+          elapsed: report.elapsed,
+          plannedSteps: report.plannedSteps,
+          etaSeconds: stepsPerSecond > 0 ? (report.plannedSteps - report.step) / stepsPerSecond : Infinity,
+          epochs,
+          paused,
+          done: report.done,
+          snapshot,
+        };
+        const transfer: Transferable[] = [losses.buffer as ArrayBuffer];
+        for (const item of snapshot?.items ?? []) transfer.push(item.weights.buffer as ArrayBuffer);
+        this.post({ type: 'progress', id, progress }, transfer);
+      },
+      outcome: (final, run) => ({
+        steps: final.step,
+        cancelled: run.cancelled,
+        earlyStopped: final.earlyStopped,
+        bestEpoch: final.bestEpoch,
+        epochs: run.epochs,
+        elapsed: run.elapsed,
+      }),
     });
   }
 
-  private schedule(): void {
-    this.ticker.schedule();
-  }
-
-  private chunk(): void {
-    const run = this.run;
-    if (!run || run.paused) return;
-    try {
-      const step = run.last?.step ?? 0;
-      if (step >= run.nextSnapshot) {
-        this.flush(run, this.snapshot(step));
-        run.nextSnapshot = step + run.options.snapshotEvery!;
-      }
-      const steps = Math.max(1, Math.min(run.stepsPerChunk, run.nextSnapshot - step));
-      const started = performance.now();
-      const report = this.session.runSteps(steps);
-      const ms = performance.now() - started;
-      run.stepsPerChunk = nextChunkSize(steps, report.stepsRun, ms, run.options.chunkMs ?? 40);
-      if (report.stepsRun > 0) run.last = report;
-      run.epochsDone += report.epochs.length;
-      run.pendingLosses.push(...report.losses);
-      run.pendingEpochs.push(...report.epochs);
-      const snapshot = report.step >= run.nextSnapshot || report.done ? this.snapshot(report.step) : undefined;
-      if (snapshot && report.step >= run.nextSnapshot) run.nextSnapshot = report.step + run.options.snapshotEvery!;
-      // Fewer, fuller messages keep the page's main thread idle: at most one per progressMs.
-      const due = performance.now() - run.lastPost >= (run.options.progressMs ?? 100);
-      if (snapshot || report.done || due) this.flush(run, snapshot);
-      if (report.done) {
-        this.finish(run, false);
-        return;
-      }
-      this.schedule();
-    } catch (error) {
-      this.run = null;
-      run.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  private snapshot(step: number): AttentionSnapshot | undefined {
-    const watched = this.run?.options.watched;
-    if (!watched?.length || !this.run?.options.snapshotEvery) return undefined;
+  private snapshot(step: number, watched: string[]): AttentionSnapshot | undefined {
+    if (!watched.length) return undefined;
     const views = this.session.snapshot(watched);
     // Views over wasm memory: copy each once here, then the copies are transferred.
     return {
@@ -243,58 +204,5 @@ export class SessionHost {
         weights: v.weights.slice(),
       })),
     };
-  }
-
-  /** Posts the progress since the last message (the latest step's numbers, pending losses and epochs). */
-  private flush(run: ActiveRun, snapshot?: AttentionSnapshot): void {
-    const report = run.last ?? this.session.runSteps(0);
-    const losses = Float32Array.from(run.pendingLosses);
-    const stepsPerSecond = report.elapsed > 0 ? report.step / report.elapsed : 0;
-    const progress: TrainingProgress = {
-      step: report.step,
-      epoch: report.epoch,
-      loss: report.loss,
-      losses,
-      runningLoss: report.runningLoss,
-      runningAccuracy: report.runningAccuracy,
-      examplesSeen: report.examplesSeen,
-      examplesPerSecond: report.examplesPerSecond,
-      stepsPerSecond,
-      elapsed: report.elapsed,
-      plannedSteps: report.plannedSteps,
-      etaSeconds: stepsPerSecond > 0 ? (report.plannedSteps - report.step) / stepsPerSecond : Infinity,
-      epochs: run.pendingEpochs,
-      paused: run.paused,
-      done: report.done,
-      snapshot,
-    };
-    run.pendingLosses = [];
-    run.pendingEpochs = [];
-    run.lastPost = performance.now();
-    const transfer: Transferable[] = [losses.buffer as ArrayBuffer];
-    for (const item of snapshot?.items ?? []) transfer.push(item.weights.buffer as ArrayBuffer);
-    this.post({ type: 'progress', id: run.id, progress }, transfer);
-  }
-
-  private finish(run: ActiveRun, cancelled: boolean): void {
-    this.run = null;
-    const report = this.session.runSteps(0);
-    run.resolve({
-      steps: report.step,
-      cancelled,
-      earlyStopped: report.earlyStopped,
-      bestEpoch: report.bestEpoch,
-      epochs: run.epochsDone,
-      elapsed: run.last?.elapsed ?? 0,
-    });
-  }
-
-  /** Cancels the active run (the model keeps its best validation epoch's parameters). */
-  private stopRun(): void {
-    const run = this.run;
-    if (!run) return;
-    if (run.pendingLosses.length) this.flush(run);
-    this.session.cancelTraining();
-    this.finish(run, true);
   }
 }

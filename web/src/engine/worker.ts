@@ -3,6 +3,7 @@
 // typed-array buffers transferred (fresh copies, so nothing else holds them).
 import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
 import wasmUrl from '../../generated/attn_engine.wasm?url';
+import { classifyError } from './errors';
 import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
 import { Seq2SeqHost } from './seq2seq_host';
 import { SessionHost } from './session_host';
@@ -23,14 +24,10 @@ function collectBuffers(value: unknown, out: Set<ArrayBuffer>): void {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// Answers a failed request; a wasm trap (RuntimeError: unreachable, out of bounds, Aborted(OOM))
+// Answers a failed request with its kind (errors.ts); a wasm trap (RuntimeError: unreachable, out of bounds, Aborted(OOM))
 // leaves the module's memory in an unknown state, so it also tells the bridge to replace us.
 function fail(id: number, error: unknown): void {
-  post({ type: 'error', id, message: message(error) });
+  post({ type: 'error', id, ...classifyError(error) });
   if (error instanceof WebAssembly.RuntimeError) post({ type: 'fatal', message: `${error.name}: ${error.message}` });
 }
 

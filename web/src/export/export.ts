@@ -5,7 +5,7 @@
 // column labels, row labels, one square per value on the viridis scale and a legend bar with the
 // range's ends. The SVG marks each value's square with class "cell" (one per value) and stores the
 // value in data-value, so an exported file can be read back.
-import { formatValue, valueRange, type HeatmapData } from '../views/heatmap';
+import { formatValue, valueRange, type HeatmapData } from '../views/heatmap_data';
 import { rgb, textColourOn, viridis } from '../views/palette';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -21,3 +21,8 @@ export function readoutRow(label: string, output: HTMLOutputElement): HTMLDivEle
 export function viewPart(...children: (Node | string)[]): HTMLDivElement {
   return el('div', { className: 'card view-part' }, ...children);
 }
+
+/** The text to show for a caught error (an Error's message, anything else as a string). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

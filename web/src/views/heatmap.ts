@@ -8,17 +8,10 @@
 // value"; views pass `explain` for the formula with the numbers) into a live region under the map.
 // Every map carries PNG/SVG/CSV export buttons unless `exportable` is false.
 import { exportButtons } from '../export/export';
+import { formatValue, valueRange, type HeatmapData } from './heatmap_data';
 import { rgb, textColourOn, viridis, viridisGradient } from './palette';
 
-export interface HeatmapData {
-  values: ArrayLike<number>; // row-major, rows × cols
-  rows: number;
-  cols: number;
-  rowLabels: string[];
-  colLabels: string[];
-  /** Fixed colour range (e.g. [0, 1] for probabilities); default: the data's min and max. */
-  range?: [number, number];
-}
+export { formatValue, valueRange, type HeatmapData };
 
 export interface HeatmapOptions {
   /** Lines explaining cell (row, col) of the current data; undefined: the default line. */
@@ -31,26 +24,6 @@ export interface Heatmap {
   update(data: HeatmapData): void;
   /** The data last shown (for exports and tests). */
   current(): HeatmapData | undefined;
-}
-
-/** The colour range of a heatmap: its fixed `range`, else the data's min and max. */
-export function valueRange(data: HeatmapData): [number, number] {
-  if (data.range) return data.range;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < data.values.length; i++) {
-    lo = Math.min(lo, data.values[i]);
-    hi = Math.max(hi, data.values[i]);
-  }
-  return [lo, hi];
-}
-
-export function formatValue(x: number): string {
-  if (x === 0) return '0';
-  if (!Number.isFinite(x)) return String(x);
-  const abs = Math.abs(x);
-  if (abs >= 1000 || abs < 0.001) return x.toExponential(2);
-  return x.toFixed(abs >= 100 ? 1 : abs >= 10 ? 2 : 3);
 }
 
 function shapeKey(data: HeatmapData): string {

@@ -15,6 +15,10 @@
 // get outputs (callers ignore them); a query that sees no key at all gets P = 0, so O = 0 and
 // y = b_o, never NaN.
 //
+// Each S_h is written by one GEMM straight into P_h's rows and turned into probabilities there by
+// kernels::softmax_row (masking, maximum, exp, sum and scaling fused in one row's passes); the
+// backward runs kernels::softmax_row_backward in place over dP_h (softmax_rows.hpp).
+//
 // Gradients follow layers/README.md: parameter grads +=, dx overwritten.
 #pragma once
 
@@ -27,12 +31,13 @@
 namespace attn {
 
 struct MultiHeadAttentionCache {
-  Tensor3 x;        // [B, T, D] copy of the input
-  Tensor3 q, k, v;  // [B, T, D] projections (heads side by side)
-  Mask3 mask;       // [B, T, T] 1 = query t may see key i (padding and causal combined)
+  Tensor3 x;         // [B, T, D] copy of the input
+  Tensor3 q, k, v;   // [B, T, D] projections (heads side by side)
+  Tensor2 key_bias;  // [B, T] 0 for a real key, −inf for a padded one (added to the scores)
+  Mask1 padded;      // [B] 1 when sequence b has a padded key (else its key_bias is not read)
+  bool causal = false;
   Tensor4 weights;  // [B, H, T, T] attention probabilities (for visualisation too)
   Tensor3 heads;    // [B, T, D] C, the concatenated head outputs
-  Tensor2 scores;   // [T, T] scratch for one head's S_h
 };
 
 class MultiHeadSelfAttention {
@@ -67,7 +72,7 @@ class MultiHeadSelfAttention {
   std::size_t heads_;
   // backward scratch, reused across calls
   Tensor3 dheads_, dq_, dk_, dv_;  // [B, T, D]
-  Tensor2 dprobs_;                 // [T, T]
+  Tensor2 dprobs_;                 // [T, T] dP_h, then dS_h in place
 };
 
 }  // namespace attn

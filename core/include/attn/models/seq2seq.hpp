@@ -92,6 +92,34 @@ struct Decoded {
   Tensor2 alignment;
 };
 
+// The decoder one step at a time, for attention computed outside the model (the course's
+// in-model exercise: a learner's alignment network drives decoding). Bahdanau models only: their
+// attention reads the PREVIOUS state s_{t-1}, so a step splits cleanly into
+//   (weights, c_t) = attention(s_{t-1}, h)             any function; attend() is the model's own
+//   s_t = cell([E y_{t-1}; c_t], s_{t-1}),  p(y_t) = softmax(W_out [s_t; c_t] + b)   decoder_step()
+// Driving decoder_step with attend() and feeding back its tokens reproduces greedy_batch exactly.
+struct Seq2SeqDecoderState {
+  Tensor2 s;  // [B, Ds] s_t
+  Tensor2 c;  // [B, Ds] an LSTM decoder's cell state (zeros, never read, for a GRU)
+};
+
+struct Seq2SeqEncoding {
+  Tensor3 annotations;        // [B, Tx, Dh] h_j = [→h_j; ←h_j]
+  Mask2 mask;                 // [B, Tx] 1 for a source token, 0 for PAD
+  Seq2SeqDecoderState start;  // s_0 = tanh(W_init ←h_1), c_0 = 0
+};
+
+struct Seq2SeqAttention {
+  Tensor2 weights;  // [B, Tx] softmax over time of the scores, PAD exactly 0
+  Tensor2 context;  // [B, Dh] c_t = Σ_j a_j h_j
+};
+
+struct Seq2SeqStep {
+  Seq2SeqDecoderState state;         // s_t, c_t
+  Tensor2 probabilities;             // [B, Vt] p(y_t | y_<t, x), a softmax over the whole vocabulary
+  std::vector<std::int32_t> tokens;  // [B] the greedy choice: best_emittable_token of each row
+};
+
 class Seq2SeqModel {
  public:
   // Validates `config`; draws every initial weight from Rng(seed).
@@ -132,6 +160,22 @@ class Seq2SeqModel {
   // width 1 is greedy; a width at least the number of live extensions explores every sequence.
   std::vector<Decoded> beam(const std::vector<int>& source, std::size_t width, float length_alpha,
                             std::size_t max_len) const;
+
+  // The step API (see Seq2SeqStep above). Every call throws std::invalid_argument for a model
+  // whose attention is not 'bahdanau', and ShapeError / std::invalid_argument for shapes, token ids
+  // or non-finite values that do not fit; the model is never changed.
+  // source [B, Tx] padded with PAD (ids < Vs) -> the annotations, mask and s_0.
+  Seq2SeqEncoding encode(const TokenIds& source) const;
+  // The model's own attention for decoder states s [B, Ds] over `encoding` (what greedy reads).
+  Seq2SeqAttention attend(const Seq2SeqEncoding& encoding, const Tensor2& s) const;
+  // One decoder step: previous [B] tokens (BOS first; ids < Vt), the state before the step, the
+  // context c_t [B, Dh] -> the state after it, p(y_t) and the greedy tokens.
+  Seq2SeqStep decoder_step(const std::vector<std::int32_t>& previous, const Seq2SeqDecoderState& state,
+                           const Tensor2& context) const;
+  // The alignment network as attention/scores.hpp parameters: the same function of (s, h) both as
+  // additive (w1 [A, Ds], w2 [A, Dh], v [A]) and as concat (w = [w1 w2] [A, Ds + Dh], the same v):
+  // scores(additive, ...) and scores(concat, ...) give attend()'s scores before the softmax.
+  ScoreParams alignment_parameters() const;
 
   struct Impl;
 

@@ -102,6 +102,18 @@ class Seq2SeqSession {
   // steps; 0 = the longest test target + 4). Unknown characters become <unk>;
   // empty text throws std::invalid_argument.
   Seq2SeqTranslation translate(const std::string &text, std::size_t beam, std::size_t max_len = 0) const;
+  // The step API (Seq2SeqModel::encode / attend / decoder_step) on texts: each text encoded with
+  // the source vocabulary (unknown characters become <unk>), the batch padded 'post' with PAD.
+  // `tokens`, when given, receives each text's source tokens. Throws std::invalid_argument for no
+  // texts or an empty one, and what Seq2SeqModel::encode throws (a model that is not 'bahdanau').
+  Seq2SeqEncoding encode_texts(const std::vector<std::string> &texts,
+                               std::vector<std::vector<std::string>> *tokens = nullptr) const;
+  // Decoded target ids -> their tokens ("<eos>" for EOS, "<unk>" for UNK) and their text.
+  std::vector<std::string> target_tokens(const std::vector<int> &ids) const;
+  std::string target_text(const std::vector<int> &ids) const;
+  // The longest decoding translate runs by default: the longest target in the data + 4.
+  std::size_t decode_limit() const;
+
   // Greedy exact match / token accuracy / by source length on the first `limit`
   // (0 = all) pairs of "test" or "train".
   Seq2SeqMetrics evaluate(const std::string &which, std::size_t limit = 0) const;

@@ -153,6 +153,38 @@ export const lesson09: Lesson = {
     },
     { exercise: 'bidirectional_annotations' },
     { exercise: 'alignment_batch' },
+    {
+      html: `<p><strong>Your attention in a trained model.</strong> The function you just wrote is exactly
+      the attention step of the decoder above. Below, a small model of that kind learns to reverse digit
+      strings; then your <code>alignBatch</code> replaces the engine's attention at every decoding step of
+      inputs the model has never seen. With a right function the model writes what it writes with its own
+      attention; leave out the softmax, or take it over the batch instead of over time, and watch the
+      alignment and the outputs fall apart.</p>`,
+    },
+    {
+      seq2seqStep: {
+        id: 'reversal',
+        settings: {
+          task: 'reverse',
+          attention: 'bahdanau',
+          cell: 'gru',
+          trainSize: 2000,
+          testSize: 40,
+          minLen: 3,
+          maxLen: 6,
+          testMinLen: 3,
+          testMaxLen: 6,
+          embed: 16,
+          units: 32,
+          attentionDim: 32,
+          epochs: 6,
+          learningRate: 0.01,
+          earlyStoppingPatience: 0,
+          seed: 2,
+        },
+        heldOut: 24,
+      },
+    },
     { exercise: 'luong_step' },
     { exercise: 'attentional_state' },
     {

@@ -67,6 +67,19 @@ export interface PoolingDemo {
   reviews: { text: string; label: 0 | 1 }[];
 }
 
+/**
+ * The learner's alignment_batch function as the decoder attention of a seq2seq model trained in
+ * the page (the worker's Seq2SeqSession, Bahdanau attention): greedy decoding of the first
+ * `heldOut` held-out inputs with their function next to the engine's own (seq2seq_step_view.ts).
+ */
+export interface Seq2SeqStepDemo {
+  id: string;
+  settings: Seq2SeqSettings;
+  /** Overrides for a page opened with ?s2s-quick (the browser tests). */
+  quick?: Seq2SeqSettings;
+  heldOut: number;
+}
+
 export type Block =
   | { html: string }
   | { exercise: string }
@@ -75,6 +88,7 @@ export type Block =
   | { training: TrainingDemo }
   | { seq2seq: Seq2SeqDemo }
   | { pooling: PoolingDemo }
+  | { seq2seqStep: Seq2SeqStepDemo }
   | { todo: string };
 
 export interface Lesson {

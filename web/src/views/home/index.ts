@@ -9,6 +9,7 @@ import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
 import { normals } from '../lab/sample';
 import type { ViewDefinition } from '../types';
+import { createTour, tourSeen, type TourStep } from './tour';
 
 /** The course's opening example: decoder state [5, 1, 20] against four annotations. */
 const COURSE_SCORES = [927, 397, 148, 929];
@@ -16,6 +17,35 @@ const COURSE_SCORES = [927, 397, 148, 929];
 /** The Studio card's sentence and the scores it shades by (set by hand for the picture). */
 const REVIEW = ['a', 'slow', 'start', 'but', 'a', 'wonderful', 'ending'];
 const REVIEW_SCORES = [0, 1.2, 0.3, 1.6, 0, 3.4, 1.1];
+
+/** The guided tour: what the page is, then each way in. */
+const TOUR: readonly TourStep[] = [
+  {
+    target: '.lede',
+    title: 'Welcome to the Attention Playground',
+    text: 'Everything here runs in your browser: a C++ engine does the maths, the page shows each step. Four short stops show you where to start.',
+  },
+  {
+    target: '[data-testid="way-course"]',
+    title: 'New to attention? Start with the course',
+    text: 'Ten lessons build attention up from a single dot product to a Transformer, with figures you can change and exercises the engine checks.',
+  },
+  {
+    target: '[data-testid="way-studio"]',
+    title: 'Train a real model',
+    text: 'The Sentiment Studio trains a classifier on movie reviews while you watch which words it learns to attend to.',
+  },
+  {
+    target: '[data-testid="way-lab"]',
+    title: 'Take attention apart',
+    text: 'The Attention Lab lets you edit queries, keys, masks and temperature and follow every score and weight to its numbers.',
+  },
+  {
+    target: '.more-views',
+    title: 'Sequences and Transformers',
+    text: 'Seq2seq shows a translation model aligning words as it decodes; Transformer opens every head of a small model you train. The header reaches every view, from the course too.',
+  },
+];
 
 const SELF_N = 5;
 const SELF_DIM = 8;
@@ -159,7 +189,10 @@ export const homeView: ViewDefinition = {
       el('a', { href: routeHash('transformer') }, VIEW_TITLES.transformer),
       ' — look inside every head of a small Transformer you train.',
     );
-    element.append(heading, lede, ways, more);
+    const restart = el('button', { type: 'button', className: 'tour-restart' }, 'Take the tour');
+    element.append(heading, lede, el('p', { className: 'tour-offer' }, 'First time here? ', restart), ways, more);
+    const tour = createTour(element, TOUR);
+    restart.addEventListener('click', () => tour.start());
 
     const draw = (figure: HTMLElement, body: HTMLElement, make: (e: EngineBridge, b: HTMLElement) => Promise<void>) =>
       make(engine, body).then(
@@ -173,6 +206,7 @@ export const homeView: ViewDefinition = {
     return {
       element,
       show() {
+        if (!tourSeen()) tour.start();
         if (drawn) return;
         drawn = true;
         void engine.ready.then(() => {

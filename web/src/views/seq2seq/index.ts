@@ -11,9 +11,9 @@ import { createLineChart } from '../chart';
 import { el, readoutRow, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
+import { RunControls } from '../run_controls';
+import { formulaList } from '../math';
 import type { ViewDefinition } from '../types';
-
-type RunState = 'idle' | 'preparing' | 'training' | 'paused' | 'finished' | 'cancelled' | 'failed';
 
 /** Per task: the size that trains in the browser in seconds (reverse) to minutes (dates). */
 const TASKS = {
@@ -60,29 +60,25 @@ class Seq2SeqPanel {
     max: '50',
     value: '8',
   });
-  private readonly trainButton = el('button', {
-    type: 'button',
-    className: 'primary',
-    textContent: 'Train',
-  });
-  private readonly pauseButton = el('button', {
-    type: 'button',
-    textContent: 'Pause',
-    disabled: true,
-  });
-  private readonly resumeButton = el('button', {
-    type: 'button',
-    textContent: 'Resume',
-    disabled: true,
-  });
-  private readonly cancelButton = el('button', {
-    type: 'button',
-    textContent: 'Cancel',
-    disabled: true,
-  });
-  private readonly status = el('p', {
-    className: 'train-status',
-    role: 'status',
+  private readonly run = new RunControls({
+    stateHost: this.element,
+    texts: {
+      idle: 'No model yet: choose a task and an attention, then press Train.',
+      preparing: 'Generating the data and building the model…',
+      training: 'Training…',
+      paused: 'Paused. You can decode with the current parameters.',
+      finished: 'Finished: the model holds its best validated epoch.',
+      cancelled: 'Cancelled: the model keeps its best validated parameters.',
+      failed: 'Training failed.',
+    },
+    onTrain: () => void this.train(),
+    pause: async () => void (await this.engine.seq2seqPause()),
+    resume: async () => void (await this.engine.seq2seqResume()),
+    cancel: async () => void (await this.engine.seq2seqCancel()),
+    onError: (error) => (this.error.textContent = error instanceof Error ? error.message : String(error)),
+    onChange: (_, busy) => {
+      for (const input of [this.taskSelect, this.attentionSelect, this.epochsInput]) input.disabled = busy;
+    },
   });
   private readonly readout = {
     step: el('output', { id: 's2s-step' }),
@@ -161,7 +157,7 @@ class Seq2SeqPanel {
 
   constructor(private readonly engine: EngineBridge) {
     this.build();
-    this.setState('idle');
+    this.run.refresh();
     this.showLengthChart(this.task());
   }
 
@@ -196,10 +192,6 @@ class Seq2SeqPanel {
     this.sampleSelect.addEventListener('change', () => {
       if (this.sampleSelect.value) this.input.value = this.sampleSelect.value;
     });
-    this.trainButton.addEventListener('click', () => void this.train());
-    this.pauseButton.addEventListener('click', () => void this.control('pause'));
-    this.resumeButton.addEventListener('click', () => void this.control('resume'));
-    this.cancelButton.addEventListener('click', () => void this.control('cancel'));
     this.decodeButton.addEventListener('click', () => void this.decode());
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !this.decodeButton.disabled) void this.decode();
@@ -217,12 +209,9 @@ class Seq2SeqPanel {
           this.attentionSelect,
           el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
           this.epochsInput,
-          this.trainButton,
-          this.pauseButton,
-          this.resumeButton,
-          this.cancelButton,
+          ...this.run.buttons,
         ),
-        this.status,
+        this.run.status,
         el(
           'dl',
           { className: 'train-readout' },
@@ -237,6 +226,17 @@ class Seq2SeqPanel {
       ),
       viewPart(
         el('h3', {}, 'Decode an input'),
+        formulaList('s2s-formulas', [
+          ['Bahdanau score (previous decoder state)', 'e_{tj} = v^\\top \\tanh(W s_{t-1} + U h_j)'],
+          [
+            'Luong score (current decoder state)',
+            'e_{tj} = \\operatorname{score}(s_t, h_j), \\quad \\tilde h_t = \\tanh(W_c\\,[c_t; s_t])',
+          ],
+          [
+            'Weights over the input, and the context',
+            '\\alpha_{tj} = \\frac{\\exp e_{tj}}{\\sum_k \\exp e_{tk}}, \\quad c_t = \\sum_j \\alpha_{tj} h_j',
+          ],
+        ]),
         el(
           'div',
           { className: 'decode-controls' },
@@ -266,28 +266,6 @@ class Seq2SeqPanel {
     return this.taskSelect.value as TaskName;
   }
 
-  private setState(state: RunState, message?: string): void {
-    this.element.dataset.state = state;
-    const busy = state === 'preparing' || state === 'training' || state === 'paused';
-    this.trainButton.disabled = busy;
-    this.taskSelect.disabled = busy;
-    this.attentionSelect.disabled = busy;
-    this.epochsInput.disabled = busy;
-    this.pauseButton.disabled = state !== 'training';
-    this.resumeButton.disabled = state !== 'paused';
-    this.cancelButton.disabled = !(state === 'training' || state === 'paused');
-    const text: Record<RunState, string> = {
-      idle: 'No model yet: choose a task and an attention, then press Train.',
-      preparing: 'Generating the data and building the model…',
-      training: 'Training…',
-      paused: 'Paused. You can decode with the current parameters.',
-      finished: 'Finished: the model holds its best validated epoch.',
-      cancelled: 'Cancelled: the model keeps its best validated parameters.',
-      failed: 'Training failed.',
-    };
-    this.status.textContent = message ?? text[state];
-  }
-
   private async train(): Promise<void> {
     this.error.textContent = '';
     this.latest = null;
@@ -295,7 +273,7 @@ class Seq2SeqPanel {
     for (const output of Object.values(this.readout)) output.textContent = '';
     this.readout.step.dataset.step = '0';
     this.byLength.hidden = true;
-    this.setState('preparing');
+    this.run.send('prepare');
     const task = this.task();
     const spec = TASKS[task];
     try {
@@ -319,20 +297,20 @@ class Seq2SeqPanel {
       if (!this.input.value || this.element.dataset.task !== task) this.input.value = spec.example;
       this.element.dataset.task = task;
       this.decodeButton.disabled = false;
-      this.setState(
-        'training',
+      this.run.send(
+        'start',
         `Training ${info.parameters.toLocaleString()} parameters (${info.attention} attention, ${info.cell} cells) on ` +
           `${info.trainExamples} pairs…`,
       );
       const outcome = await this.engine.seq2seqTrain({}, (p) => this.onProgress(p));
-      this.setState(outcome.cancelled ? 'cancelled' : 'finished');
+      this.run.send(outcome.cancelled ? 'cancel' : 'finish');
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
       this.readout.test.textContent = `${percent(metrics.exactMatch)} of ${metrics.count} (token accuracy ${percent(metrics.tokenAccuracy)})`;
       this.renderByLength(metrics.byLength);
       if (!outcome.cancelled) this.recordByLength(task, this.attentionSelect.value, metrics.byLength);
     } catch (error) {
       this.error.textContent = error instanceof Error ? error.message : String(error);
-      this.setState('failed');
+      this.run.send('fail');
     }
   }
 
@@ -381,22 +359,6 @@ class Seq2SeqPanel {
     this.lengthChart.update(series);
     this.lengthChart.element.hidden = series.length === 0;
     this.lengthHint.hidden = series.length !== 1;
-  }
-
-  private async control(action: 'pause' | 'resume' | 'cancel'): Promise<void> {
-    try {
-      if (action === 'pause') {
-        await this.engine.seq2seqPause();
-        this.setState('paused');
-      } else if (action === 'resume') {
-        await this.engine.seq2seqResume();
-        this.setState('training');
-      } else {
-        await this.engine.seq2seqCancel();
-      }
-    } catch (error) {
-      this.error.textContent = error instanceof Error ? error.message : String(error);
-    }
   }
 
   // Progress arrives up to ten times a second; render the latest once per frame.

@@ -7,18 +7,34 @@
 //     one heatmap, the permutation and uniform-attention tests in words, and rank correlations.
 //  4. Numbers you can touch: hovering or focusing an attention cell shows e_t, the softmax
 //     numerator and denominator, α_t and the token's share of the logit.
-//  5. Evaluation: the test-set confusion matrix and a paged browser of misclassified reviews.
+// The test-set errors (confusion matrix, misclassified reviews) are in errors_panel.ts.
 // The engine does the work (analysis/explanations.hpp through the worker); review text from data
 // files is only ever set as text (el() children, textContent), never parsed as HTML.
 import type { EngineBridge } from '../../engine/bridge';
-import type { MisclassifiedReview, Prediction, ReviewAnalysis } from '../../engine/protocol';
+import type { Prediction, ReviewAnalysis } from '../../engine/protocol';
 import { el } from '../dom';
 import { createHeatmap, formatValue, type HeatmapData } from '../heatmap';
+import { softmaxLines } from '../softmax_numbers';
+import { formulaList } from '../math';
+
+/** The three rows of the "Is attention an explanation?" map, as the engine computes them. */
+const EXPLANATION_FORMULAS: [string, string][] = [
+  [
+    'Attention α (pooling over the encoder states h)',
+    '\\alpha_t = \\frac{\\exp e_t}{\\sum_s \\exp e_s}, \\quad \\text{logit} = w_{\\text{out}}^\\top \\sum_t \\alpha_t h_t + b',
+  ],
+  [
+    'Gradient × input (over token t’s embedding x_t)',
+    '\\sum_d \\frac{\\partial\\, \\text{logit}}{\\partial x_{t,d}} \\, x_{t,d}',
+  ],
+  [
+    'Leave-one-out (token t replaced by the unknown word)',
+    '\\Delta p_t = P(\\text{positive} \\mid x_{t \\to \\text{unk}}) - P(\\text{positive} \\mid x)',
+  ],
+];
 
 const DEBOUNCE_MS = 150;
 const SHUFFLES = 20;
-const PAGE_SIZE = 5;
-const MISCLASSIFIED_LIMIT = 200;
 const MASK = '<mask>';
 const DISABLED_HINT = 'Train or load a model first: the explanations need a trained classifier.';
 
@@ -45,7 +61,7 @@ const signed = (x: number, digits = 3) => `${x >= 0 ? '+' : '−'}${Math.abs(x).
 const quoted = (token: string) => `“${token}”`;
 
 /** Spans (or buttons) with the attention weight as background strength, relative to the largest. */
-function highlighted(tokens: string[], weights: ArrayLike<number>): HTMLSpanElement[] {
+export function highlighted(tokens: string[], weights: ArrayLike<number>): HTMLSpanElement[] {
   let max = 1e-9;
   for (let i = 0; i < weights.length; i++) max = Math.max(max, weights[i]);
   return tokens.map((token, i) => {
@@ -63,14 +79,11 @@ export class ExplainPanel {
   /** Increments with every new text: replies for an older one are dropped. */
   private textSeq = 0;
   private editSeq = 0;
-  private evalSeq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The typed text's tokens and prediction, the base of the counterfactuals. */
   private base: Prediction | null = null;
   private analysis: ReviewAnalysis | null = null;
   private readonly edits = new Map<number, string>();
-  private misclassified: MisclassifiedReview[] = [];
-  private page = 0;
 
   private readonly hint = el('p', { className: 'explain-hint', textContent: DISABLED_HINT });
   private readonly text = el('textarea', {
@@ -94,18 +107,6 @@ export class ExplainPanel {
   );
   private readonly tests = el('p', { id: 'explain-tests', dataset: { testid: 'explain-tests' } });
   private readonly correlation = el('p', { id: 'explain-correlation', dataset: { testid: 'explain-correlation' } });
-  private readonly confusion = el('table', {
-    className: 'explain-confusion',
-    dataset: { testid: 'explain-confusion' },
-  });
-  private readonly evaluationStatus = el('p', { className: 'explain-eval-status', role: 'status' });
-  private readonly list = el('ol', {
-    className: 'explain-misclassified',
-    dataset: { testid: 'explain-misclassified' },
-  });
-  private readonly previous = el('button', { type: 'button', textContent: 'Previous', disabled: true });
-  private readonly next = el('button', { type: 'button', textContent: 'Next', disabled: true });
-  private readonly pageLabel = el('span', { className: 'explain-page', role: 'status' });
   private readonly controls: (HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement)[];
 
   constructor(engine: EngineBridge) {
@@ -117,7 +118,6 @@ export class ExplainPanel {
       textContent: 'Clicking a token replaces it with (empty = mask): ',
     });
     const testsHeading = el('h3', { textContent: 'Is attention an explanation?' });
-    const evalHeading = el('h3', { textContent: 'Test-set errors' });
     this.element = el(
       'section',
       { className: 'explain-panel', dataset: { testid: 'explain-panel', state: 'disabled' } },
@@ -130,25 +130,19 @@ export class ExplainPanel {
       this.counterfactual,
       this.error,
       testsHeading,
+      formulaList('explain-formulas', EXPLANATION_FORMULAS),
       this.heatmap.element,
       this.tests,
       this.correlation,
-      evalHeading,
-      this.evaluationStatus,
-      this.confusion,
-      this.list,
-      el('div', { className: 'buttons' }, this.previous, this.pageLabel, this.next),
     );
     this.element.setAttribute('aria-labelledby', heading.id);
-    this.controls = [this.text, this.replacement, this.resetButton, this.previous, this.next];
+    this.controls = [this.text, this.replacement, this.resetButton];
 
     this.text.addEventListener('input', () => this.schedule());
     this.resetButton.addEventListener('click', () => {
       this.edits.clear();
       void this.recompute();
     });
-    this.previous.addEventListener('click', () => this.showPage(this.page - 1));
-    this.next.addEventListener('click', () => this.showPage(this.page + 1));
     this.setEnabled(false);
   }
 
@@ -161,7 +155,6 @@ export class ExplainPanel {
       return;
     }
     void this.update();
-    void this.evaluate();
   }
 
   private setEnabled(enabled: boolean): void {
@@ -169,28 +162,19 @@ export class ExplainPanel {
     this.hint.hidden = enabled;
     for (const control of this.controls) control.disabled = !enabled;
     this.resetButton.disabled = !enabled || this.edits.size === 0;
-    this.previous.disabled = !enabled || this.page === 0;
-    this.next.disabled = !enabled || (this.page + 1) * PAGE_SIZE >= this.misclassified.length;
   }
 
   private clear(): void {
     this.textSeq++;
-    this.evalSeq++;
     this.base = null;
     this.analysis = null;
     this.edits.clear();
-    this.misclassified = [];
-    this.page = 0;
     this.prediction.textContent = '';
     delete this.prediction.dataset.probability;
     this.tokens.replaceChildren();
     this.counterfactual.textContent = '';
     this.tests.textContent = '';
     this.correlation.textContent = '';
-    this.confusion.replaceChildren();
-    this.list.replaceChildren();
-    this.pageLabel.textContent = '';
-    this.evaluationStatus.textContent = '';
     this.error.textContent = '';
   }
 
@@ -349,18 +333,11 @@ export class ExplainPanel {
     const where = `${token} (token ${col + 1} of ${a.tokens.length})`;
     const label = this.heatmap.current()?.rowLabels[row];
     if (label === 'attention α') {
-      const max = Math.max(...a.scores);
-      let denominator = 0;
-      for (const e of a.scores) denominator += Math.exp(e - max);
-      const e = a.scores[col];
-      const numerator = Math.exp(e - max);
       let sum = 0;
       for (const c of a.contributions) sum += c;
       return [
-        `${where}: score e = ${formatValue(e)} (max e over the review = ${formatValue(max)})`,
-        `softmax numerator exp(e − max) = exp(${formatValue(e - max)}) = ${formatValue(numerator)}`,
-        `denominator Σ exp(e_s − max) over ${a.tokens.length} tokens = ${formatValue(denominator)}`,
-        `weight α = ${formatValue(numerator)} / ${formatValue(denominator)} = ${formatValue(a.weights[col])}`,
+        `${where}: score e = ${formatValue(a.scores[col])}`,
+        ...softmaxLines(a.scores, col, { name: 'weight α', over: `${a.tokens.length} tokens`, weight: a.weights[col] }),
         `contribution to the logit w_outᵀ(α h) = ${formatValue(a.contributions[col])} ` +
           `(logit ${formatValue(a.logit)} = Σ contributions ${formatValue(sum)} + bias ${formatValue(a.outputBias)})`,
       ];
@@ -380,80 +357,5 @@ export class ExplainPanel {
       ];
     }
     return undefined;
-  }
-
-  // 5. Evaluation ----------------------------------------------------------------------------------
-  private async evaluate(): Promise<void> {
-    const seq = ++this.evalSeq;
-    this.evaluationStatus.textContent = 'Evaluating on the test set…';
-    try {
-      const metrics = await this.engine.evaluate('test');
-      if (seq !== this.evalSeq) return;
-      const count = metrics.tp + metrics.fp + metrics.tn + metrics.fn;
-      if (count === 0) {
-        this.evaluationStatus.textContent = 'There is no test set to evaluate.';
-        this.confusion.replaceChildren();
-        this.list.replaceChildren();
-        return;
-      }
-      this.showConfusion(metrics);
-      this.evaluationStatus.textContent =
-        `Accuracy ${(metrics.accuracy * 100).toFixed(1)}% on ${count} test reviews; ` +
-        `${metrics.fp + metrics.fn} misclassified, the most confidently wrong first.`;
-      const list = await this.engine.misclassified('test', MISCLASSIFIED_LIMIT);
-      if (seq !== this.evalSeq) return;
-      this.misclassified = list;
-      this.showPage(0);
-    } catch (error) {
-      if (seq === this.evalSeq)
-        this.evaluationStatus.textContent = error instanceof Error ? error.message : String(error);
-    }
-  }
-
-  private showConfusion(m: { tp: number; fp: number; tn: number; fn: number }): void {
-    const cell = (value: number, name: string) => {
-      const td = el('td', { textContent: String(value) });
-      td.dataset.cell = name;
-      return td;
-    };
-    const th = (text: string, scope: 'row' | 'col') => el('th', { scope, textContent: text });
-    this.confusion.replaceChildren(
-      el('caption', { textContent: 'Confusion matrix (test set; rows: true label, columns: prediction)' }),
-      el('thead', {}, el('tr', {}, el('td'), th('predicted negative', 'col'), th('predicted positive', 'col'))),
-      el(
-        'tbody',
-        {},
-        el('tr', {}, th('negative', 'row'), cell(m.tn, 'tn'), cell(m.fp, 'fp')),
-        el('tr', {}, th('positive', 'row'), cell(m.fn, 'fn'), cell(m.tp, 'tp')),
-      ),
-    );
-  }
-
-  private showPage(page: number): void {
-    const pages = Math.max(1, Math.ceil(this.misclassified.length / PAGE_SIZE));
-    this.page = Math.min(Math.max(0, page), pages - 1);
-    const items = this.misclassified.slice(this.page * PAGE_SIZE, (this.page + 1) * PAGE_SIZE);
-    this.list.start = this.page * PAGE_SIZE + 1;
-    this.list.replaceChildren(
-      ...items.map((r) =>
-        el(
-          'li',
-          { className: 'explain-review' },
-          el(
-            'p',
-            { className: 'explain-review-label' },
-            `labelled ${r.label === 1 ? 'positive' : 'negative'}, predicted P(positive) = ${r.probability.toFixed(3)}`,
-            r.origin ? ` (${r.origin})` : '',
-          ),
-          el('p', { className: 'explain-review-text' }, r.text),
-          el('p', { className: 'predict-tokens' }, ...highlighted(r.tokens, r.weights)),
-        ),
-      ),
-    );
-    this.pageLabel.textContent = this.misclassified.length
-      ? `page ${this.page + 1} of ${pages}`
-      : 'No misclassified test reviews.';
-    this.previous.disabled = !this.trained || this.page === 0;
-    this.next.disabled = !this.trained || this.page + 1 >= pages;
   }
 }

@@ -4,7 +4,7 @@
 import type { ExportedFile } from '../../../generated/attn_engine.mjs';
 import { download } from '../../export/export';
 import { zipStored } from '../../export/zip';
-import { el } from '../dom';
+import { el, errorMessage } from '../dom';
 
 export const PYTORCH_FOLDER = 'sentiment-model-pytorch';
 
@@ -29,9 +29,7 @@ export function pytorchExportButton(
         download(new Blob([zip.buffer as ArrayBuffer], { type: 'application/zip' }), `${PYTORCH_FOLDER}.zip`);
         report(`PyTorch export made (${zip.byteLength} bytes): see model.py inside for how to load it.`, '');
       })
-      .catch((error: unknown) =>
-        report('', `Could not export the model: ${error instanceof Error ? error.message : String(error)}`),
-      );
+      .catch((error: unknown) => report('', `Could not export the model: ${errorMessage(error)}`));
   });
   return button;
 }

@@ -13,12 +13,13 @@ import type {
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
 import { el, readoutRow, viewPart } from '../dom';
+import { formulaList } from '../math';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
+import { softmaxLines } from '../softmax_numbers';
 import { createLinkView } from '../link_view';
+import { RunControls } from '../run_controls';
 import type { ViewDefinition } from '../types';
-
-type RunState = 'idle' | 'preparing' | 'training' | 'finished' | 'cancelled' | 'failed';
 
 const DEFAULT_TEXT = 'the acting was not good but the music was wonderful';
 const PE_POSITIONS = 24;
@@ -48,14 +49,30 @@ class TransformerPanel {
   private readonly headsSelect = el('select', { id: 'tf-heads' });
   private readonly poolingSelect = el('select', { id: 'tf-pooling' });
   private readonly epochsInput = el('input', { id: 'tf-epochs', type: 'number', min: '1', max: '40', value: '8' });
-  private readonly trainButton = el('button', { type: 'button', className: 'primary', textContent: 'Train' });
-  private readonly cancelButton = el('button', { type: 'button', textContent: 'Cancel', disabled: true });
+  private readonly run = new RunControls({
+    stateHost: this.element,
+    texts: {
+      idle: 'No model yet: choose the size and press Train (a few seconds), or load a Transformer model file.',
+      preparing: 'Loading the built-in corpus and building the model…',
+      training: 'Training…',
+      finished: 'Finished.',
+      cancelled: 'Cancelled: the model keeps the parameters it had reached.',
+      failed: 'Failed.',
+    },
+    onTrain: () => void this.train(),
+    cancel: () => this.abort?.abort(),
+    onError: (error) => this.fail(error),
+    onChange: (_, busy) => {
+      for (const c of [this.layersSelect, this.headsSelect, this.poolingSelect, this.epochsInput]) c.disabled = busy;
+      this.fileInput.disabled = busy;
+      this.ablateButton.disabled = busy || this.layers === 0;
+    },
+  });
   private readonly fileInput = el('input', {
     id: 'tf-model-file',
     type: 'file',
     accept: '.attn,.bin,application/octet-stream',
   });
-  private readonly status = el('p', { className: 'train-status', role: 'status' });
   private readonly progress = el('progress', { id: 'tf-progress', max: 1, value: 0 });
   private readonly stepOut = el('output', { id: 'tf-step' });
   private readonly lossOut = el('output', { id: 'tf-loss' });
@@ -86,7 +103,7 @@ class TransformerPanel {
 
   constructor(private readonly replaceParams: (p: URLSearchParams) => void) {
     this.build();
-    this.setState('idle');
+    this.run.refresh();
   }
 
   /** The view's own worker, started on first show. */
@@ -121,8 +138,6 @@ class TransformerPanel {
       this.poolingSelect.append(el('option', { value, textContent: label }));
     this.textInput.value = DEFAULT_TEXT;
 
-    this.trainButton.addEventListener('click', () => void this.train());
-    this.cancelButton.addEventListener('click', () => this.abort?.abort());
     this.fileInput.addEventListener('change', () => void this.loadFile());
     this.inspectButton.addEventListener('click', () => void this.inspect());
     this.textInput.addEventListener('keydown', (event) => {
@@ -148,8 +163,7 @@ class TransformerPanel {
           this.poolingSelect,
           el('label', { htmlFor: 'tf-epochs' }, 'Epochs '),
           this.epochsInput,
-          this.trainButton,
-          this.cancelButton,
+          ...this.run.buttons,
           el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '),
           this.fileInput,
         ),
@@ -160,7 +174,7 @@ class TransformerPanel {
             'built-in training reviews (no validation split: 528 reviews are too few to pick an epoch by, so the ' +
             'last epoch is kept). Expect about 63% on the 132 test reviews: a Transformer this small overfits them.',
         ),
-        this.status,
+        this.run.status,
         this.progress,
         el(
           'dl',
@@ -184,6 +198,12 @@ class TransformerPanel {
             ' Causal mask (what-if: the model was trained without)',
           ),
         ),
+        formulaList('tf-formulas', [
+          [
+            'Each head (d = d_model / heads; M hides later keys under the causal mask)',
+            '\\alpha = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d}} + M\\right), \\quad \\operatorname{head} = \\alpha V',
+          ],
+        ]),
         el('p', {}, 'P(positive): ', this.probabilityOut),
         this.ablationBoxes,
         el(
@@ -207,31 +227,19 @@ class TransformerPanel {
         this.lineView.element,
       ),
       viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
-      viewPart(el('h3', {}, 'Positional encodings'), this.peMap.element),
+      viewPart(
+        el('h3', {}, 'Positional encodings'),
+        formulaList('tf-pe-formulas', [
+          ['Even dimensions 2i', 'PE_{p,\\,2i} = \\sin\\left(p / 10000^{2i/D}\\right)'],
+          ['Odd dimensions 2i + 1', 'PE_{p,\\,2i+1} = \\cos\\left(p / 10000^{2i/D}\\right)'],
+        ]),
+        this.peMap.element,
+      ),
       this.error,
     );
     this.peMap.element.hidden = true;
     this.peMap.element.classList.add('tf-positional');
     this.lineView.setVisible(false);
-  }
-
-  private setState(state: RunState, message?: string): void {
-    this.element.dataset.state = state;
-    const busy = state === 'preparing' || state === 'training';
-    for (const c of [this.trainButton, this.layersSelect, this.headsSelect, this.poolingSelect, this.epochsInput])
-      c.disabled = busy;
-    this.fileInput.disabled = busy;
-    this.cancelButton.disabled = state !== 'training';
-    this.ablateButton.disabled = busy || this.layers === 0;
-    const text: Record<RunState, string> = {
-      idle: 'No model yet: choose the size and press Train (a few seconds), or load a Transformer model file.',
-      preparing: 'Loading the built-in corpus and building the model…',
-      training: 'Training…',
-      finished: 'Finished.',
-      cancelled: 'Cancelled: the model keeps the parameters it had reached.',
-      failed: 'Failed.',
-    };
-    this.status.textContent = message ?? text[state];
   }
 
   private fail(error: unknown): void {
@@ -244,7 +252,7 @@ class TransformerPanel {
     this.stepOut.textContent = '';
     this.lossOut.textContent = '';
     this.stepOut.dataset.step = '0';
-    this.setState('preparing');
+    this.run.send('prepare');
     const engine = this.bridge();
     try {
       await engine.ready;
@@ -264,7 +272,7 @@ class TransformerPanel {
       await this.modelReady(info.classifier);
       await this.inspect(); // the untrained model's maps, to compare with the trained ones
       const epochs = Math.min(40, Math.max(1, Math.round(Number(this.epochsInput.value) || 8)));
-      this.setState('training', `Training ${info.parameters.toLocaleString()} parameters…`);
+      this.run.send('start', `Training ${info.parameters.toLocaleString()} parameters…`);
       this.abort = new AbortController();
       const outcome = await engine.train(
         { epochs, batchSize: 16, learningRate: 0.003, validationSplit: 0, earlyStoppingPatience: 0, seed: 1 },
@@ -272,14 +280,14 @@ class TransformerPanel {
         this.abort.signal,
       );
       this.abort = null;
-      this.setState(outcome.cancelled ? 'cancelled' : 'finished');
+      this.run.send(outcome.cancelled ? 'cancel' : 'finish');
       const metrics = await engine.evaluate('test');
-      this.status.textContent += ` Test accuracy ${percent(metrics.accuracy)}.`;
+      this.run.status.textContent += ` Test accuracy ${percent(metrics.accuracy)}.`;
       await this.inspect();
     } catch (error) {
       this.abort = null;
       this.fail(error);
-      this.setState('failed');
+      this.run.send('fail');
     }
   }
 
@@ -287,7 +295,7 @@ class TransformerPanel {
     const file = this.fileInput.files?.[0];
     if (!file) return;
     this.error.textContent = '';
-    this.setState('preparing', `Loading ${file.name}…`);
+    this.run.send('prepare', `Loading ${file.name}…`);
     try {
       const engine = this.bridge();
       await engine.ready;
@@ -306,11 +314,11 @@ class TransformerPanel {
         );
       }
       await this.modelReady(info.classifier);
-      this.setState('finished', `Loaded ${file.name} (${info.parameters.toLocaleString()} parameters).`);
+      this.run.send('finish', `Loaded ${file.name} (${info.parameters.toLocaleString()} parameters).`);
       await this.inspect();
     } catch (error) {
       this.fail(error);
-      this.setState('failed');
+      this.run.send('fail');
     }
   }
 
@@ -377,7 +385,7 @@ class TransformerPanel {
       this.grid.append(line);
     }
     this.inspectButton.disabled = false;
-    this.setState(this.element.dataset.state as RunState);
+    this.run.refresh();
     const table: PositionalEncodingTable = await this.bridge().positionalEncoding(PE_POSITIONS);
     this.peMap.update({
       values: table.values,
@@ -494,16 +502,12 @@ class TransformerPanel {
       );
       return lines;
     }
-    let max = -Infinity;
-    for (let kk = 0; kk < t; kk++) if (visible(kk)) max = Math.max(max, score(kk));
-    let denominator = 0;
-    for (let kk = 0; kk < t; kk++) if (visible(kk)) denominator += Math.exp(score(kk) - max);
-    const numerator = Math.exp(score(k) - max);
+    const scores = Array.from({ length: t }, (_, kk) => score(kk));
+    const visibleKeys = causal ? `the keys up to position ${q}` : `the ${t} keys`;
     lines.push(
       `q·k = ${formatValue(score(k) * Math.sqrt(d))}; s = q·k / √${d} = ${formatValue(score(k))}`,
-      `α = exp(s − max s) / Σ exp(s′ − max s) = ${formatValue(numerator)} / ${formatValue(denominator)} = ` +
-        `${formatValue(numerator / denominator)} (engine: ${formatValue(at(r, l, h, q, k))}); ` +
-        `this row sums to ${rowSum.toFixed(4)}.`,
+      ...softmaxLines(scores, k, { visible, name: 'α', over: visibleKeys }),
+      `engine: α = ${formatValue(at(r, l, h, q, k))}; this row sums to ${rowSum.toFixed(4)}.`,
     );
     return lines;
   }
@@ -530,15 +534,15 @@ class TransformerPanel {
   private async measureHeads(): Promise<void> {
     this.error.textContent = '';
     this.ablateButton.disabled = true;
-    const old = this.status.textContent;
-    this.status.textContent = 'Evaluating the test set once per head…';
+    const old = this.run.status.textContent;
+    this.run.status.textContent = 'Evaluating the test set once per head…';
     try {
       const report = await this.bridge().headAblation(0, this.causalBox.checked);
       this.renderAblation(report);
     } catch (error) {
       this.fail(error);
     } finally {
-      this.status.textContent = old;
+      this.run.status.textContent = old;
       this.ablateButton.disabled = false;
     }
   }

@@ -1,0 +1,141 @@
+// The Studio's model and hyperparameter form: a recipe to start from, one input per setting
+// (their values live in the URL through the Studio), and the suggestion of the real-data recipe
+// when a large data set is loaded. The engine checks the values; its message shows under the form.
+import { el } from '../dom';
+import { applyRecipe, matchingRecipe, RECIPE_LABELS, suggestsRealDataRecipe, type RecipeName } from './recipes';
+import { CHOICES, formatRate, type StudioSettings } from './settings';
+
+/** What the form needs from the Studio. */
+export interface SettingsHost {
+  settings(): StudioSettings;
+  /** The form changed the settings (the Studio keeps them, redraws what depends on them, writes the URL). */
+  changed(next: StudioSettings): void;
+  /** How many reviews the loaded data has (0: none). */
+  reviews(): number;
+}
+
+export class SettingsForm {
+  /** The suggestion, the form and its error (the Studio places them). */
+  readonly elements: HTMLElement[];
+  readonly error = el('p', { className: 'error', role: 'alert', id: 'settings-error' });
+  private readonly inputs = new Map<keyof StudioSettings, HTMLInputElement | HTMLSelectElement>();
+  private readonly recipeSelect = el('select', { id: 'set-recipe' });
+  private readonly suggestion = el('div', {
+    className: 'recipe-suggestion',
+    id: 'recipe-suggestion',
+    role: 'status',
+    hidden: true,
+  });
+  private readonly suggestionText = el('p', {});
+  private readonly suggestionButton = el('button', {
+    type: 'button',
+    id: 'recipe-suggestion-apply',
+    textContent: `Use the ${RECIPE_LABELS.imdb} recipe`,
+  });
+
+  constructor(private readonly host: SettingsHost) {
+    const form = el('fieldset', { className: 'studio-settings' }, el('legend', {}, 'Model and hyperparameters'));
+    const row = (control: HTMLInputElement | HTMLSelectElement, label: string) =>
+      form.append(el('div', { className: 'setting' }, el('label', { htmlFor: control.id }, label), control));
+    const select = (key: keyof typeof CHOICES & keyof StudioSettings, label: string, names: Record<string, string>) => {
+      const s = el('select', { id: `set-${key}` });
+      for (const value of CHOICES[key]) if (names[value]) s.append(el('option', { value, textContent: names[value] }));
+      this.inputs.set(key, s);
+      row(s, label);
+    };
+    const number = (key: keyof StudioSettings, label: string, step = '1') => {
+      const input = el('input', { id: `set-${key}`, type: 'number', step });
+      this.inputs.set(key, input);
+      row(input, label);
+    };
+    for (const name of Object.keys(RECIPE_LABELS) as RecipeName[]) {
+      this.recipeSelect.append(el('option', { value: name, textContent: RECIPE_LABELS[name] }));
+    }
+    this.recipeSelect.append(
+      el('option', { value: 'custom', textContent: 'Custom (changed by hand)', disabled: true }),
+    );
+    this.recipeSelect.addEventListener('change', () => this.useRecipe(this.recipeSelect.value as RecipeName));
+    row(this.recipeSelect, 'Recipe');
+    select('encoder', 'Encoder', {
+      bilstm: 'Bidirectional LSTM',
+      bigru: 'Bidirectional GRU',
+      transformer: 'Transformer',
+    });
+    select('pooling', 'Pooling', { attention: 'Attention', last: 'Last state', mean: 'Mean' });
+    select('score', 'Attention score', {
+      additive: 'Additive (Bahdanau)',
+      dot: 'Dot',
+      scaled_dot: 'Scaled dot',
+      general: 'General (bilinear)',
+    });
+    number('embedDim', 'Embedding size');
+    number('units', 'Units');
+    number('maxlen', 'Max length (tokens)');
+    number('numWords', 'Vocabulary size');
+    number('epochs', 'Epochs');
+    number('batchSize', 'Batch size');
+    number('learningRate', 'Learning rate', 'any');
+    number('dropout', 'Dropout', 'any');
+    number('wordDropout', 'Word dropout', 'any');
+    select('schedule', 'Learning-rate schedule', {
+      constant: 'Constant',
+      linear: 'Linear decay',
+      cosine: 'Cosine decay',
+      inverse_sqrt: 'Inverse square root',
+    });
+    number('patience', 'Early-stopping patience (0 = off)');
+    number('seed', 'Seed');
+    for (const input of this.inputs.values()) input.addEventListener('change', () => this.read());
+    this.suggestionButton.addEventListener('click', () => this.useRecipe('imdb'));
+    this.suggestion.append(this.suggestionText, this.suggestionButton);
+    this.elements = [this.suggestion, form, this.error];
+  }
+
+  /** Shows `settings` in the inputs and names the recipe they match. */
+  write(settings: StudioSettings): void {
+    for (const [key, input] of this.inputs) {
+      const value = settings[key];
+      input.value = key === 'learningRate' ? formatRate(value as number) : String(value);
+    }
+    this.recipeSelect.value = matchingRecipe(settings) ?? 'custom';
+  }
+
+  /** Takes the inputs' values into the settings. */
+  read(): void {
+    const next = { ...this.host.settings() } as Record<string, string | number>;
+    for (const [key, input] of this.inputs) next[key] = key in CHOICES ? input.value : Number(input.value);
+    this.error.textContent = '';
+    this.host.changed(next as unknown as StudioSettings);
+    this.recipeSelect.value = matchingRecipe(this.host.settings()) ?? 'custom';
+    this.updateSuggestion();
+  }
+
+  /** Sets the learning rate (the retry after a divergence) as if typed. */
+  setLearningRate(rate: number): void {
+    this.inputs.get('learningRate')!.value = formatRate(rate);
+    this.read();
+  }
+
+  setBusy(busy: boolean): void {
+    for (const input of [...this.inputs.values(), this.recipeSelect, this.suggestionButton]) input.disabled = busy;
+  }
+
+  /** The real-data recipe is suggested while a large data set is loaded and the form differs from it. */
+  updateSuggestion(): void {
+    const reviews = this.host.reviews();
+    const show = suggestsRealDataRecipe(this.host.settings(), reviews);
+    this.suggestion.hidden = !show;
+    this.suggestionText.textContent = show
+      ? `${reviews} reviews are loaded: a data set this large trains better with the “${RECIPE_LABELS.imdb}” recipe ` +
+        '(the command line’s settings for real reviews: longer reviews, dropout, a decaying learning rate, early stopping).'
+      : '';
+  }
+
+  /** Fills the settings with a recipe's values and shows them. */
+  private useRecipe(name: RecipeName): void {
+    const next = applyRecipe(name, this.host.settings());
+    this.write(next);
+    this.host.changed(next);
+    this.updateSuggestion();
+  }
+}
