@@ -190,6 +190,37 @@ TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   std::remove(model.c_str());
 }
 
+TEST_CASE("cli.export_pytorch_writes_three_files_and_refuses_bow") {
+  // The numbers model.py computes are checked against the engine in tests/pytorch/check_export.py.
+  const std::string model = temp_path("export.model");
+  const std::string dir = temp_path("export-dir");
+  std::filesystem::remove_all(dir);
+  Result r = run_attn({"train", "--data", "builtin", "--model", "bilstm-attention", "--cell", "gru", "--epochs", "1",
+                       "--embed", "8", "--units", "4", "--vocab", "100", "--save", model});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  r = run_attn({"export", "--model-file", model, "--format", "pytorch", "--out", dir});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  for (const char* name : {"model.safetensors", "vocab.json", "model.py"}) {
+    CHECK_MESSAGE(std::filesystem::file_size(std::filesystem::path(dir) / name) > 100, name);
+  }
+  std::ifstream weights(std::filesystem::path(dir) / "model.safetensors", std::ios::binary);
+  const std::string head((std::istreambuf_iterator<char>(weights)), std::istreambuf_iterator<char>());
+  CHECK(head.find("\"encoder\":\"bigru\"") != std::string::npos);
+  CHECK(head.find("\"rnn.weight_ih_l0_reverse\":{\"dtype\":\"F32\",\"shape\":[12,8]") != std::string::npos);
+
+  r = run_attn({"export", "--model-file", model, "--format", "onnx", "--out", dir});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("pytorch") != std::string::npos);
+  const std::string bow = temp_path("export-bow.model");
+  REQUIRE(run_attn({"train", "--data", "builtin", "--model", "bow", "--epochs", "1", "--save", bow}).code == 0);
+  r = run_attn({"export", "--model-file", bow, "--format", "pytorch", "--out", dir});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("bag-of-n-grams model has no PyTorch export") != std::string::npos);
+  std::filesystem::remove_all(dir);
+  std::remove(model.c_str());
+  std::remove(bow.c_str());
+}
+
 TEST_CASE("cli.holdout_takes_a_stratified_share_of_the_training_data") {
   const Result r = run_attn({"train", "--data", "builtin", "--model", "bow", "--holdout", "0.25", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
