@@ -257,6 +257,14 @@ export interface SentimentSession {
   startTraining(config: TrainerSettings | undefined | null): TrainingStart;
   /** Up to `steps` optimiser steps, synchronously; epochs that end are validated. */
   runSteps(steps: number): StepsReport;
+  /** Data-parallel training (docs/data-parallel.md): floats in one exchange buffer (every
+   *  parameter's gradient, then the loss sum and the correct count). */
+  exchangeSize(): number;
+  /** Copy: the exchange buffer of shard `shard` of `shards` of the next batch (gradient SUM over
+   *  its examples); the parameters do not change. */
+  shardGradient(shard: number, shards: number): Float32Array;
+  /** One step from the sum (in shard order) of every shard's buffer, copied in; as runSteps(1). */
+  applyGradient(sum: Float32Array): StepsReport;
   /** Ends the run; the model gets the best validation epoch's parameters. */
   cancelTraining(): void;
   isTraining(): boolean;

@@ -239,28 +239,29 @@ class JsSentimentSession {
   }
 
   val run_steps(double steps) {
+    return guarded([&] { return progress_to_js(session_.run_steps(whole_number(steps, "steps", 1e9))); });
+  }
+
+  // Data-parallel steps (docs/data-parallel.md): the exchange buffer is copied once each way.
+  double exchange_size() {
+    return guarded([&] { return static_cast<double>(session_.exchange_size()); });
+  }
+
+  val shard_gradient(double shard, double shards) {
     return guarded([&] {
-      const SessionProgress p = session_.run_steps(whole_number(steps, "steps", 1e9));
-      val out = val::object();
-      out.set("stepsRun", static_cast<double>(p.steps_run));
-      out.set("step", static_cast<double>(session_.training_result().steps));
-      out.set("epoch", static_cast<double>(p.last.epoch));
-      out.set("loss", p.last.loss);
-      out.set("losses", copy_array("Float32Array", p.losses));
-      out.set("runningLoss", p.last.running_loss);
-      out.set("runningAccuracy", p.last.running_accuracy);
-      out.set("examplesSeen", static_cast<double>(p.last.examples_seen));
-      out.set("examplesPerSecond", p.last.examples_per_second);
-      out.set("elapsed", p.last.elapsed);
-      out.set("plannedSteps", static_cast<double>(p.planned_steps));
-      out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
-      val epochs = val::array();
-      for (const EpochProgress& e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
-      out.set("epochs", epochs);
-      out.set("done", p.done);
-      out.set("earlyStopped", p.early_stopped);
-      out.set("bestEpoch", p.best_epoch);
-      return out;
+      session_.shard_gradient(whole_number(shard, "shard", 1e9), whole_number(shards, "shards", 1e9), exchange_);
+      return copy_array("Float32Array", exchange_);
+    });
+  }
+
+  val apply_gradient(const val& sum) {
+    return guarded([&] {
+      if (is_absent(sum) || !sum.instanceof (val::global("Float32Array"))) {
+        throw std::invalid_argument("applyGradient: the summed gradient must be a Float32Array");
+      }
+      exchange_.resize(sum["length"].as<std::size_t>());
+      val(emscripten::typed_memory_view(exchange_.size(), exchange_.data())).call<void>("set", sum);
+      return progress_to_js(session_.apply_gradient(exchange_));
     });
   }
 
@@ -366,7 +367,31 @@ class JsSentimentSession {
     return out;
   }
 
+  val progress_to_js(const SessionProgress& p) {
+    val out = val::object();
+    out.set("stepsRun", static_cast<double>(p.steps_run));
+    out.set("step", static_cast<double>(session_.training_result().steps));
+    out.set("epoch", static_cast<double>(p.last.epoch));
+    out.set("loss", p.last.loss);
+    out.set("losses", copy_array("Float32Array", p.losses));
+    out.set("runningLoss", p.last.running_loss);
+    out.set("runningAccuracy", p.last.running_accuracy);
+    out.set("examplesSeen", static_cast<double>(p.last.examples_seen));
+    out.set("examplesPerSecond", p.last.examples_per_second);
+    out.set("elapsed", p.last.elapsed);
+    out.set("plannedSteps", static_cast<double>(p.planned_steps));
+    out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
+    val epochs = val::array();
+    for (const EpochProgress& e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
+    out.set("epochs", epochs);
+    out.set("done", p.done);
+    out.set("earlyStopped", p.early_stopped);
+    out.set("bestEpoch", p.best_epoch);
+    return out;
+  }
+
   SentimentSession session_;
+  std::vector<float> exchange_;  // the last shard gradient / summed gradient
   std::string source_;
   bool held_out_ = false;
   bool source_has_test_ = false;
@@ -396,6 +421,9 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("modelInfo", &JsSentimentSession::model_info)
       .function("startTraining", &JsSentimentSession::start_training)
       .function("runSteps", &JsSentimentSession::run_steps)
+      .function("exchangeSize", &JsSentimentSession::exchange_size)
+      .function("shardGradient", &JsSentimentSession::shard_gradient)
+      .function("applyGradient", &JsSentimentSession::apply_gradient)
       .function("cancelTraining", &JsSentimentSession::cancel_training)
       .function("isTraining", &JsSentimentSession::is_training)
       .function("evaluate", &JsSentimentSession::evaluate)

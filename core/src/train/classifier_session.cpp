@@ -130,6 +130,24 @@ SessionProgress SentimentSession::run_steps(std::size_t max_steps) {
   return run_step_chunk(*run_, max_steps, &ClassifierTrainingRun::result);
 }
 
+std::size_t SentimentSession::exchange_size() const {
+  if (!run_) throw std::logic_error("SentimentSession::exchange_size: start training first");
+  return run_->exchange_size();
+}
+
+void SentimentSession::shard_gradient(std::size_t shard, std::size_t shards, std::vector<float>& out) {
+  if (!run_) throw std::logic_error("SentimentSession::shard_gradient: start training first");
+  out.resize(run_->exchange_size());
+  run_->shard_gradient(shard, shards, out.data(), out.size());
+}
+
+SessionProgress SentimentSession::apply_gradient(const std::vector<float>& sum) {
+  if (!run_) throw std::logic_error("SentimentSession::apply_gradient: start training first");
+  if (run_->finished()) throw std::logic_error("SentimentSession::apply_gradient: the run has finished");
+  return run_step_chunk(*run_, 1, &ClassifierTrainingRun::result,
+                        [&] { return run_->apply_gradient(sum.data(), sum.size()); });
+}
+
 void SentimentSession::cancel_training() {
   if (!run_) throw std::logic_error("SentimentSession::cancel_training: no training run");
   run_->finish(true);

@@ -39,14 +39,14 @@ void shuffle(std::vector<std::size_t>& v, Rng& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
 }
 
-// Gathers data[indices[0..count)] into `out`: T = min(longest, maxlen); padding before the ids
-// (pre) or after them (post). Sequences longer than maxlen keep their last ids, as encode's
+// Gathers data[indices[0..count)] into `out`: T = min(longest, maxlen), or `width` when not 0;
+// padding before the ids (pre) or after them (post). Sequences longer than maxlen keep their last ids, as encode's
 // default truncation does. Reuses `out`'s buffers when the shape repeats.
 void gather_batch(const EncodedDataset& data, const std::size_t* indices, std::size_t count, std::size_t maxlen,
-                  PadMode padding, ClassifierBatch& out) {
+                  PadMode padding, ClassifierBatch& out, std::size_t width = 0) {
   std::size_t longest = 0;
   for (std::size_t b = 0; b < count; ++b) longest = std::max(longest, data.sequences[indices[b]].size());
-  const std::size_t T = std::max<std::size_t>(1, std::min(longest, maxlen));
+  const std::size_t T = width ? width : std::max<std::size_t>(1, std::min(longest, maxlen));
   const std::array<std::size_t, 2> shape{count, T};
   if (out.ids.shape() != shape) out.ids.resize(shape);
   if (out.mask.shape() != shape) out.mask.resize(shape);
@@ -335,6 +335,9 @@ struct ClassifierTrainingRun::State {
     return out;
   }
 
+  const std::vector<std::size_t>& next_indices(const char* who);
+  StepProgress record(const BatchStats& stats, Clock::time_point start);
+
   [[noreturn]] void diverged(const std::string& what) {
     restore_snapshot(model.parameters(), last_good);
     finished = finalised = true;
@@ -379,16 +382,48 @@ const TrainingResult& ClassifierTrainingRun::result() const { return state_->res
 std::size_t ClassifierTrainingRun::planned_steps() const { return state_->batches_per_epoch * state_->config.epochs; }
 std::size_t ClassifierTrainingRun::batches_per_epoch() const { return state_->batches_per_epoch; }
 
+// The next batch's indices, drawing the epoch's batches on its first step.
+const std::vector<std::size_t>& ClassifierTrainingRun::State::next_indices(const char* who) {
+  if (finished) throw std::logic_error(std::string(who) + ": the run has finished");
+  if (batches_drawn && next_batch == batches.size()) {
+    throw std::logic_error(std::string(who) + ": end_epoch() is due first");
+  }
+  if (!batches_drawn) {
+    batches = epoch_batches(train, config.batch_size, config.bucket_by_length, order_rng);
+    batches_drawn = true;
+  }
+  return batches[next_batch];
+}
+
+// Bookkeeping after a successful optimiser step: stats of the whole batch.
+StepProgress ClassifierTrainingRun::State::record(const BatchStats& stats, Clock::time_point start) {
+  std::swap(last_good, before_step);
+  ++next_batch;
+  ++result.steps;
+  loss_sum += static_cast<double>(stats.loss) * static_cast<double>(stats.count);
+  correct += stats.correct;
+  seen += stats.count;
+  examples_seen += stats.count;
+  const double seconds = seconds_since(start);
+  active_seconds += seconds;
+  epoch_seconds += seconds;
+
+  StepProgress p;
+  p.step = result.steps;
+  p.epoch = epoch;
+  p.loss = stats.loss;
+  p.running_loss = loss_sum / static_cast<double>(seen);
+  p.running_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
+  p.examples_seen = examples_seen;
+  p.elapsed = active_seconds;
+  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(examples_seen) / p.elapsed : 0.0;
+  return p;
+}
+
 StepProgress ClassifierTrainingRun::step() {
   State& s = *state_;
-  if (s.finished) throw std::logic_error("ClassifierTrainingRun::step: the run has finished");
-  if (epoch_complete()) throw std::logic_error("ClassifierTrainingRun::step: end_epoch() is due first");
   const Clock::time_point start = Clock::now();
-  if (!s.batches_drawn) {
-    s.batches = epoch_batches(s.train, s.config.batch_size, s.config.bucket_by_length, s.order_rng);
-    s.batches_drawn = true;
-  }
-  const std::vector<std::size_t>& indices = s.batches[s.next_batch];
+  const std::vector<std::size_t>& indices = s.next_indices("ClassifierTrainingRun::step");
   const ParameterList& params = s.model.parameters();
   gather_batch(s.train, indices.data(), indices.size(), s.pipeline.config().maxlen, s.pipeline.config().padding,
                s.batch);
@@ -405,27 +440,86 @@ StepProgress ClassifierTrainingRun::step() {
     // input on the way there (e.g. softmax's invalid_argument): the weights have blown up.
     s.diverged(e.what());
   }
-  std::swap(s.last_good, s.before_step);
-  ++s.next_batch;
-  ++s.result.steps;
-  s.loss_sum += static_cast<double>(stats.loss) * static_cast<double>(stats.count);
-  s.correct += stats.correct;
-  s.seen += stats.count;
-  s.examples_seen += stats.count;
-  const double seconds = seconds_since(start);
-  s.active_seconds += seconds;
-  s.epoch_seconds += seconds;
+  return s.record(stats, start);
+}
 
-  StepProgress p;
-  p.step = s.result.steps;
-  p.epoch = s.epoch;
-  p.loss = stats.loss;
-  p.running_loss = s.loss_sum / static_cast<double>(s.seen);
-  p.running_accuracy = static_cast<double>(s.correct) / static_cast<double>(s.seen);
-  p.examples_seen = s.examples_seen;
-  p.elapsed = s.active_seconds;
-  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(s.examples_seen) / p.elapsed : 0.0;
-  return p;
+std::size_t ClassifierTrainingRun::exchange_size() const { return parameter_count(state_->model.parameters()) + 2; }
+
+namespace {
+void check_exchange(const char* who, std::size_t size, std::size_t expected) {
+  if (size != expected) {
+    throw std::invalid_argument(std::string(who) + ": the gradient buffer holds " + std::to_string(size) +
+                                " floats, this model exchanges " + std::to_string(expected) +
+                                " (parameters + loss sum + correct count)");
+  }
+}
+}  // namespace
+
+void ClassifierTrainingRun::shard_gradient(std::size_t shard, std::size_t shards, float* out, std::size_t size) {
+  const char* who = "ClassifierTrainingRun::shard_gradient";
+  if (shards == 0 || shard >= shards) {
+    throw std::invalid_argument(std::string(who) + ": shard must be in [0, shards) with shards >= 1, got shard " +
+                                std::to_string(shard) + " of " + std::to_string(shards));
+  }
+  check_exchange(who, size, exchange_size());
+  State& s = *state_;
+  const std::vector<std::size_t>& indices = s.next_indices(who);
+  const std::size_t B = indices.size(), first = shard * B / shards, last = (shard + 1) * B / shards;
+  std::fill(out, out + size, 0.f);
+  if (first == last) return;
+  // Every shard is padded to the whole batch's width, so the shards compute what the batch would.
+  std::size_t longest = 0;
+  for (std::size_t i : indices) longest = std::max(longest, s.train.sequences[i].size());
+  const std::size_t width = std::max<std::size_t>(1, std::min(longest, s.pipeline.config().maxlen));
+  gather_batch(s.train, indices.data() + first, last - first, s.pipeline.config().maxlen, s.pipeline.config().padding,
+               s.batch, width);
+  const std::uint64_t key = (static_cast<std::uint64_t>(s.result.steps) << 24) ^ (shards << 12) ^ shard;
+  Rng rng(s.config.seed, 0xd20f000000000000ULL ^ key);
+  const ParameterList& params = s.model.parameters();
+  BatchStats stats;
+  try {
+    stats = batch_gradient(s.model, s.batch, true, rng, s.buffers);
+  } catch (const ShapeError&) {
+    throw;
+  } catch (const std::exception&) {
+    std::fill(out, out + size, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
+  float* at = out;
+  for (const Parameter& p : params) at = std::copy(p.grad, p.grad + p.size, at);
+  at[0] = stats.loss * static_cast<float>(stats.count);
+  at[1] = static_cast<float>(stats.correct);
+}
+
+StepProgress ClassifierTrainingRun::apply_gradient(const float* sum, std::size_t size) {
+  const char* who = "ClassifierTrainingRun::apply_gradient";
+  check_exchange(who, size, exchange_size());
+  State& s = *state_;
+  const Clock::time_point start = Clock::now();
+  const std::size_t B = s.next_indices(who).size();
+  const ParameterList& params = s.model.parameters();
+  const float scale = static_cast<float>(B);
+  const float* at = sum;
+  for (const Parameter& p : params) {
+    for (std::size_t i = 0; i < p.size; ++i) p.grad[i] = at[i] / scale;
+    at += p.size;
+  }
+  BatchStats stats;
+  stats.loss = at[0] / scale;
+  stats.correct = static_cast<std::size_t>(std::max(0.f, at[1]));
+  stats.count = B;
+  if (!std::isfinite(stats.loss)) s.diverged("training diverged: the loss is not finite");
+  s.optimizer->set_learning_rate(s.schedule.at(s.result.steps));
+  take_snapshot(params, s.before_step);
+  try {
+    stats.grad_norm = apply_gradients(s.model, *s.optimizer, s.config.clip_norm);
+  } catch (const ShapeError&) {
+    s.finished = s.finalised = true;
+    throw;
+  } catch (const std::exception& e) {
+    s.diverged(e.what());
+  }
+  return s.record(stats, start);
 }
 
 const EpochProgress& ClassifierTrainingRun::end_epoch() {

@@ -78,6 +78,13 @@ class SentimentSession {
   // ending the run early). After divergence (std::runtime_error, parameters restored) the run is
   // over. Throws std::logic_error when no run was started.
   SessionProgress run_steps(std::size_t max_steps);
+  // Data-parallel training (ClassifierTrainingRun::shard_gradient, docs/data-parallel.md): the
+  // run's exchange buffer size; shard `shard` of `shards` of the next batch into `out` (resized);
+  // and one step from the sum of every shard's buffer, closing the epoch if it completes, as
+  // run_steps(1) would. Throw std::logic_error when no run was started or it has finished.
+  std::size_t exchange_size() const;
+  void shard_gradient(std::size_t shard, std::size_t shards, std::vector<float>& out);
+  SessionProgress apply_gradient(const std::vector<float>& sum);
   // Ends the run now; the model gets the best validation epoch's parameters (if one completed).
   void cancel_training();
   // A run exists and has steps left.

@@ -25,17 +25,19 @@ struct ChunkProgress {
   int best_epoch = -1;  // the epoch whose parameters the model keeps (-1: none validated)
 };
 
-// Runs up to `max_steps` steps of `run` (0: none, only the report). `current` reads the run's
-// result so far (its early_stopped / best_epoch); once the run is finished, finish() is called
-// (idempotent) so the model holds the kept parameters. Divergence propagates as the run throws it.
-template <class Run, class Result>
-auto run_step_chunk(Run& run, std::size_t max_steps, const Result& (Run::*current)() const) {
+// Runs up to `max_steps` steps of `run` (0: none, only the report), each by calling
+// `one_step()` (run.step() below; a data-parallel step in SentimentSession). `current` reads the
+// run's result so far (its early_stopped / best_epoch); once the run is finished, finish() is
+// called (idempotent) so the model holds the kept parameters. Divergence propagates as the run
+// throws it.
+template <class Run, class Result, class OneStep>
+auto run_step_chunk(Run& run, std::size_t max_steps, const Result& (Run::*current)() const, OneStep one_step) {
   using StepReport = std::decay_t<decltype(run.step())>;
   using EpochReport = std::decay_t<decltype(run.end_epoch())>;
   ChunkProgress<StepReport, EpochReport> out;
   out.losses.reserve(std::min<std::size_t>(max_steps, run.planned_steps()));
   while (out.steps_run < max_steps && !run.finished()) {
-    out.last = run.step();
+    out.last = one_step();
     out.losses.push_back(out.last.loss);
     ++out.steps_run;
     if (run.epoch_complete()) out.epochs.push_back(run.end_epoch());
@@ -47,6 +49,11 @@ auto run_step_chunk(Run& run, std::size_t max_steps, const Result& (Run::*curren
   out.early_stopped = result.early_stopped;
   out.best_epoch = result.best_epoch;
   return out;
+}
+
+template <class Run, class Result>
+auto run_step_chunk(Run& run, std::size_t max_steps, const Result& (Run::*current)() const) {
+  return run_step_chunk(run, max_steps, current, [&run] { return run.step(); });
 }
 
 }  // namespace attn

@@ -1,0 +1,157 @@
+// Data-parallel steps (ClassifierTrainingRun::shard_gradient / apply_gradient through
+// SentimentSession): shards add up to the batch, replicas stay bit-identical, K = 2 follows K = 1.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "attn/train/classifier_session.hpp"
+#include "support/parameter_values.hpp"
+
+using namespace attn;
+
+namespace {
+SentimentModelConfig tiny_config(const char* extra = "") {
+  return SentimentModelConfig::from_json(
+      std::string(R"({"num_words": 200, "maxlen": 40, "embed_dim": 8, "units": 8, "attention_dim": 8, "seed": 3)") +
+      extra + "}");
+}
+
+TrainerConfig short_run() {
+  return TrainerConfig::from_json(
+      R"({"epochs": 4, "batch_size": 16, "learning_rate": 0.01, "validation_split": 0.25,
+          "early_stopping_patience": 0, "seed": 9})");
+}
+
+void start(SentimentSession& session, const SentimentModelConfig& model) {
+  session.set_data(synthetic_labelled_texts(96, 5), {});
+  session.create_model(model);
+  session.start_training(short_run());
+}
+
+// One data-parallel step over `replicas` (one shard each): buffers summed in shard order.
+SessionProgress parallel_step(std::vector<SentimentSession*> replicas) {
+  const std::size_t K = replicas.size();
+  std::vector<float> sum, part;
+  for (std::size_t r = 0; r < K; ++r) {
+    replicas[r]->shard_gradient(r, K, part);
+    if (r == 0) {
+      sum = part;
+    } else {
+      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += part[i];
+    }
+  }
+  SessionProgress out;
+  for (SentimentSession* s : replicas) out = s->apply_gradient(sum);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
+  SentimentSession session;
+  start(session, tiny_config());
+  const std::size_t P = session.exchange_size();
+  CHECK(P == parameter_count(session.model().classifier->parameters()) + 2);
+  const auto before = test::parameter_values(session.model().classifier->parameters());
+  std::vector<float> full;
+  session.shard_gradient(0, 1, full);
+  double largest = 0;
+  for (std::size_t i = 0; i + 2 < P; ++i) largest = std::max(largest, std::abs(static_cast<double>(full[i])));
+  REQUIRE(largest > 0);
+  for (std::size_t K : {2, 3, 5}) {  // batch 16: shards of 8; 5, 5, 6; 3, 3, 3, 3, 4
+    CAPTURE(K);
+    std::vector<double> sum(P, 0.0);
+    std::vector<float> part;
+    for (std::size_t r = 0; r < K; ++r) {
+      session.shard_gradient(r, K, part);
+      for (std::size_t i = 0; i < P; ++i) sum[i] += part[i];
+    }
+    double worst = 0;
+    for (std::size_t i = 0; i + 2 < P; ++i) worst = std::max(worst, std::abs(sum[i] - full[i]));
+    CHECK(worst <= 1e-5 * largest);
+    CHECK(sum[P - 2] == doctest::Approx(full[P - 2]).epsilon(1e-5));  // loss sum
+    CHECK(sum[P - 1] == full[P - 1]);                                 // correct count
+  }
+  // Computing shard gradients leaves the weights alone.
+  CHECK(test::parameter_values(session.model().classifier->parameters()) == before);
+}
+
+TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
+  const SentimentModelConfig config = tiny_config(R"(, "dropout": 0.2, "word_dropout": 0.1)");
+  SentimentSession a, b;
+  start(a, config);
+  start(b, config);
+  std::vector<float> losses;
+  for (int step = 0; step < 20; ++step) {
+    const SessionProgress p = parallel_step({&a, &b});
+    CHECK(p.steps_run == 1);
+    losses.push_back(p.last.loss);
+  }
+  CHECK(a.training_result().steps == 20);
+  // 72 training reviews: 5 batches of 16 per epoch, 4 epochs; the last step ended the run.
+  CHECK(a.training_result().history.size() == 4);
+  CHECK_FALSE(a.training());
+  CHECK(test::parameter_values(a.model().classifier->parameters()) ==
+        test::parameter_values(b.model().classifier->parameters()));
+  CHECK(a.predict({"a fine film", "dull"}) == b.predict({"a fine film", "dull"}));
+  // The same seed and K give the same run again.
+  SentimentSession c, d;
+  start(c, config);
+  start(d, config);
+  for (int step = 0; step < 20; ++step) CHECK(parallel_step({&c, &d}).last.loss == losses[step]);
+}
+
+TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout") {
+  // Without dropout nothing random differs: K = 2 computes the K = 1 step up to float rounding
+  // (the shard sums, the × N / N of the loss gradient). With dropout the masks differ (they are
+  // keyed by (seed, step, shard, K)), so only the statistics of the two runs agree.
+  SentimentSession one, a, b;
+  start(one, tiny_config());
+  start(a, tiny_config());
+  start(b, tiny_config());
+  for (int step = 0; step < 6; ++step) {
+    CAPTURE(step);
+    const float single = one.run_steps(1).last.loss;
+    const float parallel = parallel_step({&a, &b}).last.loss;
+    CHECK(parallel == doctest::Approx(single).epsilon(1e-4));
+  }
+  const auto want = test::parameter_values(one.model().classifier->parameters());
+  const auto got = test::parameter_values(a.model().classifier->parameters());
+  double worst = 0;
+  for (std::size_t p = 0; p < want.size(); ++p) {
+    for (std::size_t i = 0; i < want[p].size(); ++i) {
+      worst = std::max(worst, std::abs(static_cast<double>(want[p][i]) - got[p][i]));
+    }
+  }
+  CHECK(worst < 1e-4);  // the learning rate is 0.01: six Adam steps move weights by ~0.06
+}
+
+TEST_CASE("data_parallel.bad_shards_and_buffers_are_refused") {
+  SentimentSession session;
+  std::vector<float> buffer;
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1, buffer), doctest::Contains("start training first"),
+                       std::logic_error);
+  start(session, tiny_config());
+  CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2, buffer),
+                       "ClassifierTrainingRun::shard_gradient: shard must be in [0, shards) with shards >= 1, got "
+                       "shard 2 of 2",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(session.shard_gradient(0, 0, buffer), std::invalid_argument);
+  const std::size_t n = session.exchange_size();
+  std::vector<float> short_sum(n - 1, 0.f);
+  const std::string size_message =
+      "holds " + std::to_string(n - 1) + " floats, this model exchanges " + std::to_string(n);
+  CHECK_THROWS_WITH_AS(session.apply_gradient(short_sum), doctest::Contains(size_message.c_str()),
+                       std::invalid_argument);
+  CHECK(session.training_result().steps == 0);  // nothing was applied
+  // A non-finite sum diverges like a non-finite loss: parameters restored, the run over.
+  const auto before = test::parameter_values(session.model().classifier->parameters());
+  std::vector<float> nan_sum(n, std::nanf(""));
+  CHECK_THROWS_WITH_AS(session.apply_gradient(nan_sum), doctest::Contains("training diverged at epoch 1, step 1"),
+                       std::runtime_error);
+  CHECK(test::parameter_values(session.model().classifier->parameters()) == before);
+  CHECK_FALSE(session.training());
+  CHECK_THROWS_WITH_AS(session.apply_gradient(std::vector<float>(n, 0.f)), doctest::Contains("the run has finished"),
+                       std::logic_error);
+}
