@@ -1,5 +1,6 @@
 // The `attn` command-line tool, as a function so tests can run it in-process.
 //   attn train   --task sentiment --data PATH [--test PATH] --model bilstm-attention|transformer|bilstm|bow ...
+//   attn cv      --data PATH --folds K [--seeds N] <train's sentiment options>   (training half only)
 //   attn eval    --model-file FILE --data PATH [--json]
 //   attn predict --model-file FILE --text "..." [--json]
 //   attn train   --task dates|reverse|sort|copy|parallel --model seq2seq-attention|seq2seq ...

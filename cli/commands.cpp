@@ -1,6 +1,7 @@
-// attn train / eval / predict for the sentiment task. Models: the neural SequenceClassifier
+// attn train / cv / eval / predict for the sentiment task. Models: the neural SequenceClassifier
 // families (through the SentimentModel bundle) and the bag-of-n-grams baseline. The option tables
 // of every command live here; train --task <seq2seq task> and translate run in seq2seq_commands.cpp.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -106,7 +107,37 @@ const CommandSpec kExport{
      {"out", "DIR", "the folder to write (created if missing; files in it are replaced)"}},
     {"model-file", "format", "out"}};
 
-const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict, &kTranslate, &kExport};
+// attn cv takes every sentiment option of attn train (the recipe to cross-validate) but --task and
+// --save; --test and --holdout are listed only to be refused with a reason.
+CommandSpec cv_spec() {
+  CommandSpec spec{
+      "cv",
+      "k-fold cross-validate a sentiment recipe on the training half of --data only (docs/recipes.md)",
+      {{"data", "PATH", "builtin | aclImdb folder or .tar.gz | .csv | .tsv: only its training half is read"},
+       {"folds", "K", "stratified folds; each is the test fold once, the rest train (default 5)"},
+       {"seeds", "N", "repeat with seeds --seed .. --seed+N-1: other folds and initialisation each (default 1)"},
+       {"only-fold", "I", "run fold I (0-based) of each seed only, e.g. to time one fold"}},
+      {"data"}};
+  const std::vector<std::string>& seq2seq = seq2seq_only_options();
+  for (const OptionSpec& o : kTrain.options) {
+    if (o.name == "task" || o.name == "save" || o.name == "data" ||
+        std::find(seq2seq.begin(), seq2seq.end(), o.name) != seq2seq.end()) {
+      continue;
+    }
+    if (o.name == "test" || o.name == "holdout") {
+      spec.options.push_back({o.name, o.value_name, "refused: attn cv never looks at a test set"});
+    } else if (o.name == "json") {
+      spec.options.push_back({o.name, "", "print one JSON object per fold and a summary object"});
+    } else {
+      spec.options.push_back(o);
+    }
+  }
+  return spec;
+}
+
+const CommandSpec kCv = cv_spec();
+
+const std::vector<const CommandSpec*> kCommands = {&kTrain, &kCv, &kEval, &kPredict, &kTranslate, &kExport};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
 const std::vector<std::string> kSentimentOnly = {"test",     "holdout", "maxlen",      "pooling",   "layers",
@@ -179,33 +210,36 @@ Recipe recipe_for(const std::string& model) {
   return {4, 2e-3, 0.2, 0.2, "cosine", model == "bilstm" ? "last" : "attention"};  // the recurrent models
 }
 
-int train_command(const Args& args, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> tasks = seq2seq_task_names();
-  tasks.insert(tasks.begin(), "sentiment");
-  const std::string task = args.choice("task", "sentiment", tasks);
-  if (task != "sentiment") {
-    for (const std::string& name : kSentimentOnly) {
-      if (args.has(name)) throw UsageError("--" + name + " applies to --task sentiment only");
-    }
-    return seq2seq_train_command(args, out, err);
-  }
-  for (const std::string& name : seq2seq_only_options()) {
-    if (args.has(name))
-      throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
-  }
-  if (!args.has("data")) throw UsageError("missing required option --data");
-  const bool json = args.flag("json");
-  const std::string model_name =
-      args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
-  const bool bow = model_name == "bow";
-  const std::size_t seed = args.whole("seed", 1, 0, 1u << 31);
-  const Recipe recipe = recipe_for(model_name);
-  const std::size_t epochs = args.whole("epochs", recipe.epochs, 1, 1000);
-  const double lr = args.number("lr", recipe.lr, 0, 10);
+// Everything `attn train` and `attn cv` read from the command line to build a sentiment model:
+// the model's recipe (recipe_for) with every option's override, validated.
+struct SentimentSettings {
+  std::string model_name;
+  std::size_t seed = 1, epochs = 1;
+  double lr = 0;
   TextPipelineConfig pipeline;
+  ClassifierConfig classifier;
+  TrainerConfig trainer;
+  bool bow() const { return model_name == "bow"; }
+  // The same recipe with another seed (initialisation, shuffling, dropout, validation split).
+  SentimentSettings with_seed(std::size_t s) const {
+    SentimentSettings copy = *this;
+    copy.seed = s;
+    copy.trainer.seed = s;
+    return copy;
+  }
+};
+
+SentimentSettings sentiment_settings(const Args& args) {
+  SentimentSettings s;
+  s.model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
+  s.seed = args.whole("seed", 1, 0, 1u << 31);
+  const Recipe recipe = recipe_for(s.model_name);
+  s.epochs = args.whole("epochs", recipe.epochs, 1, 1000);
+  s.lr = args.number("lr", recipe.lr, 0, 10);
+  TextPipelineConfig& pipeline = s.pipeline;
   pipeline.num_words = args.whole("vocab", 5000, 5, 1u << 22);
   pipeline.maxlen = args.whole("maxlen", 500, 1, 100000);
-  ClassifierConfig classifier;
+  ClassifierConfig& classifier = s.classifier;
   classifier.vocab_size = pipeline.num_words;
   classifier.embed_dim = args.whole("embed", 32, 1, 4096);
   classifier.units = args.whole("units", 32, 1, 4096);
@@ -218,17 +252,17 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.max_len = pipeline.maxlen;
   classifier.dropout = static_cast<float>(args.number("dropout", recipe.dropout, -1, 0.99));
   classifier.word_dropout = static_cast<float>(args.number("word-dropout", recipe.word_dropout, -1, 0.99));
-  if (model_name == "transformer") {
+  if (s.model_name == "transformer") {
     classifier.encoder = EncoderKind::transformer;
   } else if (args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
     classifier.encoder = EncoderKind::bigru;
   }
   classifier.pooling = pooling_kind_from_name(args.choice("pooling", recipe.pooling, {"attention", "mean", "last"}));
-  TrainerConfig trainer;
-  trainer.epochs = epochs;
+  TrainerConfig& trainer = s.trainer;
+  trainer.epochs = s.epochs;
   trainer.batch_size = args.whole("batch", 32, 1, 65536);
-  trainer.learning_rate = static_cast<float>(lr);
-  trainer.seed = seed;
+  trainer.learning_rate = static_cast<float>(s.lr);
+  trainer.seed = s.seed;
   trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
   trainer.early_stopping_patience = args.whole("patience", 2, 0, 1000);
   trainer.optimizer = args.choice("optimizer", "adam", {"adam", "adamw", "sgd"});
@@ -237,6 +271,62 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   trainer.warmup_steps = args.whole("warmup", 0, 0, 1u << 30);
   classifier.validate();  // configuration errors surface before any data is read
   trainer.validate();
+  return s;
+}
+
+// Trains the model `s` describes on `train` (the neural trainer carves its validation split for
+// early stopping out of `train`) and, when `test` is not empty, scores it there into `metrics`.
+// Adds train_seconds and params (neural models also epochs_run, best_epoch, early_stopped) to
+// `done`; writes the model's bytes to `saved` when it is given. Returns whether it scored.
+bool fit_and_score(const SentimentSettings& s, const std::vector<LabelledText>& train,
+                   const std::vector<LabelledText>& test, const TrainingCallbacks& callbacks, FlatJson& done,
+                   ClassificationMetrics& metrics, std::vector<std::uint8_t>* saved) {
+  const auto start = Clock::now();
+  if (s.bow()) {
+    BagOfNgramsConfig config;
+    config.epochs = s.epochs;
+    config.learning_rate = static_cast<float>(s.lr);
+    config.seed = s.seed;
+    BagOfNgramsClassifier model;
+    model.fit(tokenize_all(train), labels_of(train), config, {});
+    done.set("train_seconds", seconds_since(start)).set("params", static_cast<double>(model.parameter_count()));
+    if (!test.empty()) metrics = classification_metrics(model.predict_proba(tokenize_all(test)), labels_of(test));
+    if (saved != nullptr) *saved = save_bag_of_ngrams(model);
+  } else {
+    SentimentTraining trained = train_sentiment_model(train, s.pipeline, s.classifier, s.trainer, s.seed, callbacks);
+    done.set("train_seconds", seconds_since(start))
+        .set("params", static_cast<double>(parameter_count(trained.model.classifier->parameters())))
+        .set("epochs_run", static_cast<double>(trained.result.history.size()))
+        .set("best_epoch", static_cast<double>(trained.result.best_epoch + 1))
+        .set("early_stopped", trained.result.early_stopped);
+    if (!test.empty()) metrics = evaluate(trained.model, test);
+    if (saved != nullptr) *saved = save_sentiment_model(trained.model);
+  }
+  return !test.empty();
+}
+
+void reject_seq2seq_options(const Args& args) {
+  for (const std::string& name : seq2seq_only_options()) {
+    if (args.has(name))
+      throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
+  }
+}
+
+int train_command(const Args& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> tasks = seq2seq_task_names();
+  tasks.insert(tasks.begin(), "sentiment");
+  const std::string task = args.choice("task", "sentiment", tasks);
+  if (task != "sentiment") {
+    for (const std::string& name : kSentimentOnly) {
+      if (args.has(name)) throw UsageError("--" + name + " applies to --task sentiment only");
+    }
+    return seq2seq_train_command(args, out, err);
+  }
+  reject_seq2seq_options(args);
+  if (!args.has("data")) throw UsageError("missing required option --data");
+  const bool json = args.flag("json");
+  const SentimentSettings settings = sentiment_settings(args);
+  const std::size_t seed = settings.seed;
 
   const double holdout = args.number("holdout", 0, 0, 0.9);
   if (holdout > 0 && args.has("test")) throw UsageError("--holdout and --test exclude each other");
@@ -264,62 +354,38 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
 
   FlatJson done;
   done.set("event", "done")
-      .set("model", model_name)
+      .set("model", settings.model_name)
       .set("train_examples", static_cast<double>(data.train.size()))
       .set("test_examples", static_cast<double>(data.test.size()));
-  const auto start = Clock::now();
+  const std::size_t epochs = settings.epochs;
+  TrainingCallbacks callbacks;
+  callbacks.on_step = [&](const StepProgress& p) {
+    progress.step(p.step, p.epoch, p.loss, p.examples_per_second, p.elapsed, epochs);
+    return true;
+  };
+  callbacks.on_epoch = [&](const EpochProgress& e) {
+    progress.end_line();
+    FlatJson line;
+    line.set("event", "epoch")
+        .set("epoch", static_cast<double>(e.epoch + 1))
+        .set("train_loss", e.train_loss)
+        .set("train_accuracy", e.train_accuracy)
+        .set("seconds", e.seconds);
+    if (e.has_validation) add_metrics(line, "val_", e.validation);
+    if (json) {
+      out << line.dump() << "\n" << std::flush;
+    } else {
+      out << "epoch " << e.epoch + 1 << ": train loss " << e.train_loss << ", train accuracy " << e.train_accuracy;
+      if (e.has_validation) out << "; validation " << describe(e.validation);
+      out << " (" << e.seconds << " s)\n" << std::flush;
+    }
+    return true;
+  };
   std::vector<std::uint8_t> saved;
-  if (bow) {
-    BagOfNgramsConfig config;
-    config.epochs = epochs;
-    config.learning_rate = static_cast<float>(lr);
-    config.seed = seed;
-    BagOfNgramsClassifier model;
-    model.fit(tokenize_all(data.train), labels_of(data.train), config, {});
-    done.set("train_seconds", seconds_since(start)).set("params", static_cast<double>(model.parameter_count()));
-    if (!data.test.empty()) {
-      const ClassificationMetrics m =
-          classification_metrics(model.predict_proba(tokenize_all(data.test)), labels_of(data.test));
-      add_metrics(done, "test_", m);
-      if (!json) out << "test: " << describe(m) << "\n";
-    }
-    if (args.has("save")) saved = save_bag_of_ngrams(model);
-  } else {
-    TrainingCallbacks callbacks;
-    callbacks.on_step = [&](const StepProgress& p) {
-      progress.step(p.step, p.epoch, p.loss, p.examples_per_second, p.elapsed, epochs);
-      return true;
-    };
-    callbacks.on_epoch = [&](const EpochProgress& e) {
-      progress.end_line();
-      FlatJson line;
-      line.set("event", "epoch")
-          .set("epoch", static_cast<double>(e.epoch + 1))
-          .set("train_loss", e.train_loss)
-          .set("train_accuracy", e.train_accuracy)
-          .set("seconds", e.seconds);
-      if (e.has_validation) add_metrics(line, "val_", e.validation);
-      if (json) {
-        out << line.dump() << "\n" << std::flush;
-      } else {
-        out << "epoch " << e.epoch + 1 << ": train loss " << e.train_loss << ", train accuracy " << e.train_accuracy;
-        if (e.has_validation) out << "; validation " << describe(e.validation);
-        out << " (" << e.seconds << " s)\n" << std::flush;
-      }
-      return true;
-    };
-    SentimentTraining trained = train_sentiment_model(data.train, pipeline, classifier, trainer, seed, callbacks);
-    done.set("train_seconds", seconds_since(start))
-        .set("params", static_cast<double>(parameter_count(trained.model.classifier->parameters())))
-        .set("epochs_run", static_cast<double>(trained.result.history.size()))
-        .set("best_epoch", static_cast<double>(trained.result.best_epoch + 1))
-        .set("early_stopped", trained.result.early_stopped);
-    if (!data.test.empty()) {
-      const ClassificationMetrics m = evaluate(trained.model, data.test);
-      add_metrics(done, "test_", m);
-      if (!json) out << "test: " << describe(m) << "\n";
-    }
-    if (args.has("save")) saved = save_sentiment_model(trained.model);
+  ClassificationMetrics m;
+  if (fit_and_score(settings, data.train, data.test, callbacks, done, m, args.has("save") ? &saved : nullptr)) {
+    add_metrics(done, "test_", m);
+    if (!json) out << "test: " << describe(m) << "\n";
   }
   if (args.has("save")) {
     write_file_atomically(args.get("save"), saved);
@@ -331,6 +397,115 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   } else {
     out << "trained in " << done.get_number("train_seconds") << " s, " << static_cast<long>(done.get_number("params"))
         << " parameters\n";
+  }
+  return 0;
+}
+
+// Mean and sample standard deviation (n − 1 in the denominator; 0 for a single value).
+struct MeanSd {
+  double mean = 0, sd = 0;
+};
+
+MeanSd mean_sd(const std::vector<double>& xs) {
+  MeanSd r;
+  if (xs.empty()) return r;
+  for (const double x : xs) r.mean += x;
+  r.mean /= static_cast<double>(xs.size());
+  if (xs.size() < 2) return r;
+  double squares = 0;
+  for (const double x : xs) squares += (x - r.mean) * (x - r.mean);
+  r.sd = std::sqrt(squares / static_cast<double>(xs.size() - 1));
+  return r;
+}
+
+// attn cv: stratified k-fold cross-validation of one recipe on the training half of --data,
+// optionally repeated over seeds (each seed deals other folds and initialises other weights).
+int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
+  for (const char* name : {"test", "holdout"}) {
+    if (args.has(name)) {
+      throw UsageError(std::string("--") + name +
+                       " is refused: attn cv never looks at a test set; it cross-validates on the training half "
+                       "of --data only (use attn train --test for the one confirmation run of the chosen recipe)");
+    }
+  }
+  const bool json = args.flag("json");
+  const SentimentSettings settings = sentiment_settings(args);
+  const std::size_t k = args.whole("folds", 5, 2, 1000);
+  const std::size_t seeds = args.whole("seeds", 1, 1, 1000);
+  const bool one_fold = args.has("only-fold");
+  const std::size_t only_fold = args.whole("only-fold", 0, 0, 999);
+  if (one_fold && only_fold >= k) {
+    throw UsageError("--only-fold must be below --folds (" + std::to_string(k) + "), got " +
+                     std::to_string(only_fold));
+  }
+
+  ProgressPrinter progress(json, out, err);
+  const SentimentData data =
+      load_sentiment_data(args.get("data"), "", [&](const LoadProgress& p) { progress.loading(p); }, true);
+  progress.end_line();
+  const std::vector<int> labels = labels_of(data.train);
+  stratified_folds(labels, k, settings.seed);  // a bad K is refused before any training
+  if (!json) {
+    out << "cv: " << data.train.size() << " training reviews from " << data.train_source << "; " << k
+        << " stratified folds x " << seeds << " seed(s), model " << settings.model_name << "\n";
+  }
+
+  TrainingCallbacks callbacks;
+  callbacks.on_step = [&](const StepProgress& p) {
+    progress.step(p.step, p.epoch, p.loss, p.examples_per_second, p.elapsed, settings.epochs);
+    return true;
+  };
+  std::vector<double> accuracies;
+  const auto start = Clock::now();
+  for (std::size_t r = 0; r < seeds; ++r) {
+    const SentimentSettings run = settings.with_seed(settings.seed + r);
+    const std::vector<std::size_t> folds = stratified_folds(labels, k, run.seed);
+    for (std::size_t f = one_fold ? only_fold : 0; f < (one_fold ? only_fold + 1 : k); ++f) {
+      const TrainTestSplit split = fold_split(data.train, folds, f);
+      FlatJson line;
+      line.set("event", "fold")
+          .set("model", run.model_name)
+          .set("seed", static_cast<double>(run.seed))
+          .set("fold", static_cast<double>(f))
+          .set("folds", static_cast<double>(k))
+          .set("train_examples", static_cast<double>(split.train.size()))
+          .set("test_examples", static_cast<double>(split.test.size()));
+      ClassificationMetrics m;
+      fit_and_score(run, split.train, split.test, callbacks, line, m, nullptr);
+      progress.end_line();
+      add_metrics(line, "", m);
+      accuracies.push_back(m.accuracy);
+      if (json) {
+        out << line.dump() << "\n" << std::flush;
+      } else {
+        out << "seed " << run.seed << " fold " << f + 1 << "/" << k << ": " << describe(m) << " ("
+            << split.test.size() << " reviews; trained in " << line.get_number("train_seconds") << " s)\n"
+            << std::flush;
+      }
+    }
+  }
+  const MeanSd stats = mean_sd(accuracies);
+  const double se = stats.sd / std::sqrt(static_cast<double>(accuracies.size()));
+  if (json) {
+    out << FlatJson()
+               .set("event", "summary")
+               .set("model", settings.model_name)
+               .set("folds", static_cast<double>(k))
+               .set("seeds", static_cast<double>(seeds))
+               .set("runs", static_cast<double>(accuracies.size()))
+               .set("examples", static_cast<double>(data.train.size()))
+               .set("mean_accuracy", stats.mean)
+               .set("sd_accuracy", stats.sd)
+               .set("se_accuracy", se)
+               .set("seconds", seconds_since(start))
+               .dump()
+        << "\n";
+  } else {
+    std::ostringstream s;
+    s.precision(4);
+    s << "accuracy " << stats.mean << " ± " << stats.sd << " (mean ± sample sd over " << accuracies.size()
+      << " run(s); standard error " << se << ")";
+    out << s.str() << "\n";
   }
   return 0;
 }
@@ -451,6 +626,7 @@ int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostre
   try {
     const Args args = parse_args(*spec, rest);
     if (spec == &kTrain) return train_command(args, out, err);
+    if (spec == &kCv) return cv_command(args, out, err);
     if (spec == &kEval) return eval_command(args, out, err);
     if (spec == &kTranslate) return translate_command(args, out, err);
     if (spec == &kExport) return export_command(args, out, err);

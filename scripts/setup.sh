@@ -20,6 +20,9 @@ packages=(cmake g++ make emscripten libxtensor-dev libxsimd-dev doctest-dev bina
 if [ "$target" = all ] || [ "$target" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 # OpenBLAS for the native bench's comparison column only (bench/bench_kernels.cpp; the engine never links it).
 if [ "$target" = all ] || [ "$target" = native ]; then packages+=(libopenblas-dev); fi
+# PyTorch for the native test that runs the exported model.py against the engine (tests/pytorch/
+# check_export.py, docs/pytorch.md); python3-torch links OpenBLAS through libopenblas0-pthread.
+[ "$target" = all ] && packages+=(python3-torch libopenblas0-pthread)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "attn/layers/activations.hpp"
 #include "support/grad_check.hpp"
@@ -110,4 +111,22 @@ TEST_CASE("activations.backward_rejects_mismatched_shapes") {
                        "activation_backward: x has shape [2], y has shape [2] and dy has shape [1]; all three "
                        "must match",
                        ShapeError);
+}
+
+TEST_CASE("activations.gelu_keeping_tanh_matches_gelu") {
+  // Past one 256-element block of activation_forward, with a ragged tail.
+  std::vector<float> x(613), y(x.size()), t(x.size()), want(x.size()), dy(x.size()), dx(x.size()), want_dx(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = -6.f + 12.f * static_cast<float>(i) / static_cast<float>(x.size());
+    dy[i] = std::cos(static_cast<float>(i));
+  }
+  attn::gelu_forward_keep_tanh(x.data(), y.data(), t.data(), x.size());
+  attn::activation_forward(attn::Activation::gelu, x.data(), want.data(), x.size());
+  attn::gelu_backward_with_tanh(x.data(), t.data(), dy.data(), dx.data(), x.size());
+  attn::activation_backward(attn::Activation::gelu, x.data(), nullptr, dy.data(), want_dx.data(), x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CHECK(y[i] == want[i]);
+    CHECK(t[i] == doctest::Approx(std::tanh(0.7978845608028654 * (x[i] + 0.044715 * x[i] * x[i] * x[i]))));
+    CHECK(dx[i] == want_dx[i]);
+  }
 }

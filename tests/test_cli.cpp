@@ -1,6 +1,7 @@
 // The `attn` command line, run in-process through attn::cli::run (the binary's main calls it).
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -24,13 +25,8 @@ Result run_attn(const std::vector<std::string>& args) {
   return {code, out.str(), err.str()};
 }
 
-// The last line of `text` parsed as flat JSON (the --json "done" line).
-attn::FlatJson last_json_line(const std::string& text) {
-  std::istringstream lines(text);
-  std::string line, last;
-  while (std::getline(lines, line)) {
-    if (!line.empty()) last = line;
-  }
+// One --json line parsed as flat JSON.
+attn::FlatJson json_line(const std::string& last) {
   // Arrays (confusion, tokens) are output-only: drop them before parsing the flat remainder.
   std::string flat;
   int depth = 0;
@@ -43,6 +39,26 @@ attn::FlatJson last_json_line(const std::string& text) {
     if (last[i] == ']') --depth;
   }
   return attn::FlatJson::parse(flat);
+}
+
+// The last line of `text` parsed as flat JSON (the --json "done" line).
+attn::FlatJson last_json_line(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line, last;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) last = line;
+  }
+  return json_line(last);
+}
+
+// The --json lines of `text` whose event is `event`.
+std::vector<attn::FlatJson> json_events(const std::string& text, const std::string& event) {
+  std::istringstream lines(text);
+  std::vector<attn::FlatJson> out;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"event\":\"" + event + "\"") != std::string::npos) out.push_back(json_line(line));
+  }
+  return out;
 }
 
 std::string temp_path(const std::string& name) {
@@ -174,6 +190,37 @@ TEST_CASE("cli.neural_train_on_builtin_then_predict_with_attention") {
   std::remove(model.c_str());
 }
 
+TEST_CASE("cli.export_pytorch_writes_three_files_and_refuses_bow") {
+  // The numbers model.py computes are checked against the engine in tests/pytorch/check_export.py.
+  const std::string model = temp_path("export.model");
+  const std::string dir = temp_path("export-dir");
+  std::filesystem::remove_all(dir);
+  Result r = run_attn({"train", "--data", "builtin", "--model", "bilstm-attention", "--cell", "gru", "--epochs", "1",
+                       "--embed", "8", "--units", "4", "--vocab", "100", "--save", model});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  r = run_attn({"export", "--model-file", model, "--format", "pytorch", "--out", dir});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  for (const char* name : {"model.safetensors", "vocab.json", "model.py"}) {
+    CHECK_MESSAGE(std::filesystem::file_size(std::filesystem::path(dir) / name) > 100, name);
+  }
+  std::ifstream weights(std::filesystem::path(dir) / "model.safetensors", std::ios::binary);
+  const std::string head((std::istreambuf_iterator<char>(weights)), std::istreambuf_iterator<char>());
+  CHECK(head.find("\"encoder\":\"bigru\"") != std::string::npos);
+  CHECK(head.find("\"rnn.weight_ih_l0_reverse\":{\"dtype\":\"F32\",\"shape\":[12,8]") != std::string::npos);
+
+  r = run_attn({"export", "--model-file", model, "--format", "onnx", "--out", dir});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("pytorch") != std::string::npos);
+  const std::string bow = temp_path("export-bow.model");
+  REQUIRE(run_attn({"train", "--data", "builtin", "--model", "bow", "--epochs", "1", "--save", bow}).code == 0);
+  r = run_attn({"export", "--model-file", bow, "--format", "pytorch", "--out", dir});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("bag-of-n-grams model has no PyTorch export") != std::string::npos);
+  std::filesystem::remove_all(dir);
+  std::remove(model.c_str());
+  std::remove(bow.c_str());
+}
+
 TEST_CASE("cli.holdout_takes_a_stratified_share_of_the_training_data") {
   const Result r = run_attn({"train", "--data", "builtin", "--model", "bow", "--holdout", "0.25", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
@@ -302,4 +349,87 @@ TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
   CHECK(r.code == 1);
   std::remove(tsv.c_str());
   std::remove(model.c_str());
+}
+
+TEST_CASE("cli.cv_trains_k_stratified_folds_of_the_training_half_and_summarises_them") {
+  // 528 training reviews of the built-in corpus (never its 132 test reviews): 3 folds of 176.
+  const Result r = run_attn({"cv", "--data", "builtin", "--folds", "3", "--model", "bilstm-attention", "--epochs", "1",
+                             "--maxlen", "48", "--embed", "8", "--units", "8", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::vector<attn::FlatJson> folds = json_events(r.out, "fold");
+  REQUIRE(folds.size() == 3);
+  std::vector<double> accuracy;
+  for (std::size_t f = 0; f < 3; ++f) {
+    CHECK(folds[f].get_number("fold") == static_cast<double>(f));
+    CHECK(folds[f].get_number("seed") == 1);
+    CHECK(folds[f].get_number("test_examples") == 176);
+    CHECK(folds[f].get_number("train_examples") == 352);
+    CHECK(folds[f].get_number("best_epoch") == 1);
+    accuracy.push_back(folds[f].get_number("accuracy"));
+  }
+  const std::vector<attn::FlatJson> summary = json_events(r.out, "summary");
+  REQUIRE(summary.size() == 1);
+  CHECK(summary[0].get_number("examples") == 528);
+  CHECK(summary[0].get_number("runs") == 3);
+  const double mean = (accuracy[0] + accuracy[1] + accuracy[2]) / 3;
+  double squares = 0;
+  for (const double a : accuracy) squares += (a - mean) * (a - mean);
+  const double sd = std::sqrt(squares / 2);
+  CHECK(summary[0].get_number("mean_accuracy") == doctest::Approx(mean).epsilon(1e-9));
+  CHECK(summary[0].get_number("sd_accuracy") == doctest::Approx(sd).epsilon(1e-9));
+  CHECK(summary[0].get_number("se_accuracy") == doctest::Approx(sd / std::sqrt(3.0)).epsilon(1e-9));
+}
+
+TEST_CASE("cli.cv_repeats_over_seeds_and_runs_one_fold_on_request") {
+  Result r = run_attn({"cv", "--data", "builtin", "--folds", "3", "--seeds", "2", "--seed", "5", "--model", "bow",
+                       "--epochs", "2", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  std::vector<attn::FlatJson> folds = json_events(r.out, "fold");
+  REQUIRE(folds.size() == 6);
+  CHECK(folds[0].get_number("seed") == 5);
+  CHECK(folds[5].get_number("seed") == 6);
+  CHECK(folds[5].get_number("fold") == 2);
+  // Another seed deals other folds: the same fold index scores differently at least once.
+  bool differs = false;
+  for (std::size_t f = 0; f < 3; ++f) differs |= folds[f].get_number("accuracy") != folds[f + 3].get_number("accuracy");
+  CHECK(differs);
+  // Deterministic per seed: fold 1 of seed 6 alone scores as it did in the full run.
+  r = run_attn({"cv", "--data", "builtin", "--folds", "3", "--seed", "6", "--only-fold", "1", "--model", "bow",
+                "--epochs", "2", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::vector<attn::FlatJson> one = json_events(r.out, "fold");
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].get_number("fold") == 1);
+  CHECK(one[0].get_number("accuracy") == folds[4].get_number("accuracy"));
+  CHECK(json_events(r.out, "summary")[0].get_number("sd_accuracy") == 0);
+  // Text output: one line per fold and the summary.
+  r = run_attn({"cv", "--data", "builtin", "--folds", "2", "--model", "bow", "--epochs", "1"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("seed 1 fold 2/2: accuracy") != std::string::npos);
+  CHECK(r.out.find("(mean ± sample sd over 2 run(s)") != std::string::npos);
+}
+
+TEST_CASE("cli.cv_refuses_test_sets_and_bad_fold_counts") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"cv", "--data", "builtin", "--test", "builtin"}, "attn cv: --test is refused: attn cv never looks at a test set"},
+      {{"cv", "--data", "builtin", "--holdout", "0.1"}, "attn cv: --holdout is refused: attn cv never looks at a test"},
+      {{"cv", "--data", "builtin", "--folds", "1"}, "attn cv: --folds must be a whole number from 2 to 1000, got '1'"},
+      {{"cv", "--data", "builtin", "--folds", "265", "--model", "bow"},
+       "attn cv: 265 folds need at least 265 examples of each class; class 0 has 264"},
+      {{"cv", "--data", "builtin", "--folds", "3", "--only-fold", "3"},
+       "attn cv: --only-fold must be below --folds (3), got 3"},
+      {{"cv", "--data", "builtin", "--save", "m.model"}, "attn cv: unknown option '--save' for 'attn cv'"},
+      {{"cv", "--folds", "3"}, "attn cv: missing required option --data"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_attn(c.args);
+    CAPTURE(c.message);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(c.message) != std::string::npos);
+    CHECK(r.out.find("\"event\":\"fold\"") == std::string::npos);
+  }
 }

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/data/splits.hpp"
 #include "support/archive_writer.hpp"
@@ -139,4 +141,58 @@ TEST_CASE("splits.load_review_bytes_split_uses_the_test_half_else_holds_out") {
     CHECK_THROWS_WITH_AS(load_review_bytes_split("t.tar.gz", gz.data(), gz.size(), 0.2f, 1),
                          doctest::Contains("no reviews found: expected files like aclImdb/train/pos/*.txt"), DataError);
   }
+}
+
+TEST_CASE("splits.stratified_folds_are_disjoint_cover_every_example_once_and_keep_class_shares") {
+  const std::vector<LabelledText> corpus = builtin_split(false);  // 528 reviews, 264 per class
+  std::vector<int> labels;
+  for (const LabelledText& e : corpus) labels.push_back(e.label);
+  const std::size_t k = 3;
+  const std::vector<std::size_t> folds = stratified_folds(labels, k, 1);
+  REQUIRE(folds.size() == corpus.size());
+  std::size_t per_class[3][2] = {};
+  for (std::size_t i = 0; i < folds.size(); ++i) {
+    REQUIRE(folds[i] < k);  // every example in exactly one fold
+    ++per_class[folds[i]][labels[i]];
+  }
+  for (std::size_t f = 0; f < k; ++f) {
+    CHECK(per_class[f][0] == 88);  // 264 / 3 of each class in every fold
+    CHECK(per_class[f][1] == 88);
+  }
+  // The test folds of fold_split are disjoint and together are the whole corpus, in order.
+  std::vector<int> seen(corpus.size(), 0);
+  for (std::size_t f = 0; f < k; ++f) {
+    const TrainTestSplit s = fold_split(corpus, folds, f);
+    CHECK(s.train.size() + s.test.size() == corpus.size());
+    std::size_t at = 0;
+    for (const LabelledText& e : s.test) {
+      while (at < corpus.size() && !(folds[at] == f && corpus[at].text == e.text)) ++at;
+      REQUIRE(at < corpus.size());  // found after the previous one: original order kept
+      ++seen[at++];
+    }
+  }
+  CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(corpus.size()));
+  CHECK(stratified_folds(labels, k, 1) == folds);  // same seed, same folds
+  CHECK(stratified_folds(labels, k, 2) != folds);  // another seed, other folds
+}
+
+TEST_CASE("splits.stratified_folds_with_uneven_classes_and_bad_k") {
+  std::vector<int> labels;
+  for (const LabelledText& e : examples()) labels.push_back(e.label);  // 30 positive, 10 negative
+  const std::vector<std::size_t> folds = stratified_folds(labels, 4, 9);
+  std::size_t size[4] = {}, neg[4] = {};
+  for (std::size_t i = 0; i < folds.size(); ++i) {
+    ++size[folds[i]];
+    neg[folds[i]] += labels[i] == 0;
+  }
+  for (std::size_t f = 0; f < 4; ++f) {
+    CHECK(size[f] == 10);                    // sizes differ by at most one (here all equal)
+    CHECK((neg[f] == 2 || neg[f] == 3));     // floor or ceil of 10 / 4 negatives
+  }
+  CHECK(stratified_folds(labels, 10, 1).size() == 40);  // k = the smaller class: one negative per fold
+  CHECK_THROWS_WITH_AS(stratified_folds(labels, 1, 1), "k-fold cross-validation needs at least 2 folds, got 1",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(stratified_folds(labels, 11, 1),
+                       "11 folds need at least 11 examples of each class; class 0 has 10", std::invalid_argument);
+  CHECK_THROWS_AS(fold_split(examples(), std::vector<std::size_t>(3, 0), 0), std::invalid_argument);
 }

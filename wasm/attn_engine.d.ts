@@ -156,6 +156,11 @@ export interface DataStats {
   /** Share of tokens / distinct words the model's vocabulary knows; null before a model exists. */
   coverage: { tokens: number; words: number; truncated: number } | null;
 }
+/** One file of an export: its name and its bytes (a copy owning its buffer). */
+export interface ExportedFile {
+  name: string;
+  bytes: Uint8Array;
+}
 export interface ModelInfo {
   parameters: number;
   vocabulary: number;
@@ -244,6 +249,9 @@ export interface SentimentSession {
   loadModel(bytes: ArrayBuffer | ArrayBufferView): ModelInfo;
   /** Copy: a model file (config, vocabulary and parameters). */
   saveModel(): Uint8Array;
+  /** Copies: model.safetensors, vocab.json and model.py, as `attn export --format pytorch` writes
+   *  them (docs/pytorch.md). Throws when there is no model. */
+  exportPytorch(): ExportedFile[];
   modelInfo(): ModelInfo;
   /** Starts a run from the current parameters (validation split held out, stratified). */
   startTraining(config: TrainerSettings | undefined | null): TrainingStart;

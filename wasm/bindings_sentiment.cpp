@@ -8,6 +8,7 @@
 #include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/data/splits.hpp"
+#include "attn/models/pytorch_export.hpp"
 #include "attn/train/classifier_session.hpp"
 #include "bindings_analysis.hpp"
 #include "bindings_transformer.hpp"
@@ -202,6 +203,22 @@ class JsSentimentSession {
     });
   }
 
+  // Copies: [{name, bytes: Uint8Array}] for model.safetensors, vocab.json and model.py, the files
+  // `attn export --format pytorch` writes (models/pytorch_export.hpp).
+  val export_pytorch() {
+    return guarded([&] {
+      val out = val::array();
+      for (const ExportedFile& file : attn::export_pytorch(session_.model())) {
+        val entry = val::object();
+        entry.set("name", file.name);
+        entry.set("bytes",
+                  copy_array("Uint8Array", std::vector<std::uint8_t>(file.contents.begin(), file.contents.end())));
+        out.call<void>("push", entry);
+      }
+      return out;
+    });
+  }
+
   val model_info() {
     return guarded([&] { return model_summary(); });
   }
@@ -375,6 +392,7 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("createModel", &JsSentimentSession::create_model)
       .function("loadModel", &JsSentimentSession::load_model)
       .function("saveModel", &JsSentimentSession::save_model)
+      .function("exportPytorch", &JsSentimentSession::export_pytorch)
       .function("modelInfo", &JsSentimentSession::model_info)
       .function("startTraining", &JsSentimentSession::start_training)
       .function("runSteps", &JsSentimentSession::run_steps)

@@ -318,6 +318,18 @@ test('studio: download / upload a model file; save in browser storage, list, loa
   assert.equal(file.suggestedFilename(), 'sentiment-model.attn');
   const bytes = readFileSync(await file.path());
   assert.ok(bytes.length > 1000, `${bytes.length} bytes`);
+  // The PyTorch export: one stored zip with the three files in a folder (their contents are
+  // checked against PyTorch in tests/js/pytorch_export.test.mjs).
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.locator('#model-download-pytorch').click()]);
+  assert.equal(zip.suggestedFilename(), 'sentiment-model-pytorch.zip');
+  const zipped = readFileSync(await zip.path());
+  assert.equal(zipped.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
+  for (const name of ['model.safetensors', 'vocab.json', 'model.py']) {
+    assert.ok(zipped.includes(`sentiment-model-pytorch/${name}`), name);
+  }
+  await page.waitForFunction(() =>
+    document.querySelector('#save-status')?.textContent.startsWith('PyTorch export made'),
+  );
   // After a load the form shows the loaded model's architecture.
   await page.locator('#set-units').fill('16');
   await page.locator('#set-units').dispatchEvent('change');

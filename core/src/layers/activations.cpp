@@ -15,7 +15,27 @@ constexpr float kGeluCubic = 0.044715f;
 // without allocating.
 constexpr std::size_t kBlock = 256;
 
+// u = √(2/π) (x + 0.044715 x³), the argument of GELU's tanh.
+inline float gelu_u(float x) { return kGeluScale * (x + kGeluCubic * x * x * x); }
+// y = ½ x (1 + tanh u)
+inline float gelu_from_tanh(float x, float t) { return 0.5f * x * (1.f + t); }
+// dy/dx = ½ (1 + tanh u) + ½ x (1 − tanh² u) du/dx, du/dx = √(2/π) (1 + 3 · 0.044715 x²)
+inline float gelu_slope(float x, float t) {
+  const float du = kGeluScale * (1.f + 3.f * kGeluCubic * x * x);
+  return 0.5f * (1.f + t) + 0.5f * x * (1.f - t * t) * du;
+}
+
 }  // namespace
+
+void gelu_forward_keep_tanh(const float* x, float* y, float* tanh_u, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) tanh_u[i] = gelu_u(x[i]);
+  kernels::tanh(tanh_u, tanh_u, n);
+  for (std::size_t i = 0; i < n; ++i) y[i] = gelu_from_tanh(x[i], tanh_u[i]);
+}
+
+void gelu_backward_with_tanh(const float* x, const float* tanh_u, const float* dy, float* dx, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dx[i] = dy[i] * gelu_slope(x[i], tanh_u[i]);
+}
 
 Activation activation_from_name(const std::string& name) {
   if (name == "identity" || name == "linear") return Activation::identity;
@@ -62,10 +82,10 @@ void activation_forward(Activation activation, const float* x, float* y, std::si
       for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const float* xs = x + start;
-        for (std::size_t i = 0; i < len; ++i) t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
+        for (std::size_t i = 0; i < len; ++i) t[i] = gelu_u(xs[i]);
         kernels::tanh(t, t, len);
-        // y = ½ x (1 + tanh u); read x before writing y so in-place works.
-        for (std::size_t i = 0; i < len; ++i) y[start + i] = 0.5f * xs[i] * (1.f + t[i]);
+        // Read x before writing y so in-place works.
+        for (std::size_t i = 0; i < len; ++i) y[start + i] = gelu_from_tanh(xs[i], t[i]);
       }
       return;
     }
@@ -98,13 +118,9 @@ void activation_backward(Activation activation, const float* x, const float* y, 
       for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t len = std::min(kBlock, n - start);
         const float* xs = x + start;
-        for (std::size_t i = 0; i < len; ++i) t[i] = kGeluScale * (xs[i] + kGeluCubic * xs[i] * xs[i] * xs[i]);
+        for (std::size_t i = 0; i < len; ++i) t[i] = gelu_u(xs[i]);
         kernels::tanh(t, t, len);
-        for (std::size_t i = 0; i < len; ++i) {
-          const float du = kGeluScale * (1.f + 3.f * kGeluCubic * xs[i] * xs[i]);
-          const float local = 0.5f * (1.f + t[i]) + 0.5f * xs[i] * (1.f - t[i] * t[i]) * du;
-          dx[start + i] = dy[start + i] * local;
-        }
+        for (std::size_t i = 0; i < len; ++i) dx[start + i] = dy[start + i] * gelu_slope(xs[i], t[i]);
       }
       return;
     }

@@ -20,6 +20,24 @@ LayerNorm::LayerNorm(std::size_t dim, float eps) : eps_(eps) {
   dbeta_ = xt::zeros<float>({dim});
 }
 
+namespace {
+
+// Σ_j f(j) over j < d in float, as four interleaved partial sums (lanes j % 4) added pairwise at
+// the end: the compilers turn the four into one SIMD register (wasm SIMD, SSE) where a single
+// float sum would have to stay in order.
+template <class F>
+float row_sum(std::size_t d, F&& f) {
+  float lanes[4] = {0.f, 0.f, 0.f, 0.f};
+  std::size_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    for (std::size_t l = 0; l < 4; ++l) lanes[l] += f(j + l);
+  }
+  for (; j < d; ++j) lanes[j % 4] += f(j);
+  return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+}
+
+}  // namespace
+
 void LayerNorm::forward_rows(const float* x, std::size_t rows, float* y, LayerNormCache& cache) const {
   const std::size_t d = dim();
   const std::array<std::size_t, 2> hat_shape{rows, d};
@@ -28,24 +46,20 @@ void LayerNorm::forward_rows(const float* x, std::size_t rows, float* y, LayerNo
   if (cache.rstd.size() != rows) cache.rstd.resize({rows});
   const float* gamma = gamma_.data();
   const float* beta = beta_.data();
+  const float inv_d = 1.f / static_cast<float>(d);
   for (std::size_t r = 0; r < rows; ++r) {
     const float* xr = x + r * d;
     float* hat = cache.x_hat.data() + r * d;
     float* yr = y + r * d;
-    // Two passes in double: a one-pass E[x²] − E[x]² cancels badly when |μ| >> σ.
-    double sum = 0.0;
-    for (std::size_t j = 0; j < d; ++j) sum += xr[j];
-    const double mean = sum / static_cast<double>(d);
-    double squares = 0.0;
+    // Two passes (the variance of the centred values): a one-pass E[x²] − E[x]² cancels badly
+    // when |μ| >> σ.
+    const float mean = row_sum(d, [&](std::size_t j) { return xr[j]; }) * inv_d;
+    const float squares = row_sum(d, [&](std::size_t j) { return (xr[j] - mean) * (xr[j] - mean); });
+    const float rstd = 1.f / std::sqrt(squares * inv_d + eps_);
+    cache.mean(r) = mean;
+    cache.rstd(r) = rstd;
     for (std::size_t j = 0; j < d; ++j) {
-      const double c = xr[j] - mean;
-      squares += c * c;
-    }
-    const double rstd = 1.0 / std::sqrt(squares / static_cast<double>(d) + static_cast<double>(eps_));
-    cache.mean(r) = static_cast<float>(mean);
-    cache.rstd(r) = static_cast<float>(rstd);
-    for (std::size_t j = 0; j < d; ++j) {
-      hat[j] = static_cast<float>((xr[j] - mean) * rstd);
+      hat[j] = (xr[j] - mean) * rstd;
       yr[j] = gamma[j] * hat[j] + beta[j];
     }
   }
@@ -56,28 +70,22 @@ void LayerNorm::backward_rows(const float* dy, std::size_t rows, const LayerNorm
   const float* gamma = gamma_.data();
   float* dgamma = dgamma_.data();
   float* dbeta = dbeta_.data();
+  const float inv_d = 1.f / static_cast<float>(d);
   for (std::size_t r = 0; r < rows; ++r) {
     const float* dyr = dy + r * d;
     const float* hat = cache.x_hat.data() + r * d;
     float* dxr = dx + r * d;
     // y = γ ⊙ x̂ + β  ->  dβ += dy,  dγ += dy ⊙ x̂,  dx̂ = dy ⊙ γ
-    double mean_dhat = 0.0, mean_dhat_hat = 0.0;
     for (std::size_t j = 0; j < d; ++j) {
       dbeta[j] += dyr[j];
       dgamma[j] += dyr[j] * hat[j];
-      const double dhat = static_cast<double>(dyr[j]) * gamma[j];
-      mean_dhat += dhat;
-      mean_dhat_hat += dhat * hat[j];
     }
-    mean_dhat /= static_cast<double>(d);
-    mean_dhat_hat /= static_cast<double>(d);
+    const float mean_dhat = row_sum(d, [&](std::size_t j) { return dyr[j] * gamma[j]; }) * inv_d;
+    const float mean_dhat_hat = row_sum(d, [&](std::size_t j) { return dyr[j] * gamma[j] * hat[j]; }) * inv_d;
     // x̂ = (x − μ) · rstd, with μ and rstd functions of the whole row
     //   ->  dx = rstd · (dx̂ − mean(dx̂) − x̂ · mean(dx̂ ⊙ x̂))
-    const double rstd = cache.rstd(r);
-    for (std::size_t j = 0; j < d; ++j) {
-      const double dhat = static_cast<double>(dyr[j]) * gamma[j];
-      dxr[j] = static_cast<float>(rstd * (dhat - mean_dhat - hat[j] * mean_dhat_hat));
-    }
+    const float rstd = cache.rstd(r);
+    for (std::size_t j = 0; j < d; ++j) dxr[j] = rstd * (dyr[j] * gamma[j] - mean_dhat - hat[j] * mean_dhat_hat);
   }
 }
 

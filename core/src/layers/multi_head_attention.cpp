@@ -19,6 +19,12 @@ std::size_t checked_heads(std::size_t d_model, std::size_t heads) {
   });
   return heads;
 }
+// out[c, r] (row stride ld_out) = in[r, c] for in [rows, cols] (row stride cols).
+void transpose_into(const float* in, std::size_t rows, std::size_t cols, float* out, std::size_t ld_out) {
+  for (std::size_t c = 0; c < cols; ++c) {
+    for (std::size_t r = 0; r < rows; ++r) out[c * ld_out + r] = in[r * cols + c];
+  }
+}
 }  // namespace
 
 MultiHeadSelfAttention::MultiHeadSelfAttention(std::size_t d_model, std::size_t heads, Rng& rng)
@@ -124,6 +130,7 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
   const std::size_t rows = nb * nt;
   for (Tensor3* t : {&dheads_, &dq_, &dk_, &dv_, &dx}) ensure_shape(*t, cache.x.shape());
   ensure_shape(dprobs_, std::array<std::size_t, 2>{nt, nt});
+  ensure_shape(d_transposed_, std::array<std::size_t, 2>{hd, nt});
 
   // y = C W_o + b_o  ->  dW_o += Cᵀ dy, db_o += Σ dy, dC = dy W_oᵀ
   layers_detail::linear_backward(cache.heads.data(), rows, d, w_o.data(), d, dy.data(), dw_o.data(), db_o.data(),
@@ -144,7 +151,10 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
       const float* dout = dheads_.data() + col;
       // O_h = P_h V_h  ->  dP_h = dO_h V_hᵀ,  dV_h = P_hᵀ dO_h
       kernels::gemm(false, true, nt, nt, hd, 1.f, dout, d, cache.v.data() + col, d, 0.f, dprobs_.data(), nt);
-      kernels::gemm(true, false, nt, hd, nt, 1.f, probs, nt, dout, d, 0.f, dv_.data() + col, d);
+      // dV_h is formed transposed, dV_hᵀ = dO_hᵀ P_h [d, T]: the GEMM then packs the small dO_hᵀ
+      // rather than all of P_hᵀ [T, T], and its tiles span T columns instead of d.
+      kernels::gemm(true, false, hd, nt, nt, 1.f, dout, d, probs, nt, 0.f, d_transposed_.data(), nt);
+      transpose_into(d_transposed_.data(), hd, nt, dv_.data() + col, d);
       // P_h = masked softmax(S_h)  ->  dS_h / √d (in place over dP_h; hidden entries 0: P is 0 there)
       for (std::size_t t = 0; t < nt; ++t) {
         float* row = dprobs_.data() + t * nt;
@@ -153,8 +163,9 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
       // S_h = Q_h K_hᵀ / √d  ->  dQ_h = dS_h K_h / √d,  dK_h = dS_hᵀ Q_h / √d
       kernels::gemm(false, false, nt, hd, nt, 1.f, dprobs_.data(), nt, cache.k.data() + col, d, 0.f, dq_.data() + col,
                     d);
-      kernels::gemm(true, false, nt, hd, nt, 1.f, dprobs_.data(), nt, cache.q.data() + col, d, 0.f, dk_.data() + col,
-                    d);
+      kernels::gemm(true, false, hd, nt, nt, 1.f, cache.q.data() + col, d, dprobs_.data(), nt, 0.f,
+                    d_transposed_.data(), nt);  // dK_hᵀ = Q_hᵀ dS_h, as for dV_h
+      transpose_into(d_transposed_.data(), hd, nt, dk_.data() + col, d);
     }
   }
   // Q, K, V = x W + b  ->  dW += xᵀ dQ (etc.), db += Σ dQ, dx = dQ W_qᵀ + dK W_kᵀ + dV W_vᵀ

@@ -26,7 +26,12 @@ void TransformerEncoderBlock::forward(const Tensor3& x, const Mask2* key_padding
   ln2_.forward(c.a, c.ln2_out, c.ln2);
   ff1_.forward(c.ln2_out, c.ff_pre, c.ff1);
   ensure_shape(c.ff_act, c.ff_pre.shape());
-  activation_forward(config_.activation, c.ff_pre.data(), c.ff_act.data(), c.ff_pre.size());
+  if (config_.activation == Activation::gelu) {  // keeps tanh u for the backward
+    ensure_shape(c.ff_tanh, c.ff_pre.shape());
+    gelu_forward_keep_tanh(c.ff_pre.data(), c.ff_act.data(), c.ff_tanh.data(), c.ff_pre.size());
+  } else {
+    activation_forward(config_.activation, c.ff_pre.data(), c.ff_act.data(), c.ff_pre.size());
+  }
   ff2_.forward(c.ff_act, c.ff_out, c.ff2);
   ensure_shape(y, x.shape());
   drop2_.forward(c.ff_out.data(), y.data(), y.size(), training, rng, c.drop2);
@@ -41,8 +46,12 @@ void TransformerEncoderBlock::backward(const Tensor3& dy, const TransformerEncod
   ff2_.backward(d_ff_out_, c.ff2, d_ff_act_);
   // ff_act = act(ff_pre)
   ensure_shape(d_ff_pre_, c.ff_pre.shape());
-  activation_backward(config_.activation, c.ff_pre.data(), c.ff_act.data(), d_ff_act_.data(), d_ff_pre_.data(),
-                      d_ff_pre_.size());
+  if (config_.activation == Activation::gelu) {
+    gelu_backward_with_tanh(c.ff_pre.data(), c.ff_tanh.data(), d_ff_act_.data(), d_ff_pre_.data(), d_ff_pre_.size());
+  } else {
+    activation_backward(config_.activation, c.ff_pre.data(), c.ff_act.data(), d_ff_act_.data(), d_ff_pre_.data(),
+                        d_ff_pre_.size());
+  }
   // ff_pre = W1 · LN2(a)
   ff1_.backward(d_ff_pre_, c.ff1, d_ln2_out_);
   // ln2_out = LN2(a); a also feeds the residual: da = dy + dLN2

@@ -181,8 +181,11 @@ def read_safetensors(path):
         if info["dtype"] != "F32":
             raise ValueError(f"{path}: tensor {name} has dtype {info['dtype']}; expected F32")
         begin, end = info["data_offsets"]
-        values = struct.unpack(f"<{(end - begin) // 4}f", data[begin:end])
-        tensors[name] = torch.tensor(values, dtype=torch.float32).reshape(info["shape"])
+        if sys.byteorder == "little":
+            values = torch.frombuffer(bytearray(data[begin:end]), dtype=torch.float32)
+        else:
+            values = torch.tensor(struct.unpack(f"<{(end - begin) // 4}f", data[begin:end]), dtype=torch.float32)
+        tensors[name] = values.reshape(info["shape"])
     return tensors, metadata
 
 

@@ -7,6 +7,7 @@
 //   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
+//   exportPytorch() → [{name, bytes}] (model.safetensors, vocab.json, model.py)
 //   inspectTransformer(text, {causal, ablated}), headAblation(limit), positionalEncoding(positions)
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
@@ -29,6 +30,7 @@
 import type {
   DataStats,
   DataSummary,
+  ExportedFile,
   Metrics,
   ModelInfo,
   SentimentModelConfig,
@@ -276,6 +278,9 @@ export class EngineBridge {
   }
   saveModel(): Promise<ArrayBuffer> {
     return this.session('saveModel', {});
+  }
+  exportPytorch(): Promise<ExportedFile[]> {
+    return this.session('exportPytorch', {});
   }
   /** The buffer is transferred to the worker (detached here). */
   loadModel(bytes: ArrayBuffer): Promise<ModelInfo> {

@@ -4,6 +4,7 @@ import type {
   AttnEngine,
   DataStats,
   DataSummary,
+  ExportedFile,
   Metrics,
   ModelInfo,
   SentimentModelConfig,
@@ -157,6 +158,8 @@ export interface SessionOps {
   };
   predict: { args: { text: string }; result: Prediction };
   saveModel: { args: Record<string, never>; result: ArrayBuffer };
+  /** model.safetensors, vocab.json, model.py (docs/pytorch.md); the bytes are transferred. */
+  exportPytorch: { args: Record<string, never>; result: ExportedFile[] };
   loadModel: { args: { bytes: ArrayBuffer }; result: ModelInfo };
   // Transformer view (copies; the attention and table arrays are transferred).
   inspectTransformer: { args: { text: string; options: TransformerInspectOptions }; result: TransformerInspection };

@@ -71,6 +71,10 @@ export class SessionHost {
         const bytes = s.saveModel(); // a fresh copy: its buffer can be transferred
         return { value: bytes.buffer, transfer: [bytes.buffer as ArrayBuffer] };
       }
+      case 'exportPytorch': {
+        const files = s.exportPytorch(); // fresh copies, as saveModel's
+        return { value: files, transfer: files.map((f) => f.bytes.buffer as ArrayBuffer) };
+      }
       case 'train':
         return { value: await this.train(id, request.options) };
       case 'pause':

@@ -85,8 +85,8 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-/** CRC-32 (IEEE, as in zip/gzip) of the bytes. */
-function crc32(bytes: Uint8Array): number {
+/** CRC-32 (IEEE, as in zip/gzip) of the bytes; export/zip.ts uses it too. */
+export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;

@@ -38,6 +38,11 @@ void activation_forward(Activation activation, const float* x, float* y, std::si
 void activation_backward(Activation activation, const float* x, const float* y, const float* dy, float* dx,
                          std::size_t n);
 
+// GELU with tanh u kept: the forward writes y and tanh_u [n] (x, y, tanh_u distinct); the backward
+// reads them instead of computing tanh again. Same values as activation_forward / _backward.
+void gelu_forward_keep_tanh(const float* x, float* y, float* tanh_u, std::size_t n);
+void gelu_backward_with_tanh(const float* x, const float* tanh_u, const float* dy, float* dx, std::size_t n);
+
 // Tensor conveniences, any rank N. y / dx are resized only when their shape differs.
 template <std::size_t N>
 void activation_forward(Activation activation, const xt::xtensor<float, N>& x, xt::xtensor<float, N>& y) {

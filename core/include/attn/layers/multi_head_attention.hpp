@@ -73,6 +73,7 @@ class MultiHeadSelfAttention {
   // backward scratch, reused across calls
   Tensor3 dheads_, dq_, dk_, dv_;  // [B, T, D]
   Tensor2 dprobs_;                 // [T, T] dP_h, then dS_h in place
+  Tensor2 d_transposed_;           // [d, T] dV_hᵀ, then dK_hᵀ
 };
 
 }  // namespace attn

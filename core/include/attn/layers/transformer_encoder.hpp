@@ -33,8 +33,9 @@ struct TransformerEncoderCache {
   LayerNormCache ln2;
   Tensor3 ln2_out;  // [B, T, D]
   DenseCache ff1;
-  Tensor3 ff_pre;  // W1 · LN2(a): [B, T, F]
-  Tensor3 ff_act;  // act(ff_pre): [B, T, F]
+  Tensor3 ff_pre;   // W1 · LN2(a): [B, T, F]
+  Tensor3 ff_act;   // act(ff_pre): [B, T, F]
+  Tensor3 ff_tanh;  // GELU only: tanh u of ff_pre (activations.hpp), [B, T, F]
   DenseCache ff2;
   Tensor3 ff_out;  // [B, T, D]
   DropoutCache drop2;

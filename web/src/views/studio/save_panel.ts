@@ -5,6 +5,7 @@ import { download } from '../../export/export';
 import * as store from '../../storage/model_store';
 import type { ModelInfo } from '../../../generated/attn_engine.mjs';
 import { el, errorMessage } from '../dom';
+import { pytorchExportButton } from './pytorch_export';
 
 /** What the save panel needs from the Studio. */
 export interface SaveHost {
@@ -26,6 +27,13 @@ export class SavePanel {
     id: 'model-download',
     disabled: true,
   });
+  private readonly pytorchButton = pytorchExportButton(
+    () => this.host.engine.exportPytorch(),
+    (status, error) => {
+      this.status.textContent = status;
+      this.error.textContent = error;
+    },
+  );
   private readonly uploadInput = el('input', { id: 'model-upload', type: 'file', accept: '.attn' });
   private readonly storeName = el('input', { id: 'store-name', type: 'text', value: 'my model', autocomplete: 'off' });
   private readonly storeButton = el('button', {
@@ -53,6 +61,7 @@ export class SavePanel {
         'div',
         { className: 'save-controls' },
         this.downloadButton,
+        this.pytorchButton,
         el('label', { htmlFor: 'model-upload' }, 'Load a model file '),
         this.uploadInput,
       ),
@@ -80,6 +89,7 @@ export class SavePanel {
   update(): void {
     const usable = this.hasModel && !this.host.busy();
     this.downloadButton.disabled = !usable;
+    this.pytorchButton.disabled = !usable;
     this.storeButton.disabled = !usable;
   }
 
