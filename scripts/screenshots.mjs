@@ -72,7 +72,8 @@ const SHOTS = {
         const e = document.querySelector('.seq2seq');
         return e?.dataset.decodeSteps !== undefined && e.dataset.decodeStep === e.dataset.decodeSteps;
       });
-      return { focus: '.seq2seq h3, .seq2seq h2:nth-of-type(2)' };
+      // The decoding card (the main area's second), with the alignment.
+      return { focus: '.seq2seq .dash-main > .view-part:nth-child(2)' };
     },
   },
   transformer: {

@@ -29,26 +29,39 @@ async function waitForScores(page, want) {
   );
 }
 
-/** Starts recording cell 1's transitions and its computed colour on every animation frame. */
-async function watchCell(page) {
-  await page.evaluate((selector) => {
-    const cell = document.querySelectorAll(selector)[1];
-    const record = { from: getComputedStyle(cell).backgroundColor, samples: [], events: [], done: false };
-    window.__cellMotion = record;
-    for (const type of ['transitionrun', 'transitionstart', 'transitionend']) {
-      cell.addEventListener(type, (event) => {
-        if (event.propertyName !== 'background-color') return;
-        record.events.push(type);
-        if (type === 'transitionend') record.done = true;
-      });
-    }
-    const sample = () => {
-      record.samples.push(getComputedStyle(cell).backgroundColor);
-      if (!record.done) requestAnimationFrame(sample);
-    };
-    requestAnimationFrame(sample);
-  }, CELL);
+/**
+ * Starts recording, into window[name], the transitions of `property` on the element
+ * `selector`[index] and its drawn value on every animation frame: its background colour, or its
+ * height on screen (which includes a transform).
+ */
+async function watch(page, { selector, index, property, name }) {
+  await page.evaluate(
+    ({ selector, index, property, name }) => {
+      const node = document.querySelectorAll(selector)[index];
+      const drawn = () =>
+        property === 'transform' ? node.getBoundingClientRect().height : getComputedStyle(node).backgroundColor;
+      const record = { from: drawn(), samples: [], events: [], done: false };
+      window[name] = record;
+      for (const type of ['transitionrun', 'transitionstart', 'transitionend']) {
+        node.addEventListener(type, (event) => {
+          if (event.propertyName !== property) return;
+          record.events.push(type);
+          if (type === 'transitionend') record.done = true;
+        });
+      }
+      const sample = () => {
+        record.samples.push(drawn());
+        if (!record.done) requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    },
+    { selector, index, property, name },
+  );
 }
+
+/** Cell 1 of the score map. */
+const watchCell = (page) =>
+  watch(page, { selector: CELL, index: 1, property: 'background-color', name: '__cellMotion' });
 
 const channels = (colour) =>
   colour
@@ -113,26 +126,8 @@ test('heatmap: with prefers-reduced-motion the colour jumps to the new value', a
 
 const BAR = '[data-testid="lab-weight-bars"] .weight-bar';
 
-/** Records bar 0's transitions and its drawn height on every animation frame. */
-async function watchBar(page) {
-  await page.evaluate((selector) => {
-    const bar = document.querySelector(selector);
-    const record = { from: bar.getBoundingClientRect().height, samples: [], events: [], done: false };
-    window.__barMotion = record;
-    for (const type of ['transitionrun', 'transitionstart', 'transitionend']) {
-      bar.addEventListener(type, (event) => {
-        if (event.propertyName !== 'transform') return;
-        record.events.push(type);
-        if (type === 'transitionend') record.done = true;
-      });
-    }
-    const sample = () => {
-      record.samples.push(bar.getBoundingClientRect().height);
-      if (!record.done) requestAnimationFrame(sample);
-    };
-    requestAnimationFrame(sample);
-  }, BAR);
-}
+/** Bar 0 (α₁). */
+const watchBar = (page) => watch(page, { selector: BAR, index: 0, property: 'transform', name: '__barMotion' });
 
 test('weight bars: between two snapshots a bar passes through intermediate heights', async () => {
   const { page, problems } = await openPage(env, '#/lab');

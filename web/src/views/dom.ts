@@ -39,3 +39,16 @@ export function dashboard(side: Node[], main: Node[]): HTMLDivElement {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A dashboard's training card: each setting as [label, control] (the control has an id), then
+ * the run's buttons and any further controls in one wrapping row, then `after` (status, notes).
+ */
+export function trainCard(
+  settings: readonly [label: string, control: HTMLElement][],
+  buttons: readonly Node[],
+  ...after: Node[]
+): HTMLDivElement {
+  const fields = settings.flatMap(([label, control]) => [el('label', { htmlFor: control.id }, `${label} `), control]);
+  return viewPart(el('h3', {}, 'Train'), el('div', { className: 'train-controls' }, ...fields, ...buttons), ...after);
+}

@@ -8,7 +8,7 @@ import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress, Seq2SeqTranslation } from '../../engine/protocol';
 import { createLineChart } from '../chart';
-import { dashboard, el, readoutRow, viewPart } from '../dom';
+import { dashboard, el, readoutRow, trainCard, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { RunControls } from '../run_controls';
@@ -213,19 +213,13 @@ class Seq2SeqPanel {
     this.element.append(
       dashboard(
         [
-          viewPart(
-            el('h3', {}, 'Train'),
-            el(
-              'div',
-              { className: 'train-controls' },
-              el('label', { htmlFor: 's2s-task' }, 'Task '),
-              this.taskSelect,
-              el('label', { htmlFor: 's2s-attention' }, 'Attention '),
-              this.attentionSelect,
-              el('label', { htmlFor: 's2s-epochs' }, 'Epochs '),
-              this.epochsInput,
-              ...this.run.buttons,
-            ),
+          trainCard(
+            [
+              ['Task', this.taskSelect],
+              ['Attention', this.attentionSelect],
+              ['Epochs', this.epochsInput],
+            ],
+            this.run.buttons,
             this.run.status,
           ),
           viewPart(

@@ -12,7 +12,7 @@ import type {
   PositionalEncodingTable,
   TransformerInspection,
 } from '../../../generated/attn_engine.mjs';
-import { dashboard, el, readoutRow, viewPart } from '../dom';
+import { dashboard, el, readoutRow, trainCard, viewPart } from '../dom';
 import { formulaList } from '../math';
 import './transformer.css';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
@@ -154,23 +154,14 @@ class TransformerPanel {
     this.element.append(
       dashboard(
         [
-          viewPart(
-            el('h3', {}, 'Train'),
-            el(
-              'div',
-              { className: 'train-controls' },
-              el('label', { htmlFor: 'tf-layers' }, 'Layers '),
-              this.layersSelect,
-              el('label', { htmlFor: 'tf-heads' }, 'Heads '),
-              this.headsSelect,
-              el('label', { htmlFor: 'tf-pooling' }, 'Pooling '),
-              this.poolingSelect,
-              el('label', { htmlFor: 'tf-epochs' }, 'Epochs '),
-              this.epochsInput,
-              ...this.run.buttons,
-              el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '),
-              this.fileInput,
-            ),
+          trainCard(
+            [
+              ['Layers', this.layersSelect],
+              ['Heads', this.headsSelect],
+              ['Pooling', this.poolingSelect],
+              ['Epochs', this.epochsInput],
+            ],
+            [...this.run.buttons, el('label', { htmlFor: 'tf-model-file' }, ' or load a model file '), this.fileInput],
             el(
               'p',
               { className: 'hint' },
