@@ -13,6 +13,8 @@
 #include "attn/io/model_file.hpp"
 #include "attn/models/bag_of_ngrams.hpp"
 #include "attn/text/tokenizer.hpp"
+#include "attn/train/baseline_training.hpp"
+#include "attn/train/recipes.hpp"
 #include "attn/train/sentiment_training.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
@@ -30,6 +32,8 @@ const CommandSpec kTrain{
     {{"task", "NAME", "sentiment (default) | dates | reverse | sort | copy | parallel"},
      {"data", "PATH",
       "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
+     {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
+     {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
      {"test", "PATH", "test set (default: the test half of --data when it has one)"},
      {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
      {"model", "NAME",
@@ -99,9 +103,9 @@ const CommandSpec kTranslate{"translate",
 const std::vector<const CommandSpec*> kCommands = {&kTrain, &kEval, &kPredict, &kTranslate};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
-const std::vector<std::string> kSentimentOnly = {"test",     "holdout", "maxlen",      "pooling",   "layers",
-                                                 "ff",       "heads",   "dropout",     "optimizer", "weight-decay",
-                                                 "schedule", "warmup",  "word-dropout"};
+const std::vector<std::string> kSentimentOnly = {"data-pos",  "data-neg",     "test",     "holdout", "maxlen",
+                                                 "pooling",   "layers",       "ff",       "heads",   "dropout",
+                                                 "optimizer", "weight-decay", "schedule", "warmup",  "word-dropout"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";
@@ -130,20 +134,6 @@ std::string describe(const ClassificationMetrics& m) {
   return s.str();
 }
 
-std::vector<std::vector<std::string>> tokenize_all(const std::vector<LabelledText>& examples) {
-  std::vector<std::vector<std::string>> docs;
-  docs.reserve(examples.size());
-  for (const LabelledText& e : examples) docs.push_back(tokenize(e.text));
-  return docs;
-}
-
-std::vector<int> labels_of(const std::vector<LabelledText>& examples) {
-  std::vector<int> labels;
-  labels.reserve(examples.size());
-  for (const LabelledText& e : examples) labels.push_back(e.label);
-  return labels;
-}
-
 // Moves a stratified share of the training examples into the (empty) test set (the engine's
 // rule, data/splits.hpp, as the page applies it).
 void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {
@@ -152,21 +142,6 @@ void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {
   data.test = std::move(split.test);
   data.test_source = data.train_source + " (held out: " + std::to_string(fraction) + ")";
   data.note.clear();
-}
-
-// Default hyperparameters per model, tuned on a held-out share of the IMDB training half only
-// (README, "Measured on real reviews"); every one can be overridden by its option.
-struct Recipe {
-  std::size_t epochs;
-  double lr, dropout, word_dropout;
-  const char* schedule;
-  const char* pooling;
-};
-
-Recipe recipe_for(const std::string& model) {
-  if (model == "bow") return {10, 0.02, 0, 0, "constant", "attention"};
-  if (model == "transformer") return {6, 5e-4, 0.2, 0, "constant", "mean"};
-  return {4, 2e-3, 0.2, 0.2, "cosine", model == "bilstm" ? "last" : "attention"};  // the recurrent models
 }
 
 int train_command(const Args& args, std::ostream& out, std::ostream& err) {
@@ -183,18 +158,25 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     if (args.has(name))
       throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
   }
-  if (!args.has("data")) throw UsageError("missing required option --data");
+  const bool sentence_files = args.has("data-pos") || args.has("data-neg");
+  if (sentence_files) {
+    if (args.has("data")) throw UsageError("--data-pos/--data-neg replace --data: pass one or the other");
+    if (!args.has("data-pos") || !args.has("data-neg"))
+      throw UsageError("--data-pos and --data-neg come together: one file of sentences per class");
+  } else if (!args.has("data")) {
+    throw UsageError("missing required option --data (or --data-pos and --data-neg)");
+  }
   const bool json = args.flag("json");
   const std::string model_name =
       args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
   const bool bow = model_name == "bow";
   const std::size_t seed = args.whole("seed", 1, 0, 1u << 31);
-  const Recipe recipe = recipe_for(model_name);
+  const SentimentRecipe& recipe = sentiment_recipe(model_name);
   const std::size_t epochs = args.whole("epochs", recipe.epochs, 1, 1000);
-  const double lr = args.number("lr", recipe.lr, 0, 10);
+  const double lr = args.number("lr", recipe.learning_rate, 0, 10);
   TextPipelineConfig pipeline;
-  pipeline.num_words = args.whole("vocab", 5000, 5, 1u << 22);
-  pipeline.maxlen = args.whole("maxlen", 500, 1, 100000);
+  pipeline.num_words = args.whole("vocab", recipe.num_words, 5, 1u << 22);
+  pipeline.maxlen = args.whole("maxlen", recipe.maxlen, 1, 100000);
   ClassifierConfig classifier;
   classifier.vocab_size = pipeline.num_words;
   classifier.embed_dim = args.whole("embed", 32, 1, 4096);
@@ -216,11 +198,11 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   classifier.pooling = pooling_kind_from_name(args.choice("pooling", recipe.pooling, {"attention", "mean", "last"}));
   TrainerConfig trainer;
   trainer.epochs = epochs;
-  trainer.batch_size = args.whole("batch", 32, 1, 65536);
+  trainer.batch_size = args.whole("batch", recipe.batch_size, 1, 65536);
   trainer.learning_rate = static_cast<float>(lr);
   trainer.seed = seed;
   trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
-  trainer.early_stopping_patience = args.whole("patience", 2, 0, 1000);
+  trainer.early_stopping_patience = args.whole("patience", recipe.patience, 0, 1000);
   trainer.optimizer = args.choice("optimizer", "adam", {"adam", "adamw", "sgd"});
   trainer.weight_decay = static_cast<float>(args.number("weight-decay", 0, 0, 10));
   trainer.schedule = args.choice("schedule", recipe.schedule, {"constant", "linear", "cosine", "inverse_sqrt"});
@@ -232,9 +214,11 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   if (holdout > 0 && args.has("test")) throw UsageError("--holdout and --test exclude each other");
 
   ProgressPrinter progress(json, out, err);
-  SentimentData data = load_sentiment_data(
-      args.get("data"), holdout > 0 ? "" : args.get("test"), [&](const LoadProgress& p) { progress.loading(p); },
-      holdout > 0);
+  const ProgressFn on_load = [&](const LoadProgress& p) { progress.loading(p); };
+  SentimentData data =
+      sentence_files
+          ? load_sentence_data(args.get("data-pos"), args.get("data-neg"), holdout > 0 ? "" : args.get("test"), on_load)
+          : load_sentiment_data(args.get("data"), holdout > 0 ? "" : args.get("test"), on_load, holdout > 0);
   progress.end_line();
   if (holdout > 0) hold_out_test(data, static_cast<float>(holdout), seed);
   if (!data.note.empty()) err << "note: " << data.note << "\n";
@@ -264,12 +248,10 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     config.epochs = epochs;
     config.learning_rate = static_cast<float>(lr);
     config.seed = seed;
-    BagOfNgramsClassifier model;
-    model.fit(tokenize_all(data.train), labels_of(data.train), config, {});
+    const BagOfNgramsClassifier model = train_bag_of_ngrams(data.train, config);
     done.set("train_seconds", seconds_since(start)).set("params", static_cast<double>(model.parameter_count()));
     if (!data.test.empty()) {
-      const ClassificationMetrics m =
-          classification_metrics(model.predict_proba(tokenize_all(data.test)), labels_of(data.test));
+      const ClassificationMetrics m = evaluate_bag_of_ngrams(model, data.test);
       add_metrics(done, "test_", m);
       if (!json) out << "test: " << describe(m) << "\n";
     }
@@ -342,7 +324,7 @@ int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
   ClassificationMetrics m;
   if (kind == "bag_of_ngrams") {
     const BagOfNgramsClassifier model = load_bag_of_ngrams(bytes.data(), bytes.size());
-    m = classification_metrics(model.predict_proba(tokenize_all(examples)), labels_of(examples));
+    m = evaluate_bag_of_ngrams(model, examples);
   } else {
     m = evaluate(load_sentiment_model(bytes), examples);
   }

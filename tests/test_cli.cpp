@@ -303,3 +303,34 @@ TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
   std::remove(tsv.c_str());
   std::remove(model.c_str());
 }
+
+TEST_CASE("cli.sentence_files_train_with_a_holdout") {
+  const std::string pos = temp_path("rt.pos"), neg = temp_path("rt.neg");
+  {
+    std::ofstream p(pos), n(neg);
+    for (int i = 0; i < 20; ++i) {
+      p << "a wonderful moving film " << i << "\n";
+      n << "a dull tedious waste " << i << "\n";
+    }
+  }
+  Result r = run_attn({"train", "--data-pos", pos, "--data-neg", neg, "--model", "bow", "--holdout", "0.25", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_number("train_examples") == 30);
+  CHECK(done.get_number("test_examples") == 10);
+  CHECK(done.get_number("test_accuracy") == 1.0);
+  r = run_attn({"train", "--data-pos", pos, "--data-neg", neg, "--model", "bow"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.err.find("note: the two sentence files have no test half") != std::string::npos);
+  r = run_attn({"train", "--data-pos", pos, "--model", "bow"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--data-pos and --data-neg come together") != std::string::npos);
+  r = run_attn({"train", "--data", "builtin", "--data-pos", pos, "--data-neg", neg});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("replace --data") != std::string::npos);
+  r = run_attn({"train", "--data-pos", pos, "--data-neg", pos, "--model", "bow"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("pick one file per class") != std::string::npos);
+  std::remove(pos.c_str());
+  std::remove(neg.c_str());
+}
