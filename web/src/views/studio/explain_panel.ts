@@ -71,6 +71,8 @@ export class ExplainPanel {
   private readonly edits = new Map<number, string>();
   private misclassified: MisclassifiedReview[] = [];
   private page = 0;
+  /** A comparison placed under the tokens (the baseline) keeps the review box usable without a model. */
+  private comparison = false;
 
   private readonly hint = el('p', { className: 'explain-hint', textContent: DISABLED_HINT });
   private readonly text = el('textarea', {
@@ -152,6 +154,19 @@ export class ExplainPanel {
     this.setEnabled(false);
   }
 
+  /** The review being explained. */
+  get reviewText(): string {
+    return this.text.value;
+  }
+
+  /** Places `element` under the counterfactual line; `onText` runs on every edit of the review. */
+  addComparison(element: HTMLElement, onText: () => void): void {
+    this.counterfactual.after(element);
+    this.text.addEventListener('input', onText);
+    this.comparison = true;
+    this.text.disabled = false;
+  }
+
   /** The Studio calls this whenever the model changes (created, trained, loaded). */
   modelChanged(info: { trained: boolean }): void {
     this.trained = info.trained;
@@ -168,6 +183,7 @@ export class ExplainPanel {
     this.element.dataset.state = enabled ? 'ready' : 'disabled';
     this.hint.hidden = enabled;
     for (const control of this.controls) control.disabled = !enabled;
+    this.text.disabled = !enabled && !this.comparison;
     this.resetButton.disabled = !enabled || this.edits.size === 0;
     this.previous.disabled = !enabled || this.page === 0;
     this.next.disabled = !enabled || (this.page + 1) * PAGE_SIZE >= this.misclassified.length;

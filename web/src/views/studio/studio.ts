@@ -19,14 +19,18 @@ import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode, type LinkView } from '../link_view';
 import type { ViewContext } from '../types';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
+import { BowPanel } from './bow_panel';
 import { ExplainPanel } from './explain_panel';
 import { folderArchive } from './folder_archive';
+import { sentenceFilesPicker, sentenceSource, type SentencePair } from './sentence_files';
 import {
   applyRecipe,
   checkHoldout,
+  hasEngineRecipes,
   matchingRecipe,
   RECIPE_LABELS,
   suggestsRealDataRecipe,
+  useEngineRecipes,
   type RecipeName,
 } from './recipes';
 import {
@@ -125,6 +129,8 @@ export class Studio {
   readonly element = el('section', { className: 'studio', dataset: { testid: 'view-studio' } });
   private settings: StudioSettings = { ...DEFAULTS };
   private file: File | null = null;
+  /** The two-file layout (one sentence per line, one file per class), when chosen instead of `file`. */
+  private sentencePair: SentencePair | null = null;
   /** The data the main engine holds; null: none yet or a new choice not loaded. */
   private loaded: Promise<boolean> | null = null;
   private state: RunState = 'idle';
@@ -150,6 +156,7 @@ export class Studio {
   private shownSnapshot = '';
   private lastRate = DEFAULTS.learningRate;
   private readonly explain: ExplainPanel;
+  private readonly bow: BowPanel;
 
   // ---- data ----
   private readonly dataSection = el('section', { className: 'studio-data' });
@@ -299,6 +306,12 @@ export class Studio {
     private readonly context: Pick<ViewContext, 'replaceParams'>,
   ) {
     this.explain = new ExplainPanel(engine);
+    this.bow = new BowPanel(
+      engine,
+      () => this.explain.reviewText,
+      () => ({ seed: this.settings.seed }),
+    );
+    this.explain.addComparison(this.bow.element, () => this.bow.textChanged());
     this.buildData();
     this.buildTraining();
     this.buildSave();
@@ -318,13 +331,22 @@ export class Studio {
     );
     this.setState('idle');
     void this.refreshStore();
+    void this.loadRecipes();
+  }
+
+  /** The real-data presets are the engine's recipe table (the CLI's defaults), read once. */
+  private async loadRecipes(): Promise<void> {
+    if (!hasEngineRecipes()) useEngineRecipes(await this.engine.call('sentimentRecipes'));
+    for (const option of this.recipeSelect.options) option.disabled = false;
+    this.showRecipe();
+    this.updateRecipeSuggestion();
   }
 
   /** Applies the route's parameters (first visit, links, back/forward). */
   show(params: URLSearchParams): void {
     const next = settingsFromParams(params);
     // A link cannot carry a file: fall back to the built-in corpus unless one was chosen here.
-    if (next.data === 'file' && !this.file) next.data = 'builtin';
+    if (next.data === 'file' && !this.file && !this.sentencePair) next.data = 'builtin';
     const dataChanged =
       next.data !== this.settings.data ||
       (next.data === 'synthetic' &&
@@ -354,7 +376,7 @@ export class Studio {
         this.loaded = null;
         this.writeUrl();
         if (value !== 'file') void this.loadData();
-        else if (this.file) void this.loadData();
+        else if (this.file || this.sentencePair) void this.loadData();
       });
       this.dataRadios.set(value, radio);
       fieldset.append(el('div', {}, radio, el('label', { htmlFor: radio.id }, ` ${labels[value]}`)));
@@ -383,6 +405,7 @@ export class Studio {
       el('br'),
       el('label', { htmlFor: 'data-folder' }, 'or an unpacked aclImdb folder: '),
       this.folderInput,
+      sentenceFilesPicker((pair) => this.chooseFile(null, pair)),
     );
     this.dropZone.addEventListener('dragover', (event) => {
       event.preventDefault();
@@ -461,8 +484,9 @@ export class Studio {
     );
   }
 
-  private chooseFile(file: File): void {
+  private chooseFile(file: File | null, pair: SentencePair | null = null): void {
     this.file = file;
+    this.sentencePair = pair;
     this.settings.data = 'file';
     this.dataRadios.get('file')!.checked = true;
     this.writeUrl();
@@ -495,6 +519,12 @@ export class Studio {
     const s = this.settings;
     if (s.data === 'synthetic') return { kind: 'synthetic', count: s.syntheticCount, seed: s.syntheticSeed };
     if (s.data === 'file') {
+      if (this.sentencePair) {
+        const check = checkHoldout(this.splitPercent.value, this.splitSeed.value);
+        if ('error' in check) throw new Error(check.error);
+        this.loadedSplit = { percent: Number(this.splitPercent.value), seed: check.seed };
+        return sentenceSource(this.sentencePair, check.fraction, check.seed);
+      }
       if (!this.file) throw new Error('Choose a file first (or drop one on the box above).');
       const check = checkHoldout(this.splitPercent.value, this.splitSeed.value);
       if ('error' in check) throw new Error(check.error);
@@ -517,7 +547,11 @@ export class Studio {
     const run = (async () => {
       this.dataError.textContent = '';
       this.dataStatus.textContent =
-        this.settings.data === 'file' && this.file ? `Reading ${this.file.name}…` : 'Loading…';
+        this.settings.data === 'file' && this.file
+          ? `Reading ${this.file.name}…`
+          : this.settings.data === 'file' && this.sentencePair
+            ? `Reading ${this.sentencePair.positive.name} and ${this.sentencePair.negative.name}…`
+            : 'Loading…';
       this.progressBox.hidden = false;
       this.dataProgress.removeAttribute('value');
       this.loadButton.disabled = true;
@@ -532,6 +566,7 @@ export class Studio {
         this.dataStatus.textContent = '';
         this.splitNote.textContent = '';
         await this.showStats(summary);
+        this.bow.dataChanged();
         this.dataSection.dataset.state = 'loaded';
         return true;
       } catch (error) {
@@ -822,7 +857,14 @@ export class Studio {
       form.append(el('div', { className: 'setting' }, el('label', { htmlFor: input.id }, label), input));
     };
     for (const name of Object.keys(RECIPE_LABELS) as RecipeName[]) {
-      this.recipeSelect.append(el('option', { value: name, textContent: RECIPE_LABELS[name] }));
+      // "imdb" waits for the engine's recipe table (loadRecipes).
+      this.recipeSelect.append(
+        el('option', {
+          value: name,
+          textContent: RECIPE_LABELS[name],
+          disabled: name === 'imdb' && !hasEngineRecipes(),
+        }),
+      );
     }
     this.recipeSelect.append(
       el('option', { value: 'custom', textContent: 'Custom (changed by hand)', disabled: true }),
