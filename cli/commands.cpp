@@ -81,8 +81,10 @@ const CommandSpec kEval{"eval",
                         "evaluate a saved model on labelled data",
                         {{"model-file", "FILE", "a model written by attn train --save"},
                          {"data", "PATH", "labelled reviews (for aclImdb: its test half)"},
+                         {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
+                         {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
                          {"json", "", "print one JSON object"}},
-                        {"model-file", "data"}};
+                        {"model-file"}};
 
 const CommandSpec kPredict{"predict",
                            "classify one text and show the attention over its tokens",
@@ -144,6 +146,19 @@ void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {
   data.note.clear();
 }
 
+// True for --data-pos/--data-neg (both, without --data), false for --data; UsageError otherwise.
+bool uses_sentence_files(const Args& args) {
+  const bool sentence_files = args.has("data-pos") || args.has("data-neg");
+  if (sentence_files) {
+    if (args.has("data")) throw UsageError("--data-pos/--data-neg replace --data: pass one or the other");
+    if (!args.has("data-pos") || !args.has("data-neg"))
+      throw UsageError("--data-pos and --data-neg come together: one file of sentences per class");
+  } else if (!args.has("data")) {
+    throw UsageError("missing required option --data (or --data-pos and --data-neg)");
+  }
+  return sentence_files;
+}
+
 int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> tasks = seq2seq_task_names();
   tasks.insert(tasks.begin(), "sentiment");
@@ -158,14 +173,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     if (args.has(name))
       throw UsageError("--" + name + " applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only");
   }
-  const bool sentence_files = args.has("data-pos") || args.has("data-neg");
-  if (sentence_files) {
-    if (args.has("data")) throw UsageError("--data-pos/--data-neg replace --data: pass one or the other");
-    if (!args.has("data-pos") || !args.has("data-neg"))
-      throw UsageError("--data-pos and --data-neg come together: one file of sentences per class");
-  } else if (!args.has("data")) {
-    throw UsageError("missing required option --data (or --data-pos and --data-neg)");
-  }
+  const bool sentence_files = uses_sentence_files(args);
   const bool json = args.flag("json");
   const std::string model_name =
       args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
@@ -315,11 +323,14 @@ std::string model_kind(const std::vector<std::uint8_t>& bytes) {
 }
 
 int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const bool sentence_files = uses_sentence_files(args);  // usage errors before any file is read
   const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));
   const std::string kind = model_kind(bytes);
   ProgressPrinter progress(args.flag("json"), out, err);
+  const ProgressFn on_load = [&](const LoadProgress& p) { progress.loading(p); };
   const std::vector<LabelledText> examples =
-      load_evaluation_data(args.get("data"), [&](const LoadProgress& p) { progress.loading(p); });
+      sentence_files ? load_sentence_data(args.get("data-pos"), args.get("data-neg"), "", on_load).train
+                     : load_evaluation_data(args.get("data"), on_load);
   progress.end_line();
   ClassificationMetrics m;
   if (kind == "bag_of_ngrams") {
