@@ -81,7 +81,8 @@ test('studio baseline: bow trains on the built-in corpus; its signed contributio
   const session = new engine.SentimentSession();
   try {
     session.loadBuiltin();
-    session.trainBaseline({ seed: 1 });
+    const bow = engine.sentimentRecipes().find((r) => r.model === 'bow');
+    session.trainBaseline({ seed: 1, epochs: bow.epochs, learningRate: bow.learningRate });
     const e = session.explainBaseline(text);
     assert.deepEqual(
       shown.map((t) => t.token),

@@ -25,6 +25,7 @@ test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), rea
   const { applyRecipe, matchingRecipe, suggestsRealDataRecipe, useEngineRecipes, cliModel, LARGE_DATA } = recipes;
   // Before the table arrives there is no IMDB preset to match, suggest or apply.
   assert.throws(() => applyRecipe('imdb', DEFAULTS), /has not arrived yet/);
+  assert.equal(recipes.baselineRecipe(), null);
   assert.equal(suggestsRealDataRecipe(DEFAULTS, LARGE_DATA + 1), false);
   assert.equal(matchingRecipe(DEFAULTS), 'builtin');
   const table = engine.sentimentRecipes();
@@ -49,6 +50,8 @@ test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), rea
     assert.equal(form.pooling, encoder === 'transformer' ? r.pooling : pooling);
   }
   assert.equal(cliModel({ encoder: 'bilstm', pooling: 'last' }), 'bilstm');
+  const bow = table.find((r) => r.model === 'bow');
+  assert.deepEqual(recipes.baselineRecipe(), { epochs: bow.epochs, learningRate: bow.learningRate });
   assert.deepEqual(
     table.map((r) => r.model),
     ['bilstm-attention', 'transformer', 'bilstm', 'bow'],

@@ -52,7 +52,7 @@ export class BowPanel {
   constructor(
     private readonly engine: EngineBridge,
     private readonly text: () => string,
-    private readonly settings: () => { seed: number },
+    private readonly settings: () => { seed: number; epochs?: number; learningRate?: number },
   ) {
     this.element = el(
       'div',
@@ -91,7 +91,7 @@ export class BowPanel {
     this.element.dataset.state = 'training';
     this.status.textContent = 'Training the baseline…';
     try {
-      const info = await this.engine.trainBaseline({ seed: this.settings().seed });
+      const info = await this.engine.trainBaseline(this.settings());
       const test = await this.engine.evaluateBaseline('test');
       this.trained = true;
       this.status.textContent =

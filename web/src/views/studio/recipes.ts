@@ -91,6 +91,12 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
   };
 }
 
+/** The CLI's `bow` settings from the engine's table (the baseline trains as `attn train --model bow`). */
+export function baselineRecipe(): { epochs: number; learningRate: number } | null {
+  const r = engineRecipes?.find((recipe) => recipe.model === 'bow');
+  return r ? { epochs: r.epochs, learningRate: r.learningRate } : null;
+}
+
 /** `s` with the recipe's values filled in. */
 export function applyRecipe(name: RecipeName, s: StudioSettings): StudioSettings {
   return { ...s, ...recipeValues(name, s) };

@@ -25,6 +25,7 @@ import { folderArchive } from './folder_archive';
 import { sentenceFilesPicker, sentenceSource, type SentencePair } from './sentence_files';
 import {
   applyRecipe,
+  baselineRecipe,
   checkHoldout,
   hasEngineRecipes,
   matchingRecipe,
@@ -309,7 +310,7 @@ export class Studio {
     this.bow = new BowPanel(
       engine,
       () => this.explain.reviewText,
-      () => ({ seed: this.settings.seed }),
+      () => ({ seed: this.settings.seed, ...baselineRecipe() }),
     );
     this.explain.addComparison(this.bow.element, () => this.bow.textChanged());
     this.buildData();
