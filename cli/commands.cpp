@@ -16,6 +16,8 @@
 #include "attn/models/bag_of_ngrams.hpp"
 #include "attn/models/pytorch_export.hpp"
 #include "attn/text/tokenizer.hpp"
+#include "attn/train/baseline_training.hpp"
+#include "attn/train/recipes.hpp"
 #include "attn/train/sentiment_training.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
@@ -33,6 +35,8 @@ const CommandSpec kTrain{
     {{"task", "NAME", "sentiment (default) | dates | reverse | sort | copy | parallel"},
      {"data", "PATH",
       "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
+     {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
+     {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
      {"test", "PATH", "test set (default: the test half of --data when it has one)"},
      {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
      {"model", "NAME",
@@ -80,8 +84,10 @@ const CommandSpec kEval{"eval",
                         "evaluate a saved model on labelled data",
                         {{"model-file", "FILE", "a model written by attn train --save"},
                          {"data", "PATH", "labelled reviews (for aclImdb: its test half)"},
+                         {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
+                         {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
                          {"json", "", "print one JSON object"}},
-                        {"model-file", "data"}};
+                        {"model-file"}};
 
 const CommandSpec kPredict{"predict",
                            "classify one text and show the attention over its tokens",
@@ -120,7 +126,7 @@ CommandSpec cv_spec() {
       {"data"}};
   const std::vector<std::string>& seq2seq = seq2seq_only_options();
   for (const OptionSpec& o : kTrain.options) {
-    if (o.name == "task" || o.name == "save" || o.name == "data" ||
+    if (o.name == "task" || o.name == "save" || o.name == "data" || o.name == "data-pos" || o.name == "data-neg" ||
         std::find(seq2seq.begin(), seq2seq.end(), o.name) != seq2seq.end()) {
       continue;
     }
@@ -140,9 +146,9 @@ const CommandSpec kCv = cv_spec();
 const std::vector<const CommandSpec*> kCommands = {&kTrain, &kCv, &kEval, &kPredict, &kTranslate, &kExport};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
-const std::vector<std::string> kSentimentOnly = {"test",     "holdout", "maxlen",      "pooling",   "layers",
-                                                 "ff",       "heads",   "dropout",     "optimizer", "weight-decay",
-                                                 "schedule", "warmup",  "word-dropout"};
+const std::vector<std::string> kSentimentOnly = {"data-pos",  "data-neg",     "test",     "holdout", "maxlen",
+                                                 "pooling",   "layers",       "ff",       "heads",   "dropout",
+                                                 "optimizer", "weight-decay", "schedule", "warmup",  "word-dropout"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";
@@ -171,13 +177,6 @@ std::string describe(const ClassificationMetrics& m) {
   return s.str();
 }
 
-std::vector<std::vector<std::string>> tokenize_all(const std::vector<LabelledText>& examples) {
-  std::vector<std::vector<std::string>> docs;
-  docs.reserve(examples.size());
-  for (const LabelledText& e : examples) docs.push_back(tokenize(e.text));
-  return docs;
-}
-
 std::vector<int> labels_of(const std::vector<LabelledText>& examples) {
   std::vector<int> labels;
   labels.reserve(examples.size());
@@ -195,23 +194,21 @@ void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {
   data.note.clear();
 }
 
-// Default hyperparameters per model, tuned on a held-out share of the IMDB training half only
-// (README, "Measured on real reviews"); every one can be overridden by its option.
-struct Recipe {
-  std::size_t epochs;
-  double lr, dropout, word_dropout;
-  const char* schedule;
-  const char* pooling;
-};
-
-Recipe recipe_for(const std::string& model) {
-  if (model == "bow") return {10, 0.02, 0, 0, "constant", "attention"};
-  if (model == "transformer") return {6, 5e-4, 0.2, 0, "constant", "mean"};
-  return {4, 2e-3, 0.2, 0.2, "cosine", model == "bilstm" ? "last" : "attention"};  // the recurrent models
+// True for --data-pos/--data-neg (both, without --data), false for --data; UsageError otherwise.
+bool uses_sentence_files(const Args& args) {
+  const bool sentence_files = args.has("data-pos") || args.has("data-neg");
+  if (sentence_files) {
+    if (args.has("data")) throw UsageError("--data-pos/--data-neg replace --data: pass one or the other");
+    if (!args.has("data-pos") || !args.has("data-neg"))
+      throw UsageError("--data-pos and --data-neg come together: one file of sentences per class");
+  } else if (!args.has("data")) {
+    throw UsageError("missing required option --data (or --data-pos and --data-neg)");
+  }
+  return sentence_files;
 }
 
 // Everything `attn train` and `attn cv` read from the command line to build a sentiment model:
-// the model's recipe (recipe_for) with every option's override, validated.
+// the model's recipe (train/recipes.hpp) with every option's override, validated.
 struct SentimentSettings {
   std::string model_name;
   std::size_t seed = 1, epochs = 1;
@@ -233,12 +230,12 @@ SentimentSettings sentiment_settings(const Args& args) {
   SentimentSettings s;
   s.model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
   s.seed = args.whole("seed", 1, 0, 1u << 31);
-  const Recipe recipe = recipe_for(s.model_name);
+  const SentimentRecipe& recipe = sentiment_recipe(s.model_name);
   s.epochs = args.whole("epochs", recipe.epochs, 1, 1000);
-  s.lr = args.number("lr", recipe.lr, 0, 10);
+  s.lr = args.number("lr", recipe.learning_rate, 0, 10);
   TextPipelineConfig& pipeline = s.pipeline;
-  pipeline.num_words = args.whole("vocab", 5000, 5, 1u << 22);
-  pipeline.maxlen = args.whole("maxlen", 500, 1, 100000);
+  pipeline.num_words = args.whole("vocab", recipe.num_words, 5, 1u << 22);
+  pipeline.maxlen = args.whole("maxlen", recipe.maxlen, 1, 100000);
   ClassifierConfig& classifier = s.classifier;
   classifier.vocab_size = pipeline.num_words;
   classifier.embed_dim = args.whole("embed", 32, 1, 4096);
@@ -260,11 +257,11 @@ SentimentSettings sentiment_settings(const Args& args) {
   classifier.pooling = pooling_kind_from_name(args.choice("pooling", recipe.pooling, {"attention", "mean", "last"}));
   TrainerConfig& trainer = s.trainer;
   trainer.epochs = s.epochs;
-  trainer.batch_size = args.whole("batch", 32, 1, 65536);
+  trainer.batch_size = args.whole("batch", recipe.batch_size, 1, 65536);
   trainer.learning_rate = static_cast<float>(s.lr);
   trainer.seed = s.seed;
   trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
-  trainer.early_stopping_patience = args.whole("patience", 2, 0, 1000);
+  trainer.early_stopping_patience = args.whole("patience", recipe.patience, 0, 1000);
   trainer.optimizer = args.choice("optimizer", "adam", {"adam", "adamw", "sgd"});
   trainer.weight_decay = static_cast<float>(args.number("weight-decay", 0, 0, 10));
   trainer.schedule = args.choice("schedule", recipe.schedule, {"constant", "linear", "cosine", "inverse_sqrt"});
@@ -287,10 +284,9 @@ bool fit_and_score(const SentimentSettings& s, const std::vector<LabelledText>& 
     config.epochs = s.epochs;
     config.learning_rate = static_cast<float>(s.lr);
     config.seed = s.seed;
-    BagOfNgramsClassifier model;
-    model.fit(tokenize_all(train), labels_of(train), config, {});
+    const BagOfNgramsClassifier model = train_bag_of_ngrams(train, config);
     done.set("train_seconds", seconds_since(start)).set("params", static_cast<double>(model.parameter_count()));
-    if (!test.empty()) metrics = classification_metrics(model.predict_proba(tokenize_all(test)), labels_of(test));
+    if (!test.empty()) metrics = evaluate_bag_of_ngrams(model, test);
     if (saved != nullptr) *saved = save_bag_of_ngrams(model);
   } else {
     SentimentTraining trained = train_sentiment_model(train, s.pipeline, s.classifier, s.trainer, s.seed, callbacks);
@@ -323,7 +319,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     return seq2seq_train_command(args, out, err);
   }
   reject_seq2seq_options(args);
-  if (!args.has("data")) throw UsageError("missing required option --data");
+  const bool sentence_files = uses_sentence_files(args);
   const bool json = args.flag("json");
   const SentimentSettings settings = sentiment_settings(args);
   const std::size_t seed = settings.seed;
@@ -332,9 +328,11 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   if (holdout > 0 && args.has("test")) throw UsageError("--holdout and --test exclude each other");
 
   ProgressPrinter progress(json, out, err);
-  SentimentData data = load_sentiment_data(
-      args.get("data"), holdout > 0 ? "" : args.get("test"), [&](const LoadProgress& p) { progress.loading(p); },
-      holdout > 0);
+  const ProgressFn on_load = [&](const LoadProgress& p) { progress.loading(p); };
+  SentimentData data =
+      sentence_files
+          ? load_sentence_data(args.get("data-pos"), args.get("data-neg"), holdout > 0 ? "" : args.get("test"), on_load)
+          : load_sentiment_data(args.get("data"), holdout > 0 ? "" : args.get("test"), on_load, holdout > 0);
   progress.end_line();
   if (holdout > 0) hold_out_test(data, static_cast<float>(holdout), seed);
   if (!data.note.empty()) err << "note: " << data.note << "\n";
@@ -435,13 +433,12 @@ int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
   const bool one_fold = args.has("only-fold");
   const std::size_t only_fold = args.whole("only-fold", 0, 0, 999);
   if (one_fold && only_fold >= k) {
-    throw UsageError("--only-fold must be below --folds (" + std::to_string(k) + "), got " +
-                     std::to_string(only_fold));
+    throw UsageError("--only-fold must be below --folds (" + std::to_string(k) + "), got " + std::to_string(only_fold));
   }
 
   ProgressPrinter progress(json, out, err);
-  const SentimentData data =
-      load_sentiment_data(args.get("data"), "", [&](const LoadProgress& p) { progress.loading(p); }, true);
+  const SentimentData data = load_sentiment_data(
+      args.get("data"), "", [&](const LoadProgress& p) { progress.loading(p); }, true);
   progress.end_line();
   const std::vector<int> labels = labels_of(data.train);
   stratified_folds(labels, k, settings.seed);  // a bad K is refused before any training
@@ -478,8 +475,8 @@ int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
       if (json) {
         out << line.dump() << "\n" << std::flush;
       } else {
-        out << "seed " << run.seed << " fold " << f + 1 << "/" << k << ": " << describe(m) << " ("
-            << split.test.size() << " reviews; trained in " << line.get_number("train_seconds") << " s)\n"
+        out << "seed " << run.seed << " fold " << f + 1 << "/" << k << ": " << describe(m) << " (" << split.test.size()
+            << " reviews; trained in " << line.get_number("train_seconds") << " s)\n"
             << std::flush;
       }
     }
@@ -518,16 +515,19 @@ std::string model_kind(const std::vector<std::uint8_t>& bytes) {
 }
 
 int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const bool sentence_files = uses_sentence_files(args);  // usage errors before any file is read
   const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));
   const std::string kind = model_kind(bytes);
   ProgressPrinter progress(args.flag("json"), out, err);
+  const ProgressFn on_load = [&](const LoadProgress& p) { progress.loading(p); };
   const std::vector<LabelledText> examples =
-      load_evaluation_data(args.get("data"), [&](const LoadProgress& p) { progress.loading(p); });
+      sentence_files ? load_sentence_data(args.get("data-pos"), args.get("data-neg"), "", on_load).train
+                     : load_evaluation_data(args.get("data"), on_load);
   progress.end_line();
   ClassificationMetrics m;
   if (kind == "bag_of_ngrams") {
     const BagOfNgramsClassifier model = load_bag_of_ngrams(bytes.data(), bytes.size());
-    m = classification_metrics(model.predict_proba(tokenize_all(examples)), labels_of(examples));
+    m = evaluate_bag_of_ngrams(model, examples);
   } else {
     m = evaluate(load_sentiment_model(bytes), examples);
   }

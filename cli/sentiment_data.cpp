@@ -63,6 +63,24 @@ SentimentData load_sentiment_data(const std::string& data, const std::string& te
   return out;
 }
 
+SentimentData load_sentence_data(const std::string& positive, const std::string& negative, const std::string& test,
+                                 const ProgressFn& progress) {
+  SentimentData out;
+  {
+    FileSource positive_file(positive);
+    FileSource negative_file(negative);
+    out.train = load_sentence_files(positive_file, negative_file, LoadLimits{}, progress);
+  }
+  out.train_source = positive + " + " + negative;
+  if (!test.empty()) {
+    out.test = load_path(test, "test", progress);
+    out.test_source = test;
+  } else {
+    out.note = "the two sentence files have no test half; pass --holdout X or --test to measure test accuracy";
+  }
+  return out;
+}
+
 std::vector<LabelledText> load_evaluation_data(const std::string& path, const ProgressFn& progress) {
   std::vector<LabelledText> out = load_path(path, has_test_half(path) ? "test" : "train", progress);
   if (out.empty()) throw DataError::plain(path, path + ": no labelled reviews found");

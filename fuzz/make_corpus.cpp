@@ -48,6 +48,18 @@ Seeds tsv_seeds() {
           {"invalid_utf8", text("caf\xe9\t1\nok\t0\n")}};
 }
 
+// The positive file, a NUL byte, the negative file (fuzz_sentence_files splits there).
+Seeds sentence_files_seeds() {
+  const auto pair = [](const std::string& positive, const std::string& negative) {
+    return text(positive + std::string(1, '\0') + negative);
+  };
+  return {{"two_files", pair("a warm film\nwitty and kind\n", "dull\nan empty shell\n")},
+          {"crlf_bom_trailing_blank", pair("\xef\xbb\xbfgood\r\n\r\n", "bad\r\n")},
+          {"blank_between", pair("good\n\nfine\n", "bad\n")},
+          {"same_sentences", pair("good\nfine\n", "good\nfine\n")},
+          {"invalid_utf8", pair("caf\xe9\n", "ok\n")}};
+}
+
 std::string aclimdb_tar() {
   test_archive::TarBuilder tar;
   tar.add("aclImdb/", "", '5');
@@ -153,6 +165,7 @@ Seeds seq2seq_model_file_seeds() {
 const std::vector<std::pair<std::string, std::function<Seeds()>>> kSeeds = {
     {"fuzz_csv", csv_seeds},
     {"fuzz_tsv", tsv_seeds},
+    {"fuzz_sentence_files", sentence_files_seeds},
     {"fuzz_aclimdb_archive", aclimdb_seeds},
     {"fuzz_tokenizer", tokenizer_seeds},
     {"fuzz_model_file", model_file_seeds},

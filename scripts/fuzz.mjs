@@ -6,7 +6,7 @@
 //                                                     target from the committed seeds only, new
 //                                                     inputs kept in a temporary folder
 //   node scripts/fuzz.mjs --seed-corpus               rewrite fuzz/corpus/ (make_fuzz_corpus)
-// Targets are named without the prefix: csv, tsv, aclimdb_archive, tokenizer, model_file, flat_json.
+// Targets are named without the prefix: csv, tsv, sentence_files, aclimdb_archive, tokenizer, model_file, flat_json.
 // A finding leaves its input in build/fuzz/artifacts/ (add it to fuzz/corpus/<target>/ with the fix).
 // Ends with "fuzz: N passed, N failed" (scripts/run-tests.mjs reads it); exit code 1 on a finding.
 import { spawn, spawnSync } from 'node:child_process';

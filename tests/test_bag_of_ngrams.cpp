@@ -398,3 +398,43 @@ TEST_CASE("bag_of_ngrams.fit_and_predict_errors") {
         }) == "BagOfNgramsClassifier::fit: no n-gram occurs in at least min_count = 3 training documents");
   CHECK_FALSE(model.fitted());
 }
+
+TEST_CASE("bag_of_ngrams.explain_shares_each_ngram_among_its_tokens") {
+  // Vocabulary of kTinyDocs (bag_of_ngrams.vocabulary): "good movie" holds good, movie and the
+  // bigram; "zebra" is unknown. Each token gets its unigram's contribution plus half of every
+  // bigram it is part of; the unknown token gets nothing.
+  BagOfNgramsClassifier model;
+  model.fit(kTinyDocs, kTinyLabels, tiny_config());
+  const std::vector<std::string> tokens = {"zebra", "good", "movie"};
+  const BagOfNgramsExplanation e = model.explain(tokens);
+  CHECK(e.tokens == tokens);
+  CHECK(e.probability == model.predict_proba(tokens));
+  const auto effective = [&](const std::string& ngram) {
+    const auto& v = model.vocabulary();
+    const std::size_t i = static_cast<std::size_t>(std::find(v.begin(), v.end(), ngram) - v.begin());
+    REQUIRE(i < v.size());
+    return model.weights()(i) * model.nb_ratios()(i);
+  };
+  REQUIRE(e.ngrams.size() == 3);
+  CHECK(e.ngrams[0].ngram == "good");
+  CHECK(e.ngrams[0].first == 1);
+  CHECK(e.ngrams[1].ngram == "good movie");
+  CHECK(e.ngrams[1].length == 2);
+  CHECK(e.ngrams[2].ngram == "movie");
+  CHECK(e.ngrams[1].contribution == doctest::Approx(effective("good movie")));
+  REQUIRE(e.token_contributions.size() == 3);
+  CHECK(e.token_contributions[0] == 0.f);
+  CHECK(e.token_contributions[1] == doctest::Approx(effective("good") + effective("good movie") / 2));
+  CHECK(e.token_contributions[2] == doctest::Approx(effective("movie") + effective("good movie") / 2));
+  // bias + Σ token contributions is the logit.
+  double z = e.bias;
+  for (float c : e.token_contributions) z += c;
+  CHECK(1 / (1 + std::exp(-z)) == doctest::Approx(e.probability).epsilon(1e-5));
+
+  // A repeated n-gram counts once (binary features): its share is split over the occurrences.
+  const BagOfNgramsExplanation twice = model.explain({"good", "good"});
+  REQUIRE(twice.ngrams.size() == 1);
+  CHECK(twice.token_contributions[0] == doctest::Approx(effective("good") / 2));
+  CHECK(twice.token_contributions[1] == twice.token_contributions[0]);
+  CHECK_THROWS_AS(BagOfNgramsClassifier().explain(tokens), std::logic_error);
+}

@@ -185,3 +185,29 @@ TEST_CASE("classifier_session.loads_csv_bytes_and_reports_the_bad_line") {
       load_review_bytes("bad.csv", reinterpret_cast<const std::uint8_t*>(bad.data()), bad.size(), "train"),
       "bad.csv:3: label 'maybe' is not one of positive, negative, pos, neg, 1, 0", DataError);
 }
+
+TEST_CASE("classifier_session.baseline_trains_beside_the_model_and_explains") {
+  SentimentSession session;
+  BagOfNgramsConfig config;
+  CHECK_THROWS_WITH_AS(session.train_baseline(config), "SentimentSession::train_baseline: load data first",
+                       std::logic_error);
+  session.set_data(builtin_split(false), builtin_split(true));
+  CHECK_FALSE(session.has_baseline());
+  CHECK_THROWS_AS(session.explain_baseline("good"), std::logic_error);
+  session.train_baseline(config);
+  REQUIRE(session.has_baseline());
+  // The same model as the CLI's `attn train --model bow` on the same data.
+  const BagOfNgramsClassifier direct = train_bag_of_ngrams(builtin_split(false), config);
+  const ClassificationMetrics test = session.evaluate_baseline("test");
+  CHECK(test.count() == builtin_split(true).size());
+  CHECK(test.accuracy == evaluate_bag_of_ngrams(direct, builtin_split(true)).accuracy);
+  CHECK(test.accuracy > 0.6);  // above chance (0.5) on 132 reviews
+  CHECK(session.evaluate_baseline("all-train").count() == builtin_split(false).size());
+  CHECK_THROWS_AS(session.evaluate_baseline("validation"), std::invalid_argument);
+  const BagOfNgramsExplanation e = session.explain_baseline("A wonderful film, not boring at all.");
+  CHECK(e.tokens == std::vector<std::string>{"a", "wonderful", "film", "not", "boring", "at", "all"});
+  CHECK(e.probability == direct.predict_proba(e.tokens));
+  // A model and the baseline live side by side: creating a model keeps the baseline.
+  session.create_model(tiny_config());
+  CHECK(session.has_baseline());
+}

@@ -415,7 +415,8 @@ TEST_CASE("cli.cv_refuses_test_sets_and_bad_fold_counts") {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {{"cv", "--data", "builtin", "--test", "builtin"}, "attn cv: --test is refused: attn cv never looks at a test set"},
+      {{"cv", "--data", "builtin", "--test", "builtin"},
+       "attn cv: --test is refused: attn cv never looks at a test set"},
       {{"cv", "--data", "builtin", "--holdout", "0.1"}, "attn cv: --holdout is refused: attn cv never looks at a test"},
       {{"cv", "--data", "builtin", "--folds", "1"}, "attn cv: --folds must be a whole number from 2 to 1000, got '1'"},
       {{"cv", "--data", "builtin", "--folds", "265", "--model", "bow"},
@@ -432,4 +433,44 @@ TEST_CASE("cli.cv_refuses_test_sets_and_bad_fold_counts") {
     CHECK(r.err.find(c.message) != std::string::npos);
     CHECK(r.out.find("\"event\":\"fold\"") == std::string::npos);
   }
+}
+
+TEST_CASE("cli.sentence_files_train_with_a_holdout") {
+  const std::string pos = temp_path("rt.pos"), neg = temp_path("rt.neg");
+  {
+    std::ofstream p(pos), n(neg);
+    for (int i = 0; i < 20; ++i) {
+      p << "a wonderful moving film " << i << "\n";
+      n << "a dull tedious waste " << i << "\n";
+    }
+  }
+  Result r = run_attn({"train", "--data-pos", pos, "--data-neg", neg, "--model", "bow", "--holdout", "0.25", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_number("train_examples") == 30);
+  CHECK(done.get_number("test_examples") == 10);
+  CHECK(done.get_number("test_accuracy") == 1.0);
+  const std::string model = temp_path("sentences.model");
+  r = run_attn({"train", "--data-pos", pos, "--data-neg", neg, "--model", "bow", "--save", model});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.err.find("note: the two sentence files have no test half") != std::string::npos);
+  r = run_attn({"eval", "--model-file", model, "--data-pos", pos, "--data-neg", neg, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(last_json_line(r.out).get_number("examples") == 40);
+  CHECK(last_json_line(r.out).get_number("accuracy") == 1.0);
+  r = run_attn({"eval", "--model-file", model});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("missing required option --data (or --data-pos and --data-neg)") != std::string::npos);
+  std::remove(model.c_str());
+  r = run_attn({"train", "--data-pos", pos, "--model", "bow"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--data-pos and --data-neg come together") != std::string::npos);
+  r = run_attn({"train", "--data", "builtin", "--data-pos", pos, "--data-neg", neg});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("replace --data") != std::string::npos);
+  r = run_attn({"train", "--data-pos", pos, "--data-neg", pos, "--model", "bow"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("pick one file per class") != std::string::npos);
+  std::remove(pos.c_str());
+  std::remove(neg.c_str());
 }

@@ -349,3 +349,74 @@ TEST_CASE("review_loaders.check_two_classes") {
   CHECK_THROWS_AS(attn::check_two_classes({}, "r.tsv"), DataError);
   CHECK_NOTHROW(attn::check_two_classes({{"a", 0, "x:1"}, {"b", 1, "x:2"}}, "r.tsv"));
 }
+
+namespace {
+std::vector<LabelledText> sentences(const std::string& positive, const std::string& negative,
+                                    const std::string& positive_name = "rt.pos",
+                                    const std::string& negative_name = "rt.neg") {
+  MemorySource pos(positive.data(), positive.size(), positive_name);
+  MemorySource neg(negative.data(), negative.size(), negative_name);
+  return attn::load_sentence_files(pos, neg);
+}
+
+std::string sentences_error(const std::string& positive, const std::string& negative,
+                            const std::string& positive_name = "rt.pos", const std::string& negative_name = "rt.neg") {
+  try {
+    sentences(positive, negative, positive_name, negative_name);
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("review_loaders.sentence_files_label_each_line_by_its_file") {
+  // A BOM, CRLF ends and trailing blank lines are accepted; tabs and commas are part of the text.
+  const auto examples = sentences(
+      "\xEF\xBB\xBF"
+      "a moving, tender film\r\nwitty\tand warm\r\n\r\n",
+      "dull and slow\nan empty shell\nlifeless\n\n \n");
+  REQUIRE(examples.size() == 5);
+  CHECK(examples[0].text == "a moving, tender film");
+  CHECK(examples[0].label == 1);
+  CHECK(examples[0].origin == "rt.pos:1");
+  CHECK(examples[1].text == "witty\tand warm");
+  CHECK(examples[2].label == 0);
+  CHECK(examples[2].origin == "rt.neg:1");
+  CHECK(examples[4].text == "lifeless");
+  CHECK(examples[4].origin == "rt.neg:3");
+  attn::check_two_classes(examples, "the two files");
+
+  std::vector<attn::LoadProgress> seen;
+  const std::string pos(3000, 'a'), neg = "b\n";
+  std::string many;
+  for (int i = 0; i < 300; ++i) many += "good film\n";
+  MemorySource p(many.data(), many.size(), "p.txt");
+  MemorySource n(neg.data(), neg.size(), "n.txt");
+  attn::load_sentence_files(p, n, {}, [&](const attn::LoadProgress& x) { seen.push_back(x); });
+  REQUIRE(!seen.empty());
+  CHECK(seen.back().examples == 301);
+  CHECK(seen.back().bytes_read == many.size() + neg.size());
+  CHECK(seen.back().bytes_total == many.size() + neg.size());
+}
+
+TEST_CASE("review_loaders.sentence_files_refuse_what_is_not_the_layout") {
+  CHECK(sentences_error("", "bad\n") == "rt.pos: the file is empty; expected one positive sentence per line");
+  CHECK(sentences_error("good\n", "\n  \n") ==
+        "rt.neg: the file holds only blank lines; expected one negative sentence per line");
+  CHECK(sentences_error("good\n\nfine\n", "bad\n").rfind("rt.pos:2: the line is blank", 0) == 0);
+  CHECK(sentences_error("good\n", "bad\nd\xE9j\xE0 vu\n") ==
+        "rt.neg:2: the sentence is not valid UTF-8 (bad byte at offset 1); save the file as UTF-8");
+  CHECK(sentences_error(std::string("\xFF\xFEg\0o\0", 6), "bad\n").find("rt.pos: the file is UTF-16") == 0);
+  CHECK(sentences_error("good\nfine\n", "good\nfine\n") ==
+        "rt.pos and rt.neg hold the same sentences: pick one file per class (the same file twice?)");
+  CHECK(sentences_error("good\n", "bad\n", "same.txt", "same.txt") ==
+        "the positive and the negative sentences are both read from same.txt; pick one file per class");
+  LoadLimits limits;
+  limits.max_line_bytes = 8;
+  const std::string long_line = "a very long sentence\n", neg = "bad\n";
+  MemorySource p(long_line.data(), long_line.size(), "p.txt");
+  MemorySource n(neg.data(), neg.size(), "n.txt");
+  CHECK_THROWS_WITH_AS(attn::load_sentence_files(p, n, limits), doctest::Contains("p.txt:1: line is longer"),
+                       DataError);
+}

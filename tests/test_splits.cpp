@@ -186,8 +186,8 @@ TEST_CASE("splits.stratified_folds_with_uneven_classes_and_bad_k") {
     neg[folds[i]] += labels[i] == 0;
   }
   for (std::size_t f = 0; f < 4; ++f) {
-    CHECK(size[f] == 10);                    // sizes differ by at most one (here all equal)
-    CHECK((neg[f] == 2 || neg[f] == 3));     // floor or ceil of 10 / 4 negatives
+    CHECK(size[f] == 10);                 // sizes differ by at most one (here all equal)
+    CHECK((neg[f] == 2 || neg[f] == 3));  // floor or ceil of 10 / 4 negatives
   }
   CHECK(stratified_folds(labels, 10, 1).size() == 40);  // k = the smaller class: one negative per fold
   CHECK_THROWS_WITH_AS(stratified_folds(labels, 1, 1), "k-fold cross-validation needs at least 2 folds, got 1",
@@ -195,4 +195,33 @@ TEST_CASE("splits.stratified_folds_with_uneven_classes_and_bad_k") {
   CHECK_THROWS_WITH_AS(stratified_folds(labels, 11, 1),
                        "11 folds need at least 11 examples of each class; class 0 has 10", std::invalid_argument);
   CHECK_THROWS_AS(fold_split(examples(), std::vector<std::size_t>(3, 0), 0), std::invalid_argument);
+}
+
+TEST_CASE("splits.sentence_files_are_held_out_like_a_csv") {
+  std::string pos, neg;
+  for (int i = 0; i < 10; ++i) {
+    pos += "good " + std::to_string(i) + "\n";
+    neg += "bad " + std::to_string(i) + "\n";
+  }
+  const auto bytes = [](const std::string& s) { return reinterpret_cast<const std::uint8_t*>(s.data()); };
+  const ReviewSplit s =
+      load_sentence_bytes_split({"rt.pos", bytes(pos), pos.size()}, {"rt.neg", bytes(neg), neg.size()}, 0.3f, 2);
+  CHECK(s.held_out);
+  CHECK_FALSE(s.source_has_test);
+  CHECK(s.train.size() == 14);
+  REQUIRE(s.test.size() == 6);
+  CHECK(positives(s.test) == 3);
+  // The same rule as a CSV holding the same reviews in the same order: the same examples held out.
+  std::string csv = "review,sentiment\n";
+  for (int i = 0; i < 10; ++i) csv += "good " + std::to_string(i) + ",positive\n";
+  for (int i = 0; i < 10; ++i) csv += "bad " + std::to_string(i) + ",negative\n";
+  const ReviewSplit c = load_review_bytes_split("r.csv", bytes(csv), csv.size(), 0.3f, 2);
+  REQUIRE(c.test.size() == 6);
+  for (std::size_t i = 0; i < 6; ++i) CHECK(c.test[i].text == s.test[i].text);
+  CHECK_THROWS_WITH_AS(
+      load_sentence_bytes_split({"rt.pos", bytes(pos), pos.size()}, {"rt.neg", bytes(neg), 0}, 0.3f, 2),
+      "rt.neg: the file is empty; expected one negative sentence per line", DataError);
+  CHECK_THROWS_AS(
+      load_sentence_bytes_split({"rt.pos", bytes(pos), pos.size()}, {"rt.neg", bytes(neg), neg.size()}, 1.f, 2),
+      std::invalid_argument);
 }

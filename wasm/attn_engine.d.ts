@@ -226,6 +226,36 @@ export interface ExplanationView {
 }
 
 /** One sentiment workspace: data, model, training run. Free it with delete(). */
+/** The bag-of-n-grams baseline's settings (defaults: the engine's BagOfNgramsConfig). */
+export interface BaselineSettings {
+  epochs?: number;
+  learningRate?: number;
+  seed?: number;
+  /** 1 unigrams, 2 up to bigrams (default), 3 up to trigrams. */
+  maxNgram?: number;
+  /** Document frequency an n-gram needs in the training data (default 2). */
+  minCount?: number;
+  maxFeatures?: number;
+}
+
+export interface BaselineInfo {
+  /** F: n-grams in the vocabulary. */
+  features: number;
+  /** F weights + 1 bias. */
+  parameters: number;
+}
+
+export interface BaselineExplanation {
+  probability: number;
+  bias: number;
+  /** [T] the review's tokens (lowercased, punctuation dropped; no <start>). */
+  tokens: string[];
+  /** [T] each token's share of the logit: bias + Σ contributions = logit(probability). */
+  contributions: Float32Array;
+  /** The vocabulary's n-grams present, by first position: contribution = weight · NB ratio · x. */
+  ngrams: { ngram: string; first: number; length: number; contribution: number }[];
+}
+
 export interface SentimentSession {
   /** The built-in corpus with its fixed train/test split. */
   loadBuiltin(): DataSummary;
@@ -241,6 +271,20 @@ export interface SentimentSession {
     bytes: ArrayBuffer | ArrayBufferView,
     name: string,
     options: { testFraction?: number; seed?: number; testSet?: 'source' | 'holdout' } | undefined | null,
+    onProgress: ((bytesRead: number, bytesTotal: number, examples: number) => void) | undefined | null,
+  ): DataSummary;
+  /**
+   * The two-file layout of sentence-polarity corpora: one sentence per line, one file per class.
+   * It has no test half, so a stratified, seeded testFraction (default 0.2, seed default 1) is
+   * held out, as for a CSV. Empty files, blank lines between sentences, bytes that are not UTF-8
+   * and the same file twice throw "name:line: problem" / "name: problem".
+   */
+  loadSentenceFiles(
+    positiveBytes: ArrayBuffer | ArrayBufferView,
+    positiveName: string,
+    negativeBytes: ArrayBuffer | ArrayBufferView,
+    negativeName: string,
+    options: { testFraction?: number; seed?: number } | undefined | null,
     onProgress: ((bytesRead: number, bytesTotal: number, examples: number) => void) | undefined | null,
   ): DataSummary;
   dataStats(which: 'train' | 'test', bins: number): DataStats;
@@ -269,6 +313,15 @@ export interface SentimentSession {
   cancelTraining(): void;
   isTraining(): boolean;
   evaluate(which: 'test' | 'train' | 'validation' | 'all-train'): Metrics;
+  /**
+   * Trains the bag-of-n-grams baseline on all the loaded training data, synchronously (seconds on
+   * 25,000 reviews). It lives beside the neural model; new data keeps it.
+   */
+  trainBaseline(options: BaselineSettings | undefined | null): BaselineInfo;
+  hasBaseline(): boolean;
+  evaluateBaseline(which: 'test' | 'all-train'): Metrics;
+  /** Copies: the baseline's per-token and per-n-gram contributions to its logit. */
+  explainBaseline(text: string): BaselineExplanation;
   /** Copy: P(positive) per text. */
   predict(texts: string[]): Float32Array;
   /** VIEWs in the result (see ExplanationView). */
@@ -619,6 +672,22 @@ export interface AttnEngine {
    * onStep(step, loss) is called after every step.
    */
   runToyTask(configJson: string, onStep: ((step: number, loss: number) => void) | null): ToyRunResult;
+  /** Copy: the sentiment recipes (the CLI's defaults per --model; engine train/recipes.hpp). */
+  sentimentRecipes(): SentimentRecipe[];
+}
+
+export interface SentimentRecipe {
+  model: 'bilstm-attention' | 'transformer' | 'bilstm' | 'bow';
+  epochs: number;
+  learningRate: number;
+  dropout: number;
+  wordDropout: number;
+  schedule: 'constant' | 'linear' | 'cosine' | 'inverse_sqrt';
+  pooling: 'attention' | 'mean' | 'last';
+  numWords: number;
+  maxlen: number;
+  batchSize: number;
+  patience: number;
 }
 
 export interface AttnEngineFactoryOptions {

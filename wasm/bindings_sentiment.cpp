@@ -79,6 +79,15 @@ bool use_source_test(const val& options) {
   return set == "source";
 }
 
+// onProgress(bytesRead, bytesTotal, examples), or none.
+ProgressFn progress_fn(const val& on_progress) {
+  if (is_absent(on_progress)) return {};
+  return [&on_progress](const LoadProgress& p) {
+    on_progress(val(static_cast<double>(p.bytes_read)), val(static_cast<double>(p.bytes_total)),
+                val(static_cast<double>(p.examples)));
+  };
+}
+
 double option(const val& options, const char* key, double fallback) {
   if (is_absent(options) || is_absent(options[key])) return fallback;
   if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
@@ -124,13 +133,7 @@ class JsSentimentSession {
   val load_bytes(const val& bytes, const std::string& name, const val& options, const val& on_progress) {
     return guarded([&] {
       const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
-      ProgressFn progress;
-      if (!is_absent(on_progress)) {
-        progress = [&on_progress](const LoadProgress& p) {
-          on_progress(val(static_cast<double>(p.bytes_read)), val(static_cast<double>(p.bytes_total)),
-                      val(static_cast<double>(p.examples)));
-        };
-      }
+      const ProgressFn progress = progress_fn(on_progress);
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
       ReviewSplit split = load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {},
                                                   progress, use_source_test(options));
@@ -138,6 +141,25 @@ class JsSentimentSession {
       source_ = name;
       held_out_ = split.held_out;
       source_has_test_ = split.source_has_test;
+      return data_summary();
+    });
+  }
+
+  // The two-file layout (one sentence per line, one file per class), split as load_bytes splits a
+  // CSV: a stratified testFraction (default 0.2) held out, seeded by options.seed.
+  val load_sentence_files(const val& positive_bytes, const std::string& positive_name, const val& negative_bytes,
+                          const std::string& negative_name, const val& options, const val& on_progress) {
+    return guarded([&] {
+      const std::vector<std::uint8_t> positive = read_bytes(positive_bytes, "positiveBytes");
+      const std::vector<std::uint8_t> negative = read_bytes(negative_bytes, "negativeBytes");
+      const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      ReviewSplit split = load_sentence_bytes_split({positive_name, positive.data(), positive.size()},
+                                                    {negative_name, negative.data(), negative.size()},
+                                                    test_fraction(options), seed, {}, progress_fn(on_progress));
+      session_.set_data(std::move(split.train), std::move(split.test));
+      source_ = positive_name + " + " + negative_name;
+      held_out_ = true;
+      source_has_test_ = false;
       return data_summary();
     });
   }
@@ -262,6 +284,61 @@ class JsSentimentSession {
       exchange_.resize(sum["length"].as<std::size_t>());
       val(emscripten::typed_memory_view(exchange_.size(), exchange_.data())).call<void>("set", sum);
       return progress_to_js(session_.apply_gradient(exchange_));
+    });
+  }
+
+  // Baseline -----------------------------------------------------------------------------------
+  // The bag-of-n-grams baseline on the loaded training data. options: {epochs, learningRate, seed,
+  // maxNgram, minCount, maxFeatures} (defaults BagOfNgramsConfig's) -> {features, parameters}.
+  val train_baseline(const val& options) {
+    return guarded([&] {
+      BagOfNgramsConfig config;
+      config.epochs =
+          whole_number(option(options, "epochs", static_cast<double>(config.epochs)), "options.epochs", 1e6);
+      config.learning_rate = static_cast<float>(option(options, "learningRate", config.learning_rate));
+      config.seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      config.max_ngram =
+          whole_number(option(options, "maxNgram", static_cast<double>(config.max_ngram)), "options.maxNgram", 64);
+      config.min_count =
+          whole_number(option(options, "minCount", static_cast<double>(config.min_count)), "options.minCount", 1e9);
+      config.max_features = whole_number(option(options, "maxFeatures", static_cast<double>(config.max_features)),
+                                         "options.maxFeatures", 1e9);
+      session_.train_baseline(config);
+      const std::size_t parameters = session_.baseline().parameter_count();
+      val out = val::object();
+      out.set("features", static_cast<double>(session_.baseline().vocabulary().size()));
+      out.set("parameters", static_cast<double>(parameters));
+      return out;
+    });
+  }
+
+  bool has_baseline() const { return session_.has_baseline(); }
+
+  val evaluate_baseline(const std::string& which) {
+    return guarded([&] { return metrics_to_js(session_.evaluate_baseline(which)); });
+  }
+
+  // {probability, bias, tokens, contributions: Float32Array, ngrams: [{ngram, first, length,
+  // contribution}]}: copies.
+  val explain_baseline(const std::string& text) {
+    return guarded([&] {
+      const BagOfNgramsExplanation e = session_.explain_baseline(text);
+      val out = val::object();
+      out.set("probability", e.probability);
+      out.set("bias", e.bias);
+      out.set("tokens", strings_to_js(e.tokens));
+      out.set("contributions", copy_array("Float32Array", e.token_contributions));
+      val ngrams = val::array();
+      for (const NgramContribution& n : e.ngrams) {
+        val item = val::object();
+        item.set("ngram", n.ngram);
+        item.set("first", static_cast<double>(n.first));
+        item.set("length", static_cast<double>(n.length));
+        item.set("contribution", n.contribution);
+        ngrams.call<void>("push", item);
+      }
+      out.set("ngrams", ngrams);
+      return out;
     });
   }
 
@@ -413,6 +490,7 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("loadBuiltin", &JsSentimentSession::load_builtin)
       .function("loadSynthetic", &JsSentimentSession::load_synthetic)
       .function("loadBytes", &JsSentimentSession::load_bytes)
+      .function("loadSentenceFiles", &JsSentimentSession::load_sentence_files)
       .function("dataStats", &JsSentimentSession::data_stats)
       .function("createModel", &JsSentimentSession::create_model)
       .function("loadModel", &JsSentimentSession::load_model)
@@ -427,6 +505,10 @@ EMSCRIPTEN_BINDINGS(sentiment) {
       .function("cancelTraining", &JsSentimentSession::cancel_training)
       .function("isTraining", &JsSentimentSession::is_training)
       .function("evaluate", &JsSentimentSession::evaluate)
+      .function("trainBaseline", &JsSentimentSession::train_baseline)
+      .function("hasBaseline", &JsSentimentSession::has_baseline)
+      .function("evaluateBaseline", &JsSentimentSession::evaluate_baseline)
+      .function("explainBaseline", &JsSentimentSession::explain_baseline)
       .function("predict", &JsSentimentSession::predict)
       .function("explain", &JsSentimentSession::explain)
       .function("snapshot", &JsSentimentSession::snapshot)

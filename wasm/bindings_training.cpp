@@ -1,6 +1,7 @@
 // Embind bindings for training runs. Conversion only: the run itself is attn::run_toy_task.
 #include <emscripten/bind.h>
 
+#include "attn/train/recipes.hpp"
 #include "attn/train/toy_run.hpp"
 #include "convert.hpp"
 
@@ -28,7 +29,34 @@ val js_run_toy_task(const std::string& config_json, const val& on_step) {
   });
 }
 
+// sentimentRecipes() -> [{model, epochs, learningRate, dropout, wordDropout, schedule, pooling,
+// numWords, maxlen, batchSize, patience}]: the table of train/recipes.hpp, a copy.
+val js_sentiment_recipes() {
+  return guarded([] {
+    val out = val::array();
+    for (const SentimentRecipe& r : sentiment_recipes()) {
+      val recipe = val::object();
+      recipe.set("model", r.model);
+      recipe.set("epochs", static_cast<double>(r.epochs));
+      recipe.set("learningRate", r.learning_rate);
+      recipe.set("dropout", r.dropout);
+      recipe.set("wordDropout", r.word_dropout);
+      recipe.set("schedule", r.schedule);
+      recipe.set("pooling", r.pooling);
+      recipe.set("numWords", static_cast<double>(r.num_words));
+      recipe.set("maxlen", static_cast<double>(r.maxlen));
+      recipe.set("batchSize", static_cast<double>(r.batch_size));
+      recipe.set("patience", static_cast<double>(r.patience));
+      out.call<void>("push", recipe);
+    }
+    return out;
+  });
+}
+
 }  // namespace
 }  // namespace attn::wasm
 
-EMSCRIPTEN_BINDINGS(training) { emscripten::function("runToyTask", &attn::wasm::js_run_toy_task); }
+EMSCRIPTEN_BINDINGS(training) {
+  emscripten::function("runToyTask", &attn::wasm::js_run_toy_task);
+  emscripten::function("sentimentRecipes", &attn::wasm::js_sentiment_recipes);
+}

@@ -3,18 +3,59 @@
 // recipe is suggested, and the messages for a bad test share or seed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadEngine } from './support/engine.mjs';
 import { loadWebModules } from './support/web_modules.mjs';
 
 let loaded;
 let settings;
 let recipes;
+let engine;
 
 before(async () => {
   loaded = await loadWebModules('/src/views/studio/settings.ts', '/src/views/studio/recipes.ts');
   [settings, recipes] = loaded.modules;
+  engine = await loadEngine();
 });
 after(async () => {
   await loaded?.close();
+});
+
+test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), read before it can be used', () => {
+  const { DEFAULTS } = settings;
+  const { applyRecipe, matchingRecipe, suggestsRealDataRecipe, useEngineRecipes, cliModel, LARGE_DATA } = recipes;
+  // Before the table arrives there is no IMDB preset to match, suggest or apply.
+  assert.throws(() => applyRecipe('imdb', DEFAULTS), /has not arrived yet/);
+  assert.equal(recipes.baselineRecipe(), null);
+  assert.equal(suggestsRealDataRecipe(DEFAULTS, LARGE_DATA + 1), false);
+  assert.equal(matchingRecipe(DEFAULTS), 'builtin');
+  const table = engine.sentimentRecipes();
+  useEngineRecipes(table);
+  for (const [encoder, pooling] of [
+    ['bilstm', 'attention'],
+    ['bigru', 'attention'],
+    ['bilstm', 'last'],
+    ['bigru', 'mean'],
+    ['transformer', 'mean'],
+    ['transformer', 'attention'],
+  ]) {
+    const form = applyRecipe('imdb', { ...DEFAULTS, encoder, pooling });
+    const r = table.find((x) => x.model === cliModel({ encoder, pooling }));
+    assert.ok(r, `${encoder}/${pooling}`);
+    assert.deepEqual(
+      [form.epochs, form.learningRate, form.dropout, form.wordDropout, form.schedule, form.maxlen, form.numWords],
+      [r.epochs, r.learningRate, r.dropout, r.wordDropout, r.schedule, r.maxlen, r.numWords],
+      `${encoder}/${pooling}`,
+    );
+    assert.deepEqual([form.batchSize, form.patience], [r.batchSize, r.patience]);
+    assert.equal(form.pooling, encoder === 'transformer' ? r.pooling : pooling);
+  }
+  assert.equal(cliModel({ encoder: 'bilstm', pooling: 'last' }), 'bilstm');
+  const bow = table.find((r) => r.model === 'bow');
+  assert.deepEqual(recipes.baselineRecipe(), { epochs: bow.epochs, learningRate: bow.learningRate });
+  assert.deepEqual(
+    table.map((r) => r.model),
+    ['bilstm-attention', 'transformer', 'bilstm', 'bow'],
+  );
 });
 
 test('studio_recipes.the built-in recipe is the defaults; IMDB is the CLI recipe per encoder; preview is short', () => {

@@ -10,6 +10,20 @@ bool ends_with(std::string name, const std::string& suffix) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
   return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+void check_test_fraction(float test_fraction) {
+  if (!(test_fraction >= 0.f && test_fraction < 1.f)) {
+    throw std::invalid_argument("the test share must be in [0, 1), got " + std::to_string(test_fraction));
+  }
+}
+
+// The hold-out half of the split rule: a stratified test_fraction of `all` becomes the test set.
+void held_out_split(std::vector<LabelledText> all, float test_fraction, std::uint64_t seed, ReviewSplit& out) {
+  TrainTestSplit split = hold_out(std::move(all), test_fraction, seed);
+  out.train = std::move(split.train);
+  out.test = std::move(split.test);
+  out.held_out = true;
+}
 }  // namespace
 
 const char* review_format_name(ReviewFormat format) {
@@ -60,9 +74,7 @@ std::vector<LabelledText> load_review_bytes(const std::string& name, const std::
 ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits,
                                     const ProgressFn& progress, bool use_source_test) {
-  if (!(test_fraction >= 0.f && test_fraction < 1.f)) {
-    throw std::invalid_argument("the test share must be in [0, 1), got " + std::to_string(test_fraction));
-  }
+  check_test_fraction(test_fraction);
   MemorySource source(data, size, name);
   ReviewSplit out;
   std::vector<LabelledText> all;
@@ -80,10 +92,17 @@ ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t*
     all = load_review_file(source, detect_review_format(name, data, size), "train", limits, progress);
     check_two_classes(all, name);
   }
-  TrainTestSplit split = hold_out(std::move(all), test_fraction, seed);
-  out.train = std::move(split.train);
-  out.test = std::move(split.test);
-  out.held_out = true;
+  held_out_split(std::move(all), test_fraction, seed, out);
+  return out;
+}
+
+ReviewSplit load_sentence_bytes_split(const NamedBytes& positive, const NamedBytes& negative, float test_fraction,
+                                      std::uint64_t seed, const LoadLimits& limits, const ProgressFn& progress) {
+  check_test_fraction(test_fraction);
+  MemorySource positive_source(positive.data, positive.size, positive.name);
+  MemorySource negative_source(negative.data, negative.size, negative.name);
+  ReviewSplit out;
+  held_out_split(load_sentence_files(positive_source, negative_source, limits, progress), test_fraction, seed, out);
   return out;
 }
 

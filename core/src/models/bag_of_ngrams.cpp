@@ -244,12 +244,15 @@ void BagOfNgramsClassifier::index_vocabulary() {
   }
 }
 
-void BagOfNgramsClassifier::featurize(const std::vector<std::string>& tokens, SparseRows& rows) const {
-  std::vector<std::uint32_t> ids(tokens.size()), hits;
+std::vector<BagOfNgramsClassifier::Occurrence> BagOfNgramsClassifier::occurrences(
+    const std::vector<std::string>& tokens) const {
+  std::vector<std::uint32_t> ids(tokens.size());
+  std::vector<Occurrence> hits;
   for (std::size_t t = 0; t < tokens.size(); ++t) {
     const auto it = token_id_.find(tokens[t]);
     ids[t] = it == token_id_.end() ? kNoFeature : it->second;
-    if (ids[t] != kNoFeature && unigram_feature_[ids[t]] != kNoFeature) hits.push_back(unigram_feature_[ids[t]]);
+    if (ids[t] != kNoFeature && unigram_feature_[ids[t]] != kNoFeature)
+      hits.push_back({unigram_feature_[ids[t]], t, 1});
   }
   for (std::size_t n = 2; n <= config_.max_ngram; ++n) {
     const auto& features = ngram_feature_[n - 2];
@@ -259,18 +262,54 @@ void BagOfNgramsClassifier::featurize(const std::vector<std::string>& tokens, Sp
         continue;
       }
       const auto it = features.find(pack(ids.data() + t, n));
-      if (it != features.end()) hits.push_back(it->second);
+      if (it != features.end()) hits.push_back({it->second, t, n});
     }
   }
-  std::sort(hits.begin(), hits.end());
+  // By feature, then position: featurize and explain walk each feature's occurrences together.
+  std::sort(hits.begin(), hits.end(), [](const Occurrence& a, const Occurrence& b) {
+    return a.feature != b.feature ? a.feature < b.feature : a.start < b.start;
+  });
+  return hits;
+}
+
+void BagOfNgramsClassifier::featurize(const std::vector<std::string>& tokens, SparseRows& rows) const {
+  const std::vector<Occurrence> hits = occurrences(tokens);
   for (std::size_t i = 0; i < hits.size();) {
     std::size_t j = i;
-    while (j < hits.size() && hits[j] == hits[i]) ++j;
-    rows.index.push_back(hits[i]);
+    while (j < hits.size() && hits[j].feature == hits[i].feature) ++j;
+    rows.index.push_back(hits[i].feature);
     rows.value.push_back(config_.binary ? 1.f : static_cast<float>(j - i));
     i = j;
   }
   rows.offsets.push_back(rows.index.size());
+}
+
+BagOfNgramsExplanation BagOfNgramsClassifier::explain(const std::vector<std::string>& tokens) const {
+  if (!fitted()) throw std::logic_error("BagOfNgramsClassifier: explain before fit or load");
+  BagOfNgramsExplanation out;
+  out.probability = probability(tokens);
+  out.bias = bias_;
+  out.tokens = tokens;
+  out.token_contributions.assign(tokens.size(), 0.f);
+  const std::vector<Occurrence> hits = occurrences(tokens);
+  for (std::size_t i = 0; i < hits.size();) {
+    std::size_t j = i;
+    while (j < hits.size() && hits[j].feature == hits[i].feature) ++j;
+    const std::uint32_t f = hits[i].feature;
+    const float x = config_.binary ? 1.f : static_cast<float>(j - i);
+    const float contribution = weights_(f) * (x * nb_ratio_(f));
+    out.ngrams.push_back(NgramContribution{vocabulary_[f], hits[i].start, hits[i].n, contribution});
+    // Shared evenly by the feature's occurrences and, within one, by its n tokens.
+    const float share = contribution / static_cast<float>((j - i) * hits[i].n);
+    for (std::size_t k = i; k < j; ++k) {
+      for (std::size_t t = hits[k].start; t < hits[k].start + hits[k].n; ++t) out.token_contributions[t] += share;
+    }
+    i = j;
+  }
+  std::sort(out.ngrams.begin(), out.ngrams.end(), [](const NgramContribution& a, const NgramContribution& b) {
+    return a.first != b.first ? a.first < b.first : a.length < b.length;
+  });
+  return out;
 }
 
 void BagOfNgramsClassifier::fit(const std::vector<std::vector<std::string>>& docs, const std::vector<int>& labels,

@@ -174,6 +174,24 @@ ClassificationMetrics SentimentSession::evaluate(const std::string& which) const
                               which + "'");
 }
 
+void SentimentSession::train_baseline(const BagOfNgramsConfig& config, const BagOfNgramsProgressFn& progress) {
+  if (train_.empty()) throw std::logic_error("SentimentSession::train_baseline: load data first");
+  baseline_ = train_bag_of_ngrams(train_, config, progress);
+}
+
+ClassificationMetrics SentimentSession::evaluate_baseline(const std::string& which) const {
+  if (!has_baseline()) throw std::logic_error("SentimentSession::evaluate_baseline: train the baseline first");
+  if (which == "test") return evaluate_bag_of_ngrams(baseline_, test_);
+  if (which == "all-train") return evaluate_bag_of_ngrams(baseline_, train_);
+  throw std::invalid_argument("SentimentSession::evaluate_baseline: which must be test or all-train, got '" + which +
+                              "'");
+}
+
+BagOfNgramsExplanation SentimentSession::explain_baseline(const std::string& text) const {
+  if (!has_baseline()) throw std::logic_error("SentimentSession::explain_baseline: train the baseline first");
+  return explain_bag_of_ngrams(baseline_, text);
+}
+
 std::vector<float> SentimentSession::predict(const std::vector<std::string>& texts) const {
   return attn::predict(classifier("SentimentSession::predict"), model_.pipeline, texts);
 }

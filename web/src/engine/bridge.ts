@@ -27,6 +27,7 @@
 // more than MAX_RESTARTS crashes within RESTART_WINDOW_MS stop the restarts.
 // Every rejection is an EngineError whose `kind` (errors.ts) says what happened: the worker's
 // classification of an engine failure, or 'crashed' / 'unavailable' / 'cancelled' from here.
+import type { BaselineExplanation, BaselineInfo } from './protocol';
 import type {
   DataStats,
   DataSummary,
@@ -237,7 +238,12 @@ export class EngineBridge {
   }
 
   loadData(source: DataSource, onLoad?: (p: LoadProgress) => void): Promise<DataSummary> {
-    const transfer = source.kind === 'bytes' ? [source.bytes] : [];
+    const transfer =
+      source.kind === 'bytes'
+        ? [source.bytes]
+        : source.kind === 'sentences'
+          ? [source.positive.bytes, source.negative.bytes]
+          : [];
     return this.session('loadData', { source }, { onLoad }, transfer);
   }
   dataStats(which: 'train' | 'test', bins?: number): Promise<DataStats> {
@@ -307,6 +313,18 @@ export class EngineBridge {
     return this.session('misclassified', { which, limit });
   }
   // ---- end explanations
+
+  // ---- The bag-of-n-grams baseline (lives beside the model; trains in one call) ----------
+  trainBaseline(settings: SessionOps['trainBaseline']['args']['settings'] = {}): Promise<BaselineInfo> {
+    return this.session('trainBaseline', { settings });
+  }
+  evaluateBaseline(which: 'test' | 'all-train' = 'test'): Promise<Metrics> {
+    return this.session('evaluateBaseline', { which });
+  }
+  /** Per-token contributions to the baseline's logit (a copy). */
+  explainBaseline(text: string): Promise<BaselineExplanation> {
+    return this.session('explainBaseline', { text });
+  }
 
   // Transformer view (the session's model must be a Transformer).
   /** Attention of every layer and head for `text`, with optional causal mask / ablated heads. */

@@ -49,6 +49,7 @@ export const ENGINE_METHODS = [
   'luongAttentionStep',
   'greedyDecodeTable',
   'decoderInputTokens',
+  'sentimentRecipes',
 ] as const satisfies readonly (keyof AttnEngine)[];
 
 export type EngineMethod = (typeof ENGINE_METHODS)[number];
@@ -74,6 +75,14 @@ export type DataSource =
       seed?: number;
       /** 'source': the archive's own test half where it has one (default); 'holdout': always hold out. */
       testSet?: 'source' | 'holdout';
+    }
+  /** One sentence per line, one file per class (buffers transferred); a stratified hold-out. */
+  | {
+      kind: 'sentences';
+      positive: { bytes: ArrayBuffer; name: string };
+      negative: { bytes: ArrayBuffer; name: string };
+      testFraction?: number;
+      seed?: number;
     };
 
 export interface TrainOptions extends TrainerSettings {
@@ -187,6 +196,15 @@ export interface PoolingProbe {
   probability: number;
 }
 // ---- end explanations ----------------------------------------------------------------------
+// ---- The bag-of-n-grams baseline (engine: SentimentSession's baseline; copies, transferred) --
+import type { BaselineExplanation, BaselineInfo, BaselineSettings } from '../../generated/attn_engine.mjs';
+export type { BaselineExplanation, BaselineInfo, BaselineSettings };
+export interface SessionOps {
+  trainBaseline: { args: { settings: BaselineSettings }; result: BaselineInfo };
+  evaluateBaseline: { args: { which: 'test' | 'all-train' }; result: Metrics };
+  explainBaseline: { args: { text: string }; result: BaselineExplanation };
+}
+// ---- end baseline ---------------------------------------------------------------------------
 
 export type SessionOp = keyof SessionOps;
 export type SessionRequest = {

@@ -40,7 +40,7 @@ export class SessionHost {
         if (source.kind === 'builtin') return { value: s.loadBuiltin() };
         if (source.kind === 'synthetic') return { value: s.loadSynthetic(source) };
         let last = 0;
-        const summary = s.loadBytes(source.bytes, source.name, source, (bytesRead, bytesTotal, examples) => {
+        const onProgress = (bytesRead: number, bytesTotal: number, examples: number): void => {
           const now = performance.now();
           if (now - last < 100) return;
           last = now;
@@ -51,8 +51,21 @@ export class SessionHost {
             bytesTotal,
             examples,
           });
-        });
-        return { value: summary };
+        };
+        if (source.kind === 'sentences') {
+          const { positive, negative } = source;
+          return {
+            value: s.loadSentenceFiles(
+              positive.bytes,
+              positive.name,
+              negative.bytes,
+              negative.name,
+              source,
+              onProgress,
+            ),
+          };
+        }
+        return { value: s.loadBytes(source.bytes, source.name, source, onProgress) };
       }
       case 'dataStats': {
         const stats = s.dataStats(request.which, request.bins ?? 20);
@@ -86,6 +99,14 @@ export class SessionHost {
         return { value: { cancelled: this.runner.stop() } };
       case 'evaluate':
         return { value: s.evaluate(request.which) };
+      case 'trainBaseline':
+        return { value: s.trainBaseline(request.settings) };
+      case 'evaluateBaseline':
+        return { value: s.evaluateBaseline(request.which) };
+      case 'explainBaseline': {
+        const e = s.explainBaseline(request.text);
+        return { value: e, transfer: [e.contributions.buffer as ArrayBuffer] };
+      }
       case 'predict': {
         const e = s.explain(request.text);
         const prediction: Prediction = {

@@ -45,4 +45,16 @@ ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t*
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits = {},
                                     const ProgressFn& progress = {}, bool use_source_test = true);
 
+// The two-file layout (load_sentence_files) from bytes in memory, split by the same rule: it has
+// no test half of its own, so a stratified test_fraction is held out (seeded by `seed`).
+// Exceptions as load_review_bytes_split.
+struct NamedBytes {
+  std::string name;
+  const std::uint8_t* data = nullptr;
+  std::size_t size = 0;
+};
+ReviewSplit load_sentence_bytes_split(const NamedBytes& positive, const NamedBytes& negative, float test_fraction,
+                                      std::uint64_t seed, const LoadLimits& limits = {},
+                                      const ProgressFn& progress = {});
+
 }  // namespace attn

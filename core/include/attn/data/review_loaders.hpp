@@ -91,6 +91,17 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options = 
 // when line 1's second field is not a label. Blank lines skipped.
 std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits = {}, const ProgressFn& progress = {});
 
+// The "one sentence per line, one file per class" layout of sentence-polarity corpora (two
+// plain-text files such as rt-polarity.pos and rt-polarity.neg): every line of `positive` is a
+// positive example, every line of `negative` a negative one; positives come first, each file in
+// line order, origins "file:line". Optional UTF-8 BOM, LF or CRLF line ends; blank lines are
+// allowed only at the end of a file. Throws DataError for an empty file (or one of blank lines
+// only), a blank line between sentences, bytes that are not UTF-8 (naming the line and offset;
+// UTF-16 files are recognised by their byte order mark), a line over the limits, or both files
+// holding the same sentences (the same file picked twice).
+std::vector<LabelledText> load_sentence_files(ByteSource& positive, ByteSource& negative, const LoadLimits& limits = {},
+                                              const ProgressFn& progress = {});
+
 // Throws DataError unless both labels occur ("only positive examples were found in X; a
 // classifier needs both classes"), or when there are no examples at all.
 void check_two_classes(const std::vector<LabelledText>& examples, const std::string& source);

@@ -88,6 +88,25 @@ struct TopFeatures {
   std::vector<NgramWeight> negative;  // most negative first
 };
 
+struct NgramContribution {
+  std::string ngram;
+  std::size_t first = 0;   // token index of its first occurrence
+  std::size_t length = 0;  // n
+  float contribution = 0;  // w[i] · r[i] · x[i]: what the n-gram adds to the document's logit
+};
+
+// Why the baseline scored a document as it did. The logit z = bias + Σ ngrams' contributions;
+// each n-gram's contribution is shared evenly by the tokens of its occurrences, so
+// token_contributions [T] also sum to z − bias (up to float rounding) and show, token by token,
+// "what the linear model weighs" (positive: towards positive).
+struct BagOfNgramsExplanation {
+  float probability = 0;  // σ(z)
+  float bias = 0;
+  std::vector<std::string> tokens;         // [T] the tokens explained
+  std::vector<float> token_contributions;  // [T], aligned with the tokens explained
+  std::vector<NgramContribution> ngrams;   // the vocabulary's n-grams present, by first position then n
+};
+
 class BagOfNgramsClassifier {
  public:
   BagOfNgramsClassifier() = default;
@@ -103,6 +122,10 @@ class BagOfNgramsClassifier {
   float predict_proba(const std::vector<std::string>& tokens) const;
   // [N] probabilities for N documents.
   std::vector<float> predict_proba(const std::vector<std::vector<std::string>>& docs) const;
+
+  // Per-n-gram and per-token contributions to the logit (BagOfNgramsExplanation) for one
+  // document's tokens. Throws std::logic_error before fit/load.
+  BagOfNgramsExplanation explain(const std::vector<std::string>& tokens) const;
 
   // The k most positive and k most negative n-grams by w[i] · r[i] (ties: lower index first).
   TopFeatures top_features(std::size_t k) const;
@@ -124,6 +147,12 @@ class BagOfNgramsClassifier {
   friend std::vector<std::uint8_t> save_bag_of_ngrams(const BagOfNgramsClassifier& model);
   friend BagOfNgramsClassifier load_bag_of_ngrams(const std::uint8_t* data, std::size_t size);
   void index_vocabulary();
+  struct Occurrence {
+    std::uint32_t feature;
+    std::size_t start, n;  // tokens [start, start + n)
+  };
+  // Every occurrence of a vocabulary n-gram in `tokens`, sorted by feature then start.
+  std::vector<Occurrence> occurrences(const std::vector<std::string>& tokens) const;
   float probability(const std::vector<std::string>& tokens) const;
 
   BagOfNgramsConfig config_;

@@ -6,6 +6,7 @@ import type { DataSource } from '../../engine/protocol';
 import type { DataSummary } from '../../../generated/attn_engine.mjs';
 import { el, errorMessage } from '../dom';
 import { folderArchive } from './folder_archive';
+import { sentenceFilesPicker, sentenceSource, type SentencePair } from './sentence_files';
 import { checkHoldout } from './recipes';
 import { CHOICES, DEFAULTS, type StudioSettings } from './settings';
 import type { HoldoutSplit, StatsPanel } from './stats_panel';
@@ -23,6 +24,8 @@ export interface DataHost {
 export class DataPanel {
   readonly element = el('section', { className: 'studio-data' });
   private file: File | null = null;
+  /** The two-file layout (one sentence per line, one file per class), when chosen instead of `file`. */
+  private sentencePair: SentencePair | null = null;
   /** The data the main engine holds; null: none yet or a new choice not loaded. */
   loaded: Promise<boolean> | null = null;
   /** The hold-out share (percent) and seed the loaded data was split with. */
@@ -82,7 +85,7 @@ export class DataPanel {
         this.host.settings().data = value;
         this.loaded = null;
         this.host.writeUrl();
-        if (value !== 'file' || this.file) void this.load();
+        if (value !== 'file' || this.hasFile()) void this.load();
       });
       this.radios.set(value, radio);
       choice.append(el('div', {}, radio, el('label', { htmlFor: radio.id }, ` ${labels[value]}`)));
@@ -112,6 +115,7 @@ export class DataPanel {
       el('br'),
       el('label', { htmlFor: 'data-folder' }, 'or an unpacked aclImdb folder: '),
       this.folderInput,
+      sentenceFilesPicker((pair) => this.chooseFile(null, pair)),
     );
     this.dropZone.addEventListener('dragover', (event) => {
       event.preventDefault();
@@ -201,7 +205,7 @@ export class DataPanel {
 
   /** Whether a file was chosen (a link cannot carry one). */
   hasFile(): boolean {
-    return this.file !== null;
+    return this.file !== null || this.sentencePair !== null;
   }
 
   /** Shows the settings' data choice and split. */
@@ -221,8 +225,9 @@ export class DataPanel {
     for (const radio of [...this.splitRadios.values(), ...this.radios.values()]) radio.disabled = busy;
   }
 
-  private chooseFile(file: File): void {
+  private chooseFile(file: File | null, pair: SentencePair | null = null): void {
     this.file = file;
+    this.sentencePair = pair;
     this.host.settings().data = 'file';
     this.radios.get('file')!.checked = true;
     this.host.writeUrl();
@@ -256,6 +261,12 @@ export class DataPanel {
     const s = this.host.settings();
     if (s.data === 'synthetic') return { kind: 'synthetic', count: s.syntheticCount, seed: s.syntheticSeed };
     if (s.data === 'file') {
+      if (this.sentencePair) {
+        const check = checkHoldout(this.splitPercent.value, this.splitSeed.value);
+        if ('error' in check) throw new Error(check.error);
+        this.loadedSplit = { percent: Number(this.splitPercent.value), seed: check.seed };
+        return sentenceSource(this.sentencePair, check.fraction, check.seed);
+      }
       if (!this.file) throw new Error('Choose a file first (or drop one on the box above).');
       const check = checkHoldout(this.splitPercent.value, this.splitSeed.value);
       if ('error' in check) throw new Error(check.error);
@@ -276,8 +287,13 @@ export class DataPanel {
   load(): Promise<boolean> {
     const run = (async () => {
       this.error.textContent = '';
+      const data = this.host.settings().data;
       this.status.textContent =
-        this.host.settings().data === 'file' && this.file ? `Reading ${this.file.name}…` : 'Loading…';
+        data === 'file' && this.file
+          ? `Reading ${this.file.name}…`
+          : data === 'file' && this.sentencePair
+            ? `Reading ${this.sentencePair.positive.name} and ${this.sentencePair.negative.name}…`
+            : 'Loading…';
       this.progressBox.hidden = false;
       this.progress.removeAttribute('value');
       this.loadButton.disabled = true;

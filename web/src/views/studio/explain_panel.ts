@@ -84,6 +84,8 @@ export class ExplainPanel {
   private base: Prediction | null = null;
   private analysis: ReviewAnalysis | null = null;
   private readonly edits = new Map<number, string>();
+  /** A comparison placed under the tokens (the baseline) keeps the review box usable without a model. */
+  private comparison = false;
 
   private readonly hint = el('p', { className: 'explain-hint', textContent: DISABLED_HINT });
   private readonly text = el('textarea', {
@@ -146,6 +148,19 @@ export class ExplainPanel {
     this.setEnabled(false);
   }
 
+  /** The review being explained. */
+  get reviewText(): string {
+    return this.text.value;
+  }
+
+  /** Places `element` under the counterfactual line; `onText` runs on every edit of the review. */
+  addComparison(element: HTMLElement, onText: () => void): void {
+    this.counterfactual.after(element);
+    this.text.addEventListener('input', onText);
+    this.comparison = true;
+    this.text.disabled = false;
+  }
+
   /** The Studio calls this whenever the model changes (created, trained, loaded). */
   modelChanged(info: { trained: boolean }): void {
     this.trained = info.trained;
@@ -161,6 +176,7 @@ export class ExplainPanel {
     this.element.dataset.state = enabled ? 'ready' : 'disabled';
     this.hint.hidden = enabled;
     for (const control of this.controls) control.disabled = !enabled;
+    this.text.disabled = !enabled && !this.comparison;
     this.resetButton.disabled = !enabled || this.edits.size === 0;
   }
 

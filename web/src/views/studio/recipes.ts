@@ -1,5 +1,6 @@
 // Named training recipes for the Studio and the checks of its test-set choice. Pure functions of
 // the settings, so node tests cover them without a page.
+import type { SentimentRecipe } from '../../../generated/attn_engine.mjs';
 import { DEFAULTS, type StudioSettings } from './settings';
 
 export type RecipeName = 'builtin' | 'imdb' | 'preview';
@@ -41,13 +42,29 @@ export const RECIPE_LABELS: Record<RecipeName, string> = {
 /** Reviews (training + test) from which the page suggests the real-data recipe. */
 export const LARGE_DATA = 5000;
 
+/** The engine's recipe table (train/recipes.hpp, the CLI's defaults), once it has arrived. */
+let engineRecipes: readonly SentimentRecipe[] | null = null;
+
+/** Takes the engine's recipe table (`sentimentRecipes()`): the one table the CLI reads too. */
+export function useEngineRecipes(table: readonly SentimentRecipe[]): void {
+  engineRecipes = table;
+}
+
+/** True once the engine's table is here ("imdb" needs it). */
+export function hasEngineRecipes(): boolean {
+  return engineRecipes !== null;
+}
+
+/** The CLI's --model name whose recipe fits the Studio's encoder and pooling. */
+export function cliModel(s: Pick<StudioSettings, 'encoder' | 'pooling'>): SentimentRecipe['model'] {
+  if (s.encoder === 'transformer') return 'transformer';
+  return s.pooling === 'last' ? 'bilstm' : 'bilstm-attention';
+}
+
 /**
- * The values of `name` for the encoder (and pooling) in `s`.
- *
- * "imdb" is the CLI's recipe (`attn train --help`; the table is `recipe_for` in cli/commands.cpp,
- * with --vocab 5000, --maxlen 500, --batch 32 and --patience 2 from train_command): recurrent
- * models 4 epochs at 0.002 with a cosine schedule, dropout and word dropout 0.2; the Transformer
- * 6 epochs at 0.0005 (constant), mean pooling, dropout 0.2. Keep the two in step.
+ * The values of `name` for the encoder (and pooling) in `s`. "imdb" is the engine's recipe for
+ * that model (cliModel); a recurrent model keeps its pooling, the Transformer takes the recipe's.
+ * Throws for "imdb" before useEngineRecipes.
  */
 export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder' | 'pooling'>): RecipeValues {
   // The built-in corpus' recipe is the Studio's defaults.
@@ -57,19 +74,27 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
   };
   if (name === 'preview') return { ...base, epochs: 2, maxlen: 100 };
   if (name === 'builtin') return base;
-  const common = { ...base, maxlen: 500, numWords: 5000, batchSize: 32, patience: 2 };
-  if (s.encoder === 'transformer') {
-    return {
-      ...common,
-      epochs: 6,
-      learningRate: 5e-4,
-      schedule: 'constant',
-      dropout: 0.2,
-      wordDropout: 0,
-      pooling: 'mean',
-    };
-  }
-  return { ...common, epochs: 4, learningRate: 2e-3, schedule: 'cosine', dropout: 0.2, wordDropout: 0.2 };
+  const model = cliModel(s);
+  const r = engineRecipes?.find((recipe) => recipe.model === model);
+  if (!r) throw new Error(`The engine's recipe for ${model} has not arrived yet.`);
+  return {
+    maxlen: r.maxlen,
+    numWords: r.numWords,
+    epochs: r.epochs,
+    batchSize: r.batchSize,
+    learningRate: r.learningRate,
+    dropout: r.dropout,
+    wordDropout: r.wordDropout,
+    schedule: r.schedule as RecipeValues['schedule'],
+    patience: r.patience,
+    pooling: s.encoder === 'transformer' ? (r.pooling as RecipeValues['pooling']) : s.pooling,
+  };
+}
+
+/** The CLI's `bow` settings from the engine's table (the baseline trains as `attn train --model bow`). */
+export function baselineRecipe(): { epochs: number; learningRate: number } | null {
+  const r = engineRecipes?.find((recipe) => recipe.model === 'bow');
+  return r ? { epochs: r.epochs, learningRate: r.learningRate } : null;
 }
 
 /** `s` with the recipe's values filled in. */
@@ -80,6 +105,7 @@ export function applyRecipe(name: RecipeName, s: StudioSettings): StudioSettings
 /** Which recipe the settings follow exactly, or null (the learner changed something). */
 export function matchingRecipe(s: StudioSettings): RecipeName | null {
   for (const name of Object.keys(RECIPE_LABELS) as RecipeName[]) {
+    if (name === 'imdb' && !engineRecipes) continue;
     const values = recipeValues(name, s);
     if ((Object.keys(values) as (keyof RecipeValues)[]).every((key) => values[key] === s[key])) return name;
   }
@@ -88,7 +114,7 @@ export function matchingRecipe(s: StudioSettings): RecipeName | null {
 
 /** True when the loaded data is large and the settings do not follow the real-data recipe. */
 export function suggestsRealDataRecipe(s: StudioSettings, reviews: number): boolean {
-  return reviews > LARGE_DATA && matchingRecipe(s) !== 'imdb';
+  return hasEngineRecipes() && reviews > LARGE_DATA && matchingRecipe(s) !== 'imdb';
 }
 
 export type HoldoutCheck = { fraction: number; seed: number } | { error: string };

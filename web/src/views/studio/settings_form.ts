@@ -2,7 +2,14 @@
 // (their values live in the URL through the Studio), and the suggestion of the real-data recipe
 // when a large data set is loaded. The engine checks the values; its message shows under the form.
 import { el } from '../dom';
-import { applyRecipe, matchingRecipe, RECIPE_LABELS, suggestsRealDataRecipe, type RecipeName } from './recipes';
+import {
+  applyRecipe,
+  hasEngineRecipes,
+  matchingRecipe,
+  RECIPE_LABELS,
+  suggestsRealDataRecipe,
+  type RecipeName,
+} from './recipes';
 import { CHOICES, formatRate, type StudioSettings } from './settings';
 
 /** What the form needs from the Studio. */
@@ -49,7 +56,14 @@ export class SettingsForm {
       row(input, label);
     };
     for (const name of Object.keys(RECIPE_LABELS) as RecipeName[]) {
-      this.recipeSelect.append(el('option', { value: name, textContent: RECIPE_LABELS[name] }));
+      // "imdb" waits for the engine's recipe table (recipesArrived).
+      this.recipeSelect.append(
+        el('option', {
+          value: name,
+          textContent: RECIPE_LABELS[name],
+          disabled: name === 'imdb' && !hasEngineRecipes(),
+        }),
+      );
     }
     this.recipeSelect.append(
       el('option', { value: 'custom', textContent: 'Custom (changed by hand)', disabled: true }),
@@ -114,6 +128,13 @@ export class SettingsForm {
   setLearningRate(rate: number): void {
     this.inputs.get('learningRate')!.value = formatRate(rate);
     this.read();
+  }
+
+  /** The engine's recipe table is in: every preset can be chosen, and the form names the one it matches. */
+  recipesArrived(): void {
+    for (const option of this.recipeSelect.options) option.disabled = option.value === 'custom';
+    this.recipeSelect.value = matchingRecipe(this.host.settings()) ?? 'custom';
+    this.updateSuggestion();
   }
 
   setBusy(busy: boolean): void {

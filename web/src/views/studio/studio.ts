@@ -19,11 +19,13 @@ import { el, errorMessage } from '../dom';
 import type { RunState } from '../run_state';
 import { createTabs } from '../tabs';
 import type { ViewContext } from '../types';
+import { BowPanel } from './bow_panel';
 import { addProgress, newCurves, SNAPSHOTS_PER_RUN, type Curves } from './curves';
 import { DataPanel } from './data_panel';
 import { ErrorsPanel } from './errors_panel';
 import { ExplainPanel } from './explain_panel';
 import { ChallengerRejected, Race, sideLabels } from './race';
+import { baselineRecipe, hasEngineRecipes, useEngineRecipes } from './recipes';
 import { SavePanel } from './save_panel';
 import {
   DEFAULTS,
@@ -58,6 +60,7 @@ export class Studio {
   private frameRequested = false;
   private renderedAt = 0;
   private readonly explain: ExplainPanel;
+  private readonly bow: BowPanel;
   private readonly errors: ErrorsPanel;
   private readonly stats: StatsPanel;
   private readonly data: DataPanel;
@@ -74,6 +77,12 @@ export class Studio {
     const busy = () => this.busy();
     const writeUrl = () => this.writeUrl();
     this.explain = new ExplainPanel(engine);
+    this.bow = new BowPanel(
+      engine,
+      () => this.explain.reviewText,
+      () => ({ seed: this.settings.seed, ...baselineRecipe() }),
+    );
+    this.explain.addComparison(this.bow.element, () => this.bow.textChanged());
     this.errors = new ErrorsPanel(engine);
     this.stats = new StatsPanel(engine, settings, () => this.data.loadedSplit);
     this.data = new DataPanel(
@@ -144,6 +153,13 @@ export class Studio {
       tabs.element,
     );
     this.training.controls.refresh();
+    void this.loadRecipes();
+  }
+
+  /** The real-data presets are the engine's recipe table (the CLI's defaults), read once. */
+  private async loadRecipes(): Promise<void> {
+    if (!hasEngineRecipes()) useEngineRecipes(await this.engine.call('sentimentRecipes'));
+    this.form.recipesArrived();
   }
 
   /** Applies the route's parameters (first visit, links, back/forward). */
@@ -184,6 +200,7 @@ export class Studio {
   private async dataLoaded(summary: DataSummary): Promise<void> {
     this.save.setModel(false);
     await this.stats.refresh(summary);
+    this.bow.dataChanged();
     this.form.updateSuggestion();
   }
 
