@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from './support/browser.mjs';
 
@@ -353,6 +353,80 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
   assert.equal(await page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]').textContent(), '0/2');
   await page.goto(env.baseUrl + 'course.html#lesson-3');
   assert.doesNotMatch(await page.locator('[data-testid="exercise-dot_scores"] .cm-content').textContent(), /my draft/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: progress view; export to a file, clear, import restores it; a bad file changes nothing', async () => {
+  const { page, problems } = await openLesson(4);
+  const exercise = page.locator('[data-testid="exercise-softmax"]');
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  await exercise.getByRole('button', { name: 'Put the solution in the editor' }).click();
+  assert.equal((await check(page, 'softmax')).state, 'pass');
+
+  await page.goto(env.baseUrl + 'course.html#map');
+  const row = (n) => page.locator(`[data-testid="progress-lesson-${n}"]`);
+  const solved4 = row(4).locator('[data-testid="exercises-solved"]');
+  assert.equal(await solved4.textContent(), '1 / 1');
+  assert.equal(await row(2).locator('[data-testid="exercises-solved"]').textContent(), '0 / 1');
+  assert.equal(await row(10).locator('[data-testid="models-trained"]').textContent(), '0 / 2');
+  assert.equal(await row(4).locator('[data-testid="models-trained"]').textContent(), '—');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export my progress' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'attention-course-progress.json');
+  const exported = readFileSync(await download.path());
+  const file = JSON.parse(exported.toString('utf8'));
+  assert.equal(file.format, 'attention-playground-course-progress');
+  assert.equal(file.version, 1);
+  assert.deepEqual(file.progress.solved, { softmax: true });
+
+  // A new browser: empty storage.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('[data-testid="progress-panel"]');
+  assert.equal(await solved4.textContent(), '0 / 1');
+
+  // A foreign file and a damaged one are refused with a message, and nothing changes.
+  const status = page.locator('[data-testid="progress-file-status"]');
+  const importInput = page.locator('[data-testid="progress-import"]');
+  await importInput.setInputFiles({
+    name: 'package.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"name": "x", "version": "1.0.0"}'),
+  });
+  await page.waitForSelector('[data-testid="progress-file-status"][data-state="error"]');
+  assert.match(
+    await status.textContent(),
+    /^package\.json: This file is not a progress file of the Attention Playground course\. Nothing was changed\.$/,
+  );
+  const damaged = { ...file, progress: { ...file.progress, solved: { softmax: 'yes' } } };
+  await importInput.setInputFiles({
+    name: 'damaged.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(damaged)),
+  });
+  await page.waitForFunction(() =>
+    /damaged\.json/.test(document.querySelector('[data-testid="progress-file-status"]').textContent),
+  );
+  assert.match(await status.textContent(), /"solved\.softmax" should be true/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('attention-playground.course.v1')), null);
+  assert.equal(await solved4.textContent(), '0 / 1');
+
+  await importInput.setInputFiles({
+    name: 'attention-course-progress.json',
+    mimeType: 'application/json',
+    buffer: exported,
+  });
+  await page.waitForSelector('[data-testid="progress-file-status"][data-state="ok"]');
+  assert.match(await status.textContent(), /^Imported: 1 solved exercise, /);
+  assert.equal(await solved4.textContent(), '1 / 1');
+  await page.reload();
+  assert.equal(await solved4.textContent(), '1 / 1');
+  await page.goto(env.baseUrl + 'course.html#lesson-4');
+  await page.waitForSelector('[data-testid="exercise-softmax"][data-solved="true"]');
   assert.deepEqual(problems, []);
   await page.close();
 });

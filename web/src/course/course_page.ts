@@ -12,24 +12,11 @@ import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
 import { createPoolingDemoView, type PoolingEngine } from './pooling_demo_view';
 import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
+import { createProgressPanel, tasksOf } from './progress_view';
 import { createTrainingView } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
   return `#lesson-${lesson.number}`;
-}
-
-/** Ids of the exercises and predictions of a lesson, for progress counts. */
-function tasksOf(lesson: Lesson): {
-  exercises: string[];
-  predictions: string[];
-} {
-  const exercises: string[] = [];
-  const predictions: string[] = [];
-  for (const block of lesson.blocks) {
-    if ('exercise' in block) exercises.push(block.exercise);
-    if ('prediction' in block) predictions.push(block.prediction.id);
-  }
-  return { exercises, predictions };
 }
 
 export function lessonProgress(lesson: Lesson, progress: ProgressStore): { done: number; total: number } {
@@ -84,7 +71,12 @@ export function createCourseMap(progress: ProgressStore): {
     summary.textContent = `${solved} of ${total} coding exercises solved.`;
   };
   render();
-  const dispose = progress.onChange(render);
+  const panel = createProgressPanel(progress);
+  const unsubscribe = progress.onChange(render);
+  const dispose = () => {
+    unsubscribe();
+    panel.dispose();
+  };
 
   const reset = el('button', {
     type: 'button',
@@ -121,6 +113,7 @@ export function createCourseMap(progress: ProgressStore): {
     summary,
     list,
     el('div', { className: 'buttons' }, reset),
+    panel.element,
   );
   return { element, dispose };
 }
@@ -154,8 +147,8 @@ export function createLessonPage(
     else if ('todo' in block) article.append(mathBlock('aside', block.todo, 'todo'));
     else if ('figure' in block) article.append(createFigureView(block.figure, call, figures++));
     else if ('prediction' in block) article.append(new PredictionView(block.prediction, call, progress).element);
-    else if ('training' in block) article.append(createTrainingView(block.training));
-    else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq));
+    else if ('training' in block) article.append(createTrainingView(block.training, progress));
+    else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq, progress));
     else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
     else if ('exercise' in block) {
       const exercise = EXERCISES[block.exercise];

@@ -65,6 +65,7 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
       await engine.train(settings, (p) => {
         if ('step' in p && typeof p.step === 'number') status.textContent = `Training… step ${p.step}`;
       });
+      progress.markTrained(demo.id);
       setState('trained', 'Trained. Now run your attentionPool in it.');
       runButton.disabled = false;
     } catch (error) {

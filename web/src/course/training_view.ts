@@ -3,6 +3,7 @@
 import { el } from '../views/dom';
 import { mathBlock } from './math';
 import type { TrainingDemo } from './lessons/types';
+import type { ProgressStore } from './progress';
 import type { FromTrainingWorker, ToTrainingWorker } from './training_worker';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -66,7 +67,7 @@ function train(
   return { done, cancel };
 }
 
-export function createTrainingView(demo: TrainingDemo): HTMLElement {
+export function createTrainingView(demo: TrainingDemo, progressStore: ProgressStore): HTMLElement {
   const button = el('button', {
     type: 'button',
     className: 'primary',
@@ -124,6 +125,7 @@ export function createTrainingView(demo: TrainingDemo): HTMLElement {
           ),
         );
       }
+      progressStore.markTrained(demo.id);
       status.textContent = 'Done.';
       element.dataset.state = 'done';
     } catch (error) {
