@@ -11,9 +11,10 @@ import { mathBlock } from './math';
 import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
 import { createPoolingDemoView, type PoolingEngine } from './pooling_demo_view';
+import { createSentimentDemoView, type SentimentEngine } from './sentiment_demo_view';
 import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
 import { createProgressPanel, tasksOf } from './progress_view';
-import { createTrainingView } from './training_view';
+import { createTrainingView, type ToyEngine } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
   return `#lesson-${lesson.number}`;
@@ -122,7 +123,7 @@ export function createLessonPage(
   lesson: Lesson,
   call: EngineCall,
   progress: ProgressStore,
-  seq2seq: Seq2SeqEngine & PoolingEngine,
+  seq2seq: Seq2SeqEngine & PoolingEngine & ToyEngine & SentimentEngine,
 ): HTMLElement {
   const index = LESSONS.indexOf(lesson);
   const previous = LESSONS[index - 1];
@@ -141,19 +142,29 @@ export function createLessonPage(
     nav(),
     el('h2', {}, `${lesson.number}. ${lesson.title}`),
   );
+  const exerciseView = (id: string) => {
+    const exercise = EXERCISES[id];
+    if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${id}'`);
+    return new ExerciseView(exercise, call, progress).element;
+  };
   let figures = 0;
   for (const block of lesson.blocks) {
     if ('html' in block) article.append(mathBlock('div', block.html, 'lesson-text'));
     else if ('todo' in block) article.append(mathBlock('aside', block.todo, 'todo'));
     else if ('figure' in block) article.append(createFigureView(block.figure, call, figures++));
     else if ('prediction' in block) article.append(new PredictionView(block.prediction, call, progress).element);
-    else if ('training' in block) article.append(createTrainingView(block.training, progress));
+    else if ('training' in block) article.append(createTrainingView(block.training, seq2seq, progress));
     else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq, progress));
+    else if ('sentiment' in block) article.append(createSentimentDemoView(block.sentiment, seq2seq, progress));
     else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
     else if ('exercise' in block) {
-      const exercise = EXERCISES[block.exercise];
-      if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${block.exercise}'`);
-      article.append(new ExerciseView(exercise, call, progress).element);
+      const view = exerciseView(block.exercise);
+      const before = article.lastElementChild;
+      if (block.beside && before) {
+        const pair = el('div', { className: 'lesson-beside' });
+        before.replaceWith(pair);
+        pair.append(before, view);
+      } else article.append(view);
     }
   }
   article.append(nav());

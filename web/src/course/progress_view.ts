@@ -21,6 +21,7 @@ export function tasksOf(lesson: Lesson): {
     if ('training' in block) models.push(block.training.id);
     if ('seq2seq' in block) models.push(block.seq2seq.id);
     if ('pooling' in block) models.push(block.pooling.id);
+    if ('sentiment' in block) models.push(block.sentiment.id);
   }
   return { exercises, predictions, models };
 }

@@ -12,6 +12,8 @@
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
 //   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics,
 //   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo.
+// Toy runs (the worker's ToyHost; the course's "Train one"): toyRun(configJson, onProgress) →
+//   ToyRunOutcome, toyCancel() (the run then resolves with `cancelled: true`).
 // Engine: memoryBytes() → wasm memory size, onRestart(listener), dispose().
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
@@ -50,6 +52,9 @@ import type {
   SessionOps,
   SessionRequest,
   ToWorker,
+  ToyRequest,
+  ToyRunOutcome,
+  ToyRunProgress,
   TrainOptions,
   TrainingOutcome,
   TrainingProgress,
@@ -77,6 +82,7 @@ interface Pending {
   reject: (e: Error) => void;
   onProgress?: (p: TrainingProgress) => void;
   onSeq2SeqProgress?: (p: Seq2SeqProgress) => void;
+  onToyProgress?: (p: ToyRunProgress) => void;
   onLoad?: (p: LoadProgress) => void;
 }
 
@@ -175,6 +181,9 @@ export class EngineBridge {
           break;
         case 'seq2seq-progress':
           this.pending.get(message.id)?.onSeq2SeqProgress?.(message.progress);
+          break;
+        case 'toy-progress':
+          this.pending.get(message.id)?.onToyProgress?.(message.progress);
           break;
         case 'load-progress':
           this.pending.get(message.id)?.onLoad?.(message);
@@ -341,6 +350,19 @@ export class EngineBridge {
     return this.seq2seq('loadModel', { bytes }, {}, [bytes]);
   }
 
+  /** Trains a toy run (runToyTask's settings) in chunks; resolves with its test numbers. */
+  toyRun(configJson: string, onProgress?: (p: ToyRunProgress) => void): Promise<ToyRunOutcome> {
+    const request: ToyRequest = { op: 'run', configJson };
+    return this.send(
+      { type: 'toy', id: this.nextId++, request },
+      { onToyProgress: onProgress },
+    ) as Promise<ToyRunOutcome>;
+  }
+  toyCancel(): Promise<{ cancelled: boolean }> {
+    const request = { op: 'cancel' } as ToyRequest;
+    return this.send({ type: 'toy', id: this.nextId++, request }, {}) as Promise<{ cancelled: boolean }>;
+  }
+
   private seq2seq<K extends Seq2SeqOp>(
     op: K,
     args: Seq2SeqOps[K]['args'],
@@ -367,7 +389,7 @@ export class EngineBridge {
 
   private send(
     message: Exclude<ToWorker, { type: 'crash-test' }>,
-    callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress'>,
+    callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress' | 'onToyProgress'>,
     transfer: Transferable[] = [],
   ) {
     if (this.disposed) return Promise.reject(new Error('the engine was shut down: reload the page'));
