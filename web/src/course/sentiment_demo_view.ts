@@ -193,7 +193,9 @@ export function createSentimentDemoView(
         cols: p.tokens.length,
         rowLabels: ['α'],
         colLabels: p.tokens,
-        range: [0, 1],
+        // From 0 to the largest weight: a long sentence's weights are all small, and the colour
+        // should still show which tokens stand out.
+        range: [0, Math.max(1e-6, ...p.weights)],
       });
       const top = p.tokens
         .map((token, i) => ({ token, weight: p.weights[i] }))
