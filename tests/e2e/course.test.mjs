@@ -709,3 +709,31 @@ test('course: lesson 10 trains on an aclImdb archive the learner picks; a broken
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('course: lesson 10’s two classifiers share the worker’s session; the replaced one asks to be trained again', async () => {
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const sentiment = page.locator('[data-testid="sentiment-imdb-attention"]');
+  await sentiment.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]', { timeout: 120000 });
+  const pooling = page.locator('[data-testid="pooling-your-pooling"]');
+  await pooling.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="pooling-your-pooling"][data-state="trained"]', { timeout: 120000 });
+  await sentiment.getByRole('button', { name: 'Read its attention' }).click();
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="stale"]');
+  assert.match(
+    await sentiment.locator('[data-testid="sentiment-reading"]').textContent(),
+    /^Another demo has trained a model since: train this one again\.$/,
+  );
+  assert.equal(await sentiment.getByRole('button', { name: 'Read its attention' }).isDisabled(), true);
+  // And the other way round.
+  await sentiment.getByRole('button', { name: 'Train again' }).click();
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]', { timeout: 120000 });
+  await pooling.getByRole('button', { name: 'Run my attentionPool in the model' }).click();
+  await page.waitForFunction(() =>
+    /Another demo has trained a model since/.test(
+      document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
+    ),
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -115,6 +115,7 @@ export function createSentimentDemoView(
     readButton.disabled = true;
     outcome.replaceChildren();
     reading.replaceChildren();
+    delete reading.dataset.state;
     token = claimSentimentSession();
     const settings = sentimentSettings(demo, file ? 'archive' : 'builtin', quickMode());
     try {
@@ -176,6 +177,7 @@ export function createSentimentDemoView(
     if (!ownsSentimentSession(token)) {
       readButton.disabled = true;
       reading.replaceChildren(el('p', {}, 'Another demo has trained a model since: train this one again.'));
+      reading.dataset.state = 'stale';
       return;
     }
     const text = sentence.value.trim();
