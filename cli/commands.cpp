@@ -177,13 +177,6 @@ std::string describe(const ClassificationMetrics& m) {
   return s.str();
 }
 
-std::vector<int> labels_of(const std::vector<LabelledText>& examples) {
-  std::vector<int> labels;
-  labels.reserve(examples.size());
-  for (const LabelledText& e : examples) labels.push_back(e.label);
-  return labels;
-}
-
 // Moves a stratified share of the training examples into the (empty) test set (the engine's
 // rule, data/splits.hpp, as the page applies it).
 void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {

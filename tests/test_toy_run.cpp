@@ -102,3 +102,28 @@ TEST_CASE("toy_run.config_errors") {
   CHECK_THROWS_WITH_AS(run_toy_task(c), "unknown toy task 'nope'; valid: contains_token, first_of_two",
                        std::invalid_argument);
 }
+
+TEST_CASE("toy_run.chunked_run_gives_the_same_losses_and_result") {
+  ToyRunConfig c = toy_run_config_from_json(R"({"task": "contains_token", "encoder": "bilstm", "pooling": "attention",
+                                                 "embed_dim": 8, "units": 8, "attention_dim": 8, "steps": 23,
+                                                 "train_examples": 200, "test_examples": 64, "seed": 3})");
+  const ToyRunResult whole = run_toy_task(c);
+  ToyRun run(c);
+  CHECK(run.run_steps(0).empty());
+  std::vector<float> losses;
+  for (std::size_t n : {1u, 5u, 2u, 100u}) {
+    const std::vector<float> part = run.run_steps(n);
+    losses.insert(losses.end(), part.begin(), part.end());
+  }
+  CHECK(run.finished());
+  CHECK(run.step() == 23);
+  CHECK(run.run_steps(4).empty());
+  CHECK(losses == whole.losses);  // bit-identical however the steps are grouped
+  const ToyRunResult chunked = run.result();
+  CHECK(chunked.losses == whole.losses);
+  CHECK(chunked.test_accuracy == whole.test_accuracy);
+  CHECK(chunked.decisive_attention == whole.decisive_attention);
+  CHECK(chunked.decisive_argmax_rate == whole.decisive_argmax_rate);
+  CHECK_THROWS_WITH_AS(ToyRun(toy_run_config_from_json(R"({"learning_rate": 0})")), "learning_rate must be > 0",
+                       std::invalid_argument);
+}

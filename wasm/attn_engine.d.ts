@@ -580,7 +580,18 @@ export interface Seq2SeqSession {
   delete(): void;
 }
 
+/** The toy run of runToyTask in chunks of steps (same losses, however the steps are grouped). */
+export interface ToyRun {
+  /** Up to `steps` optimiser steps; `losses` (a copy) are theirs; `step` counts all steps so far. */
+  runSteps(steps: number): { losses: Float32Array; step: number; plannedSteps: number; done: boolean };
+  /** The test-set numbers of the model as it is now, with every loss so far (copies). */
+  result(): ToyRunResult;
+  delete(): void;
+}
+
 export interface AttnEngine {
+  /** Throws for a bad configuration (the same messages as runToyTask). */
+  ToyRun: { new (configJson: string): ToyRun };
   SentimentSession: { new (): SentimentSession };
   Seq2SeqSession: {
     new (settings: Seq2SeqSettings | undefined | null): Seq2SeqSession;

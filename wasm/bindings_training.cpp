@@ -1,5 +1,8 @@
-// Embind bindings for training runs. Conversion only: the run itself is attn::run_toy_task.
+// Embind bindings for toy training runs. Conversion only: the run itself is attn::ToyRun
+// (core/include/attn/train/toy_run.hpp).
 #include <emscripten/bind.h>
+
+#include <memory>
 
 #include "attn/train/recipes.hpp"
 #include "attn/train/toy_run.hpp"
@@ -7,6 +10,21 @@
 
 namespace attn::wasm {
 namespace {
+
+val losses_to_js(const std::vector<float>& losses) {
+  Tensor1 copy = xt::adapt(losses, {losses.size()});
+  return to_js(copy)["data"];
+}
+
+val result_to_js(const ToyRunResult& r) {
+  val out = val::object();
+  out.set("losses", losses_to_js(r.losses));
+  out.set("testAccuracy", val(r.test_accuracy));
+  out.set("decisiveAttention", val(r.decisive_attention));
+  out.set("decisiveArgmaxRate", val(r.decisive_argmax_rate));
+  out.set("parameters", val(static_cast<double>(r.parameters)));
+  return out;
+}
 
 // runToyTask(configJson, onStep?) -> {losses: Float32Array, testAccuracy, decisiveAttention,
 // decisiveArgmaxRate, parameters}. onStep(step, loss) is called synchronously after each step.
@@ -17,15 +35,7 @@ val js_run_toy_task(const std::string& config_json, const val& on_step) {
     if (!is_absent(on_step)) {
       callback = [&on_step](std::size_t step, float loss) { on_step(val(static_cast<double>(step)), val(loss)); };
     }
-    const ToyRunResult r = run_toy_task(config, callback);
-    Tensor1 losses = xt::adapt(r.losses, {r.losses.size()});
-    val out = val::object();
-    out.set("losses", to_js(losses)["data"]);
-    out.set("testAccuracy", val(r.test_accuracy));
-    out.set("decisiveAttention", val(r.decisive_attention));
-    out.set("decisiveArgmaxRate", val(r.decisive_argmax_rate));
-    out.set("parameters", val(static_cast<double>(r.parameters)));
-    return out;
+    return result_to_js(run_toy_task(config, callback));
   });
 }
 
@@ -53,10 +63,43 @@ val js_sentiment_recipes() {
   });
 }
 
+// new ToyRun(configJson): the same run in chunks of steps (the engine worker trains the course's
+// demos with it and answers other requests between chunks).
+class JsToyRun {
+ public:
+  explicit JsToyRun(const std::string& config_json)
+      : run_(guarded([&] { return std::make_unique<ToyRun>(toy_run_config_from_json(config_json)); })) {}
+
+  // runSteps(n) -> {losses: Float32Array (a copy), step, plannedSteps, done}
+  val run_steps(double steps) {
+    return guarded([&] {
+      const std::vector<float> losses = run_->run_steps(whole_number(steps, "steps", 1e9));
+      val out = val::object();
+      out.set("losses", losses_to_js(losses));
+      out.set("step", static_cast<double>(run_->step()));
+      out.set("plannedSteps", static_cast<double>(run_->planned_steps()));
+      out.set("done", run_->finished());
+      return out;
+    });
+  }
+
+  // result() -> as runToyTask, evaluated on the test set now.
+  val result() {
+    return guarded([&] { return result_to_js(run_->result()); });
+  }
+
+ private:
+  std::unique_ptr<ToyRun> run_;
+};
+
 }  // namespace
 }  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(training) {
   emscripten::function("runToyTask", &attn::wasm::js_run_toy_task);
   emscripten::function("sentimentRecipes", &attn::wasm::js_sentiment_recipes);
+  emscripten::class_<attn::wasm::JsToyRun>("ToyRun")
+      .constructor<const std::string&>()
+      .function("runSteps", &attn::wasm::JsToyRun::run_steps)
+      .function("result", &attn::wasm::JsToyRun::result);
 }

@@ -5,8 +5,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { aclImdbFiles } from '../js/support/aclimdb_files.mjs';
+import { loadWebModules } from '../js/support/web_modules.mjs';
 import { openPage, startBrowser } from './support/browser.mjs';
 import { setCode } from './support/course.mjs';
 
@@ -349,6 +352,80 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
   await page.close();
 });
 
+test('course: progress view; export to a file, clear, import restores it; a bad file changes nothing', async () => {
+  const { page, problems } = await openLesson(4);
+  const exercise = page.locator('[data-testid="exercise-softmax"]');
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  await exercise.getByRole('button', { name: 'Put the solution in the editor' }).click();
+  assert.equal((await check(page, 'softmax')).state, 'pass');
+
+  await page.goto(env.baseUrl + 'course.html#map');
+  const row = (n) => page.locator(`[data-testid="progress-lesson-${n}"]`);
+  const solved4 = row(4).locator('[data-testid="exercises-solved"]');
+  assert.equal(await solved4.textContent(), '1 / 1');
+  assert.equal(await row(2).locator('[data-testid="exercises-solved"]').textContent(), '0 / 1');
+  assert.equal(await row(10).locator('[data-testid="models-trained"]').textContent(), '0 / 2');
+  assert.equal(await row(4).locator('[data-testid="models-trained"]').textContent(), '—');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export my progress' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'attention-course-progress.json');
+  const exported = readFileSync(await download.path());
+  const file = JSON.parse(exported.toString('utf8'));
+  assert.equal(file.format, 'attention-playground-course-progress');
+  assert.equal(file.version, 1);
+  assert.deepEqual(file.progress.solved, { softmax: true });
+
+  // A new browser: empty storage.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('[data-testid="progress-panel"]');
+  assert.equal(await solved4.textContent(), '0 / 1');
+
+  // A foreign file and a damaged one are refused with a message, and nothing changes.
+  const status = page.locator('[data-testid="progress-file-status"]');
+  const importInput = page.locator('[data-testid="progress-import"]');
+  await importInput.setInputFiles({
+    name: 'package.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"name": "x", "version": "1.0.0"}'),
+  });
+  await page.waitForSelector('[data-testid="progress-file-status"][data-state="error"]');
+  assert.match(
+    await status.textContent(),
+    /^package\.json: This file is not a progress file of the Attention Playground course\. Nothing was changed\.$/,
+  );
+  const damaged = { ...file, progress: { ...file.progress, solved: { softmax: 'yes' } } };
+  await importInput.setInputFiles({
+    name: 'damaged.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(damaged)),
+  });
+  await page.waitForFunction(() =>
+    /damaged\.json/.test(document.querySelector('[data-testid="progress-file-status"]').textContent),
+  );
+  assert.match(await status.textContent(), /"solved\.softmax" should be true/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('attention-playground.course.v1')), null);
+  assert.equal(await solved4.textContent(), '0 / 1');
+
+  await importInput.setInputFiles({
+    name: 'attention-course-progress.json',
+    mimeType: 'application/json',
+    buffer: exported,
+  });
+  await page.waitForSelector('[data-testid="progress-file-status"][data-state="ok"]');
+  assert.match(await status.textContent(), /^Imported: 1 solved exercise, /);
+  assert.equal(await solved4.textContent(), '1 / 1');
+  await page.reload();
+  assert.equal(await solved4.textContent(), '1 / 1');
+  await page.goto(env.baseUrl + 'course.html#lesson-4');
+  await page.waitForSelector('[data-testid="exercise-softmax"][data-solved="true"]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('course: every lesson renders its maths and live figures; the start page links to the course', async () => {
   const { page, problems } = await openLesson(1);
   for (let n = 1; n <= 10; n++) {
@@ -378,13 +455,47 @@ test('course: every lesson renders its maths and live figures; the start page li
   await page.close();
 });
 
-test('course: "train one" trains a model in a worker and reports its accuracy and attention', async () => {
-  const { page, problems } = await openLesson(10);
-  const demo = page.locator('[data-testid="training-attention-pooling"]');
+test('course: "train one" trains in the engine worker, draws its loss on the app chart, reports accuracy and attention', async () => {
+  const { page, problems } = await openLesson(9);
+  const demo = page.locator('[data-testid="training-bigru-attention"]');
   await demo.getByRole('button', { name: 'Train one' }).click();
-  await page.waitForSelector('[data-testid="training-attention-pooling"][data-state="done"]', { timeout: 180000 });
+  await page.waitForSelector('[data-testid="training-bigru-attention"][data-state="done"]', { timeout: 180000 });
   assert.match(await demo.locator('[data-testid="test-accuracy"]').textContent(), /^\d+\.\d %$/);
   assert.match(await demo.textContent(), /attention on the decisive tokens\d+\.\d % of the weight/);
+  // The loss curve is the app's line chart: one series from step 1 to step 200.
+  const chart = demo.locator('[data-testid="loss-chart-bigru-attention"]');
+  assert.equal(await chart.locator('path.series').count(), 1);
+  await chart.getByText('Data table').click();
+  const steps = await chart.locator('.chart-table tbody tr td:nth-child(2)').allTextContents();
+  assert.deepEqual([Number(steps[0]), Number(steps.at(-1))], [1, 200]);
+  assert.equal(await demo.getByRole('button', { name: 'Train another' }).isEnabled(), true);
+  // The course has no worker of its own any more: only the engine worker was started.
+  assert.deepEqual(
+    await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => /worker/.test(p))
+        .map((p) => p.replace(/-[\w-]+\.js$/, '.js')),
+    ),
+    ['/assets/worker.js'],
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: a toy run stops on request, mid-run', async () => {
+  const { page, problems } = await openLesson(9);
+  const demo = page.locator('[data-testid="training-bigru-attention"]');
+  await demo.getByRole('button', { name: 'Train one' }).click();
+  await page.waitForFunction(() =>
+    /step \d+ of 200/.test(
+      document.querySelector('[data-testid="training-bigru-attention"] [role="status"]').textContent,
+    ),
+  );
+  await demo.getByRole('button', { name: 'Stop' }).click();
+  await page.waitForSelector('[data-testid="training-bigru-attention"][data-state="stopped"]', { timeout: 60000 });
+  assert.equal(await demo.locator('[role="status"]').textContent(), 'Stopped.');
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -505,6 +616,115 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
       ),
     null,
     { timeout: 30000 },
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 9 shows the teacher-forcing exercise beside the date normaliser', async () => {
+  const { page, problems } = await openLesson(9);
+  const beside = page.locator('.lesson-beside');
+  assert.equal(await beside.count(), 1);
+  assert.equal(await beside.locator('[data-testid="seq2seq-dates"]').count(), 1);
+  assert.equal(await beside.locator('[data-testid="exercise-teacher_forcing"]').count(), 1);
+  assert.equal(await page.locator('[data-testid="exercise-teacher_forcing"]').count(), 1, 'shown once');
+  // On a wide screen the two sit side by side.
+  const [a, b] = await Promise.all(
+    ['[data-testid="seq2seq-dates"]', '[data-testid="exercise-teacher_forcing"]'].map((s) =>
+      page.locator(s).boundingBox(),
+    ),
+  );
+  assert.ok(b.x > a.x + a.width - 1, `exercise at x=${b.x}, demo ends at ${a.x + a.width}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 10 trains a sentiment model on the built-in corpus and reads the learner’s sentence', async () => {
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const demo = page.locator('[data-testid="sentiment-imdb-attention"]');
+  await demo.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="sentiment-imdb-attention"][data-state="trained"]', { timeout: 120000 });
+  assert.match(await demo.locator('[data-testid="sentiment-accuracy"]').textContent(), /^\d+\.\d %$/);
+  assert.ok((await demo.locator('[data-testid="sentiment-loss-imdb-attention"] path.series').count()) === 1);
+  // The example sentence is read at once; then the learner's own.
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]');
+  await demo.getByRole('textbox', { name: 'Your sentence' }).fill('Not good at all, a dull waste of time');
+  await demo.getByRole('button', { name: 'Read its attention' }).click();
+  await page.waitForFunction(() => {
+    const reading = document.querySelector('[data-testid="sentiment-reading"]');
+    return reading?.dataset.state === 'read' && /waste/.test(reading.textContent);
+  });
+  assert.match(
+    await demo.locator('[data-testid="sentiment-probability"]').textContent(),
+    /^P\(positive\) = 0\.\d{3}: the model reads this as (positive|negative)\.$/,
+  );
+  const heads = await demo.locator('[data-testid="sentiment-weights"] thead th').allTextContents();
+  for (const word of ['not', 'good', 'dull', 'waste']) assert.ok(heads.includes(word), `${word} in ${heads}`);
+  // The progress view counts the model.
+  await page.goto(env.baseUrl + 'course.html#map');
+  assert.equal(
+    await page.locator('[data-testid="progress-lesson-10"] [data-testid="models-trained"]').textContent(),
+    '1 / 2',
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 10 trains on an aclImdb archive the learner picks; a broken file gets a clear message', async () => {
+  const loaded = await loadWebModules('/src/views/studio/folder_archive.ts');
+  const archive = gzipSync(loaded.modules[0].tarArchive(aclImdbFiles(40, 10)));
+  await loaded.close();
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const demo = page.locator('[data-testid="sentiment-imdb-attention"]');
+  await demo.getByRole('radio', { name: /an aclImdb archive/ }).check();
+  await demo.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="sentiment-imdb-attention"][data-state="error"]');
+  assert.match(await demo.locator('[role="status"]').first().textContent(), /Choose an aclImdb archive/);
+
+  const input = demo.locator('[data-testid="sentiment-archive"]');
+  await input.setInputFiles({ name: 'broken.tar.gz', mimeType: 'application/gzip', buffer: Buffer.from('not gzip') });
+  await demo.getByRole('button', { name: /Train/ }).click();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="sentiment-imdb-attention"]')?.dataset.state === 'error' &&
+      /broken\.tar\.gz/.test(
+        document.querySelector('[data-testid="sentiment-imdb-attention"] [role="status"]').textContent,
+      ),
+  );
+  assert.match(await demo.locator('[role="status"]').first().textContent(), /^Could not train on broken\.tar\.gz: \S/);
+
+  await input.setInputFiles({ name: 'aclImdb_small.tar.gz', mimeType: 'application/gzip', buffer: archive });
+  await demo.getByRole('button', { name: /Train/ }).click();
+  await page.waitForSelector('[data-testid="sentiment-imdb-attention"][data-state="trained"]', { timeout: 120000 });
+  assert.match(await demo.locator('.sentiment-outcome').textContent(), /80 training and 20 test reviews/);
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 10’s two classifiers share the worker’s session; the replaced one asks to be trained again', async () => {
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const sentiment = page.locator('[data-testid="sentiment-imdb-attention"]');
+  await sentiment.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]', { timeout: 120000 });
+  const pooling = page.locator('[data-testid="pooling-your-pooling"]');
+  await pooling.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="pooling-your-pooling"][data-state="trained"]', { timeout: 120000 });
+  await sentiment.getByRole('button', { name: 'Read its attention' }).click();
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="stale"]');
+  assert.match(
+    await sentiment.locator('[data-testid="sentiment-reading"]').textContent(),
+    /^Another demo has trained a model since: train this one again\.$/,
+  );
+  assert.equal(await sentiment.getByRole('button', { name: 'Read its attention' }).isDisabled(), true);
+  // And the other way round.
+  await sentiment.getByRole('button', { name: 'Train again' }).click();
+  await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]', { timeout: 120000 });
+  await pooling.getByRole('button', { name: 'Run my attentionPool in the model' }).click();
+  await page.waitForFunction(() =>
+    /Another demo has trained a model since/.test(
+      document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
+    ),
   );
   assert.deepEqual(problems, []);
   await page.close();

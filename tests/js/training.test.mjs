@@ -42,3 +42,36 @@ test('training: bad settings throw JS Errors with the engine message', () => {
   assert.throws(() => engine.runToyTask('not json', null), /invalid JSON at offset 0/);
   assert.throws(() => engine.runToyTask('{"learning_rate": 0}', null), /learning_rate must be > 0/);
 });
+
+test('training: ToyRun in uneven chunks gives runToyTask’s losses and result exactly', () => {
+  const whole = engine.runToyTask(configJson, null);
+  const run = new engine.ToyRun(configJson);
+  try {
+    const losses = [];
+    const first = run.runSteps(0);
+    assert.deepEqual([first.step, first.done, first.losses.length], [0, false, 0]);
+    assert.equal(first.plannedSteps, whole.losses.length);
+    let report;
+    for (const n of [1, 2, 7, 3, 1000]) {
+      report = run.runSteps(n);
+      losses.push(...report.losses);
+      if (report.done) break;
+    }
+    assert.equal(report.done, true);
+    assert.equal(report.step, whole.losses.length);
+    assert.equal(run.runSteps(5).losses.length, 0, 'a finished run runs no more steps');
+    assert.deepEqual(losses, Array.from(whole.losses));
+    const result = run.result();
+    assert.deepEqual(Array.from(result.losses), Array.from(whole.losses));
+    assert.equal(result.testAccuracy, whole.testAccuracy);
+    assert.equal(result.decisiveAttention, whole.decisiveAttention);
+    assert.equal(result.decisiveArgmaxRate, whole.decisiveArgmaxRate);
+  } finally {
+    run.delete();
+  }
+  assert.throws(() => new engine.ToyRun('{"stepz": 1}'), /unknown toy-run setting 'stepz'/);
+  assert.throws(() => new engine.ToyRun('{"learning_rate": 0}'), /learning_rate must be > 0/);
+  const bad = new engine.ToyRun(configJson);
+  assert.throws(() => bad.runSteps(-1), /steps must be a whole number/);
+  bad.delete();
+});

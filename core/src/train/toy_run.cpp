@@ -66,47 +66,81 @@ ToyRunConfig toy_run_config_from_json(const std::string& json) {
   return c;
 }
 
-ToyRunResult run_toy_task(const ToyRunConfig& config, const std::function<void(std::size_t, float)>& on_step) {
-  if (config.batch_size == 0) throw std::invalid_argument("batch_size must be >= 1");
-  if (!(config.learning_rate > 0.f)) throw std::invalid_argument("learning_rate must be > 0");
-  const SequenceDataset train = make_task(config, config.train_examples, config.seed * 2 + 1);
-  const SequenceDataset test = make_task(config, config.test_examples, config.seed * 2 + 2);
-  ClassifierConfig model_config = config.model;
-  model_config.vocab_size = config.vocab_size;
-  SequenceClassifier model(model_config, config.seed);
-  Adam optimizer(config.learning_rate);
-  Rng rng(config.seed, 2001);  // shuffling and dropout
-
-  ToyRunResult result;
-  result.parameters = parameter_count(model.parameters());
-  std::vector<std::size_t> order(train.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::size_t cursor = order.size();
-  ClassifierBatch batch;
-  StepBuffers buffers;
-  const std::size_t batch_size = std::min(config.batch_size, train.size());
-  for (std::size_t step = 0; step < config.steps; ++step) {
-    if (cursor + batch_size > order.size()) {  // new epoch: Fisher–Yates shuffle
-      for (std::size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
-      cursor = 0;
-    }
-    make_batch(train, order.data() + cursor, batch_size, config.padding, batch);
-    cursor += batch_size;
-    const BatchStats stats = train_step(model, optimizer, batch, config.clip_norm, rng, buffers);
-    result.losses.push_back(stats.loss);
-    if (on_step) on_step(step, stats.loss);
+struct ToyRun::State {
+  explicit State(const ToyRunConfig& c)
+      : config(c),
+        train(make_task(c, c.train_examples, c.seed * 2 + 1)),
+        test(make_task(c, c.test_examples, c.seed * 2 + 2)),
+        model(classifier_config(c), c.seed),
+        optimizer(c.learning_rate),
+        rng(c.seed, 2001),  // shuffling and dropout
+        order(train.size()),
+        cursor(train.size()),
+        batch_size(std::min(c.batch_size, train.size())) {
+    std::iota(order.begin(), order.end(), 0);
+  }
+  static ClassifierConfig classifier_config(const ToyRunConfig& c) {
+    if (c.batch_size == 0) throw std::invalid_argument("batch_size must be >= 1");
+    if (!(c.learning_rate > 0.f)) throw std::invalid_argument("learning_rate must be > 0");
+    ClassifierConfig model_config = c.model;
+    model_config.vocab_size = c.vocab_size;
+    return model_config;
   }
 
+  ToyRunConfig config;
+  SequenceDataset train, test;
+  SequenceClassifier model;
+  Adam optimizer;
+  Rng rng;
+  std::vector<std::size_t> order;
+  std::size_t cursor;
+  std::size_t batch_size;
+  ClassifierBatch batch;
+  StepBuffers buffers;
+  std::vector<float> losses;
+};
+
+ToyRun::ToyRun(const ToyRunConfig& config) : state_(std::make_unique<State>(config)) {}
+ToyRun::~ToyRun() = default;
+
+std::size_t ToyRun::step() const { return state_->losses.size(); }
+std::size_t ToyRun::planned_steps() const { return state_->config.steps; }
+
+std::vector<float> ToyRun::run_steps(std::size_t max_steps) {
+  State& s = *state_;
+  std::vector<float> out;
+  while (out.size() < max_steps && !finished()) {
+    if (s.cursor + s.batch_size > s.order.size()) {  // new epoch: Fisher–Yates shuffle
+      for (std::size_t i = s.order.size(); i > 1; --i)
+        std::swap(s.order[i - 1], s.order[s.rng.below(static_cast<std::uint32_t>(i))]);
+      s.cursor = 0;
+    }
+    make_batch(s.train, s.order.data() + s.cursor, s.batch_size, s.config.padding, s.batch);
+    s.cursor += s.batch_size;
+    const BatchStats stats = train_step(s.model, s.optimizer, s.batch, s.config.clip_norm, s.rng, s.buffers);
+    s.losses.push_back(stats.loss);
+    out.push_back(stats.loss);
+  }
+  return out;
+}
+
+ToyRunResult ToyRun::result() {
+  State& s = *state_;
+  const ToyRunConfig& config = s.config;
+  const SequenceDataset& test = s.test;
+  ClassifierBatch& batch = s.batch;
+  ToyRunResult result;
+  result.losses = s.losses;
+  result.parameters = parameter_count(s.model.parameters());
   std::size_t correct = 0, attended = 0, examined = 0;
   double decisive_weight = 0.0;
-  for (std::size_t start = 0; start < test.size(); start += batch_size) {
-    const std::size_t count = std::min(batch_size, test.size() - start);
+  for (std::size_t start = 0; start < test.size(); start += s.batch_size) {
+    const std::size_t count = std::min(s.batch_size, test.size() - start);
     std::vector<std::size_t> indices(count);
     std::iota(indices.begin(), indices.end(), start);
     make_batch(test, indices.data(), count, config.padding, batch);
-    correct += evaluate_batch(model, batch, rng, buffers).correct;
-    const Tensor2& weights = model.pooling_weights();
+    correct += evaluate_batch(s.model, batch, s.rng, s.buffers).correct;
+    const Tensor2& weights = s.model.pooling_weights();
     if (weights.size() == 0) continue;
     for (std::size_t b = 0; b < count; ++b) {
       const auto& decisive = test.decisive[indices[b]];
@@ -129,6 +163,16 @@ ToyRunResult run_toy_task(const ToyRunConfig& config, const std::function<void(s
     result.decisive_argmax_rate = static_cast<float>(attended) / static_cast<float>(examined);
   }
   return result;
+}
+
+ToyRunResult run_toy_task(const ToyRunConfig& config, const std::function<void(std::size_t, float)>& on_step) {
+  ToyRun run(config);
+  while (!run.finished()) {
+    const std::size_t step = run.step();
+    const float loss = run.run_steps(1).front();
+    if (on_step) on_step(step, loss);
+  }
+  return run.result();
 }
 
 }  // namespace attn

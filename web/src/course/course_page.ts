@@ -11,26 +11,14 @@ import { mathBlock } from '../views/math';
 import { PredictionView } from './prediction_view';
 import type { ProgressStore } from './progress';
 import { createPoolingDemoView, type PoolingEngine } from './pooling_demo_view';
+import { createSentimentDemoView, type SentimentEngine } from './sentiment_demo_view';
 import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
+import { createProgressPanel, tasksOf } from './progress_view';
 import { createSeq2SeqStepView, type Seq2SeqStepEngine } from './seq2seq_step_view';
-import { createTrainingView } from './training_view';
+import { createTrainingView, type ToyEngine } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
   return `#lesson-${lesson.number}`;
-}
-
-/** Ids of the exercises and predictions of a lesson, for progress counts. */
-function tasksOf(lesson: Lesson): {
-  exercises: string[];
-  predictions: string[];
-} {
-  const exercises: string[] = [];
-  const predictions: string[] = [];
-  for (const block of lesson.blocks) {
-    if ('exercise' in block) exercises.push(block.exercise);
-    if ('prediction' in block) predictions.push(block.prediction.id);
-  }
-  return { exercises, predictions };
 }
 
 export function lessonProgress(lesson: Lesson, progress: ProgressStore): { done: number; total: number } {
@@ -85,7 +73,12 @@ export function createCourseMap(progress: ProgressStore): {
     summary.textContent = `${solved} of ${total} coding exercises solved.`;
   };
   render();
-  const dispose = progress.onChange(render);
+  const panel = createProgressPanel(progress);
+  const unsubscribe = progress.onChange(render);
+  const dispose = () => {
+    unsubscribe();
+    panel.dispose();
+  };
 
   const reset = el('button', {
     type: 'button',
@@ -122,6 +115,7 @@ export function createCourseMap(progress: ProgressStore): {
     summary,
     list,
     el('div', { className: 'buttons' }, reset),
+    panel.element,
   );
   return { element, dispose };
 }
@@ -130,7 +124,7 @@ export function createLessonPage(
   lesson: Lesson,
   call: EngineCall,
   progress: ProgressStore,
-  seq2seq: Seq2SeqEngine & PoolingEngine & Seq2SeqStepEngine,
+  seq2seq: Seq2SeqEngine & PoolingEngine & Seq2SeqStepEngine & ToyEngine & SentimentEngine,
 ): HTMLElement {
   const index = LESSONS.indexOf(lesson);
   const previous = LESSONS[index - 1];
@@ -149,20 +143,30 @@ export function createLessonPage(
     nav(),
     el('h2', {}, `${lesson.number}. ${lesson.title}`),
   );
+  const exerciseView = (id: string) => {
+    const exercise = EXERCISES[id];
+    if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${id}'`);
+    return new ExerciseView(exercise, call, progress).element;
+  };
   let figures = 0;
   for (const block of lesson.blocks) {
     if ('html' in block) article.append(mathBlock('div', block.html, 'lesson-text'));
     else if ('todo' in block) article.append(mathBlock('aside', block.todo, 'todo'));
     else if ('figure' in block) article.append(createFigureView(block.figure, call, figures++));
     else if ('prediction' in block) article.append(new PredictionView(block.prediction, call, progress).element);
-    else if ('training' in block) article.append(createTrainingView(block.training));
-    else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq));
+    else if ('training' in block) article.append(createTrainingView(block.training, seq2seq, progress));
+    else if ('seq2seq' in block) article.append(createSeq2SeqDemoView(block.seq2seq, seq2seq, progress));
+    else if ('sentiment' in block) article.append(createSentimentDemoView(block.sentiment, seq2seq, progress));
     else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
     else if ('seq2seqStep' in block) article.append(createSeq2SeqStepView(block.seq2seqStep, seq2seq, progress));
     else if ('exercise' in block) {
-      const exercise = EXERCISES[block.exercise];
-      if (!exercise) throw new Error(`lesson ${lesson.number} names an unknown exercise '${block.exercise}'`);
-      article.append(new ExerciseView(exercise, call, progress).element);
+      const view = exerciseView(block.exercise);
+      const before = article.lastElementChild;
+      if (block.beside && before) {
+        const pair = el('div', { className: 'lesson-beside' });
+        before.replaceWith(pair);
+        pair.append(before, view);
+      } else article.append(view);
     }
   }
   article.append(nav());

@@ -13,6 +13,7 @@ import type { PoolingDemo } from './lessons/types';
 import { NP_SOURCE } from './np_helper';
 import type { ProgressStore } from './progress';
 import { runInSandbox } from './sandbox';
+import { claimSentimentSession, ownsSentimentSession } from './sentiment_owner';
 
 /** The bridge calls the demo needs (the page's EngineBridge). */
 export type PoolingEngine = Pick<
@@ -52,7 +53,9 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
     status.textContent = text;
   };
 
+  let token = 0;
   trainButton.addEventListener('click', async () => {
+    token = claimSentimentSession();
     trainButton.disabled = true;
     runButton.disabled = true;
     results.replaceChildren();
@@ -65,6 +68,7 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
       await engine.train(settings, (p) => {
         if ('step' in p && typeof p.step === 'number') status.textContent = `Training… step ${p.step}`;
       });
+      progress.markTrained(demo.id);
       setState('trained', 'Trained. Now run your attentionPool in it.');
       runButton.disabled = false;
     } catch (error) {
@@ -75,6 +79,11 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
   });
 
   runButton.addEventListener('click', async () => {
+    if (!ownsSentimentSession(token)) {
+      runButton.disabled = true;
+      setState('idle', 'Another demo has trained a model since: train the classifier again.');
+      return;
+    }
     runButton.disabled = true;
     results.replaceChildren();
     setState('running', 'Running your attentionPool on every review…');

@@ -8,6 +8,7 @@ import type { EngineBridge } from '../engine/bridge';
 import { createHeatmap } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
+import type { ProgressStore } from './progress';
 import { mathBlock } from '../views/math';
 
 /** The bridge calls a demo needs (the page's EngineBridge). */
@@ -167,7 +168,7 @@ function epochTable(epochs: Seq2SeqEpochReport[]): HTMLTableElement {
   );
 }
 
-export function createSeq2SeqDemoView(demo: Seq2SeqDemo, engine: Seq2SeqEngine): HTMLElement {
+export function createSeq2SeqDemoView(demo: Seq2SeqDemo, engine: Seq2SeqEngine, progress?: ProgressStore): HTMLElement {
   const label = demo.runs.length > 1 ? 'Train both' : 'Train one';
   const button = el('button', { type: 'button', className: 'primary', textContent: label });
   const status = el('p', { className: 'muted', role: 'status' });
@@ -263,6 +264,7 @@ export function createSeq2SeqDemoView(demo: Seq2SeqDemo, engine: Seq2SeqEngine):
       }
       if (demo.epochs && results.length > 0) epochs.append(epochTable(results.at(-1)!.epochs));
       translator?.enable();
+      progress?.markTrained(demo.id);
       status.textContent = 'Done.';
       element.dataset.state = 'done';
     } catch (error) {

@@ -1,72 +1,18 @@
-// "Train one": runs a small model (or several, to compare) in the training worker and shows the
-// loss curve, the test accuracy and how much attention lands on the decisive tokens.
+// "Train one": runs a small model (or several, to compare) on a synthetic task in the app's engine
+// worker (its toy runs, trained in chunks so the lesson's other engine calls still get answers)
+// and shows the loss curves on the app's line chart, the test accuracy and how much attention
+// lands on the decisive tokens.
+import type { EngineBridge } from '../engine/bridge';
+import { createLineChart, type ChartSeries } from '../views/chart';
 import { el } from '../views/dom';
 import { mathBlock } from '../views/math';
 import type { TrainingDemo } from './lessons/types';
-import type { FromTrainingWorker, ToTrainingWorker } from './training_worker';
+import type { ProgressStore } from './progress';
 
-const SVG = 'http://www.w3.org/2000/svg';
+/** The bridge calls a demo needs (the page's EngineBridge). */
+export type ToyEngine = Pick<EngineBridge, 'toyRun' | 'toyCancel'>;
 
-function lossCurve(losses: number[]): SVGSVGElement {
-  const width = 220;
-  const height = 80;
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('class', 'loss-curve');
-  svg.setAttribute('role', 'img');
-  const hi = Math.max(...losses, 1e-6);
-  const points = losses.map(
-    (l, i) =>
-      `${((i / Math.max(1, losses.length - 1)) * width).toFixed(1)},${(height - (l / hi) * (height - 4)).toFixed(1)}`,
-  );
-  svg.setAttribute('aria-label', `training loss from ${losses[0]?.toFixed(3)} to ${losses.at(-1)?.toFixed(3)}`);
-  const line = document.createElementNS(SVG, 'polyline');
-  line.setAttribute('points', points.join(' '));
-  line.setAttribute('fill', 'none');
-  line.setAttribute('stroke', 'currentColor');
-  line.setAttribute('stroke-width', '1.5');
-  svg.append(line);
-  return svg;
-}
-
-function train(
-  configJson: string,
-  onStep: (step: number, loss: number) => void,
-): {
-  done: Promise<Extract<FromTrainingWorker, { type: 'done' }>>;
-  cancel: () => void;
-} {
-  const worker = new Worker(new URL('./training_worker.ts', import.meta.url), {
-    type: 'module',
-  });
-  let cancel = () => {};
-  const done = new Promise<Extract<FromTrainingWorker, { type: 'done' }>>((resolve, reject) => {
-    cancel = () => {
-      worker.terminate();
-      reject(new Error('cancelled'));
-    };
-    worker.addEventListener('message', (event: MessageEvent<FromTrainingWorker>) => {
-      const m = event.data;
-      if (m.type === 'step') onStep(m.step, m.loss);
-      else {
-        worker.terminate();
-        if (m.type === 'done') resolve(m);
-        else reject(new Error(m.message));
-      }
-    });
-    worker.addEventListener('error', (event) => {
-      worker.terminate();
-      reject(new Error(event.message || 'the training worker failed'));
-    });
-    worker.postMessage({
-      type: 'train',
-      configJson,
-    } satisfies ToTrainingWorker);
-  });
-  return { done, cancel };
-}
-
-export function createTrainingView(demo: TrainingDemo): HTMLElement {
+export function createTrainingView(demo: TrainingDemo, engine: ToyEngine, progressStore: ProgressStore): HTMLElement {
   const button = el('button', {
     type: 'button',
     className: 'primary',
@@ -74,6 +20,13 @@ export function createTrainingView(demo: TrainingDemo): HTMLElement {
   });
   const results = el('div', { className: 'training-results' });
   const status = el('p', { className: 'muted', role: 'status' });
+  const chart = createLineChart({
+    title: `Training loss: ${demo.title}`,
+    testId: `loss-chart-${demo.id}`,
+    xLabel: 'step',
+    yLabel: 'batch loss',
+  });
+  chart.element.hidden = true;
   const element = el(
     'section',
     { className: 'training', dataset: { testid: `training-${demo.id}` } },
@@ -81,33 +34,49 @@ export function createTrainingView(demo: TrainingDemo): HTMLElement {
     mathBlock('p', demo.description),
     el('div', { className: 'buttons' }, button),
     status,
+    chart.element,
     results,
   );
-  let running: (() => void) | null = null;
+  let running = false;
+  let stopped = false;
   button.addEventListener('click', async () => {
     if (running) {
-      running();
+      stopped = true;
+      void engine.toyCancel();
       return;
     }
+    running = true;
+    stopped = false;
     results.replaceChildren();
     element.dataset.state = 'running';
     button.textContent = 'Stop';
+    const series: ChartSeries[] = [];
+    chart.element.hidden = false;
     try {
       for (const run of demo.runs) {
         const steps = Number(run.config.steps ?? 300);
         const card = el('div', { className: 'training-card' }, el('h4', {}, run.label));
-        const progress = el('progress', { max: steps, value: 0 });
-        card.append(progress);
+        const bar = el('progress', { max: steps, value: 0 });
+        card.append(bar);
         results.append(card);
-        const job = train(JSON.stringify(run.config), (step, loss) => {
-          progress.value = step + 1;
-          status.textContent = `${run.label}: step ${step + 1} of ${steps}, loss ${loss.toFixed(3)}`;
+        const xs: number[] = [];
+        const ys: number[] = [];
+        series.push({ name: run.label, xs, ys });
+        const r = await engine.toyRun(JSON.stringify(run.config), (p) => {
+          // Leaving the lesson removes this view: stop the run rather than train for nobody.
+          if (!element.isConnected) void engine.toyCancel();
+          for (const loss of p.losses) {
+            xs.push(xs.length + 1);
+            ys.push(loss);
+          }
+          bar.max = p.plannedSteps;
+          bar.value = p.step;
+          status.textContent = `${run.label}: step ${p.step} of ${p.plannedSteps}, loss ${ys.at(-1)?.toFixed(3) ?? '—'}`;
+          chart.update(series);
         });
-        running = job.cancel;
-        const r = await job.done;
-        progress.remove();
+        if (stopped || r.cancelled) throw new Error('cancelled');
+        bar.remove();
         card.append(
-          lossCurve(r.losses),
           el(
             'dl',
             {},
@@ -124,6 +93,7 @@ export function createTrainingView(demo: TrainingDemo): HTMLElement {
           ),
         );
       }
+      progressStore.markTrained(demo.id);
       status.textContent = 'Done.';
       element.dataset.state = 'done';
     } catch (error) {
@@ -131,7 +101,7 @@ export function createTrainingView(demo: TrainingDemo): HTMLElement {
         error instanceof Error && error.message === 'cancelled' ? 'Stopped.' : `Training failed: ${String(error)}`;
       element.dataset.state = 'stopped';
     } finally {
-      running = null;
+      running = false;
       button.textContent = demo.runs.length > 1 ? 'Train them again' : 'Train another';
     }
   });

@@ -15,6 +15,8 @@
 //   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo, seq2seqSamples(count);
 //   the step API seq2seqStepEncode(texts), seq2seqStepAttend(encoding, s), seq2seqDecoderStep(previous,
 //   state, context), seq2seqTargetText(ids) (course/seq2seq_step_decode.ts drives it).
+// Toy runs (the worker's ToyHost; the course's "Train one"): toyRun(configJson, onProgress) →
+//   ToyRunOutcome, toyCancel() (the run then resolves with `cancelled: true`).
 // Engine: memoryBytes() → wasm memory size, onRestart(listener), dispose().
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
@@ -58,6 +60,9 @@ import type {
   SessionOps,
   SessionRequest,
   ToWorker,
+  ToyRequest,
+  ToyRunOutcome,
+  ToyRunProgress,
   TrainOptions,
   TrainingOutcome,
   TrainingProgress,
@@ -86,6 +91,7 @@ interface Pending {
   reject: (e: Error) => void;
   onProgress?: (p: TrainingProgress) => void;
   onSeq2SeqProgress?: (p: Seq2SeqProgress) => void;
+  onToyProgress?: (p: ToyRunProgress) => void;
   onLoad?: (p: LoadProgress) => void;
 }
 
@@ -184,6 +190,9 @@ export class EngineBridge {
           break;
         case 'seq2seq-progress':
           this.pending.get(message.id)?.onSeq2SeqProgress?.(message.progress);
+          break;
+        case 'toy-progress':
+          this.pending.get(message.id)?.onToyProgress?.(message.progress);
           break;
         case 'load-progress':
           this.pending.get(message.id)?.onLoad?.(message);
@@ -397,6 +406,18 @@ export class EngineBridge {
   seq2seqTargetText(ids: number[]): Promise<Seq2SeqOps['targetText']['result']> {
     return this.seq2seq('targetText', { ids });
   }
+  /** Trains a toy run (runToyTask's settings) in chunks; resolves with its test numbers. */
+  toyRun(configJson: string, onProgress?: (p: ToyRunProgress) => void): Promise<ToyRunOutcome> {
+    const request: ToyRequest = { op: 'run', configJson };
+    return this.send(
+      { type: 'toy', id: this.nextId++, request },
+      { onToyProgress: onProgress },
+    ) as Promise<ToyRunOutcome>;
+  }
+  toyCancel(): Promise<{ cancelled: boolean }> {
+    const request = { op: 'cancel' } as ToyRequest;
+    return this.send({ type: 'toy', id: this.nextId++, request }, {}) as Promise<{ cancelled: boolean }>;
+  }
 
   private seq2seq<K extends Seq2SeqOp>(
     op: K,
@@ -424,7 +445,7 @@ export class EngineBridge {
 
   private send(
     message: Exclude<ToWorker, { type: 'crash-test' }>,
-    callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress'>,
+    callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress' | 'onToyProgress'>,
     transfer: Transferable[] = [],
   ) {
     if (this.disposed)

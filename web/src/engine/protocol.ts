@@ -294,10 +294,41 @@ export type Seq2SeqRequest = {
   [K in Seq2SeqOp]: { op: K } & Seq2SeqOps[K]['args'];
 }[Seq2SeqOp];
 
+/** A toy run's progress (the course's "Train one"), at most every progressMs and at the end. */
+export interface ToyRunProgress {
+  step: number;
+  plannedSteps: number;
+  /** Each step's batch loss since the previous message. */
+  losses: Float32Array;
+}
+
+/** How a toy run ended: its test numbers (ToyRunResult) and whether it was cancelled first. */
+export interface ToyRunOutcome {
+  cancelled: boolean;
+  steps: number;
+  losses: Float32Array;
+  testAccuracy: number;
+  decisiveAttention: number;
+  decisiveArgmaxRate: number;
+  parameters: number;
+}
+
+/** Requests to the worker's toy runs (one at a time; a new run cancels the previous one). */
+export interface ToyOps {
+  /** `configJson`: runToyTask's flat JSON settings (snake_case keys). */
+  run: { args: { configJson: string; chunkMs?: number; progressMs?: number }; result: ToyRunOutcome };
+  cancel: { args: Record<string, never>; result: { cancelled: boolean } };
+}
+export type ToyOp = keyof ToyOps;
+export type ToyRequest = {
+  [K in ToyOp]: { op: K } & ToyOps[K]['args'];
+}[ToyOp];
+
 export type ToWorker =
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
   | { type: 'session'; id: number; request: SessionRequest }
   | { type: 'seq2seq'; id: number; request: Seq2SeqRequest }
+  | { type: 'toy'; id: number; request: ToyRequest }
   /** Answers with the engine's WebAssembly memory size in bytes. */
   | { type: 'memory'; id: number }
   /** Makes the worker crash like a wasm trap (the bridge sends it only in debug mode). */
@@ -313,6 +344,7 @@ export type FromWorker =
   | { type: 'error'; id: number; message: string; kind: ErrorKind }
   | { type: 'progress'; id: number; progress: TrainingProgress }
   | { type: 'seq2seq-progress'; id: number; progress: Seq2SeqProgress }
+  | { type: 'toy-progress'; id: number; progress: ToyRunProgress }
   | {
       type: 'load-progress';
       id: number;

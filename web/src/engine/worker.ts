@@ -1,5 +1,6 @@
 // The Web Worker that owns the wasm engine: it instantiates the module once, answers stateless
-// calls, and hosts the sentiment session (session_host.ts) and the seq2seq session (seq2seq_host.ts). Results are posted with their
+// calls, and hosts the sentiment session (session_host.ts), the seq2seq session (seq2seq_host.ts)
+// and the course's toy runs (toy_host.ts). Results are posted with their
 // typed-array buffers transferred (fresh copies, so nothing else holds them).
 import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
 import wasmUrl from '../../generated/attn_engine.wasm?url';
@@ -7,6 +8,7 @@ import { classifyError } from './errors';
 import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
 import { Seq2SeqHost } from './seq2seq_host';
 import { SessionHost } from './session_host';
+import { ToyHost } from './toy_host';
 
 const allowed = new Set<string>(ENGINE_METHODS);
 
@@ -53,36 +55,42 @@ const engine: Promise<AttnEngine> = createAttnEngine({
 
 let host: SessionHost | null = null;
 let seq2seq: Seq2SeqHost | null = null;
+let toy: ToyHost | null = null;
 
 engine.then(
   (module) => post({ type: 'ready', version: module.version(), simd: module.simdEnabled() }),
   (error: unknown) => post({ type: 'init-failed', message: String(error) }),
 );
 
+/** Answers request `id` with what `handle` resolves to (its typed arrays' buffers transferred). */
+async function answer(
+  id: number,
+  handle: (module: AttnEngine) => Promise<{ value: unknown; transfer?: Transferable[] }>,
+): Promise<void> {
+  try {
+    // Await the engine before touching a host: `host ??= new SessionHost(await engine, …)` would
+    // let two requests sent before the engine was ready each build (and the second replace) one.
+    const { value, transfer } = await handle(await engine);
+    post({ type: 'result', id, value }, transfer);
+  } catch (error) {
+    fail(id, error);
+  }
+}
+
 self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   const request = event.data;
   if (request?.type === 'session') {
-    try {
-      // Await before testing `host`: `host ??= new SessionHost(await engine, …)` would let two
-      // requests sent before the engine was ready each build (and the second replace) a session.
-      const module = await engine;
-      host ??= new SessionHost(module, post);
-      const { value, transfer } = await host.handle(request.id, request.request);
-      post({ type: 'result', id: request.id, value }, transfer);
-    } catch (error) {
-      fail(request.id, error);
-    }
+    await answer(request.id, (module) => (host ??= new SessionHost(module, post)).handle(request.id, request.request));
     return;
   }
   if (request?.type === 'seq2seq') {
-    try {
-      const module = await engine;
-      seq2seq ??= new Seq2SeqHost(module, post);
-      const { value, transfer } = await seq2seq.handle(request.id, request.request);
-      post({ type: 'result', id: request.id, value }, transfer);
-    } catch (error) {
-      fail(request.id, error);
-    }
+    await answer(request.id, (module) =>
+      (seq2seq ??= new Seq2SeqHost(module, post)).handle(request.id, request.request),
+    );
+    return;
+  }
+  if (request?.type === 'toy') {
+    await answer(request.id, (module) => (toy ??= new ToyHost(module, post)).handle(request.id, request.request));
     return;
   }
   if (request?.type === 'memory') {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,32 @@ struct ToyRunResult {
 // padding ("pre"|"post"), seed, and the model's: encoder, pooling, score, embed_dim, units,
 // attention_dim, layers, heads, ff_dim, dropout. Unknown keys are an error (typos must not pass).
 ToyRunConfig toy_run_config_from_json(const std::string& json);
+
+// A toy run that trains in chunks of steps, so a caller (the browser worker) can answer other
+// requests, or cancel, between chunks. Chunked or not, the steps are the same: run_toy_task
+// drives this class, so the losses are bit-identical however the steps are grouped.
+class ToyRun {
+ public:
+  // Generates the data and initialises the model; throws std::invalid_argument for a bad config.
+  explicit ToyRun(const ToyRunConfig& config);
+  ~ToyRun();
+  ToyRun(const ToyRun&) = delete;
+  ToyRun& operator=(const ToyRun&) = delete;
+
+  // Up to max_steps optimiser steps (fewer when the schedule ends); returns their losses in order.
+  // Throws std::runtime_error when the loss or gradient stops being finite.
+  std::vector<float> run_steps(std::size_t max_steps);
+  std::size_t step() const;
+  std::size_t planned_steps() const;
+  bool finished() const { return step() >= planned_steps(); }
+  // Evaluates the model on the test set as it is now (after finished(): the run's result) and
+  // returns every loss so far with the test numbers.
+  ToyRunResult result();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // on_step(step, loss) is called after every optimisation step.
 ToyRunResult run_toy_task(const ToyRunConfig& config, const std::function<void(std::size_t, float)>& on_step = nullptr);

@@ -96,6 +96,7 @@ export const lesson09: Lesson = {
         },
       },
     },
+    { exercise: 'teacher_forcing', beside: true },
     {
       html: `<p><strong>Reading the alignment.</strong> The year digits of the output look at the
       year in the input — mostly at its last two digits, since the century follows from them —
@@ -193,7 +194,6 @@ export const lesson09: Lesson = {
       own previous output, so one early mistake is carried forward. Greedy decoding is that loop:
       take the best token, feed it back, stop at EOS.</p>`,
     },
-    { exercise: 'teacher_forcing' },
     { exercise: 'greedy_decode' },
   ],
 };

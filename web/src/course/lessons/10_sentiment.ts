@@ -52,34 +52,25 @@ export const lesson10: Lesson = {
       },
     },
     {
-      html: `<p><strong>Train one.</strong> The sentiment engine that trains on IMDB itself is
-      part of this project (see the README for the command-line recipe and the Attention Lab for
-      models in the browser). Here, a small version of the same architecture learns the
-      <em>contains token</em> task: a sequence is positive exactly when one special "magic" token
-      occurs in it — a miniature of a review turned by one decisive word. After training, the
-      engine measures how much of the pooling weight lands on that token.</p>`,
+      html: `<p><strong>Train one, on real reviews if you like.</strong> The classifier below is the
+      one described above — an embedding, a BiLSTM, additive attention pooling, a logistic output —
+      trained here by the engine, in the same worker and with the same recipes as the Studio. On
+      the built-in corpus (a few hundred short reviews) it trains in seconds. For the real thing,
+      download the IMDB archive <code>aclImdb_v1.tar.gz</code> (about 80 MB, from the Stanford
+      large movie review page) and pick it here: the page reads the 25,000 training and 25,000 test
+      reviews from the archive itself and trains with the IMDB recipe (5,000 words, 500 tokens,
+      four epochs), which takes a few minutes. Nothing is uploaded anywhere.</p>
+      <p>Then write your own sentences in the box. The model gives $P(\text{positive})$, and the
+      row of weights shows $\alpha_t$ for every token — which words the pooled vector $c$ was
+      built from. Try a review that turns halfway ("dull at first, but the ending is wonderful"),
+      or a negation ("not good"), and see where the weight goes.</p>`,
     },
     {
-      training: {
-        id: 'attention-pooling',
-        title: 'BiLSTM + attention pooling on "contains token"',
-        description: 'Sequences of 5 to 15 tokens, vocabulary of 20, 200 steps.',
-        runs: [
-          {
-            label: 'BiLSTM + attention pooling',
-            config: {
-              task: 'contains_token',
-              encoder: 'bilstm',
-              pooling: 'attention',
-              score: 'additive',
-              embed_dim: 16,
-              units: 16,
-              attention_dim: 16,
-              steps: 200,
-              seed: 7,
-            },
-          },
-        ],
+      sentiment: {
+        id: 'imdb-attention',
+        shape: { encoder: 'bilstm', pooling: 'attention', score: 'additive', embedDim: 32, units: 32 },
+        quick: { epochs: 1, embedDim: 8, units: 8, maxlen: 64, numWords: 2000 },
+        example: 'A slow start, but the acting is wonderful and the ending moved me.',
       },
     },
     {

@@ -1,6 +1,7 @@
 // What a lesson page is made of. Lesson text is HTML with $…$ TeX (see ../math.ts).
 import type { Seq2SeqSettings } from '../../../generated/attn_engine.mjs';
 import type { HeatmapData } from '../../views/heatmap';
+import type { StudioSettings } from '../../views/studio/settings';
 import type { EngineCall } from '../exercises/types';
 
 export interface TitledHeatmap {
@@ -80,15 +81,32 @@ export interface Seq2SeqStepDemo {
   heldOut: number;
 }
 
+/**
+ * A sentiment classifier trained in the page (the engine worker's sentiment session) with the
+ * Studio's recipe for the data the learner picks — the built-in corpus or an aclImdb archive —
+ * then read on the learner's own sentences: P(positive) and each token's attention weight.
+ */
+export interface SentimentDemo {
+  id: string;
+  /** The model's shape over the Studio's defaults (encoder, pooling, score, sizes). */
+  shape: Partial<StudioSettings>;
+  /** Overrides for a page opened with ?s2s-quick (the browser tests): a run of a few seconds. */
+  quick?: Partial<StudioSettings>;
+  /** The sentence the text box starts with. */
+  example: string;
+}
+
 export type Block =
   | { html: string }
-  | { exercise: string }
+  /** `beside`: shown next to the block before it (side by side when the screen is wide). */
+  | { exercise: string; beside?: boolean }
   | { prediction: Prediction }
   | { figure: LiveFigure }
   | { training: TrainingDemo }
   | { seq2seq: Seq2SeqDemo }
   | { pooling: PoolingDemo }
   | { seq2seqStep: Seq2SeqStepDemo }
+  | { sentiment: SentimentDemo }
   | { todo: string };
 
 export interface Lesson {
