@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { aclImdbFiles } from '../js/support/aclimdb_files.mjs';
 import { loadWebModules } from '../js/support/web_modules.mjs';
 import { openPage, startBrowser } from './support/browser.mjs';
-import { setCode } from './support/course.mjs';
+import { setCode, stopOnFirstProgress } from './support/course.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let env;
@@ -487,13 +487,9 @@ test('course: "train one" trains in the engine worker, draws its loss on the app
 test('course: a toy run stops on request, mid-run', async () => {
   const { page, problems } = await openLesson(9);
   const demo = page.locator('[data-testid="training-bigru-attention"]');
+  const selector = '[data-testid="training-bigru-attention"]';
+  await stopOnFirstProgress(page, selector, `${selector} [role="status"]`, /step \d+ of 200/);
   await demo.getByRole('button', { name: 'Train one' }).click();
-  await page.waitForFunction(() =>
-    /step \d+ of 200/.test(
-      document.querySelector('[data-testid="training-bigru-attention"] [role="status"]').textContent,
-    ),
-  );
-  await demo.getByRole('button', { name: 'Stop' }).click();
   await page.waitForSelector('[data-testid="training-bigru-attention"][data-state="stopped"]', { timeout: 60000 });
   assert.equal(await demo.locator('[role="status"]').textContent(), 'Stopped.');
   assert.deepEqual(problems, []);
@@ -528,11 +524,13 @@ test('course: lesson 1 trains reversal with and without attention and compares e
 test('course: a seq2seq demo stops on request, mid-run, and the page stays clean', async () => {
   const { page, problems } = await openLesson(1);
   const demo = page.locator('[data-testid="seq2seq-bottleneck"]');
-  await demo.getByRole('button', { name: 'Train both' }).click();
-  await page.waitForFunction(() =>
-    /step \d+ of \d+/.test(document.querySelector('.seq2seq-demo [role="status"]').textContent),
+  await stopOnFirstProgress(
+    page,
+    '[data-testid="seq2seq-bottleneck"]',
+    '[data-testid="seq2seq-bottleneck"] [role="status"]',
+    /step \d+ of \d+/,
   );
-  await demo.getByRole('button', { name: 'Stop' }).click();
+  await demo.getByRole('button', { name: 'Train both' }).click();
   await page.waitForSelector('[data-testid="seq2seq-bottleneck"][data-state="stopped"]', { timeout: 20000 });
   assert.equal(await demo.locator('[role="status"]').textContent(), 'Stopped.');
   assert.equal(await demo.locator('svg.s2s-length-chart').count(), 0, 'no comparison from a stopped run');

@@ -9,10 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEngine } from '../js/support/engine.mjs';
-import { openPage, startBrowser } from './support/browser.mjs';
+import { startBrowser } from './support/browser.mjs';
+import { openStudio as openStudioAt, SMALL } from './support/studio.mjs';
 import { assertLinksMatch, readLinks } from './support/links.mjs';
-
-const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
 
 let env;
 let engine;
@@ -24,12 +23,7 @@ after(async () => {
   await env?.close();
 });
 
-async function openStudio(hash = SMALL) {
-  const opened = await openPage(env, hash);
-  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
-  return opened;
-}
+const openStudio = (hash) => openStudioAt(env, hash);
 
 const state = (page) => page.locator('.train-panel').getAttribute('data-state');
 async function waitForState(page, states, timeout = 60000) {

@@ -6,9 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../js/support/engine.mjs';
-import { openPage, startBrowser } from './support/browser.mjs';
-
-const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
+import { startBrowser } from './support/browser.mjs';
+import { openStudio as openStudioAt, SMALL } from './support/studio.mjs';
 
 let env;
 before(async () => {
@@ -18,12 +17,7 @@ after(async () => {
   await env?.close();
 });
 
-async function openStudio(hash = SMALL) {
-  const opened = await openPage(env, hash);
-  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
-  return opened;
-}
+const openStudio = (hash) => openStudioAt(env, hash);
 
 const lines = (prefix, n) => Buffer.from(Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n') + '\n');
 const textFile = (name, buffer) => ({ name, mimeType: 'text/plain', buffer });

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { aclImdbFiles } from '../js/support/aclimdb_files.mjs';
 import { loadWebModules } from '../js/support/web_modules.mjs';
-import { openPage, startBrowser } from './support/browser.mjs';
-
-const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
+import { startBrowser } from './support/browser.mjs';
+import { openStudio as openStudioAt, SMALL } from './support/studio.mjs';
 
 let env;
 let loaded;
@@ -30,12 +29,7 @@ const tarGz = (files) => gzipSync(tarArchive(files));
 
 const aclImdb = (perClass, testPerClass) => tarGz(aclImdbFiles(perClass, testPerClass));
 
-async function openStudio(hash = SMALL) {
-  const opened = await openPage(env, hash);
-  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
-  return opened;
-}
+const openStudio = (hash) => openStudioAt(env, hash);
 
 const splitCounts = async (page) => {
   const d = await page.locator('#split-counts').evaluate((n) => ({ ...n.dataset }));

@@ -19,3 +19,27 @@ export function draftSaved(page, id, needle) {
     [id, needle],
   );
 }
+
+/**
+ * Arms a "Stop" click for the first time `statusSelector`'s text matches `pattern` (a progress
+ * line): a MutationObserver clicks the demo's button in the same task that rendered that progress,
+ * so the click lands while the run is still going however fast the machine is.
+ */
+export function stopOnFirstProgress(page, demoSelector, statusSelector, pattern) {
+  return page.evaluate(
+    ([demoSel, statusSel, source]) => {
+      const demo = document.querySelector(demoSel);
+      const status = document.querySelector(statusSel);
+      const re = new RegExp(source);
+      const observer = new MutationObserver(() => {
+        if (!re.test(status.textContent)) return;
+        observer.disconnect();
+        const stop = [...demo.querySelectorAll('button')].find((b) => b.textContent === 'Stop');
+        if (!stop) throw new Error('no Stop button while the run reports progress');
+        stop.click();
+      });
+      observer.observe(status, { childList: true, characterData: true, subtree: true });
+    },
+    [demoSelector, statusSelector, pattern.source],
+  );
+}

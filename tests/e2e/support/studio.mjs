@@ -1,0 +1,13 @@
+// Helpers of the Studio's browser tests (studio, studio_data, studio_baseline).
+import { openPage } from './browser.mjs';
+
+/** A small model and short run: the Studio's tests train in seconds. */
+export const SMALL = '#/studio?embed=8&units=8&maxlen=64&words=2000&epochs=2';
+
+/** Opens the Studio at `hash` and resolves once the engine is ready and its data is loaded. */
+export async function openStudio(env, hash = SMALL) {
+  const opened = await openPage(env, hash);
+  await opened.page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
+  await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
+  return opened;
+}
