@@ -42,7 +42,7 @@ test('shell: every route loads from the nav with no console errors; back and for
     assert.equal(await page.locator('section[data-testid^="view-"]:not([hidden])').count(), 1, 'one view at a time');
     assert.match(await page.title(), new RegExp(title));
   }
-  assert.match(await page.locator('[data-testid="view-transformer"]').textContent(), /Self-attention of a sentence/);
+  assert.match(await page.locator('[data-testid="view-transformer"]').textContent(), /Self-attention of the sentence/);
   assert.match(await page.locator('[data-testid="view-seq2seq"]').textContent(), /Decode an input/);
   assert.match(await page.locator('[data-testid="view-studio"]').textContent(), /Train a sentiment model/);
   await page.goBack();

@@ -7,7 +7,7 @@ import type { EngineBridge } from '../engine/bridge';
 import { createLineChart } from '../views/chart';
 import { el } from '../views/dom';
 import { createHeatmap } from '../views/heatmap';
-import { applyRecipe } from '../views/studio/recipes';
+import { applyRecipe, loadEngineRecipes } from '../views/studio/recipes';
 import { DEFAULTS, modelConfig, trainerSettings, type StudioSettings } from '../views/studio/settings';
 import type { SentimentDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
@@ -16,7 +16,7 @@ import { claimSentimentSession, ownsSentimentSession } from './sentiment_owner';
 /** The bridge calls the demo needs (the page's EngineBridge). */
 export type SentimentEngine = Pick<
   EngineBridge,
-  'loadData' | 'createModel' | 'train' | 'cancel' | 'evaluate' | 'predict'
+  'loadData' | 'createModel' | 'train' | 'cancel' | 'evaluate' | 'predict' | 'call'
 >;
 
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
@@ -117,8 +117,10 @@ export function createSentimentDemoView(
     reading.replaceChildren();
     delete reading.dataset.state;
     token = claimSentimentSession();
-    const settings = sentimentSettings(demo, file ? 'archive' : 'builtin', quickMode());
     try {
+      // The real-data recipe is the engine's table (train/recipes.hpp), fetched once.
+      await loadEngineRecipes(engine);
+      const settings = sentimentSettings(demo, file ? 'archive' : 'builtin', quickMode());
       bar.hidden = false;
       bar.removeAttribute('value');
       setState('loading', file ? `Reading ${file.name}…` : 'Loading the built-in reviews…');

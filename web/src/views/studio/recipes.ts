@@ -1,5 +1,6 @@
 // Named training recipes for the Studio and the checks of its test-set choice. Pure functions of
 // the settings, so node tests cover them without a page.
+import type { EngineBridge } from '../../engine/bridge';
 import type { SentimentRecipe } from '../../../generated/attn_engine.mjs';
 import { DEFAULTS, type StudioSettings } from './settings';
 
@@ -48,6 +49,11 @@ let engineRecipes: readonly SentimentRecipe[] | null = null;
 /** Takes the engine's recipe table (`sentimentRecipes()`): the one table the CLI reads too. */
 export function useEngineRecipes(table: readonly SentimentRecipe[]): void {
   engineRecipes = table;
+}
+
+/** Fetches the engine's recipe table unless it is here already. */
+export async function loadEngineRecipes(engine: Pick<EngineBridge, 'call'>): Promise<void> {
+  if (!engineRecipes) useEngineRecipes(await engine.call('sentimentRecipes'));
 }
 
 /** True once the engine's table is here ("imdb" needs it). */

@@ -25,7 +25,7 @@ import { DataPanel } from './data_panel';
 import { ErrorsPanel } from './errors_panel';
 import { ExplainPanel } from './explain_panel';
 import { ChallengerRejected, Race, sideLabels } from './race';
-import { baselineRecipe, hasEngineRecipes, useEngineRecipes } from './recipes';
+import { baselineRecipe, loadEngineRecipes } from './recipes';
 import { SavePanel } from './save_panel';
 import {
   DEFAULTS,
@@ -158,7 +158,7 @@ export class Studio {
 
   /** The real-data presets are the engine's recipe table (the CLI's defaults), read once. */
   private async loadRecipes(): Promise<void> {
-    if (!hasEngineRecipes()) useEngineRecipes(await this.engine.call('sentimentRecipes'));
+    await loadEngineRecipes(this.engine);
     this.form.recipesArrived();
   }
 
