@@ -466,6 +466,8 @@ test('course: "train one" trains in the engine worker, draws its loss on the app
   const chart = demo.locator('[data-testid="loss-chart-bigru-attention"]');
   assert.equal(await chart.locator('path.series').count(), 1);
   await chart.getByText('Data table').click();
+  // The table is filled by the details' toggle event, which fires after the click returns.
+  await chart.locator('.chart-table tbody tr').first().waitFor();
   const steps = await chart.locator('.chart-table tbody tr td:nth-child(2)').allTextContents();
   assert.deepEqual([Number(steps[0]), Number(steps.at(-1))], [1, 200]);
   assert.equal(await demo.getByRole('button', { name: 'Train another' }).isEnabled(), true);
