@@ -15,6 +15,7 @@ using recurrent_detail::add_column_sums;
 using recurrent_detail::batch_major_copy;
 using recurrent_detail::copy_or_zeros;
 using recurrent_detail::fill_rows;
+using recurrent_detail::previous_states;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
 using recurrent_detail::time_major_copy;
@@ -230,13 +231,7 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   // Padded steps have zero dgates and add nothing.
   const std::size_t block = batch * u;
   ensure_shape(h_prev_, std::array<std::size_t, 3>{steps, batch, u});
-  if (cache.reverse) {  // step t read h[t + 1]; the first step (t = T-1) read h0
-    std::copy_n(cache.h.data() + block, (steps - 1) * block, h_prev_.data());
-    std::copy_n(cache.h0.data(), block, h_prev_.data() + (steps - 1) * block);
-  } else {  // step t read h[t - 1]; the first step (t = 0) read h0
-    std::copy_n(cache.h0.data(), block, h_prev_.data());
-    std::copy_n(cache.h.data(), (steps - 1) * block, h_prev_.data() + block);
-  }
+  previous_states(cache.h.data(), cache.h0.data(), steps, block, cache.reverse, h_prev_.data());
   kernels::gemm(true, false, u, g, steps * batch, 1.f, h_prev_.data(), u, dgates, g, 1.f, dw_h.data(), g);
 
   // gates[T·B, 4U] = x[T·B, D] · w_x + b, all steps at once; dx comes out time-major and is

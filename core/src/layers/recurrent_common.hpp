@@ -77,6 +77,21 @@ inline void batch_major_copy(Tensor3& dst, const Tensor3& src) {
   }
 }
 
+// The state each step of a recurrence read, for the weight gradient's single product over all
+// steps: `h` holds `steps` blocks of `block` floats (the state after step t, in t order), h0 one
+// block (the initial state). out[t] = h[t - 1] (out[0] = h0), or when `reverse` (steps ran
+// t = T-1 … 0) out[t] = h[t + 1] (out[T-1] = h0).
+inline void previous_states(const float* h, const float* h0, std::size_t steps, std::size_t block, bool reverse,
+                            float* out) {
+  if (reverse) {
+    std::copy_n(h + block, (steps - 1) * block, out);
+    std::copy_n(h0, block, out + (steps - 1) * block);
+  } else {
+    std::copy_n(h0, block, out);
+    std::copy_n(h, (steps - 1) * block, out + block);
+  }
+}
+
 // dst [C, R] = srcᵀ for src [R, C].
 inline void transpose_into(Tensor2& dst, const Tensor2& src) {
   const std::size_t rows = src.shape(0), cols = src.shape(1);
