@@ -65,7 +65,7 @@ TEST_CASE("lstm_cell.forward_by_hand") {
 
 TEST_CASE("lstm_cell.backward_matches_reference") {
   attn::Rng rng(12);
-  for (std::size_t u : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 32u}) {
+  for (std::size_t u : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 12u, 16u, 32u}) {
     INFO("units = " << u);
     // Activations as a forward leaves them: i, f, o in (0, 1), g and tanh(c) in (-1, 1).
     std::vector<float> gates = random_vector(rng, 4 * u, 1.f);
@@ -121,5 +121,25 @@ TEST_CASE("lstm_cell.every_width_gives_the_same_bits") {
     CHECK(c1 == c[k]);
     CHECK(tc1 == tanh_c[k]);
     CHECK(h1 == h[k]);
+  }
+}
+
+TEST_CASE("lstm_cell.every_width_gives_the_same_bits_backward") {
+  // As above for the backward: U = 20 (eight-unit blocks natively with AVX2, then four) against
+  // each unit alone.
+  attn::Rng rng(14);
+  const std::size_t u = 20;
+  const std::vector<float> gates = random_vector(rng, 4 * u, 1.f), tanh_c = random_vector(rng, u, 1.f);
+  const std::vector<float> c_prev = random_vector(rng, u, 3.f), dh = random_vector(rng, u, 1.f);
+  const std::vector<float> dc_in = random_vector(rng, u, 1.f);
+  std::vector<float> dc = dc_in, dgates(4 * u);
+  kernels::lstm_cell_backward(dh.data(), dc.data(), gates.data(), tanh_c.data(), c_prev.data(), dgates.data(), u);
+  for (std::size_t k = 0; k < u; ++k) {
+    INFO("unit " << k);
+    const float one[4] = {gates[k], gates[u + k], gates[2 * u + k], gates[3 * u + k]};
+    float dc1 = dc_in[k], d1[4];
+    kernels::lstm_cell_backward(&dh[k], &dc1, one, &tanh_c[k], &c_prev[k], d1, 1);
+    CHECK(dc1 == dc[k]);
+    for (std::size_t q = 0; q < 4; ++q) CHECK(d1[q] == dgates[q * u + k]);
   }
 }

@@ -98,4 +98,27 @@ ATTN_LANES_INLINE void lstm_cell_forward(V like, float* const (&gates)[4], const
   store(h, o * tc);
 }
 
+// Backward of `lanes` LSTM units: from dh, dc (w.r.t. h, c; dc is overwritten with the gradient
+// w.r.t. c_prev) and the forward's activations to the pre-activation gradients, gate by gate
+// into dgates[k]. The expressions of lstm_cell_backward_reference, in the same order.
+template <class V>
+ATTN_LANES_INLINE void lstm_cell_backward(V like, const float* dh_p, float* dc_p, const float* const (&gates)[4],
+                                          const float* tanh_c, const float* c_prev, float* const (&dgates)[4]) {
+  const V one = splat_like(like, 1.f);
+  const V i = load_like(like, gates[0]), f = load_like(like, gates[1]);
+  const V g = load_like(like, gates[2]), o = load_like(like, gates[3]);
+  const V tc = load_like(like, tanh_c);
+  const V dh = load_like(like, dh_p);
+  const V d_o = dh * tc;
+  const V d_c = load_like(like, dc_p) + dh * o * (one - tc * tc);
+  const V d_i = d_c * g;
+  const V d_f = d_c * load_like(like, c_prev);
+  const V d_g = d_c * i;
+  store(dc_p, d_c * f);
+  store(dgates[0], d_i * i * (one - i));
+  store(dgates[1], d_f * f * (one - f));
+  store(dgates[2], d_g * (one - g * g));
+  store(dgates[3], d_o * o * (one - o));
+}
+
 }  // namespace attn::kernels::lanes

@@ -43,30 +43,7 @@ void lstm_cell_backward_reference(const float* dh, float* dc, const float* gates
   }
 }
 
-namespace {
-
-using namespace simd4;
-
-// Four units of the backward; the same expressions as lstm_cell_backward_reference.
-ATTN_SIMD4_INLINE void backward4(const float* dh_p, float* dc_p, const float* const (&gates)[4], const float* tanh_c,
-                                 const float* c_prev, float* const (&dgates)[4]) {
-  const F4 one = splat(1.f);
-  const F4 i = load(gates[0]), f = load(gates[1]), g = load(gates[2]), o = load(gates[3]);
-  const F4 tc = load(tanh_c);
-  const F4 dh = load(dh_p);
-  const F4 d_o = dh * tc;
-  const F4 d_c = load(dc_p) + dh * o * (one - tc * tc);
-  const F4 d_i = d_c * g;
-  const F4 d_f = d_c * load(c_prev);
-  const F4 d_g = d_c * i;
-  store(dc_p, d_c * f);
-  store(dgates[0], d_i * i * (one - i));
-  store(dgates[1], d_f * f * (one - f));
-  store(dgates[2], d_g * (one - g * g));
-  store(dgates[3], d_o * o * (one - o));
-}
-
-}  // namespace
+using simd4::F4;
 
 void lstm_cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
   const std::size_t u = units;
@@ -102,10 +79,14 @@ void lstm_cell_backward(const float* dh, float* dc, const float* gates, const fl
                         float* dgates, std::size_t units) {
   const std::size_t u = units;
   std::size_t j = 0;
+#if defined(ATTN_GEMM_X86)
+  static const bool avx2 = x86::cpu_has_avx2_fma();
+  if (avx2) j = x86::lstm_cell_backward_avx2(dh, dc, gates, tanh_c, c_prev, dgates, u);
+#endif
   for (; j + 4 <= u; j += 4) {
     const float* const g4[4] = {gates + j, gates + u + j, gates + 2 * u + j, gates + 3 * u + j};
     float* const d4[4] = {dgates + j, dgates + u + j, dgates + 2 * u + j, dgates + 3 * u + j};
-    backward4(dh + j, dc + j, g4, tanh_c + j, c_prev + j, d4);
+    lanes::lstm_cell_backward(F4{}, dh + j, dc + j, g4, tanh_c + j, c_prev + j, d4);
   }
   if (j == u) return;
   // The last u - j < 4 units, zero-padded: [gates i f g o | tanh_c | c_prev | dh | dc | dgates i f g o].
@@ -120,7 +101,7 @@ void lstm_cell_backward(const float* dh, float* dc, const float* gates, const fl
   }
   const float* const g4[4] = {pad[0], pad[1], pad[2], pad[3]};
   float* const d4[4] = {pad[8], pad[9], pad[10], pad[11]};
-  backward4(pad[6], pad[7], g4, pad[4], pad[5], d4);
+  lanes::lstm_cell_backward(F4{}, pad[6], pad[7], g4, pad[4], pad[5], d4);
   for (std::size_t k = 0; k < n; ++k) {
     dc[j + k] = pad[7][k];
     for (std::size_t q = 0; q < 4; ++q) dgates[q * u + j + k] = pad[8 + q][k];

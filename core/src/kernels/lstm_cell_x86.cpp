@@ -59,6 +59,18 @@ std::size_t lstm_cell_forward_avx2(float* gates, const float* c_prev, float* c, 
   return j;
 }
 
+std::size_t lstm_cell_backward_avx2(const float* dh, float* dc, const float* gates, const float* tanh_c,
+                                    const float* c_prev, float* dgates, std::size_t units) {
+  const std::size_t u = units;
+  std::size_t j = 0;
+  for (; j + 8 <= u; j += 8) {
+    const float* const g8[4] = {gates + j, gates + u + j, gates + 2 * u + j, gates + 3 * u + j};
+    float* const d8[4] = {dgates + j, dgates + u + j, dgates + 2 * u + j, dgates + 3 * u + j};
+    lanes::lstm_cell_backward(F8{}, dh + j, dc + j, g8, tanh_c + j, c_prev + j, d8);
+  }
+  return j;
+}
+
 }  // namespace attn::kernels::x86
 
 #pragma GCC pop_options

@@ -1,4 +1,4 @@
-// Private to core/src/kernels: the LSTM cell forward eight units at a time with AVX2, for native
+// Private to core/src/kernels: the LSTM cell forward and backward eight units at a time with AVX2, for native
 // x86-64 builds (lstm_cell.cpp calls it only after x86::cpu_has_avx2_fma() said yes). The same
 // lane_math.hpp maths as the four-lane path, without fused multiply-adds, so every unit's result
 // is bit for bit the one the four-lane path gives.
@@ -15,6 +15,10 @@ namespace attn::kernels::x86 {
 // it did, the rest are the caller's.
 std::size_t lstm_cell_forward_avx2(float* gates, const float* c_prev, float* c, float* tanh_c, float* h,
                                    std::size_t units);
+
+// lstm_cell_backward likewise: units [0, 8·⌊U/8⌋), returns how many.
+std::size_t lstm_cell_backward_avx2(const float* dh, float* dc, const float* gates, const float* tanh_c,
+                                    const float* c_prev, float* dgates, std::size_t units);
 
 }  // namespace attn::kernels::x86
 #endif
