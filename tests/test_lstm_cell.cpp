@@ -35,11 +35,12 @@ TEST_CASE("lstm_cell.forward_matches_reference") {
     INFO("units = " << u);
     // Pre-activations up to ±12 reach σ's and tanh's flat ends.
     const std::vector<float> pre = random_vector(rng, 4 * u, 12.f), c_prev = random_vector(rng, u, 3.f);
+    const std::vector<float> bias = random_vector(rng, 4 * u, 2.f);
     std::vector<float> gates = pre, c(u), tanh_c(u), h(u);
     std::vector<float> gates_ref = pre, c_ref(u), tanh_c_ref(u), h_ref(u);
-    kernels::lstm_cell_forward(gates.data(), c_prev.data(), c.data(), tanh_c.data(), h.data(), u);
-    kernels::lstm_cell_forward_reference(gates_ref.data(), c_prev.data(), c_ref.data(), tanh_c_ref.data(), h_ref.data(),
-                                         u);
+    kernels::lstm_cell_forward(gates.data(), bias.data(), c_prev.data(), c.data(), tanh_c.data(), h.data(), u);
+    kernels::lstm_cell_forward_reference(gates_ref.data(), bias.data(), c_prev.data(), c_ref.data(), tanh_c_ref.data(),
+                                         h_ref.data(), u);
     check_close_vectors(gates, gates_ref, "gates");
     check_close_vectors(c, c_ref, "c");
     check_close_vectors(tanh_c, tanh_c_ref, "tanh_c");
@@ -48,12 +49,13 @@ TEST_CASE("lstm_cell.forward_matches_reference") {
 }
 
 TEST_CASE("lstm_cell.forward_by_hand") {
-  // U = 1, pre = [i f g o] = [0, 0, 0, 0]: i = f = o = 1/2, g = 0, so c = c_prev / 2 = 1 and
-  // h = tanh(1) / 2.
-  float gates[4] = {0.f, 0.f, 0.f, 0.f};
+  // U = 1, products [1, -1, 0.5, 2] plus bias [-1, 1, -0.5, -2]: pre = [i f g o] = 0, so
+  // i = f = o = 1/2, g = 0, c = c_prev / 2 = 1 and h = tanh(1) / 2.
+  float gates[4] = {1.f, -1.f, 0.5f, 2.f};
+  const float bias[4] = {-1.f, 1.f, -0.5f, -2.f};
   const float c_prev = 2.f;
   float c = 0.f, tanh_c = 0.f, h = 0.f;
-  kernels::lstm_cell_forward(gates, &c_prev, &c, &tanh_c, &h, 1);
+  kernels::lstm_cell_forward(gates, bias, &c_prev, &c, &tanh_c, &h, 1);
   CHECK(gates[0] == 0.5f);
   CHECK(gates[1] == 0.5f);
   CHECK(gates[2] == 0.f);
@@ -92,12 +94,13 @@ TEST_CASE("lstm_cell.a_unit_does_not_depend_on_its_position") {
                           -0.5f, 3,  0.6f, -1.2f, 0.8f, 1.1f, -0.3f, 2.2f, 0.5f, -2.5f};
   const float c_prev5[5] = {0.5f, -0.25f, 1.5f, -2.f, 0.75f};
   std::vector<float> gates5(pre5, pre5 + 20), c5(5), tc5(5), h5(5);
-  kernels::lstm_cell_forward(gates5.data(), c_prev5, c5.data(), tc5.data(), h5.data(), 5);
+  const std::vector<float> zeros(32, 0.f);
+  kernels::lstm_cell_forward(gates5.data(), zeros.data(), c_prev5, c5.data(), tc5.data(), h5.data(), 5);
   // U = 8 with unit 4 holding unit 4 of the U = 5 row.
   std::vector<float> gates8(32, 0.f), c_prev8(8, 0.f), c8(8), tc8(8), h8(8);
   for (std::size_t q = 0; q < 4; ++q) gates8[q * 8 + 4] = pre5[q * 5 + 4];
   c_prev8[4] = c_prev5[4];
-  kernels::lstm_cell_forward(gates8.data(), c_prev8.data(), c8.data(), tc8.data(), h8.data(), 8);
+  kernels::lstm_cell_forward(gates8.data(), zeros.data(), c_prev8.data(), c8.data(), tc8.data(), h8.data(), 8);
   for (std::size_t q = 0; q < 4; ++q) CHECK(gates8[q * 8 + 4] == gates5[q * 5 + 4]);
   CHECK(c8[4] == c5[4]);
   CHECK(tc8[4] == tc5[4]);
@@ -110,13 +113,15 @@ TEST_CASE("lstm_cell.every_width_gives_the_same_bits") {
   attn::Rng rng(13);
   const std::size_t u = 20;
   const std::vector<float> pre = random_vector(rng, 4 * u, 12.f), c_prev = random_vector(rng, u, 3.f);
+  const std::vector<float> bias = random_vector(rng, 4 * u, 2.f);
   std::vector<float> gates = pre, c(u), tanh_c(u), h(u);
-  kernels::lstm_cell_forward(gates.data(), c_prev.data(), c.data(), tanh_c.data(), h.data(), u);
+  kernels::lstm_cell_forward(gates.data(), bias.data(), c_prev.data(), c.data(), tanh_c.data(), h.data(), u);
   for (std::size_t k = 0; k < u; ++k) {
     INFO("unit " << k);
     float one[4] = {pre[k], pre[u + k], pre[2 * u + k], pre[3 * u + k]};
+    const float one_bias[4] = {bias[k], bias[u + k], bias[2 * u + k], bias[3 * u + k]};
     float c1 = 0.f, tc1 = 0.f, h1 = 0.f;
-    kernels::lstm_cell_forward(one, &c_prev[k], &c1, &tc1, &h1, 1);
+    kernels::lstm_cell_forward(one, one_bias, &c_prev[k], &c1, &tc1, &h1, 1);
     for (std::size_t q = 0; q < 4; ++q) CHECK(one[q] == gates[q * u + k]);
     CHECK(c1 == c[k]);
     CHECK(tc1 == tanh_c[k]);

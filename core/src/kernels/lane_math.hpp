@@ -78,15 +78,16 @@ ATTN_LANES_INLINE V tanh(V x) {
 }
 
 // Forward of `lanes` LSTM units (one vector's worth): gates[k] points at the k-th gate's block
-// (i, f, g, o), read as pre-activations and overwritten with activations; then
-// c = f ⊙ c_prev + i ⊙ g, tanh_c = tanh(c), h = o ⊙ tanh_c. `like` only names the type.
+// (i, f, g, o), read as products, plus bias[k] the pre-activations, overwritten with the
+// activations; then c = f ⊙ c_prev + i ⊙ g, tanh_c = tanh(c), h = o ⊙ tanh_c. `like` only names
+// the type.
 template <class V>
-ATTN_LANES_INLINE void lstm_cell_forward(V like, float* const (&gates)[4], const float* c_prev, float* c, float* tanh_c,
-                                         float* h) {
-  const V i = lanes::sigmoid(load_like(like, gates[0]));
-  const V f = lanes::sigmoid(load_like(like, gates[1]));
-  const V g = lanes::tanh(load_like(like, gates[2]));
-  const V o = lanes::sigmoid(load_like(like, gates[3]));
+ATTN_LANES_INLINE void lstm_cell_forward(V like, float* const (&gates)[4], const float* const (&bias)[4],
+                                         const float* c_prev, float* c, float* tanh_c, float* h) {
+  const V i = lanes::sigmoid(load_like(like, gates[0]) + load_like(like, bias[0]));
+  const V f = lanes::sigmoid(load_like(like, gates[1]) + load_like(like, bias[1]));
+  const V g = lanes::tanh(load_like(like, gates[2]) + load_like(like, bias[2]));
+  const V o = lanes::sigmoid(load_like(like, gates[3]) + load_like(like, bias[3]));
   const V c_new = f * load_like(like, c_prev) + i * g;
   const V tc = lanes::tanh(c_new);
   store(gates[0], i);

@@ -6,9 +6,10 @@
 
 namespace attn::kernels {
 
-void lstm_cell_forward_reference(float* gates, const float* c_prev, float* c, float* tanh_c, float* h,
-                                 std::size_t units) {
+void lstm_cell_forward_reference(float* gates, const float* bias, const float* c_prev, float* c, float* tanh_c,
+                                 float* h, std::size_t units) {
   const std::size_t u = units;
+  for (std::size_t j = 0; j < 4 * u; ++j) gates[j] += bias[j];
   sigmoid_reference(gates, gates, 2 * u);              // i, f
   tanh_reference(gates + 2 * u, gates + 2 * u, u);     // g
   sigmoid_reference(gates + 3 * u, gates + 3 * u, u);  // o
@@ -45,28 +46,34 @@ void lstm_cell_backward_reference(const float* dh, float* dc, const float* gates
 
 using simd4::F4;
 
-void lstm_cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
+void lstm_cell_forward(float* gates, const float* bias, const float* c_prev, float* c, float* tanh_c, float* h,
+                       std::size_t units) {
   const std::size_t u = units;
   std::size_t j = 0;
 #if defined(ATTN_GEMM_X86)
   // Natively, eight units at a time where the CPU has AVX2 (the same bits as the path below).
   static const bool avx2 = x86::cpu_has_avx2_fma();
-  if (avx2) j = x86::lstm_cell_forward_avx2(gates, c_prev, c, tanh_c, h, u);
+  if (avx2) j = x86::lstm_cell_forward_avx2(gates, bias, c_prev, c, tanh_c, h, u);
 #endif
   for (; j + 4 <= u; j += 4) {
     float* const g4[4] = {gates + j, gates + u + j, gates + 2 * u + j, gates + 3 * u + j};
-    lanes::lstm_cell_forward(F4{}, g4, c_prev + j, c + j, tanh_c + j, h + j);
+    const float* const b4[4] = {bias + j, bias + u + j, bias + 2 * u + j, bias + 3 * u + j};
+    lanes::lstm_cell_forward(F4{}, g4, b4, c_prev + j, c + j, tanh_c + j, h + j);
   }
   if (j == u) return;
-  // The last u - j < 4 units, zero-padded: [gates i f g o | c_prev | c | tanh_c | h].
-  float pad[8][4] = {};
+  // The last u - j < 4 units, zero-padded: [gates i f g o | c_prev | c | tanh_c | h | bias i f g o].
+  float pad[12][4] = {};
   const std::size_t n = u - j;
   for (std::size_t k = 0; k < n; ++k) {
-    for (std::size_t q = 0; q < 4; ++q) pad[q][k] = gates[q * u + j + k];
+    for (std::size_t q = 0; q < 4; ++q) {
+      pad[q][k] = gates[q * u + j + k];
+      pad[8 + q][k] = bias[q * u + j + k];
+    }
     pad[4][k] = c_prev[j + k];
   }
   float* const g4[4] = {pad[0], pad[1], pad[2], pad[3]};
-  lanes::lstm_cell_forward(F4{}, g4, pad[4], pad[5], pad[6], pad[7]);
+  const float* const b4[4] = {pad[8], pad[9], pad[10], pad[11]};
+  lanes::lstm_cell_forward(F4{}, g4, b4, pad[4], pad[5], pad[6], pad[7]);
   for (std::size_t k = 0; k < n; ++k) {
     for (std::size_t q = 0; q < 4; ++q) gates[q * u + j + k] = pad[q][k];
     c[j + k] = pad[5][k];

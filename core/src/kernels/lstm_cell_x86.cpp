@@ -48,13 +48,14 @@ inline void store(float* p, F8 x) { _mm256_storeu_ps(p, x.v); }
 
 }  // namespace
 
-std::size_t lstm_cell_forward_avx2(float* gates, const float* c_prev, float* c, float* tanh_c, float* h,
-                                   std::size_t units) {
+std::size_t lstm_cell_forward_avx2(float* gates, const float* bias, const float* c_prev, float* c, float* tanh_c,
+                                   float* h, std::size_t units) {
   const std::size_t u = units;
   std::size_t j = 0;
   for (; j + 8 <= u; j += 8) {
     float* const g8[4] = {gates + j, gates + u + j, gates + 2 * u + j, gates + 3 * u + j};
-    lanes::lstm_cell_forward(F8{}, g8, c_prev + j, c + j, tanh_c + j, h + j);
+    const float* const b8[4] = {bias + j, bias + u + j, bias + 2 * u + j, bias + 3 * u + j};
+    lanes::lstm_cell_forward(F8{}, g8, b8, c_prev + j, c + j, tanh_c + j, h + j);
   }
   return j;
 }

@@ -13,8 +13,8 @@ namespace attn::kernels::x86 {
 
 // lstm_cell_forward (attn/kernels/lstm_cell.hpp) for units [0, 8·⌊U/8⌋); returns how many units
 // it did, the rest are the caller's.
-std::size_t lstm_cell_forward_avx2(float* gates, const float* c_prev, float* c, float* tanh_c, float* h,
-                                   std::size_t units);
+std::size_t lstm_cell_forward_avx2(float* gates, const float* bias, const float* c_prev, float* c, float* tanh_c,
+                                   float* h, std::size_t units);
 
 // lstm_cell_backward likewise: units [0, 8·⌊U/8⌋), returns how many.
 std::size_t lstm_cell_backward_avx2(const float* dh, float* dc, const float* gates, const float* tanh_c,

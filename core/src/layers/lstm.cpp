@@ -14,7 +14,6 @@ namespace {
 using recurrent_detail::add_column_sums;
 using recurrent_detail::batch_major_copy;
 using recurrent_detail::copy_or_zeros;
-using recurrent_detail::fill_rows;
 using recurrent_detail::previous_states;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
@@ -67,12 +66,11 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   ensure_shape(c, state_shape);
 
   float* gates = cache.gates.data();
-  fill_rows(gates, batch, g, b);
-  // pre = x_t · w_x + h_prev · w_h + b
-  kernels::gemm(false, false, batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
+  // pre = x_t · w_x + h_prev · w_h + b (the cell adds b)
+  kernels::gemm(false, false, batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 0.f, gates, g);
   kernels::gemm(false, false, batch, g, u, 1.f, cache.h_prev.data(), u, w_h.data(), g, 1.f, gates, g);
   for (std::size_t r = 0; r < batch; ++r) {
-    kernels::lstm_cell_forward(gates + r * g, cache.c_prev.data() + r * u, c.data() + r * u,
+    kernels::lstm_cell_forward(gates + r * g, b.data(), cache.c_prev.data() + r * u, c.data() + r * u,
                                cache.tanh_c.data() + r * u, h.data() + r * u, u);
   }
 }
@@ -134,10 +132,9 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   ensure_shape(cache.c_last, state_shape);
   ensure_shape(h_seq, std::array<std::size_t, 3>{batch, steps, u});
 
-  // Input projection of every step at once: gates[T·B, 4U] = x[T·B, D] · w_x + b.
+  // Input projection of every step at once: gates[T·B, 4U] = x[T·B, D] · w_x (the cell adds b).
   float* gates = cache.gates.data();
-  fill_rows(gates, steps * batch, g, b);
-  kernels::gemm(false, false, steps * batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
+  kernels::gemm(false, false, steps * batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 0.f, gates, g);
 
   // Time-major: step t's rows are one contiguous block of B rows (B·4U or B·U floats).
   const std::uint8_t* mask_rows = cache.mask.data();  // [B, T]
@@ -155,7 +152,8 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
     for (std::size_t r = 0; r < batch; ++r) {
       float* out = h_seq.data() + (r * steps + t) * u;
       if (mask_rows[r * steps + t] != 0) {
-        kernels::lstm_cell_forward(gates_t + r * g, c_prev + r * u, c_t + r * u, tanh_c_t + r * u, h_t + r * u, u);
+        kernels::lstm_cell_forward(gates_t + r * g, b.data(), c_prev + r * u, c_t + r * u, tanh_c_t + r * u,
+                                   h_t + r * u, u);
         std::copy(h_t + r * u, h_t + (r + 1) * u, out);
       } else {
         std::copy(h_prev + r * u, h_prev + (r + 1) * u, h_t + r * u);

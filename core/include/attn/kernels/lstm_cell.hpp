@@ -3,7 +3,7 @@
 //
 // Legend: U units. A row's gates are stored [4U] in the order i, f, g, o.
 //
-//   forward:  [i f g o] = [σ σ tanh σ](pre);  c = f ⊙ c_prev + i ⊙ g;  h = o ⊙ tanh(c)
+//   forward:  [i f g o] = [σ σ tanh σ](pre), pre = products + bias;  c = f ⊙ c_prev + i ⊙ g;  h = o ⊙ tanh(c)
 //   backward: from dh, dc (w.r.t. h, c) to d pre and dc_prev, using the forward's activations.
 //
 // `lstm_cell_forward` / `lstm_cell_backward` work four units at a time (wasm_simd128, SSE2, or
@@ -19,11 +19,13 @@
 
 namespace attn::kernels {
 
-// gates [4U]: pre-activations in, activations i, f, g, o out. c_prev [U] -> c, tanh_c, h [U].
-// c_prev must not overlap the outputs.
-void lstm_cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units);
-void lstm_cell_forward_reference(float* gates, const float* c_prev, float* c, float* tanh_c, float* h,
-                                 std::size_t units);
+// gates [4U]: the products x · w_x + h_prev · w_h in, activations i, f, g, o out; bias [4U] is
+// added first (pre = gates + bias). c_prev [U] -> c, tanh_c, h [U]. c_prev must not overlap the
+// outputs.
+void lstm_cell_forward(float* gates, const float* bias, const float* c_prev, float* c, float* tanh_c, float* h,
+                       std::size_t units);
+void lstm_cell_forward_reference(float* gates, const float* bias, const float* c_prev, float* c, float* tanh_c,
+                                 float* h, std::size_t units);
 
 // dh [U]: gradient w.r.t. h. dc [U]: in, the gradient w.r.t. c from later steps; out, the
 // gradient w.r.t. c_prev. gates [4U], tanh_c [U]: the forward's activations; c_prev [U].
