@@ -94,3 +94,75 @@ test('studio parallel: two workers train the run, repeat it exactly, and follow 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** Clicks `#id` from the task that shows a step past `after` (the run cannot end before it lands). */
+function clickWhenStepPasses(page, id, after) {
+  return page.evaluate(
+    ([id, after]) => {
+      const step = document.querySelector('#train-step');
+      const observer = new MutationObserver(() => {
+        if (Number(step.dataset.step) <= after) return;
+        observer.disconnect();
+        document.getElementById(id).click();
+      });
+      observer.observe(step, { attributes: true, attributeFilter: ['data-step'] });
+    },
+    [id, after],
+  );
+}
+
+const LONG = `${SMALL.replace('epochs=2', 'epochs=200')}&workers=2`;
+
+test('studio parallel: pause, resume and cancel reach both workers; the second worker goes', async () => {
+  const { page, problems } = await openStudio(env, LONG);
+  const workers = watchWorkers(page);
+  await clickWhenStepPasses(page, 'train-pause', 0);
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  assert.equal(await waitForState(page, ['paused', 'finished', 'failed']), 'paused');
+  assert.equal(await page.locator('.train-panel').getAttribute('data-workers'), '2');
+  const pausedAt = Number(await page.locator('#train-step').getAttribute('data-step'));
+  await clickWhenStepPasses(page, 'train-cancel', pausedAt);
+  await page.locator('#train-resume').click();
+  assert.equal(await waitForState(page, ['cancelled', 'finished', 'failed']), 'cancelled');
+  assert.equal(
+    await page.locator('#train-status').textContent(),
+    'Cancelled: the model keeps its best validated parameters.',
+  );
+  const [done, planned] = (await page.locator('#train-step').textContent()).match(/\d+/g).map(Number);
+  assert.ok(done > pausedAt && done < planned, `cancelled at step ${done} of ${planned}`);
+  assert.equal(workers.length, 1);
+  await workers[0].closed;
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('studio parallel: a crash of the second worker ends the run with a message, and the next run trains', async () => {
+  const { page, problems } = await openStudio(env, LONG);
+  const workers = watchWorkers(page);
+  await clickWhenStepPasses(page, 'train-pause', 0);
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  assert.equal(await waitForState(page, ['paused', 'finished', 'failed']), 'paused');
+  // An uncaught error in the helper, as a wasm trap in a timer would be.
+  await workers[0].worker.evaluate(() =>
+    setTimeout(() => {
+      throw new Error('crash test of the second worker');
+    }),
+  );
+  await page.locator('#train-resume').click();
+  assert.equal(await waitForState(page, ['failed', 'finished', 'cancelled']), 'failed');
+  assert.match(
+    await page.locator('#train-error').textContent(),
+    /^the second worker failed: the engine stopped \(.*crash test of the second worker\)/,
+  );
+  // Every worker of that run is gone (the helper's bridge had restarted it: that one goes too).
+  await Promise.all(workers.map((w) => w.closed));
+  await page.locator('#set-epochs').fill('2');
+  await page.locator('#set-epochs').dispatchEvent('change');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  assert.equal(await waitForState(page, ['finished', 'failed', 'cancelled']), 'finished');
+  assert.deepEqual(
+    problems.filter((p) => !p.includes('crash test of the second worker')),
+    [],
+  );
+  await page.close();
+});
