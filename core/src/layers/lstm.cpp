@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "attn/kernels/gemm.hpp"
-#include "attn/kernels/vector_math.hpp"
+#include "attn/kernels/lstm_cell.hpp"
 #include "recurrent_common.hpp"
 
 namespace attn {
@@ -16,48 +16,7 @@ using recurrent_detail::copy_or_zeros;
 using recurrent_detail::fill_rows;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
-
-// One row of the cell, after the gate pre-activations [4U] are in `gates`:
-// activates them in place and writes c, tanh(c) and h [U].
-void cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
-  const std::size_t u = units;
-  kernels::sigmoid(gates, gates, 2 * u);              // i, f
-  kernels::tanh(gates + 2 * u, gates + 2 * u, u);     // g
-  kernels::sigmoid(gates + 3 * u, gates + 3 * u, u);  // o
-  const float* i = gates;
-  const float* f = gates + u;
-  const float* g = gates + 2 * u;
-  const float* o = gates + 3 * u;
-  for (std::size_t j = 0; j < u; ++j) c[j] = f[j] * c_prev[j] + i[j] * g[j];
-  kernels::tanh(c, tanh_c, u);
-  for (std::size_t j = 0; j < u; ++j) h[j] = o[j] * tanh_c[j];
-}
-
-// One row of the cell backwards. dh [U] is the total gradient w.r.t. h_t; dc [U] comes in as
-// the gradient w.r.t. c_t from later steps and leaves as the gradient w.r.t. c_{t-1}.
-// Writes the pre-activation gradients [4U] to dgates; the h_{t-1} part (dgates · w_hᵀ) is the
-// caller's gemm.
-void cell_backward(const float* dh, float* dc, const float* gates, const float* tanh_c, const float* c_prev,
-                   float* dgates, std::size_t units) {
-  const std::size_t u = units;
-  for (std::size_t j = 0; j < u; ++j) {
-    const float i = gates[j], f = gates[u + j], g = gates[2 * u + j], o = gates[3 * u + j];
-    const float tc = tanh_c[j];
-    // h = o ⊙ tanh(c)
-    const float d_o = dh[j] * tc;
-    const float d_c = dc[j] + dh[j] * o * (1.f - tc * tc);
-    // c = f ⊙ c_prev + i ⊙ g
-    const float d_i = d_c * g;
-    const float d_f = d_c * c_prev[j];
-    const float d_g = d_c * i;
-    dc[j] = d_c * f;
-    // [i f g o] = [σ σ tanh σ](pre)
-    dgates[j] = d_i * i * (1.f - i);
-    dgates[u + j] = d_f * f * (1.f - f);
-    dgates[2 * u + j] = d_g * (1.f - g * g);
-    dgates[3 * u + j] = d_o * o * (1.f - o);
-  }
-}
+using recurrent_detail::transpose_into;
 
 }  // namespace
 
@@ -110,8 +69,8 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   kernels::gemm(false, false, batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
   kernels::gemm(false, false, batch, g, u, 1.f, cache.h_prev.data(), u, w_h.data(), g, 1.f, gates, g);
   for (std::size_t r = 0; r < batch; ++r) {
-    cell_forward(gates + r * g, cache.c_prev.data() + r * u, c.data() + r * u, cache.tanh_c.data() + r * u,
-                 h.data() + r * u, u);
+    kernels::lstm_cell_forward(gates + r * g, cache.c_prev.data() + r * u, c.data() + r * u,
+                               cache.tanh_c.data() + r * u, h.data() + r * u, u);
   }
 }
 
@@ -131,8 +90,8 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
   copy_into(dc_, dc);
   // The cell, row by row; dc_ becomes dL/dc_prev.
   for (std::size_t r = 0; r < batch; ++r) {
-    cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g, cache.tanh_c.data() + r * u,
-                  cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
+    kernels::lstm_cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g,
+                                cache.tanh_c.data() + r * u, cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
   }
   ensure_shape(dx_t, std::array<std::size_t, 2>{batch, d});
   ensure_shape(dh_prev, state_shape);
@@ -179,6 +138,7 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
 
   // Rows of step t sit T·(4U) (or T·U) floats apart; the gemms read and write them in place.
   const std::size_t gate_ld = steps * g, state_ld = steps * u;
+  const std::uint8_t* mask_rows = cache.mask.data();  // [B, T]
   for (std::size_t s = 0; s < steps; ++s) {
     const std::size_t t = reverse ? steps - 1 - s : s;
     const std::size_t t_prev = reverse ? t + 1 : t - 1;  // used only when s > 0
@@ -193,8 +153,8 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
       float* h_t = cache.h.data() + at;
       float* c_t = cache.c.data() + at;
       float* out = h_seq.data() + at;
-      if (cache.mask(r, t) != 0) {
-        cell_forward(gates_t + r * gate_ld, c_prev + r * prev_ld, c_t, cache.tanh_c.data() + at, h_t, u);
+      if (mask_rows[r * steps + t] != 0) {
+        kernels::lstm_cell_forward(gates_t + r * gate_ld, c_prev + r * prev_ld, c_t, cache.tanh_c.data() + at, h_t, u);
         std::copy(h_t, h_t + u, out);
       } else {
         std::copy(h_prev + r * prev_ld, h_prev + r * prev_ld + u, h_t);
@@ -237,34 +197,54 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   else
     std::fill(dc_.begin(), dc_.end(), 0.f);
 
+  // w_hᵀ [4U, U], once per pass: the recurrence's dh product then reads it in place, with no
+  // packing of a transposed operand at every step.
+  transpose_into(w_h_t_, w_h);
   float* dgates = dgates_.data();
+  const std::uint8_t* mask_rows = cache.mask.data();  // [B, T]
   const std::size_t gate_ld = steps * g, state_ld = steps * u;
   for (std::size_t s = steps; s-- > 0;) {
     const std::size_t t = cache.reverse ? steps - 1 - s : s;
     const std::size_t t_prev = cache.reverse ? t + 1 : t - 1;
-    const float* h_prev = s == 0 ? cache.h0.data() : cache.h.data() + t_prev * u;
     const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * u;
     const std::size_t prev_ld = s == 0 ? u : state_ld;
     float* dgates_t = dgates + t * g;
     for (std::size_t r = 0; r < batch; ++r) {
       float* dh = dh_.data() + r * u;
       float* dgates_row = dgates_t + r * gate_ld;
-      if (cache.mask(r, t) == 0) {
+      if (mask_rows[r * steps + t] == 0) {
         // State carried: dh / dc pass to t-1 untouched; h_seq[r, t] = 0 takes no gradient.
         std::fill(dgates_row, dgates_row + g, 0.f);
         continue;
       }
       const std::size_t at = (r * steps + t) * u;
-      for (std::size_t j = 0; j < u; ++j) dh[j] += dh_seq.data()[at + j];  // output and recurrence
-      cell_backward(dh, dc_.data() + r * u, cache.gates.data() + (r * steps + t) * g, cache.tanh_c.data() + at,
-                    c_prev + r * prev_ld, dgates_row, u);
+      const float* dh_out = dh_seq.data() + at;
+      for (std::size_t j = 0; j < u; ++j) dh[j] += dh_out[j];  // output and recurrence
+      kernels::lstm_cell_backward(dh, dc_.data() + r * u, cache.gates.data() + (r * steps + t) * g,
+                                  cache.tanh_c.data() + at, c_prev + r * prev_ld, dgates_row, u);
       // Consumed; the gemm below writes dL/dh_{t-1} for this row.
       std::fill(dh, dh + u, 0.f);
     }
     // pre_t += h_{t-1} · w_h. Padded rows have zero dgates, so their carried dh is kept.
-    kernels::gemm(false, true, batch, u, g, 1.f, dgates_t, gate_ld, w_h.data(), g, 1.f, dh_.data(), u);
-    kernels::gemm(true, false, u, g, batch, 1.f, h_prev, prev_ld, dgates_t, gate_ld, 1.f, dw_h.data(), g);
+    kernels::gemm(false, false, batch, u, g, 1.f, dgates_t, gate_ld, w_h_t_.data(), u, 1.f, dh_.data(), u);
   }
+  // dw_h += Σ_t h_{t-1}ᵀ · dgates_t as one product over all B·T rows: h_prev_[b, t] is the state
+  // step t read (h0 at the first step), so row (b, t) of it pairs with row (b, t) of dgates.
+  // Padded steps have zero dgates and add nothing.
+  ensure_shape(h_prev_, std::array<std::size_t, 3>{batch, steps, u});
+  for (std::size_t r = 0; r < batch; ++r) {
+    const float* h_row = cache.h.data() + r * state_ld;
+    const float* h0_row = cache.h0.data() + r * u;
+    float* out = h_prev_.data() + r * state_ld;
+    if (cache.reverse) {  // step t read h[t + 1]; the first step (t = T-1) read h0
+      std::copy(h_row + u, h_row + state_ld, out);
+      std::copy(h0_row, h0_row + u, out + state_ld - u);
+    } else {  // step t read h[t - 1]; the first step (t = 0) read h0
+      std::copy(h0_row, h0_row + u, out);
+      std::copy(h_row, h_row + state_ld - u, out + u);
+    }
+  }
+  kernels::gemm(true, false, u, g, batch * steps, 1.f, h_prev_.data(), u, dgates, g, 1.f, dw_h.data(), g);
 
   // gates[B·T, 4U] = x[B·T, D] · w_x + b, all steps at once.
   ensure_shape(dx, std::array<std::size_t, 3>{batch, steps, d});

@@ -45,9 +45,24 @@ inline void fill_rows(float* p, std::size_t rows, std::size_t ld, const Tensor1&
 }
 
 // bias [n] += column sums of the `rows` rows at `p` (rows `ld` floats apart): a bias gradient.
+// Row by row, in increasing row order per column; raw pointers so the inner loop vectorises.
 inline void add_column_sums(Tensor1& bias, const float* p, std::size_t rows, std::size_t ld) {
+  float* out = bias.data();
+  const std::size_t n = bias.size();
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < bias.size(); ++j) bias(j) += p[r * ld + j];
+    const float* row = p + r * ld;
+    for (std::size_t j = 0; j < n; ++j) out[j] += row[j];
+  }
+}
+
+// dst [C, R] = srcᵀ for src [R, C].
+inline void transpose_into(Tensor2& dst, const Tensor2& src) {
+  const std::size_t rows = src.shape(0), cols = src.shape(1);
+  ensure_shape(dst, std::array<std::size_t, 2>{cols, rows});
+  const float* in = src.data();
+  float* out = dst.data();
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
   }
 }
 

@@ -104,6 +104,8 @@ class LSTM {
   Tensor2 dstep_;   // [B, 4U] step API
   Tensor2 dh_;      // [B, U] gradient flowing into the state h_{t-1}
   Tensor2 dc_;      // [B, U]
+  Tensor2 w_h_t_;   // [4U, U] w_hᵀ, refreshed at every backward
+  Tensor3 h_prev_;  // [B, T, U] the state each step read, for dw_h's single product
 };
 
 }  // namespace attn
