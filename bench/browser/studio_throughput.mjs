@@ -61,10 +61,13 @@ async function measure(page, workers, warm, steps) {
   });
   const before = loadAverage();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
+  // (The step shown is the last run's until this one starts training.)
   await page.waitForFunction(
-    (last) =>
-      Number(document.querySelector('#train-step')?.dataset.step) >= last ||
-      ['failed', 'diverged', 'finished'].includes(document.querySelector('.train-panel')?.dataset.state),
+    (last) => {
+      const state = document.querySelector('.train-panel')?.dataset.state;
+      const step = Number(document.querySelector('#train-step')?.dataset.step);
+      return (state === 'training' && step >= last) || ['failed', 'diverged', 'finished'].includes(state);
+    },
     warm + steps,
     { timeout: 600000 },
   );
@@ -77,8 +80,10 @@ async function measure(page, workers, warm, steps) {
   await page.locator('#train-cancel').click();
   await waitForState(page, ['cancelled', 'finished', 'failed']);
   if (shown !== String(workers)) throw new Error(`asked for ${workers} workers, the run had ${shown}`);
-  const first = samples.find(([s]) => s >= warm);
-  const last = samples[samples.length - 1];
+  // This run's counter only: the last run's final redraw may land after the recorder was reset.
+  const own = samples.slice(samples.findLastIndex(([s]) => s < warm) + 1);
+  const first = own[0];
+  const last = own[own.length - 1];
   const stepsPerSecond = ((last[0] - first[0]) * 1000) / (last[1] - first[1]);
   return {
     impl: 'app (chromium)',
