@@ -79,7 +79,7 @@ const GEMM_SIZES = [
 ];
 const MODELS = ["bilstm-attention", "transformer-1block"];
 
-async function metrics(cdp) {
+export async function metrics(cdp) {
   const { metrics: list } = await cdp.send("Performance.getMetrics");
   return Object.fromEntries(list.map(({ name, value }) => [name, value]));
 }

@@ -6,7 +6,9 @@
 // step counter the page shows (recorded in the page by a MutationObserver, so the test's own
 // polling does not enter the timing) and cancels the run. reviews/s = steps/s × batch (32):
 // every step in the first epoch is a full batch. The machine is shared: the load average is
-// reported with each record, and the rounds interleave 1 and 2 workers so both see the same load.
+// reported with each record, with the cores the renderer got over the timed steps (its CPU time,
+// workers included, per second of wall time) and reviews per CPU-second, and the rounds
+// interleave 1 and 2 workers so both see the same load.
 //
 //   node bench/browser/studio_throughput.mjs [--archive ../shared/data/aclImdb_train.tar.gz]
 //        [--rounds 3] [--warm 30] [--steps 300] [--workers 1,2]
@@ -17,6 +19,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { metrics, withBrowser } from './run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the shared copy of the aclImdb training half lives beside the repository. */
@@ -48,7 +51,7 @@ async function waitForState(page, states) {
 }
 
 /** One run on `workers` workers: steps/s between step `warm` and step `warm + steps`, then cancelled. */
-async function measure(page, workers, warm, steps) {
+async function measure(page, cdp, workers, warm, steps) {
   await page.locator('#set-workers').selectOption(String(workers));
   await page.evaluate(() => {
     const step = document.querySelector('#train-step');
@@ -62,15 +65,23 @@ async function measure(page, workers, warm, steps) {
   const before = loadAverage();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   // (The step shown is the last run's until this one starts training.)
-  await page.waitForFunction(
-    (last) => {
-      const state = document.querySelector('.train-panel')?.dataset.state;
-      const step = Number(document.querySelector('#train-step')?.dataset.step);
-      return (state === 'training' && step >= last) || ['failed', 'diverged', 'finished'].includes(state);
-    },
-    warm + steps,
-    { timeout: 600000 },
-  );
+  const reach = (step) =>
+    page.waitForFunction(
+      (last) => {
+        const state = document.querySelector('.train-panel')?.dataset.state;
+        const step = Number(document.querySelector('#train-step')?.dataset.step);
+        return (state === 'training' && step >= last) || ['failed', 'diverged', 'finished'].includes(state);
+      },
+      step,
+      { timeout: 600000 },
+    );
+  // The renderer's CPU time (its workers' threads included) over the timed steps, roughly: how
+  // many cores the run got, so a loaded machine shows as such.
+  await reach(warm);
+  const cpu0 = (await metrics(cdp)).ProcessTime;
+  const wall0 = Date.now();
+  await reach(warm + steps);
+  const cpuShare = ((await metrics(cdp)).ProcessTime - cpu0) / ((Date.now() - wall0) / 1000);
   const state = await page.locator('.train-panel').getAttribute('data-state');
   if (state !== 'training')
     throw new Error(`the ${workers}-worker run ended early (${state}): ${await page.textContent('#train-error')}`);
@@ -95,6 +106,8 @@ async function measure(page, workers, warm, steps) {
     steps_per_second: Number(stepsPerSecond.toFixed(2)),
     reviews_per_second: Math.round(stepsPerSecond * BATCH),
     steps_timed: last[0] - first[0],
+    cpu_cores_used: Number(cpuShare.toFixed(2)),
+    reviews_per_cpu_second: Math.round((stepsPerSecond * BATCH) / cpuShare),
     panel_readout: readout,
     load_average_before: before,
     load_average_after: loadAverage(),
@@ -119,6 +132,8 @@ export async function studioThroughput(
   } = {},
 ) {
   const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
   const records = [];
   try {
     await page.goto(`${appUrl}#/studio`);
@@ -138,7 +153,7 @@ export async function studioThroughput(
       // Alternate which goes first, so neither always runs right after the archive was parsed.
       const order = round % 2 ? [...workers].reverse() : workers;
       for (const k of order) {
-        const record = { ...(await measure(page, k, warm, steps)), round, data: summary };
+        const record = { ...(await measure(page, cdp, k, warm, steps)), round, data: summary };
         log(`studio throughput: round ${round + 1}, ${k} worker(s): ${record.reviews_per_second} reviews/s`);
         records.push(record);
         onRecord(record);
@@ -171,7 +186,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (skip) {
     process.stderr.write(`[bench] ${skip}\n`);
   } else {
-    const { withBrowser } = await import('./run.mjs');
     await withBrowser((context, baseUrl) =>
       studioThroughput(context, `${baseUrl}dist/index.html`, {
         archive,
