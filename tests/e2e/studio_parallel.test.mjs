@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser } from './support/browser.mjs';
-import { openStudio, SMALL } from './support/studio.mjs';
+import { openStudio, SMALL, waitForTrainState as waitForState } from './support/studio.mjs';
 
 let env;
 before(async () => {
@@ -14,15 +14,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-async function waitForState(page, states) {
-  await page.waitForFunction(
-    (wanted) => wanted.includes(document.querySelector('.train-panel')?.dataset.state),
-    states,
-    { timeout: 120000 },
-  );
-  return page.locator('.train-panel').getAttribute('data-state');
-}
 
 /** The workers the page starts from now on, each with a promise of its end. */
 function watchWorkers(page) {

@@ -178,3 +178,58 @@ test('chunk_loop.an engine error rejects the run with its error and frees the ru
   assert.equal(r.active, false);
   assert.equal(session.cancelled, false);
 });
+
+/** The scripted session's steps behind an `advance` that resolves only when the test says so. */
+function gated(session) {
+  const gate = { open: [], calls: 0, inFlight: 0, maxInFlight: 0 };
+  gate.advance = (n) =>
+    new Promise((resolve) => {
+      gate.calls += 1;
+      gate.inFlight += 1;
+      gate.maxInFlight = Math.max(gate.maxInFlight, gate.inFlight);
+      gate.open.push(() => {
+        gate.inFlight -= 1;
+        resolve(session.runSteps(n));
+      });
+    });
+  gate.release = () => gate.open.shift()?.();
+  return gate;
+}
+
+test('chunk_loop.asynchronous steps (advance): one chunk at a time through pause / resume; stop while one runs', async () => {
+  const r = runner();
+  const session = scripted(ENDLESS, 1e6);
+  const gate = gated(session);
+  const posts = [];
+  const run = r.start(spec(session, posts, { advance: gate.advance }));
+  await until(() => gate.open.length === 1);
+  gate.release();
+  await until(() => gate.open.length === 1 && session.step > 0);
+  // Paused and resumed while a chunk is out: no second chunk starts beside it.
+  assert.equal(r.pause(), true);
+  r.resume();
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(gate.inFlight, 1);
+  gate.release();
+  await until(() => gate.open.length === 1);
+  assert.equal(gate.maxInFlight, 1, 'never two chunks at once');
+  // Stopped while a chunk is out: the run ends cancelled at once; the chunk's late steps are dropped.
+  const stepAtStop = session.step;
+  assert.equal(r.stop(), true);
+  const outcome = await run;
+  assert.equal(outcome.cancelled, true);
+  assert.equal(outcome.steps, stepAtStop);
+  const posted = posts.length;
+  gate.release();
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(posts.length, posted, 'nothing posted after the run ended');
+  assert.equal(gate.open.length, 0, 'no chunk after the run ended');
+});
+
+test('chunk_loop.an asynchronous step that rejects rejects the run (a worker of a data-parallel run failed)', async () => {
+  const r = runner();
+  const session = scripted(ENDLESS, 1e6);
+  const run = r.start(spec(session, [], { advance: async () => Promise.reject(new Error('worker 2 of 2: gone')) }));
+  await assert.rejects(run, /^Error: worker 2 of 2: gone$/);
+  assert.equal(r.active, false);
+});

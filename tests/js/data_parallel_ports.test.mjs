@@ -76,6 +76,12 @@ test('coordinator and replica over a MessageChannel: identical replicas, the sam
   } while (!report.done);
   coordinator.stop();
   assert.deepEqual(await replicaRun, { steps: a.planned, cancelled: false });
+  // The speed counts the shards' gradients and the exchange, not only the engine's applyGradient.
+  const own = a.session.runSteps(0);
+  const timed = coordinator.current();
+  assert.ok(timed.elapsed > own.elapsed, `coordinator ${timed.elapsed} s, engine ${own.elapsed} s`);
+  assert.equal(timed.examplesPerSecond, timed.examplesSeen / timed.elapsed);
+  assert.equal(report.elapsed, timed.elapsed);
   assert.equal(losses.length, a.planned);
   assert.deepEqual(a.session.saveModel(), b.session.saveModel(), 'the replicas are byte-identical');
 

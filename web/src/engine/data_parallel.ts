@@ -100,6 +100,8 @@ export class ShardCoordinator {
   private stopped = false;
   private failure: string | null = null;
   private lastLoss: number | null = null;
+  /** Wall time spent in advance(), waits for the other replicas included, in seconds. */
+  private seconds = 0;
 
   constructor(
     private readonly session: ShardSession,
@@ -112,6 +114,25 @@ export class ShardCoordinator {
 
   /** Up to `steps` data-parallel steps; fewer if the run ends or is stopped. Rejects when a replica fails. */
   async advance(steps: number): Promise<StepsReport> {
+    const started = performance.now();
+    const report = await this.steps(steps).finally(() => (this.seconds += (performance.now() - started) / 1000));
+    return this.timed(report);
+  }
+
+  /**
+   * The run's report without training (runSteps(0)), timed by the coordinator: the engine's own
+   * clock counts only applyGradient, not the shards' gradients nor the exchange.
+   */
+  current(): StepsReport {
+    return this.timed(this.session.runSteps(0));
+  }
+
+  private timed(report: StepsReport): StepsReport {
+    const elapsed = this.seconds;
+    return { ...report, elapsed, examplesPerSecond: elapsed > 0 ? report.examplesSeen / elapsed : 0 };
+  }
+
+  private async steps(steps: number): Promise<StepsReport> {
     if (!this.greeted) await this.greet();
     const reports: StepsReport[] = [];
     for (let i = 0; i < steps && !this.stopped; i++) {

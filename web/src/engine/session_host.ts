@@ -229,7 +229,7 @@ export class SessionHost {
     if (options.snapshots) options = { ...options, snapshotEvery: snapshotInterval(plannedSteps, options.snapshots) };
     const watched = options.snapshotEvery ? (options.watched ?? []) : [];
     return this.runner.start({
-      runSteps: (steps) => this.session.runSteps(steps),
+      runSteps: (steps) => (coordinator && steps === 0 ? coordinator.current() : this.session.runSteps(steps)),
       ...(coordinator ? { advance: (steps: number) => coordinator.advance(steps) } : {}),
       cancelTraining: () => {
         coordinator?.stop();
