@@ -87,6 +87,8 @@ interface ActiveRun<R extends ChunkReport<E>, E, O> {
   paused: boolean;
   /** An asynchronous chunk is running (no other may start until it ends). */
   inChunk: boolean;
+  /** Resolves once the asynchronous chunk under way has been taken in (its steps are pending). */
+  chunkTaken: Promise<void> | null;
   stepsPerChunk: number;
   nextCheckpoint: number;
   epochsDone: number;
@@ -116,6 +118,7 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
         spec,
         paused: false,
         inChunk: false,
+        chunkTaken: null,
         stepsPerChunk: 1,
         nextCheckpoint: every > 0 ? 0 : Infinity,
         epochsDone: 0,
@@ -130,14 +133,19 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
     });
   }
 
-  /** Pauses the active run (posting what is pending); resolves whether a run is paused. */
-  pause(): boolean {
+  /**
+   * Pauses the active run and posts what is pending; resolves whether a run is paused. Steps
+   * already under way (an asynchronous chunk) end first and are in that post, so the answer comes
+   * after the run's last step: nothing more is posted until resume.
+   */
+  async pause(): Promise<boolean> {
     const run = this.run;
     if (run && !run.paused) {
       run.paused = true;
-      this.flush(run, false);
+      if (run.chunkTaken) await run.chunkTaken;
+      if (this.run === run) this.flush(run, false);
     }
-    return run?.paused ?? false;
+    return this.run?.paused ?? false;
   }
 
   resume(): void {
@@ -167,6 +175,7 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
     if (!run || run.paused || run.inChunk) return;
     const { spec } = run;
     const every = spec.checkpointEvery ?? 0;
+    let taken = (): void => {};
     try {
       const step = run.last?.step ?? 0;
       if (step >= run.nextCheckpoint) {
@@ -178,6 +187,7 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       let report: R;
       if (spec.advance) {
         run.inChunk = true;
+        run.chunkTaken = new Promise((resolve) => (taken = resolve));
         report = await spec.advance(steps);
         run.inChunk = false;
         if (this.run !== run) return; // stopped (or replaced) while the steps ran
@@ -207,6 +217,9 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       if (this.run !== run) return;
       this.run = null;
       run.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      run.chunkTaken = null;
+      taken();
     }
   }
 

@@ -99,7 +99,7 @@ export class SessionHost {
         this.coordinator?.fail(request.message);
         return { value: { failed: this.coordinator !== null } };
       case 'pause':
-        return { value: { paused: this.runner.pause() } };
+        return { value: { paused: await this.runner.pause() } };
       case 'resume':
         this.runner.resume();
         return { value: { paused: false } };
