@@ -31,7 +31,7 @@ void check_close_vectors(const std::vector<float>& a, const std::vector<float>& 
 TEST_CASE("lstm_cell.forward_matches_reference") {
   // U = 1..9 cover rows with only a padded tail, the 4-wide body, and both; 32 is model (a)'s U.
   attn::Rng rng(11);
-  for (std::size_t u : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 32u}) {
+  for (std::size_t u : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 12u, 16u, 32u}) {
     INFO("units = " << u);
     // Pre-activations up to ±12 reach σ's and tanh's flat ends.
     const std::vector<float> pre = random_vector(rng, 4 * u, 12.f), c_prev = random_vector(rng, u, 3.f);
@@ -102,4 +102,24 @@ TEST_CASE("lstm_cell.a_unit_does_not_depend_on_its_position") {
   CHECK(c8[4] == c5[4]);
   CHECK(tc8[4] == tc5[4]);
   CHECK(h8[4] == h5[4]);
+}
+
+TEST_CASE("lstm_cell.every_width_gives_the_same_bits") {
+  // U = 20 runs natively through the AVX2 eight-unit blocks where the CPU has them, then the
+  // four-unit path; U = 1 only through the padded tail. Each unit must come out the same.
+  attn::Rng rng(13);
+  const std::size_t u = 20;
+  const std::vector<float> pre = random_vector(rng, 4 * u, 12.f), c_prev = random_vector(rng, u, 3.f);
+  std::vector<float> gates = pre, c(u), tanh_c(u), h(u);
+  kernels::lstm_cell_forward(gates.data(), c_prev.data(), c.data(), tanh_c.data(), h.data(), u);
+  for (std::size_t k = 0; k < u; ++k) {
+    INFO("unit " << k);
+    float one[4] = {pre[k], pre[u + k], pre[2 * u + k], pre[3 * u + k]};
+    float c1 = 0.f, tc1 = 0.f, h1 = 0.f;
+    kernels::lstm_cell_forward(one, &c_prev[k], &c1, &tc1, &h1, 1);
+    for (std::size_t q = 0; q < 4; ++q) CHECK(one[q] == gates[q * u + k]);
+    CHECK(c1 == c[k]);
+    CHECK(tc1 == tanh_c[k]);
+    CHECK(h1 == h[k]);
+  }
 }

@@ -1,6 +1,7 @@
 #include "attn/kernels/lstm_cell.hpp"
 
 #include "attn/kernels/vector_math.hpp"
+#include "lstm_cell_x86.hpp"
 #include "simd4_math.hpp"
 
 namespace attn::kernels {
@@ -46,24 +47,6 @@ namespace {
 
 using namespace simd4;
 
-// Four units of the forward. Pointers address four floats each; gates[k] is the k-th gate's
-// block (i, f, g, o), read as pre-activations and overwritten with activations.
-ATTN_SIMD4_INLINE void forward4(float* const (&gates)[4], const float* c_prev, float* c, float* tanh_c, float* h) {
-  const F4 i = sigmoid4(load(gates[0]));
-  const F4 f = sigmoid4(load(gates[1]));
-  const F4 g = tanh4(load(gates[2]));
-  const F4 o = sigmoid4(load(gates[3]));
-  const F4 c_new = f * load(c_prev) + i * g;
-  const F4 tc = tanh4(c_new);
-  store(gates[0], i);
-  store(gates[1], f);
-  store(gates[2], g);
-  store(gates[3], o);
-  store(c, c_new);
-  store(tanh_c, tc);
-  store(h, o * tc);
-}
-
 // Four units of the backward; the same expressions as lstm_cell_backward_reference.
 ATTN_SIMD4_INLINE void backward4(const float* dh_p, float* dc_p, const float* const (&gates)[4], const float* tanh_c,
                                  const float* c_prev, float* const (&dgates)[4]) {
@@ -88,9 +71,14 @@ ATTN_SIMD4_INLINE void backward4(const float* dh_p, float* dc_p, const float* co
 void lstm_cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
   const std::size_t u = units;
   std::size_t j = 0;
+#if defined(ATTN_GEMM_X86)
+  // Natively, eight units at a time where the CPU has AVX2 (the same bits as the path below).
+  static const bool avx2 = x86::cpu_has_avx2_fma();
+  if (avx2) j = x86::lstm_cell_forward_avx2(gates, c_prev, c, tanh_c, h, u);
+#endif
   for (; j + 4 <= u; j += 4) {
     float* const g4[4] = {gates + j, gates + u + j, gates + 2 * u + j, gates + 3 * u + j};
-    forward4(g4, c_prev + j, c + j, tanh_c + j, h + j);
+    lanes::lstm_cell_forward(F4{}, g4, c_prev + j, c + j, tanh_c + j, h + j);
   }
   if (j == u) return;
   // The last u - j < 4 units, zero-padded: [gates i f g o | c_prev | c | tanh_c | h].
@@ -101,7 +89,7 @@ void lstm_cell_forward(float* gates, const float* c_prev, float* c, float* tanh_
     pad[4][k] = c_prev[j + k];
   }
   float* const g4[4] = {pad[0], pad[1], pad[2], pad[3]};
-  forward4(g4, pad[4], pad[5], pad[6], pad[7]);
+  lanes::lstm_cell_forward(F4{}, g4, pad[4], pad[5], pad[6], pad[7]);
   for (std::size_t k = 0; k < n; ++k) {
     for (std::size_t q = 0; q < 4; ++q) gates[q * u + j + k] = pad[q][k];
     c[j + k] = pad[5][k];

@@ -175,34 +175,4 @@ inline I4 shift_right_arith(I4 a, int s) {
 
 #endif
 
-// --- shared polynomials ------------------------------------------------------------------------
-
-// exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x − n·ln 2 ∈ [−ln2/2, ln2/2] (Cephes expf).
-// ln 2 is split in two (Cody–Waite) so n·C1 is exact and r keeps its low bits. The clamp keeps
-// n in [−150, 128]; 2^n is applied as two factors 2^⌊n/2⌋ · 2^⌈n/2⌉ so each is a normal float,
-// and the product overflows to +inf / underflows to 0 exactly where the true value does.
-ATTN_SIMD4_INLINE F4 exp4(F4 x) {
-  x = min_keep_nan(max_keep_nan(x, splat(-104.f)), splat(89.f));
-  // Adding 1.5·2^23 pushes the fraction out of the mantissa: round-to-nearest without a
-  // float→int conversion, and the integer is the low mantissa bits.
-  const F4 magic = splat(12582912.f);
-  const F4 t = x * splat(1.44269504088896341f) + magic;
-  const F4 n = t - magic;
-  const I4 ni = as_int(t) - as_int(magic);
-  const F4 r = (x - n * splat(0.693359375f)) - n * splat(-2.12194440e-4f);
-  const F4 z = r * r;
-  F4 p = splat(1.9875691500e-4f);
-  p = p * r + splat(1.3981999507e-3f);
-  p = p * r + splat(8.3334519073e-3f);
-  p = p * r + splat(4.1665795894e-2f);
-  p = p * r + splat(1.6666665459e-1f);
-  p = p * r + splat(5.0000001201e-1f);
-  p = p * z + r + splat(1.f);
-  const I4 n_low = shift_right_arith(ni, 1);
-  const I4 n_high = ni - n_low;
-  const F4 scale_low = as_float(shift_left(n_low + isplat(127), 23));
-  const F4 scale_high = as_float(shift_left(n_high + isplat(127), 23));
-  return (p * scale_low) * scale_high;
-}
-
 }  // namespace attn::kernels::simd4
