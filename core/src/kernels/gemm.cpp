@@ -205,7 +205,13 @@ struct Simd4Kernel {
   //   kMc: the packed A block (kMc·kKc·4 B = 128 KB) stays in a 256 KB L2 while every B sliver
   //        of the current column block streams past it.
   //   kNc: bounds the packed B block (kKc·kNc·4 B = 2 MB, L3); our models never reach it.
-  static constexpr std::size_t kMr = kSimd4Mr, kNr = kSimd4Nr, kKc = 256, kMc = 128, kNc = 2048;
+  //   kKcTransposedA: the K block when A is transposed and read in place. Each step of every
+  //        row tile then reads the same row of A (its own 16 bytes of it), so the row block's
+  //        A takes a cache line or two per step: 128 steps of A ([K, 32..64] in the weight
+  //        gradients: 16-32 KB) and of the B sliver (8 KB of lines) stay in L1 where 256 did
+  //        not. Measured in node with relaxed SIMD (attn_bench gemm-transformer): +8-15 % on
+  //        32×32×6400, 64×32×6400 and 16×200×200; 256 everywhere else (K = 200 unchanged).
+  static constexpr std::size_t kMr = kSimd4Mr, kNr = kSimd4Nr, kKc = 256, kKcTransposedA = 128, kMc = 128, kNc = 2048;
   static constexpr const char* kName = ATTN_SIMD4_NAME " 4x8";
   const wasm_fma::Kernels& fma;
 
@@ -237,7 +243,7 @@ struct Simd4Kernel {
 template <std::size_t Mr, std::size_t Nr, std::size_t Kc, std::size_t Mc, decltype(&x86::tile_avx2_6x16_packed) Packed,
           decltype(&x86::tile_avx2_6x16_strided) Strided>
 struct X86Kernel {
-  static constexpr std::size_t kMr = Mr, kNr = Nr, kKc = Kc, kMc = Mc, kNc = 2048;
+  static constexpr std::size_t kMr = Mr, kNr = Nr, kKc = Kc, kKcTransposedA = Kc, kMc = Mc, kNc = 2048;
   void packed(std::size_t kc, const float* ap, const float* bp, std::size_t b_step, float alpha, float beta, float* c,
               std::size_t ldc, std::size_t rows, std::size_t cols) const {
     Packed(kc, ap, bp, b_step, alpha, beta, c, ldc, rows, cols);
@@ -331,14 +337,15 @@ template <class Kernel>
 void gemm_blocked(const Kernel& kernel, const GemmPlan& plan, bool trans_a, bool trans_b, std::size_t m, std::size_t n,
                   std::size_t k, float alpha, const float* a, std::size_t lda, const float* b, std::size_t ldb,
                   float beta, float* c, std::size_t ldc) {
-  constexpr std::size_t kMr = Kernel::kMr, kNr = Kernel::kNr, kKc = Kernel::kKc, kMc = Kernel::kMc, kNc = Kernel::kNc;
+  constexpr std::size_t kMr = Kernel::kMr, kNr = Kernel::kNr, kMc = Kernel::kMc, kNc = Kernel::kNc;
+  const std::size_t k_block = trans_a && plan.a_in_place ? Kernel::kKcTransposedA : Kernel::kKc;
   const auto round_up = [](std::size_t x, std::size_t to) { return (x + to - 1) / to * to; };
-  const std::size_t a_need = round_up(std::min(m, kMc), kMr) * std::min(k, kKc);
-  const std::size_t b_need = round_up(std::min(n, kNc), kNr) * std::min(k, kKc);
+  const std::size_t a_need = round_up(std::min(m, kMc), kMr) * std::min(k, k_block);
+  const std::size_t b_need = round_up(std::min(n, kNc), kNr) * std::min(k, k_block);
   if (packed_a.size() < a_need) packed_a.resize(a_need);
   // One more sliver at the end: the copy of an in-place sliver (copy_b_sliver).
   const std::size_t b_sliver = b_need;
-  if (packed_b.size() < b_need + kNr * kKc) packed_b.resize(b_need + kNr * kKc);
+  if (packed_b.size() < b_need + kNr * k_block) packed_b.resize(b_need + kNr * k_block);
   // Plain pointers: stores through c could alias the vectors' internals as far as the compiler
   // knows, which would reload them (and the thread_local guard) in every tile.
   float* const pa = packed_a.data();
@@ -350,8 +357,8 @@ void gemm_blocked(const Kernel& kernel, const GemmPlan& plan, bool trans_a, bool
   for (std::size_t jc = 0; jc < n; jc += kNc) {
     const std::size_t nc = std::min(kNc, n - jc);
     const std::size_t nc_full = nc / kNr * kNr;
-    for (std::size_t pc = 0; pc < k; pc += kKc) {
-      const std::size_t kc = std::min(kKc, k - pc);
+    for (std::size_t pc = 0; pc < k; pc += k_block) {
+      const std::size_t kc = std::min(k_block, k - pc);
       // The first K block applies the caller's beta; later ones add onto what it wrote.
       const float beta_block = pc == 0 ? beta : 1.f;
       // B in place: only the ragged last sliver is packed (zero-padded), so edge tiles run the
