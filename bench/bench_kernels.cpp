@@ -14,8 +14,8 @@
 // available ("clock":"cpu") and the wall-clock figures are kept alongside ("*_wall").
 //
 // With arguments it runs one item (the browser bench times each item on its own):
-//   attn_bench gemm M N K | attn_bench vector | attn_bench peak (x86-64) | attn_bench train
-//   bilstm-attention|transformer-1block
+//   attn_bench gemm M N K | attn_bench gemm-transformer | attn_bench vector | attn_bench peak (x86-64)
+//   | attn_bench train bilstm-attention|transformer-1block
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -194,6 +194,76 @@ void bench_gemm(attn::Rng& rng, std::size_t m, std::size_t n, std::size_t k) {
   attn::kernels::set_gemm_kernel(GemmKernel::best);
 }
 
+// The GEMM calls of one Transformer training step (bench_train_step's transformer-1block: batch
+// 32 × 200 tokens, d_model 32, 2 heads of 16, FF 64), each with the flags, leading dimensions,
+// alpha and beta the layers pass (core/src/layers/dense.cpp, multi_head_attention.cpp) and how
+// many times a step runs it. Prints GFLOP/s per call and the milliseconds all of them take per
+// step, for gemm as the engine runs it ("fast") and, where the FMA kernel runs, the mul + add one.
+void bench_transformer_gemms(attn::Rng& rng) {
+  struct Call {
+    const char* what;
+    bool ta, tb;
+    std::size_t m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+    int count;
+  };
+  constexpr std::size_t kRows = 32 * 200, kT = 200, kD = 32, kHd = 16, kFf = 64;
+  constexpr int kHeads = 32 * 2;
+  const Call calls[] = {
+      {"dense fwd d->d", false, false, kRows, kD, kD, kD, kD, kD, 1.f, 0.f, 4},
+      {"dense fwd d->ff", false, false, kRows, kFf, kD, kD, kFf, kFf, 1.f, 0.f, 1},
+      {"dense fwd ff->d", false, false, kRows, kD, kFf, kFf, kD, kD, 1.f, 0.f, 1},
+      {"dense dW d->d", true, false, kD, kD, kRows, kD, kD, kD, 1.f, 1.f, 4},
+      {"dense dW d->ff", true, false, kD, kFf, kRows, kD, kFf, kFf, 1.f, 1.f, 1},
+      {"dense dW ff->d", true, false, kFf, kD, kRows, kFf, kD, kD, 1.f, 1.f, 1},
+      {"dense dx d->d", false, true, kRows, kD, kD, kD, kD, kD, 1.f, 0.f, 4},
+      {"dense dx d->ff", false, true, kRows, kD, kFf, kFf, kFf, kD, 1.f, 0.f, 1},
+      {"dense dx ff->d", false, true, kRows, kFf, kD, kD, kD, kFf, 1.f, 0.f, 1},
+      {"S = s QK^T", false, true, kT, kT, kHd, kD, kD, kT, 0.25f, 0.f, kHeads},
+      {"O = PV", false, false, kT, kHd, kT, kT, kD, kD, 1.f, 0.f, kHeads},
+      {"dP = dO V^T", false, true, kT, kT, kHd, kD, kD, kT, 1.f, 0.f, kHeads},
+      {"dV^T = dO^T P", true, false, kHd, kT, kT, kD, kT, kT, 1.f, 0.f, kHeads},
+      {"dQ = dS K", false, false, kT, kHd, kT, kT, kD, kD, 1.f, 0.f, kHeads},
+      {"dK^T = Q^T dS", true, false, kHd, kT, kT, kD, kT, kT, 1.f, 0.f, kHeads},
+  };
+  std::vector<std::pair<std::string, std::function<void()>>> variants{
+      {"fast", [] { attn::kernels::set_gemm_fma(true); }}};
+  if (attn::kernels::set_gemm_fma(true))
+    variants.push_back({"fast-mul-add", [] { attn::kernels::set_gemm_fma(false); }});
+  for (const auto& [variant, select] : variants) {
+    select();
+    double step_seconds = 0, step_flops = 0;
+    for (const Call& call : calls) {
+      const std::size_t a_rows = call.ta ? call.k : call.m, b_rows = call.tb ? call.n : call.k;
+      std::vector<float> a(a_rows * call.lda), b(b_rows * call.ldb), c(call.m * call.ldc);
+      for (float& x : a) x = rng.uniform(-1.f, 1.f);
+      for (float& x : b) x = rng.uniform(-1.f, 1.f);
+      const Timing t = median_seconds_per_call([&] {
+        attn::kernels::gemm(call.ta, call.tb, call.m, call.n, call.k, call.alpha, a.data(), call.lda, b.data(),
+                            call.ldb, call.beta, c.data(), call.ldc);
+        sink = c[0];
+      });
+      const double flops = 2.0 * static_cast<double>(call.m * call.n * call.k);
+      step_seconds += call.count * t.best();
+      step_flops += call.count * flops;
+      std::printf(
+          "{\"impl\":\"%s\",\"kernel\":\"gemm_transformer\",\"variant\":\"%s\",\"gemm_impl\":\"%s\","
+          "\"call\":\"%s\",\"trans_a\":%d,\"trans_b\":%d,\"m\":%zu,\"n\":%zu,\"k\":%zu,\"per_step\":%d,"
+          "\"gflops\":%.3f,\"clock\":\"%s\"}\n",
+          kImpl, variant.c_str(), attn::kernels::gemm_implementation(), call.what, call.ta, call.tb, call.m, call.n,
+          call.k, call.count, flops / t.best() * 1e-9, t.clock());
+      std::fflush(stdout);
+    }
+    std::printf(
+        "{\"impl\":\"%s\",\"kernel\":\"gemm_transformer_step\",\"variant\":\"%s\",\"gemm_impl\":\"%s\","
+        "\"ms_per_step\":%.3f,\"mflop\":%.1f,\"gflops\":%.3f}\n",
+        kImpl, variant.c_str(), attn::kernels::gemm_implementation(), step_seconds * 1e3, step_flops * 1e-6,
+        step_flops / step_seconds * 1e-9);
+    std::fflush(stdout);
+  }
+  attn::kernels::set_gemm_fma(true);
+}
+
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 // The ceiling of any GEMM kernel on one core: 12 independent chains of AVX-512 fused
 // multiply-adds (AVX2 where the CPU has no AVX-512) with no memory traffic. The empty asm keeps
@@ -325,6 +395,10 @@ int main(int argc, char** argv) {
     return 0;
   }
 #endif
+  if (item == "gemm-transformer") {
+    bench_transformer_gemms(rng);
+    return 0;
+  }
   if (item == "vector") {
     bench_vector_math(rng, 4096);
     return 0;
@@ -334,7 +408,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (item != "all") {
-    std::fprintf(stderr, "usage: attn_bench [gemm M N K | vector | train %s|%s]\n", kModels[0], kModels[1]);
+    std::fprintf(stderr, "usage: attn_bench [gemm M N K | gemm-transformer | vector | train %s|%s]\n", kModels[0],
+                 kModels[1]);
     return 2;
   }
   struct Size {

@@ -42,7 +42,7 @@ const CommandSpec kTrain{
      {"model", "NAME",
       "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq. "
       "Sentiment recipes (defaults): bilstm-attention and bilstm 4 epochs, lr 0.002 cosine, dropout 0.2, word "
-      "dropout 0.2; transformer 6 epochs, lr 0.0005, mean pooling, dropout 0.2; bow 10 epochs, lr 0.02"},
+      "dropout 0.2; transformer 6 epochs, lr 0.0005, mean pooling, dropout 0.3; bow 10 epochs, lr 0.02"},
      {"vocab", "N", "vocabulary size, Keras' num_words (default 5000; parallel: per side, default 8000)"},
      {"maxlen", "N", "pad/truncate reviews to N tokens, 'pre' like Keras (default 500)"},
      {"epochs", "N", "passes over the training data (default: the model's recipe; seq2seq 10)"},

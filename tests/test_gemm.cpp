@@ -192,6 +192,50 @@ TEST_CASE("gemm.matches_reference_across_cache_blocks") {
   });
 }
 
+TEST_CASE("gemm.transformer_step_products_match_the_reference") {
+  // The products of one Transformer training step as the layers call them (dense.cpp,
+  // multi_head_attention.cpp), with a smaller batch: leading dimensions wider than the operands
+  // (one head's columns of [T, d_model] Q, K, V), alpha = 1/√d_head on the scores, transposed A
+  // read in place for the weight gradients and dVᵀ, dKᵀ.
+  struct Call {
+    bool ta, tb;
+    std::size_t m, n, k, lda, ldb, ldc;
+    float alpha;
+  };
+  constexpr std::size_t kRows = 2 * 40, kT = 40, kD = 32, kHd = 16, kFf = 64;
+  const Call calls[] = {
+      {false, false, kRows, kFf, kD, kD, kFf, kFf, 1.f},  // dense forward
+      {true, false, kD, kFf, kRows, kD, kFf, kFf, 1.f},   // dense dW
+      {false, true, kRows, kD, kFf, kFf, kFf, kD, 1.f},   // dense dx
+      {false, true, kT, kT, kHd, kD, kD, kT, 0.25f},      // S = QKᵀ / √d_head
+      {false, false, kT, kHd, kT, kT, kD, kD, 1.f},       // O = PV, dQ = dS K
+      {true, false, kHd, kT, kT, kD, kT, kT, 1.f},        // dVᵀ = dOᵀ P, dKᵀ = Qᵀ dS
+  };
+  Rng rng(17);
+  for_each_kernel([&] {
+    for (const Call& call : calls) {
+      for (const float beta : {0.f, 1.f}) {
+        const std::size_t a_rows = call.ta ? call.k : call.m, b_rows = call.tb ? call.n : call.k;
+        std::vector<float> a(a_rows * call.lda), b(b_rows * call.ldb), c(call.m * call.ldc), expected;
+        for (float& x : a) x = rng.uniform(-1.f, 1.f);
+        for (float& x : b) x = rng.uniform(-1.f, 1.f);
+        for (float& x : c) x = rng.uniform(-1.f, 1.f);
+        expected = c;
+        gemm_reference(call.ta, call.tb, call.m, call.n, call.k, call.alpha, a.data(), call.lda, b.data(), call.ldb,
+                       beta, expected.data(), call.ldc);
+        gemm(call.ta, call.tb, call.m, call.n, call.k, call.alpha, a.data(), call.lda, b.data(), call.ldb, beta,
+             c.data(), call.ldc);
+        const double bound = 4.0 * static_cast<double>(call.k) * 0x1p-24 + 1e-6;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          INFO("m " << call.m << " n " << call.n << " k " << call.k << " trans " << call.ta << call.tb << " beta "
+                    << beta << " at " << i);
+          REQUIRE(std::abs(c[i] - expected[i]) <= bound * (1.0 + std::abs(expected[i])));
+        }
+      }
+    }
+  });
+}
+
 TEST_CASE("gemm.beta_zero_does_not_read_c") {
   for_each_kernel([&] {
     Rng rng(14);
@@ -238,15 +282,18 @@ TEST_CASE("gemm.names_its_implementation") {
 
 TEST_CASE("gemm.in_place_and_packed_operands_agree_bit_for_bit") {
   for_each_kernel([&] {
-    // Untransposed operands are read in place, transposed ones packed first; both feed the same
-    // values in the same k order to the same micro-kernel, so C must match exactly. Sizes give
-    // ragged last slivers (M mod 4 = 1..3, N mod 8 != 0), two K blocks (K > 256), padded leading
-    // dimensions, alpha/beta on a non-zero C, and a B wide enough (ldb ≥ 256) that its in-place
-    // slivers are copied first.
+    // A is read in place along its rows (untransposed) or down its columns (transposed), its
+    // ragged last sliver packed; B is read in place untransposed, packed transposed. Within one
+    // K block every way feeds the same values in the same k order to the same micro-kernel, so
+    // C must match exactly. (A transposed A may have shorter K blocks, kKcTransposedA, which
+    // rounds the partial sums at other places: K stays within 128 here; longer K is checked
+    // against the reference above.) Sizes give ragged last slivers (M mod 4 = 1..3, N mod 8 !=
+    // 0), padded leading dimensions, alpha/beta on a non-zero C, and a B wide enough (ldb ≥ 256)
+    // that its in-place slivers are copied first.
     struct Size {
       std::size_t m, n, k;
     };
-    const Size sizes[] = {{13, 21, 300}, {6, 9, 40}, {33, 70, 17}, {4, 8, 129}, {9, 300, 40}};
+    const Size sizes[] = {{13, 21, 128}, {6, 9, 40}, {33, 70, 17}, {4, 8, 127}, {9, 300, 40}};
     Rng rng(15);
     for (const Size& s : sizes) {
       const std::size_t pad = 3, lda = s.k + pad, ldb = s.n + pad, ldat = s.m + pad, ldbt = s.k + pad;
@@ -281,8 +328,10 @@ TEST_CASE("gemm.every_path_of_the_plan_matches_the_reference") {
       {"direct (m·n·k <= 512)", false, true, 5, 7, 9},
       {"blocked, A and B in place", false, false, 37, 45, 33},
       {"blocked, A in place, B packed (transposed)", false, true, 37, 45, 33},
-      {"blocked, A packed (transposed), B in place", true, false, 37, 45, 33},
-      {"blocked, both packed", true, true, 37, 45, 33},
+      {"blocked, transposed A in place (a_row 1, a_step lda; ragged sliver packed), B in place", true, false, 37, 45,
+       33},
+      {"blocked, transposed A in place, B packed (transposed)", true, true, 37, 45, 33},
+      {"blocked, transposed A in place over several K blocks (weight gradients)", true, false, 33, 40, 600},
       {"blocked, B slivers copied (ldb >= 256)", false, false, 19, 300, 21},
       {"blocked, B packed (m >= 256)", false, false, 261, 35, 19},
       {"blocked, several K, M and N blocks", false, false, 133, 2085, 301},

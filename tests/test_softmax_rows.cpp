@@ -39,7 +39,9 @@ TEST_CASE("softmax_rows.fast_matches_reference_and_softmax_strided") {
   for (std::size_t n : {1u, 3u, 4u, 5u, 8u, 13u, 64u, 200u}) {
     for (bool hide : {false, true}) {
       for (std::size_t limit : {std::size_t{1}, n / 2 + 1, n, n + 3}) {
-        for (float spread : {1.f, 30.f}) {
+        // Spread 100: scores up to 200 below the maximum, past where the rows' exp (x ≤ 0 only)
+        // stops scaling by 2^n (x < −87.3) and gives ~1e−38 instead of less.
+        for (float spread : {1.f, 30.f, 100.f}) {
           CAPTURE(n);
           CAPTURE(hide);
           CAPTURE(limit);
@@ -55,6 +57,9 @@ TEST_CASE("softmax_rows.fast_matches_reference_and_softmax_strided") {
           attn::detail::softmax_strided(r.x.data(), mask.data(), strided.data(), 1, n, 1, 1.f);
           for (std::size_t j = 0; j < n; ++j) {
             CHECK(fast[j] == doctest::Approx(reference[j]).epsilon(1e-5));
+            // Relative accuracy too wherever the probability is a normal float.
+            if (reference[j] > 1e-30f) CHECK(fast[j] == doctest::Approx(reference[j]).epsilon(1e-5).scale(0));
+            CHECK(fast[j] <= 1e-37f + reference[j] * (1 + 1e-5f));
             CHECK(reference[j] == doctest::Approx(strided[j]).epsilon(1e-5));
             if (mask[j] == 0) CHECK(fast[j] == 0.f);
           }

@@ -616,6 +616,8 @@ export interface AttnEngine {
   gemmImplementation(): string;
   /** a [M, K] · b [K, N] → [M, N], through the GEMM kernel every layer uses. */
   matmul(a: Tensor, b: Tensor): OutTensor;
+  /** alpha · op(a) · op(b), op(x) = xᵀ where transposeA / transposeB: the same kernel with every flag. */
+  gemm(a: Tensor, b: Tensor, options: { transposeA?: boolean; transposeB?: boolean; alpha?: number }): OutTensor;
   scoreKinds(): { name: ScoreKindName; hasParameters: boolean }[];
   /** query [Ds] -> [T], or queries [Q, Ds] -> [Q, T]; keys [T, Dh]. */
   scores(kind: ScoreKindName, queries: Tensor, keys: Tensor, params: ScoreParams | undefined | null): OutTensor;

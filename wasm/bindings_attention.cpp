@@ -54,9 +54,25 @@ bool js_simd_enabled() {
 
 val js_gemm_implementation() { return val(std::string(kernels::gemm_implementation())); }
 
+bool option_flag(const val& options, const char* key) {
+  if (is_absent(options) || is_absent(options[key])) return false;
+  if (!options[key].isTrue() && !options[key].isFalse())
+    throw std::invalid_argument(std::string("options.") + key + " must be a boolean");
+  return options[key].isTrue();
+}
+
 // matmul(a [M, K], b [K, N]) -> [M, N], through the GEMM kernel every layer uses.
 val js_matmul(const val& a, const val& b) {
   return guarded([&] { return to_js(matmul(to_tensor<2>(a, "a"), to_tensor<2>(b, "b"))); });
+}
+
+// gemm(a, b, {transposeA, transposeB, alpha}) -> alpha · op(a) · op(b), the same kernel with
+// every flag (the tests reach each of its paths through it).
+val js_gemm(const val& a, const val& b, const val& options) {
+  return guarded([&] {
+    return to_js(matmul_general(to_tensor<2>(a, "a"), to_tensor<2>(b, "b"), option_flag(options, "transposeA"),
+                                option_flag(options, "transposeB"), option_number(options, "alpha", 1.f)));
+  });
 }
 
 val js_score_kinds() {
@@ -233,6 +249,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("simdEnabled", &js_simd_enabled);
   emscripten::function("gemmImplementation", &js_gemm_implementation);
   emscripten::function("matmul", &js_matmul);
+  emscripten::function("gemm", &js_gemm);
   emscripten::function("scoreKinds", &js_score_kinds);
   emscripten::function("scores", &js_scores);
   emscripten::function("softmax", &js_softmax);

@@ -1,5 +1,8 @@
 #include "attn/linalg.hpp"
 
+#include <cmath>
+#include <string>
+
 #include "attn/kernels/gemm.hpp"
 
 namespace attn {
@@ -21,6 +24,18 @@ Tensor2 matmul_nt(const Tensor2& a, const Tensor2& b) {
                    "; b must have " + std::to_string(k) + " columns");
   Tensor2 c = xt::empty<float>({m, n});
   kernels::gemm(false, true, m, n, k, 1.f, a.data(), k, b.data(), k, 0.f, c.data(), n);
+  return c;
+}
+
+Tensor2 matmul_general(const Tensor2& a, const Tensor2& b, bool trans_a, bool trans_b, float alpha) {
+  const std::size_t m = a.shape(trans_a ? 1 : 0), k = a.shape(trans_a ? 0 : 1);
+  const std::size_t n = b.shape(trans_b ? 0 : 1), kb = b.shape(trans_b ? 1 : 0);
+  ATTN_REQUIRE(kb == k, "matmul",
+               "op(a) has shape [" + std::to_string(m) + ", " + std::to_string(k) + "] and op(b) has shape [" +
+                   std::to_string(kb) + ", " + std::to_string(n) + "]; op(b) must have " + std::to_string(k) + " rows");
+  ATTN_REQUIRE(std::isfinite(alpha), "matmul", "alpha must be a finite number");
+  Tensor2 c = xt::empty<float>({m, n});
+  kernels::gemm(trans_a, trans_b, m, n, k, alpha, a.data(), a.shape(1), b.data(), b.shape(1), 0.f, c.data(), n);
   return c;
 }
 

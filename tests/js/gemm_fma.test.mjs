@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from './support/engine.mjs';
-import { products, RELAXED_PROBE, trainingLosses } from './support/gemm_products.mjs';
+import { flaggedProducts, products, RELAXED_PROBE, trainingLosses } from './support/gemm_products.mjs';
 
 const FMA = 'wasm relaxed-simd fma 4x8';
 const MUL_ADD = 'wasm_simd128 4x8';
@@ -55,6 +55,38 @@ test('gemm: both kernels agree with a double-precision product on every path', (
   const large = here.findIndex((p) => p.a.shape[0] === 32 && p.b.shape[1] === 512);
   if (engine.gemmImplementation() !== FMA)
     assert.notDeepEqual(child.products[large], here[large].c, 'FMA and mul + add gave bit-identical sums');
+});
+
+// The same bound for alpha · op(a) · op(b) with a, b stored transposed where flagged.
+function assertCloseFlagged({ a, b, c, m, n, k, transposeA, transposeB, alpha }, what) {
+  const bound = 2 * k * k * 2 ** -24 * Math.max(1, Math.abs(alpha));
+  const at = (i, p) => (transposeA ? a.data[p * m + i] : a.data[i * k + p]);
+  const bt = (p, j) => (transposeB ? b.data[j * k + p] : b.data[p * n + j]);
+  const flags = `${transposeA ? 'T' : 'N'}${transposeB ? 'T' : 'N'} alpha ${alpha}`;
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      let exact = 0;
+      for (let p = 0; p < k; p++) exact += at(i, p) * bt(p, j);
+      exact *= alpha;
+      const got = c[i * n + j];
+      assert.ok(Math.abs(got - exact) <= bound, `${what} ${m}x${n}x${k} ${flags} [${i}, ${j}]: ${got} vs ${exact}`);
+    }
+}
+
+test('gemm: both kernels agree with a double-precision product with transposes and alpha', () => {
+  const here = flaggedProducts(engine);
+  assert.equal(child.flagged.length, here.length);
+  here.forEach((p, i) => {
+    assertCloseFlagged(p, engine.gemmImplementation());
+    assertCloseFlagged({ ...p, c: child.flagged[i] }, FMA);
+  });
+});
+
+test('gemm: bad operands get a clear message', () => {
+  const a = { shape: [2, 3], data: new Float32Array(6) };
+  assert.throws(() => engine.gemm(a, a, { transposeA: false }), /op\(b\) must have 3 rows/);
+  assert.throws(() => engine.gemm(a, a, { transposeB: 'yes' }), /options.transposeB must be a boolean/);
+  assert.equal(engine.gemm(a, a, { transposeB: true }).shape.join(','), '2,2');
 });
 
 test('gemm: model (a) follows the same loss curve with either kernel', () => {

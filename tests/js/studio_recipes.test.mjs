@@ -76,7 +76,7 @@ test('studio_recipes.the built-in recipe is the defaults; IMDB is the CLI recipe
   const transformer = applyRecipe('imdb', { ...DEFAULTS, encoder: 'transformer' });
   assert.deepEqual(
     [transformer.epochs, transformer.learningRate, transformer.schedule, transformer.dropout, transformer.pooling],
-    [6, 0.0005, 'constant', 0.2, 'mean'],
+    [6, 0.0005, 'constant', 0.3, 'mean'],
   );
   assert.equal(transformer.wordDropout, 0);
   const preview = applyRecipe('preview', imdb);

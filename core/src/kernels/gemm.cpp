@@ -37,8 +37,10 @@ void gemm_reference(bool trans_a, bool trans_b, std::size_t m, std::size_t n, st
 //   blocked   otherwise             gemm_blocked<Kernel>: Goto/BLIS cache blocks, micro-kernel tiles
 //
 //   flags of `blocked`
-//   a_in_place     !trans_a: whole kMr-row slivers of A are read in place (row stride lda); the
-//                  ragged last sliver, and every sliver of a transposed A, are packed
+//   a_in_place     always: whole kMr-row slivers of op(A) are read in place, an untransposed A
+//                  along its rows (a_row = lda, a_step = 1), a transposed one down its columns
+//                  (a_row = 1, a_step = lda: the tile's kMr values of each step are adjacent);
+//                  only the ragged last sliver is packed
 //   b_in_place     !trans_b and m < kPackBMinRows: whole kNr-column slivers of B are read in
 //                  place (row stride ldb); otherwise all of op(B) is packed
 //   copy_b_sliver  b_in_place and ldb >= kCopyBSliverMinStride: each in-place sliver is copied
@@ -78,17 +80,18 @@ struct GemmPlan {
   bool copy_b_sliver = false;
 };
 
-GemmPlan plan_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, std::size_t ldb) {
+GemmPlan plan_gemm(bool trans_b, std::size_t m, std::size_t n, std::size_t k, std::size_t ldb) {
   if (m == 0 || n == 0) return {GemmPlan::Path::empty};
   if (k == 0) return {GemmPlan::Path::scale_c};
   if (m * n * k <= kDirectMaxWork) return {GemmPlan::Path::direct};
   GemmPlan plan{GemmPlan::Path::blocked};
-  // Untransposed operands are read in place wherever a whole sliver exists: packing them would
-  // only copy rows that are already contiguous along the kernel's unit-stride direction, and at
-  // our models' sizes (M = 32..64) that copy costs a fifth of the multiply. Transposed operands
-  // are always packed, and so is B when at least kPackBMinRows rows of C reuse each of its
-  // slivers: then the copy is cheap next to the reads it makes contiguous.
-  plan.a_in_place = !trans_a;
+  // A is read in place wherever a whole sliver exists: packing it would only copy values the
+  // kernel can read with its two strides, and at our models' sizes (M = 32..64; the transposed
+  // A of the weight gradients, [6400, 32]) that copy costs a fifth of the multiply. A transposed
+  // B is always packed (a step's kNr values are ldb apart), and so is B when at least
+  // kPackBMinRows rows of C reuse each of its slivers: then the copy is cheap next to the reads
+  // it makes contiguous.
+  plan.a_in_place = true;
   plan.b_in_place = !trans_b && m < kPackBMinRows;
   plan.copy_b_sliver = plan.b_in_place && ldb >= kCopyBSliverMinStride;
   return plan;
@@ -137,9 +140,9 @@ void store_tile(const F4 (&acc)[kSimd4Mr][2], float alpha, float beta, float* c,
 
 // C tile [rows ≤ kSimd4Mr, cols ≤ kSimd4Nr] (row stride ldc) = alpha · op(A)·op(B) + beta · C over one
 // sliver of each, read with unit stride along k:
-//   op(A): kPackedA: a packed [kc][kSimd4Mr] sliver; otherwise op(A) read in place from an
-//          untransposed A (row r of the tile at ap + r·lda, step 1 along k), which saves packing
-//          A when every row of the tile exists.
+//   op(A): kPackedA: a packed [kc][kSimd4Mr] sliver; otherwise op(A) read in place, a(r, p) at
+//          ap[r·a_row + p·a_step] ((lda, 1) for an untransposed A, (1, lda) for a transposed
+//          one), which saves packing A when every row of the tile exists.
 //   op(B): row p of the sliver (kSimd4Nr values) at bp + p·b_step: kSimd4Nr for a packed sliver, ldb for an
 //          untransposed B read in place.
 // Eight accumulators (4 rows × 2 vectors of 4) keep the adders busy; clang 14 has no wasm FMA, so
@@ -150,16 +153,16 @@ void store_tile(const F4 (&acc)[kSimd4Mr][2], float alpha, float beta, float* c,
 // function run for one tile into a 32-float buffer, stores the tile's sums for the same epilogue
 // (gemm calls the panel function for whole columns of tiles when alpha and beta allow).
 template <bool kPackedA>
-void simd4_micro_kernel(const wasm_fma::Kernels& fma, std::size_t kc, const float* ap, std::size_t lda, const float* bp,
-                        std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
-                        std::size_t cols) {
+void simd4_micro_kernel(const wasm_fma::Kernels& fma, std::size_t kc, const float* ap, std::size_t a_row,
+                        std::size_t a_step_in, const float* bp, std::size_t b_step, float alpha, float beta, float* c,
+                        std::size_t ldc, std::size_t rows, std::size_t cols) {
   if (kPackedA ? fma.packed != nullptr : fma.strided_panel != nullptr) {
     alignas(16) float sums[kSimd4Mr * kSimd4Nr];
     if constexpr (kPackedA)
       fma.packed(kc, ap, sizeof(float), kSimd4Mr * sizeof(float), bp, b_step * sizeof(float), sums);
     else
-      fma.strided_panel(kc, ap, lda * sizeof(float), sizeof(float), bp, b_step * sizeof(float), sums,
-                        kSimd4Nr * sizeof(float), 1, 0);
+      fma.strided_panel(kc, ap, a_row * sizeof(float), a_step_in * sizeof(float), bp, b_step * sizeof(float), sums,
+                        kSimd4Nr * sizeof(float), 1, 0, 1.f);
     const F4 acc[kSimd4Mr][2] = {{load(sums), load(sums + 4)},
                                  {load(sums + 8), load(sums + 12)},
                                  {load(sums + 16), load(sums + 20)},
@@ -170,8 +173,8 @@ void simd4_micro_kernel(const wasm_fma::Kernels& fma, std::size_t kc, const floa
   F4 c00 = splat(0.f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   // Offsets of the tile's rows and the step along k: constants for a packed sliver, so its loads
   // keep immediate offsets.
-  const std::size_t r1 = kPackedA ? 1 : lda, r2 = 2 * r1, r3 = 3 * r1;
-  const std::size_t a_step = kPackedA ? kSimd4Mr : 1;
+  const std::size_t r1 = kPackedA ? 1 : a_row, r2 = 2 * r1, r3 = 3 * r1;
+  const std::size_t a_step = kPackedA ? kSimd4Mr : a_step_in;
   // One rank-1 update of the tile per step: row r of C += a(r, p) · (the 8 values of B's row p).
   // Not unrolled: V8's optimising tier turns a 4× unrolled body (which LLVM schedules with all
   // 16 broadcasts up front) into stack spills and runs it ~1.5× slower; this plain loop compiles
@@ -202,26 +205,33 @@ struct Simd4Kernel {
   //   kMc: the packed A block (kMc·kKc·4 B = 128 KB) stays in a 256 KB L2 while every B sliver
   //        of the current column block streams past it.
   //   kNc: bounds the packed B block (kKc·kNc·4 B = 2 MB, L3); our models never reach it.
-  static constexpr std::size_t kMr = kSimd4Mr, kNr = kSimd4Nr, kKc = 256, kMc = 128, kNc = 2048;
+  //   kKcTransposedA: the K block when A is transposed and read in place. Each step of every
+  //        row tile then reads the same row of A (its own 16 bytes of it), so the row block's
+  //        A takes a cache line or two per step: 128 steps of A ([K, 32..64] in the weight
+  //        gradients: 16-32 KB) and of the B sliver (8 KB of lines) stay in L1 where 256 did
+  //        not. Measured in node with relaxed SIMD (attn_bench gemm-transformer): +8-15 % on
+  //        32×32×6400, 64×32×6400 and 16×200×200; 256 everywhere else (K = 200 unchanged).
+  static constexpr std::size_t kMr = kSimd4Mr, kNr = kSimd4Nr, kKc = 256, kKcTransposedA = 128, kMc = 128, kNc = 2048;
   static constexpr const char* kName = ATTN_SIMD4_NAME " 4x8";
   const wasm_fma::Kernels& fma;
 
   void packed(std::size_t kc, const float* ap, const float* bp, std::size_t b_step, float alpha, float beta, float* c,
               std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    simd4_micro_kernel<true>(fma, kc, ap, 0, bp, b_step, alpha, beta, c, ldc, rows, cols);
+    simd4_micro_kernel<true>(fma, kc, ap, 0, 0, bp, b_step, alpha, beta, c, ldc, rows, cols);
   }
-  void strided(std::size_t kc, const float* ap, std::size_t lda, const float* bp, std::size_t b_step, float alpha,
-               float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    simd4_micro_kernel<false>(fma, kc, ap, lda, bp, b_step, alpha, beta, c, ldc, rows, cols);
+  void strided(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
+               std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
+               std::size_t cols) const {
+    simd4_micro_kernel<false>(fma, kc, ap, a_row, a_step, bp, b_step, alpha, beta, c, ldc, rows, cols);
   }
   // The FMA module's panel function runs `tiles` whole tiles down a column of C from A in place
-  // in one call and writes C itself, when there is no alpha to apply and beta adds C or ignores
-  // it (the models' products). Returns the number of tiles done (0: the caller does them).
-  std::size_t panel(std::size_t kc, const float* a, std::size_t lda, const float* bp, std::size_t b_step, float alpha,
-                    float beta, float* c, std::size_t ldc, std::size_t tiles) const {
-    if (fma.strided_panel == nullptr || alpha != 1.f || (beta != 0.f && beta != 1.f)) return 0;
-    fma.strided_panel(kc, a, lda * sizeof(float), sizeof(float), bp, b_step * sizeof(float), c, ldc * sizeof(float),
-                      tiles, beta == 1.f);
+  // in one call and writes C itself (alpha · sums, plus C when beta is 1), when beta adds C or
+  // ignores it (the models' products). Returns the number of tiles done (0: the caller does them).
+  std::size_t panel(std::size_t kc, const float* a, std::size_t a_row, std::size_t a_step, const float* bp,
+                    std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t tiles) const {
+    if (fma.strided_panel == nullptr || (beta != 0.f && beta != 1.f)) return 0;
+    fma.strided_panel(kc, a, a_row * sizeof(float), a_step * sizeof(float), bp, b_step * sizeof(float), c,
+                      ldc * sizeof(float), tiles, beta == 1.f, alpha);
     return tiles;
   }
 };
@@ -233,17 +243,18 @@ struct Simd4Kernel {
 template <std::size_t Mr, std::size_t Nr, std::size_t Kc, std::size_t Mc, decltype(&x86::tile_avx2_6x16_packed) Packed,
           decltype(&x86::tile_avx2_6x16_strided) Strided>
 struct X86Kernel {
-  static constexpr std::size_t kMr = Mr, kNr = Nr, kKc = Kc, kMc = Mc, kNc = 2048;
+  static constexpr std::size_t kMr = Mr, kNr = Nr, kKc = Kc, kKcTransposedA = Kc, kMc = Mc, kNc = 2048;
   void packed(std::size_t kc, const float* ap, const float* bp, std::size_t b_step, float alpha, float beta, float* c,
               std::size_t ldc, std::size_t rows, std::size_t cols) const {
     Packed(kc, ap, bp, b_step, alpha, beta, c, ldc, rows, cols);
   }
-  void strided(std::size_t kc, const float* ap, std::size_t lda, const float* bp, std::size_t b_step, float alpha,
-               float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) const {
-    Strided(kc, ap, lda, bp, b_step, alpha, beta, c, ldc, rows, cols);
+  void strided(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
+               std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
+               std::size_t cols) const {
+    Strided(kc, ap, a_row, a_step, bp, b_step, alpha, beta, c, ldc, rows, cols);
   }
-  std::size_t panel(std::size_t, const float*, std::size_t, const float*, std::size_t, float, float, float*,
-                    std::size_t, std::size_t) const {
+  std::size_t panel(std::size_t, const float*, std::size_t, std::size_t, const float*, std::size_t, float, float,
+                    float*, std::size_t, std::size_t) const {
     return 0;
   }
 };
@@ -326,25 +337,28 @@ template <class Kernel>
 void gemm_blocked(const Kernel& kernel, const GemmPlan& plan, bool trans_a, bool trans_b, std::size_t m, std::size_t n,
                   std::size_t k, float alpha, const float* a, std::size_t lda, const float* b, std::size_t ldb,
                   float beta, float* c, std::size_t ldc) {
-  constexpr std::size_t kMr = Kernel::kMr, kNr = Kernel::kNr, kKc = Kernel::kKc, kMc = Kernel::kMc, kNc = Kernel::kNc;
+  constexpr std::size_t kMr = Kernel::kMr, kNr = Kernel::kNr, kMc = Kernel::kMc, kNc = Kernel::kNc;
+  const std::size_t k_block = trans_a && plan.a_in_place ? Kernel::kKcTransposedA : Kernel::kKc;
   const auto round_up = [](std::size_t x, std::size_t to) { return (x + to - 1) / to * to; };
-  const std::size_t a_need = round_up(std::min(m, kMc), kMr) * std::min(k, kKc);
-  const std::size_t b_need = round_up(std::min(n, kNc), kNr) * std::min(k, kKc);
+  const std::size_t a_need = round_up(std::min(m, kMc), kMr) * std::min(k, k_block);
+  const std::size_t b_need = round_up(std::min(n, kNc), kNr) * std::min(k, k_block);
   if (packed_a.size() < a_need) packed_a.resize(a_need);
   // One more sliver at the end: the copy of an in-place sliver (copy_b_sliver).
   const std::size_t b_sliver = b_need;
-  if (packed_b.size() < b_need + kNr * kKc) packed_b.resize(b_need + kNr * kKc);
+  if (packed_b.size() < b_need + kNr * k_block) packed_b.resize(b_need + kNr * k_block);
   // Plain pointers: stores through c could alias the vectors' internals as far as the compiler
   // knows, which would reload them (and the thread_local guard) in every tile.
   float* const pa = packed_a.data();
   float* const pb = packed_b.data();
   const bool direct_a = plan.a_in_place, direct_b = plan.b_in_place, copy_b_sliver = plan.copy_b_sliver;
+  // A in place: op(A)(i, p) at a[i·a_row + p·a_step].
+  const std::size_t a_row = trans_a ? 1 : lda, a_step = trans_a ? lda : 1;
 
   for (std::size_t jc = 0; jc < n; jc += kNc) {
     const std::size_t nc = std::min(kNc, n - jc);
     const std::size_t nc_full = nc / kNr * kNr;
-    for (std::size_t pc = 0; pc < k; pc += kKc) {
-      const std::size_t kc = std::min(kKc, k - pc);
+    for (std::size_t pc = 0; pc < k; pc += k_block) {
+      const std::size_t kc = std::min(k_block, k - pc);
       // The first K block applies the caller's beta; later ones add onto what it wrote.
       const float beta_block = pc == 0 ? beta : 1.f;
       // B in place: only the ragged last sliver is packed (zero-padded), so edge tiles run the
@@ -360,7 +374,7 @@ void gemm_blocked(const Kernel& kernel, const GemmPlan& plan, bool trans_a, bool
         if (!direct_a) {
           pack_a<kMr>(trans_a, a, lda, ic, mc, pc, kc, pa);
         } else if (mc_full < mc) {
-          pack_a<kMr>(false, a, lda, ic + mc_full, mc - mc_full, pc, kc, pa);
+          pack_a<kMr>(trans_a, a, lda, ic + mc_full, mc - mc_full, pc, kc, pa);
         }
         for (std::size_t jr = 0; jr < nc; jr += kNr) {
           const bool b_in_place = direct_b && jr < nc_full && !copy_b_sliver;
@@ -373,13 +387,14 @@ void gemm_blocked(const Kernel& kernel, const GemmPlan& plan, bool trans_a, bool
           const std::size_t cols = std::min(kNr, nc - jr);
           std::size_t ir_start = 0;
           if (direct_a && cols == kNr && mc_full > 0)
-            ir_start = kMr * kernel.panel(kc, a + ic * lda + pc, lda, bp, b_step, alpha, beta_block,
-                                          c + ic * ldc + jc + jr, ldc, mc_full / kMr);
+            ir_start = kMr * kernel.panel(kc, a + ic * a_row + pc * a_step, a_row, a_step, bp, b_step, alpha,
+                                          beta_block, c + ic * ldc + jc + jr, ldc, mc_full / kMr);
           for (std::size_t ir = ir_start; ir < mc; ir += kMr) {
             float* const ct = c + (ic + ir) * ldc + jc + jr;
             const std::size_t rows = std::min(kMr, mc - ir);
             if (direct_a && ir < mc_full) {
-              kernel.strided(kc, a + (ic + ir) * lda + pc, lda, bp, b_step, alpha, beta_block, ct, ldc, rows, cols);
+              kernel.strided(kc, a + (ic + ir) * a_row + pc * a_step, a_row, a_step, bp, b_step, alpha, beta_block, ct,
+                             ldc, rows, cols);
             } else {
               kernel.packed(kc, pa + (direct_a ? 0 : ir * kc), bp, b_step, alpha, beta_block, ct, ldc, rows, cols);
             }
@@ -427,7 +442,7 @@ GemmKernel& active_kernel() {
 
 void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
           std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
-  const GemmPlan plan = plan_gemm(trans_a, trans_b, m, n, k, ldb);
+  const GemmPlan plan = plan_gemm(trans_b, m, n, k, ldb);
   switch (plan.path) {
     case GemmPlan::Path::empty:
       return;

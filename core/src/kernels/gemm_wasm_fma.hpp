@@ -14,10 +14,11 @@ namespace attn::kernels::wasm_fma {
 // packed: a 4×8 tile of sums into `tile` (32 floats) from a packed [kc][4] A sliver.
 using TileKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
                             std::size_t b_step, float* tile);
-// strided_panel: `tiles` 4×8 tiles down a column of C from A read in place, C = sums (+ C when
-// accumulate != 0).
+// strided_panel: `tiles` 4×8 tiles down a column of C from A read in place (a(r, p) at
+// ap + r·a_row + p·a_step), C = alpha · sums (+ C when accumulate != 0).
 using PanelKernel = void (*)(std::size_t kc, const float* ap, std::size_t a_row, std::size_t a_step, const float* bp,
-                             std::size_t b_step, float* c, std::size_t ldc_bytes, std::size_t tiles, int accumulate);
+                             std::size_t b_step, float* c, std::size_t ldc_bytes, std::size_t tiles, int accumulate,
+                             float alpha);
 
 struct Kernels {
   TileKernel packed = nullptr;

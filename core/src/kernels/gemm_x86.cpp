@@ -105,17 +105,19 @@ void tile_avx2_6x16_packed(std::size_t kc, const float* a, const float* b, std::
                            float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
   tile_avx2(kc, a, 1, 6, b, b_step, alpha, beta, c, ldc, rows, cols);
 }
-void tile_avx2_6x16_strided(std::size_t kc, const float* a, std::size_t lda, const float* b, std::size_t b_step,
-                            float alpha, float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
-  tile_avx2(kc, a, lda, 1, b, b_step, alpha, beta, c, ldc, rows, cols);
+void tile_avx2_6x16_strided(std::size_t kc, const float* a, std::size_t a_row, std::size_t a_step, const float* b,
+                            std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
+                            std::size_t cols) {
+  tile_avx2(kc, a, a_row, a_step, b, b_step, alpha, beta, c, ldc, rows, cols);
 }
 void tile_avx512_8x32_packed(std::size_t kc, const float* a, const float* b, std::size_t b_step, float alpha,
                              float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
   tile_avx512(kc, a, 1, 8, b, b_step, alpha, beta, c, ldc, rows, cols);
 }
-void tile_avx512_8x32_strided(std::size_t kc, const float* a, std::size_t lda, const float* b, std::size_t b_step,
-                              float alpha, float beta, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
-  tile_avx512(kc, a, lda, 1, b, b_step, alpha, beta, c, ldc, rows, cols);
+void tile_avx512_8x32_strided(std::size_t kc, const float* a, std::size_t a_row, std::size_t a_step, const float* b,
+                              std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
+                              std::size_t cols) {
+  tile_avx512(kc, a, a_row, a_step, b, b_step, alpha, beta, c, ldc, rows, cols);
 }
 
 }  // namespace attn::kernels::x86

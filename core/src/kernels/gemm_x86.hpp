@@ -7,7 +7,8 @@
 //   C[r][j] = alpha · Σ_p a(r, p) · b(p, j) + beta · C[r][j]      r < rows ≤ kMr, j < cols ≤ kNr
 //
 //   a(r, p) = a[r·a_row + p·a_step]: (a_row, a_step) = (1, kMr) for a packed [kc][kMr] sliver
-//             (the *_packed functions), (lda, 1) for an untransposed A read in place (*_strided)
+//             (the *_packed functions); for A read in place (*_strided), (lda, 1) when A is
+//             untransposed and (1, lda) when it is transposed (the tile's rows are adjacent columns)
 //   b(p, j) = b[p·b_step + j]: kNr contiguous floats per step (b_step = kNr when packed, ldb in place)
 //
 // The sums run in float, one fused multiply-add per (r, j, p) in increasing p, so a tile's result
@@ -33,17 +34,17 @@ bool cpu_has_avx512();
 ATTN_TARGET_AVX2 void tile_avx2_6x16_packed(std::size_t kc, const float* a, const float* b, std::size_t b_step,
                                             float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
                                             std::size_t cols);
-ATTN_TARGET_AVX2 void tile_avx2_6x16_strided(std::size_t kc, const float* a, std::size_t lda, const float* b,
-                                             std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc,
-                                             std::size_t rows, std::size_t cols);
+ATTN_TARGET_AVX2 void tile_avx2_6x16_strided(std::size_t kc, const float* a, std::size_t a_row, std::size_t a_step,
+                                             const float* b, std::size_t b_step, float alpha, float beta, float* c,
+                                             std::size_t ldc, std::size_t rows, std::size_t cols);
 
 // 8 rows × 32 columns: 16 zmm accumulators (of 32 registers), 2 loads of B and 8 broadcasts.
 ATTN_TARGET_AVX512 void tile_avx512_8x32_packed(std::size_t kc, const float* a, const float* b, std::size_t b_step,
                                                 float alpha, float beta, float* c, std::size_t ldc, std::size_t rows,
                                                 std::size_t cols);
-ATTN_TARGET_AVX512 void tile_avx512_8x32_strided(std::size_t kc, const float* a, std::size_t lda, const float* b,
-                                                 std::size_t b_step, float alpha, float beta, float* c, std::size_t ldc,
-                                                 std::size_t rows, std::size_t cols);
+ATTN_TARGET_AVX512 void tile_avx512_8x32_strided(std::size_t kc, const float* a, std::size_t a_row, std::size_t a_step,
+                                                 const float* b, std::size_t b_step, float alpha, float beta, float* c,
+                                                 std::size_t ldc, std::size_t rows, std::size_t cols);
 
 }  // namespace attn::kernels::x86
 

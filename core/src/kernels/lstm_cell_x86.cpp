@@ -1,12 +1,17 @@
 #include "lstm_cell_x86.hpp"
 
 #if defined(ATTN_GEMM_X86)
-// Everything below is compiled for AVX2 (no FMA: a fused multiply-add would round differently
-// from the four-lane path). Only this file's own functions and lane_math.hpp's templates, whose
+// Everything below is compiled for AVX2 (GCC's target pragma; clang's attribute pragma, for
+// the fuzz and sanitizer builds). No FMA: a fused multiply-add would round differently from the
+// four-lane path. Only this file's own functions and lane_math.hpp's templates, whose
 // instantiations here are internal to this file (F8 lives in an anonymous namespace), get the
 // target: no inline function shared with the baseline code is compiled with it.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 #include <immintrin.h>
 
 #include <cstdint>
@@ -74,5 +79,9 @@ std::size_t lstm_cell_backward_avx2(const float* dh, float* dc, const float* gat
 
 }  // namespace attn::kernels::x86
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif

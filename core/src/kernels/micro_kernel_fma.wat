@@ -14,14 +14,17 @@
 ;;     stored row-major to `tile` (32 floats) for gemm.cpp to apply alpha and beta. Signature:
 ;;       void (*)(size_t kc, const float* ap, size_t a_row, size_t a_step, const float* bp,
 ;;                size_t b_step, float* tile)
-;;   strided_panel: A read in place (row r of a tile at ap + r * a_row, a_step = 4), for `tiles`
-;;     tiles stacked down the rows of A and C (tile t's rows start 4 * t rows further down both)
-;;     under the same B sliver. Each tile's sums are stored to C (row r at c + r * ldc) or, when
-;;     `accumulate` is nonzero, added to it: alpha = 1 and beta = 0 or 1, the models' products,
-;;     one call per sliver. gemm.cpp also runs it as a one-tile kernel, with C the 32-float
-;;     `tile` (ldc = 32 bytes, not accumulated), when alpha or beta is anything else. Signature:
+;;   strided_panel: A read in place (a(r, p) at ap + r * a_row + p * a_step: a_row = lda * 4 and
+;;     a_step = 4 for an untransposed A, a_row = 4 and a_step = lda * 4 for a transposed one), for
+;;     `tiles` tiles stacked down the rows of op(A) and C (tile t's A starts 4 * t * a_row further,
+;;     its C 4 * t rows further down) under the same B sliver. Each tile's sums times alpha are
+;;     stored to C (row r at c + r * ldc) or, when `accumulate` is nonzero, added to it: beta = 0
+;;     or 1, the models' products, one call per sliver (alpha = 1 skips the multiply, so such
+;;     sums are the bare FMA chains). gemm.cpp also runs it as a one-tile kernel, with C the
+;;     32-float `tile` (ldc = 32 bytes, not accumulated, alpha = 1), when beta is anything else.
+;;     Signature:
 ;;       void (*)(size_t kc, const float* ap, size_t a_row, size_t a_step, const float* bp,
-;;                size_t b_step, float* c, size_t ldc, size_t tiles, int accumulate)
+;;                size_t b_step, float* c, size_t ldc, size_t tiles, int accumulate, float alpha)
 ;; (strided_panel with a_row = 4 would also do for packed slivers, but the packed loop's
 ;; immediate offsets keep three adds and three live pointers out of it, which measured faster.)
 ;; These signatures are what clang gives the function pointer types in gemm.cpp, which calls
@@ -68,7 +71,7 @@
   (func (export "strided_panel")
     (param $kc i32) (param $ap i32) (param $a_row i32) (param $a_step i32)
     (param $bp i32) (param $b_step i32) (param $c i32) (param $ldc i32)
-    (param $tiles i32) (param $accumulate i32)
+    (param $tiles i32) (param $accumulate i32) (param $alpha f32)
     (local $b0 v128) (local $b1 v128) (local $a v128)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
     (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
@@ -115,6 +118,17 @@
             (local.set $pb (i32.add (local.get $pb) (local.get $b_step)))
             (local.set $k (i32.sub (local.get $k) (i32.const 1)))
             (br $step)))
+        (if (f32.ne (local.get $alpha) (f32.const 1))
+          (then
+            (local.set $a (f32x4.splat (local.get $alpha)))
+            (local.set $c00 (f32x4.mul (local.get $c00) (local.get $a)))
+            (local.set $c01 (f32x4.mul (local.get $c01) (local.get $a)))
+            (local.set $c10 (f32x4.mul (local.get $c10) (local.get $a)))
+            (local.set $c11 (f32x4.mul (local.get $c11) (local.get $a)))
+            (local.set $c20 (f32x4.mul (local.get $c20) (local.get $a)))
+            (local.set $c21 (f32x4.mul (local.get $c21) (local.get $a)))
+            (local.set $c30 (f32x4.mul (local.get $c30) (local.get $a)))
+            (local.set $c31 (f32x4.mul (local.get $c31) (local.get $a)))))
         (if (local.get $accumulate)
           (then
             (local.set $r (local.get $c))

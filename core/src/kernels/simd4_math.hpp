@@ -21,6 +21,7 @@ ATTN_SIMD4_INLINE F4 load_like(F4, const float* p) { return load(p); }
 namespace attn::kernels::simd4 {
 
 ATTN_SIMD4_INLINE F4 exp4(F4 x) { return lanes::exp(x); }
+ATTN_SIMD4_INLINE F4 exp4_nonpositive(F4 x) { return lanes::exp_nonpositive(x); }
 ATTN_SIMD4_INLINE F4 sigmoid4(F4 x) { return lanes::sigmoid(x); }
 ATTN_SIMD4_INLINE F4 tanh4(F4 x) { return lanes::tanh(x); }
 

@@ -103,13 +103,13 @@ bool softmax_row(float* x, std::size_t n, std::size_t limit, const float* key_bi
   F4 sum4 = splat(0.f);
   for (std::size_t j = 0; j < body; j += 4) {
     const F4 v = load(x + j);
-    const F4 e = bit_and(exp4(v - mv), less(minus_inf, v));
+    const F4 e = bit_and(exp4_nonpositive(v - mv), less(minus_inf, v));
     sum4 = sum4 + e;
     store(x + j, e);
   }
   {
     const F4 v = load(tail);
-    const F4 e = bit_and(exp4(v - mv), less(minus_inf, v));
+    const F4 e = bit_and(exp4_nonpositive(v - mv), less(minus_inf, v));
     sum4 = sum4 + e;
     store(tail, e);
   }

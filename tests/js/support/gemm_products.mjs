@@ -43,6 +43,30 @@ export function products(engine) {
   });
 }
 
+// engine.gemm's flags: transposed A read in place down its columns (a ragged last sliver packed,
+// several K blocks), transposed B packed, alpha applied by the FMA panel function, and the
+// Transformer step's per-head shapes ([M, N, K]: dVᵀ = dOᵀ P, S = QKᵀ / 4).
+export const FLAGGED = [
+  { shape: [37, 45, 33], transposeA: true, transposeB: false, alpha: 1 },
+  { shape: [33, 40, 600], transposeA: true, transposeB: false, alpha: 1 },
+  { shape: [37, 45, 33], transposeA: true, transposeB: true, alpha: -1.5 },
+  { shape: [37, 45, 33], transposeA: false, transposeB: true, alpha: 0.25 },
+  { shape: [64, 48, 40], transposeA: false, transposeB: false, alpha: 3 },
+  { shape: [16, 200, 200], transposeA: true, transposeB: false, alpha: 1 },
+  { shape: [200, 200, 16], transposeA: false, transposeB: true, alpha: 0.25 },
+];
+
+/** engine.gemm over FLAGGED: [{a, b, c, ...flags}], a and b stored transposed where flagged. */
+export function flaggedProducts(engine) {
+  return FLAGGED.map(({ shape: [m, n, k], transposeA, transposeB, alpha }, i) => {
+    const a = transposeA ? matrix(k, m, 31 + i) : matrix(m, k, 31 + i);
+    const b = transposeB ? matrix(n, k, 131 + i) : matrix(k, n, 131 + i);
+    const c = engine.gemm(a, b, { transposeA, transposeB, alpha });
+    if (c.shape[0] !== m || c.shape[1] !== n) throw new Error(`gemm gave shape ${c.shape}`);
+    return { a, b, c: Array.from(c.data), m, n, k, transposeA, transposeB, alpha };
+  });
+}
+
 /** The per-step losses of a short run of model (a)'s small twin on the built-in corpus. */
 export function trainingLosses(engine) {
   const s = new engine.SentimentSession();
@@ -62,6 +86,7 @@ export async function report() {
     relaxed: WebAssembly.validate(RELAXED_PROBE),
     implementation: engine.gemmImplementation(),
     products: products(engine).map(({ c }) => c),
+    flagged: flaggedProducts(engine).map(({ c }) => c),
     losses: trainingLosses(engine),
   };
 }
