@@ -196,7 +196,8 @@ function gated(session) {
   return gate;
 }
 
-test('chunk_loop.asynchronous steps (advance): one chunk at a time through pause / resume; stop while one runs', async () => {
+/** An endless run on gated asynchronous steps, its first chunk done and its second one out. */
+async function gatedRun() {
   const r = runner();
   const session = scripted(ENDLESS, 1e6);
   const gate = gated(session);
@@ -205,6 +206,11 @@ test('chunk_loop.asynchronous steps (advance): one chunk at a time through pause
   await until(() => gate.open.length === 1);
   gate.release();
   await until(() => gate.open.length === 1 && session.step > 0);
+  return { r, session, gate, posts, run };
+}
+
+test('chunk_loop.asynchronous steps (advance): one chunk at a time through pause / resume; stop while one runs', async () => {
+  const { r, session, gate, posts, run } = await gatedRun();
   // Paused and resumed while a chunk is out: no second chunk starts beside it.
   const pausing = r.pause();
   r.resume();
@@ -228,14 +234,7 @@ test('chunk_loop.asynchronous steps (advance): one chunk at a time through pause
 });
 
 test('chunk_loop.a pause while asynchronous steps run answers after them, with them posted: none follow', async () => {
-  const r = runner();
-  const session = scripted(ENDLESS, 1e6);
-  const gate = gated(session);
-  const posts = [];
-  const run = r.start(spec(session, posts, { advance: gate.advance }));
-  await until(() => gate.open.length === 1);
-  gate.release();
-  await until(() => gate.open.length === 1 && session.step > 0);
+  const { r, session, gate, posts, run } = await gatedRun();
   let answered = false;
   const pausing = r.pause().then((paused) => ((answered = true), paused));
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
