@@ -446,24 +446,11 @@ class JsSentimentSession {
 
   val progress_to_js(const SessionProgress& p) {
     val out = val::object();
-    out.set("stepsRun", static_cast<double>(p.steps_run));
-    out.set("step", static_cast<double>(session_.training_result().steps));
-    out.set("epoch", static_cast<double>(p.last.epoch));
-    out.set("loss", p.last.loss);
-    out.set("losses", copy_array("Float32Array", p.losses));
+    set_run_progress(out, p, static_cast<double>(session_.training_result().steps),
+                     [](const EpochProgress& e) { return epoch_to_js(e); });
     out.set("runningLoss", p.last.running_loss);
     out.set("runningAccuracy", p.last.running_accuracy);
     out.set("examplesSeen", static_cast<double>(p.last.examples_seen));
-    out.set("examplesPerSecond", p.last.examples_per_second);
-    out.set("elapsed", p.last.elapsed);
-    out.set("plannedSteps", static_cast<double>(p.planned_steps));
-    out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
-    val epochs = val::array();
-    for (const EpochProgress& e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
-    out.set("epochs", epochs);
-    out.set("done", p.done);
-    out.set("earlyStopped", p.early_stopped);
-    out.set("bestEpoch", p.best_epoch);
     return out;
   }
 

@@ -186,22 +186,8 @@ class JsSeq2SeqSession {
     return guarded([&] {
       const Seq2SeqSessionProgress p = session_->run_steps(whole(steps, "steps", 1e9, 1));
       val out = val::object();
-      out.set("stepsRun", static_cast<double>(p.steps_run));
-      out.set("step", static_cast<double>(session_->history().steps));
-      out.set("epoch", static_cast<double>(p.last.epoch));
-      out.set("loss", p.last.loss);
-      out.set("losses",
-              val::global("Float32Array").new_(emscripten::typed_memory_view(p.losses.size(), p.losses.data())));
-      out.set("elapsed", p.last.elapsed);
-      out.set("examplesPerSecond", p.last.examples_per_second);
-      out.set("plannedSteps", static_cast<double>(p.planned_steps));
-      out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
-      val epochs = val::array();
-      for (const Seq2SeqEpochProgress &e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
-      out.set("epochs", epochs);
-      out.set("done", p.done);
-      out.set("earlyStopped", p.early_stopped);
-      out.set("bestEpoch", p.best_epoch);
+      set_run_progress(out, p, static_cast<double>(session_->history().steps),
+                       [](const Seq2SeqEpochProgress &e) { return epoch_to_js(e); });
       return out;
     });
   }

@@ -129,4 +129,27 @@ val to_js(const xt::xtensor<T, N>& tensor) {
   return out;
 }
 
+// The fields a training session's progress report has in common (the sentiment and the seq2seq
+// sessions each add their own): `step` is the session's total step count, `epoch_to_js` the
+// session's conversion of one finished epoch.
+template <class Progress, class EpochToJs>
+void set_run_progress(val& out, const Progress& p, double step, EpochToJs epoch_to_js) {
+  out.set("stepsRun", static_cast<double>(p.steps_run));
+  out.set("step", step);
+  out.set("epoch", static_cast<double>(p.last.epoch));
+  out.set("loss", p.last.loss);
+  // `new Float32Array(view)` copies out of the wasm heap.
+  out.set("losses", val::global("Float32Array").new_(emscripten::typed_memory_view(p.losses.size(), p.losses.data())));
+  out.set("elapsed", p.last.elapsed);
+  out.set("examplesPerSecond", p.last.examples_per_second);
+  out.set("plannedSteps", static_cast<double>(p.planned_steps));
+  out.set("batchesPerEpoch", static_cast<double>(p.batches_per_epoch));
+  val epochs = val::array();
+  for (const auto& e : p.epochs) epochs.call<void>("push", epoch_to_js(e));
+  out.set("epochs", epochs);
+  out.set("done", p.done);
+  out.set("earlyStopped", p.early_stopped);
+  out.set("bestEpoch", p.best_epoch);
+}
+
 }  // namespace attn::wasm
