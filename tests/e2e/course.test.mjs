@@ -353,7 +353,8 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
 });
 
 test('course: progress view; export to a file, clear, import restores it; a bad file changes nothing', async () => {
-  const { page, problems } = await openLesson(4);
+  const opened = await openLesson(4);
+  let { page } = opened;
   const exercise = page.locator('[data-testid="exercise-softmax"]');
   await exercise.getByRole('button', { name: 'Show the solution' }).click();
   await exercise.getByRole('button', { name: 'Put the solution in the editor' }).click();
@@ -361,8 +362,8 @@ test('course: progress view; export to a file, clear, import restores it; a bad 
 
   await page.goto(env.baseUrl + 'course.html#map');
   const row = (n) => page.locator(`[data-testid="progress-lesson-${n}"]`);
-  const solved4 = row(4).locator('[data-testid="exercises-solved"]');
-  assert.equal(await solved4.textContent(), '1 / 1');
+  const solved4 = () => row(4).locator('[data-testid="exercises-solved"]');
+  assert.equal(await solved4().textContent(), '1 / 1');
   assert.equal(await row(2).locator('[data-testid="exercises-solved"]').textContent(), '0 / 1');
   assert.equal(await row(10).locator('[data-testid="models-trained"]').textContent(), '0 / 2');
   assert.equal(await row(4).locator('[data-testid="models-trained"]').textContent(), '—');
@@ -378,11 +379,15 @@ test('course: progress view; export to a file, clear, import restores it; a bad 
   assert.equal(file.version, 1);
   assert.deepEqual(file.progress.solved, { softmax: true });
 
-  // A new browser: empty storage.
+  // A new browser: empty storage. The old page is closed first, so nothing it still holds in
+  // memory (an editor draft waiting for its save timer) can write storage after the clear.
+  await page.close();
+  const fresh = await openPage(env, 'course.html#map');
+  page = fresh.page;
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   await page.waitForSelector('[data-testid="progress-panel"]');
-  assert.equal(await solved4.textContent(), '0 / 1');
+  assert.equal(await solved4().textContent(), '0 / 1');
 
   // A foreign file and a damaged one are refused with a message, and nothing changes.
   const status = page.locator('[data-testid="progress-file-status"]');
@@ -408,7 +413,7 @@ test('course: progress view; export to a file, clear, import restores it; a bad 
   );
   assert.match(await status.textContent(), /"solved\.softmax" should be true/);
   assert.equal(await page.evaluate(() => localStorage.getItem('attention-playground.course.v1')), null);
-  assert.equal(await solved4.textContent(), '0 / 1');
+  assert.equal(await solved4().textContent(), '0 / 1');
 
   await importInput.setInputFiles({
     name: 'attention-course-progress.json',
@@ -417,12 +422,12 @@ test('course: progress view; export to a file, clear, import restores it; a bad 
   });
   await page.waitForSelector('[data-testid="progress-file-status"][data-state="ok"]');
   assert.match(await status.textContent(), /^Imported: 1 solved exercise, /);
-  assert.equal(await solved4.textContent(), '1 / 1');
+  assert.equal(await solved4().textContent(), '1 / 1');
   await page.reload();
-  assert.equal(await solved4.textContent(), '1 / 1');
+  assert.equal(await solved4().textContent(), '1 / 1');
   await page.goto(env.baseUrl + 'course.html#lesson-4');
   await page.waitForSelector('[data-testid="exercise-softmax"][data-solved="true"]');
-  assert.deepEqual(problems, []);
+  assert.deepEqual([...opened.problems, ...fresh.problems], []);
   await page.close();
 });
 
