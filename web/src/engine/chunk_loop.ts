@@ -85,9 +85,8 @@ export interface ChunkedRunSpec<R extends ChunkReport<E>, E, O> {
 interface ActiveRun<R extends ChunkReport<E>, E, O> {
   spec: ChunkedRunSpec<R, E, O>;
   paused: boolean;
-  /** An asynchronous chunk is running (no other may start until it ends). */
-  inChunk: boolean;
-  /** Resolves once the asynchronous chunk under way has been taken in (its steps are pending). */
+  /** While an asynchronous chunk runs (no other may start until it ends): resolves once its
+   *  report has been taken in (its steps are pending or posted). */
   chunkTaken: Promise<void> | null;
   stepsPerChunk: number;
   nextCheckpoint: number;
@@ -117,7 +116,6 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       this.run = {
         spec,
         paused: false,
-        inChunk: false,
         chunkTaken: null,
         stepsPerChunk: 1,
         nextCheckpoint: every > 0 ? 0 : Infinity,
@@ -172,7 +170,7 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
 
   private async chunk(): Promise<void> {
     const run = this.run;
-    if (!run || run.paused || run.inChunk) return;
+    if (!run || run.paused || run.chunkTaken) return;
     const { spec } = run;
     const every = spec.checkpointEvery ?? 0;
     let taken = (): void => {};
@@ -186,10 +184,8 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       const started = performance.now();
       let report: R;
       if (spec.advance) {
-        run.inChunk = true;
         run.chunkTaken = new Promise((resolve) => (taken = resolve));
         report = await spec.advance(steps);
-        run.inChunk = false;
         if (this.run !== run) return; // stopped (or replaced) while the steps ran
       } else {
         report = spec.runSteps(steps);
