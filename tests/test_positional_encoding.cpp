@@ -169,3 +169,25 @@ TEST_CASE("positional_encoding.learned_gradient_check_with_shifted_rows") {
   attn::test::check_parameter_gradients(params, loss, all);
   attn::test::check_gradient("x", x.data(), dx.data(), x.size(), loss);
 }
+
+TEST_CASE("positional_encoding.cached_table_adds_the_same_values") {
+  // The table path (a cache the encoder keeps between steps) must give the bits of the direct
+  // path, with and without starts, and refill itself when T or D changes.
+  Rng rng(11);
+  Tensor2 table;
+  for (const auto& [batch, time, dim] : {std::array<std::size_t, 3>{3, 7, 6}, {2, 9, 5}, {4, 4, 5}, {1, 1, 1}}) {
+    Tensor3 direct = xt::empty<float>({batch, time, dim});
+    for (float& v : direct) v = rng.uniform(-1.f, 1.f);
+    std::vector<std::size_t> starts(batch);
+    for (std::size_t b = 0; b < batch; ++b) starts[b] = (b * 3) % (time + 1);  // includes rows with no token
+    const std::array<const std::vector<std::size_t>*, 2> cases{nullptr, &starts};
+    for (const std::vector<std::size_t>* s : cases) {
+      Tensor3 expected = direct, cached = direct;
+      add_sinusoidal_positional_encoding(expected, s);
+      add_sinusoidal_positional_encoding(cached, s, &table);
+      CHECK(table.shape()[1] == dim);
+      CHECK(table.shape()[0] >= time);
+      CHECK(cached == expected);
+    }
+  }
+}

@@ -47,10 +47,22 @@ void check_starts(const char* where, const std::vector<std::size_t>* starts, std
 }
 }  // namespace
 
-void add_sinusoidal_positional_encoding(Tensor3& x, const std::vector<std::size_t>* starts) {
+void add_sinusoidal_positional_encoding(Tensor3& x, const std::vector<std::size_t>* starts, Tensor2* table) {
   const std::size_t batch = x.shape()[0], time = x.shape()[1], dim = x.shape()[2];
   check_starts("add_sinusoidal_positional_encoding", starts, batch, time);
   float* data = x.data();
+  if (table != nullptr) {
+    if (table->shape()[0] < time || table->shape()[1] != dim) *table = sinusoidal_positional_encoding(time, dim);
+    // Row b's real tokens read PE rows 0, 1, … from t = s_b on: one contiguous run per row.
+    for (std::size_t b = 0; b < batch; ++b) {
+      const std::size_t start = starts ? (*starts)[b] : 0;
+      float* row = data + (b * time + start) * dim;
+      const float* pe = table->data();
+      const std::size_t n = (time - start) * dim;
+      for (std::size_t i = 0; i < n; ++i) row[i] += pe[i];
+    }
+    return;
+  }
   // Position p of row b sits at t = s_b + p.
   for (std::size_t p = 0; p < time; ++p) {
     for (std::size_t j = 0; j < dim; ++j) {

@@ -63,13 +63,13 @@ class TransformerEncoder final : public SequenceEncoder {
     // a review reads the same positions alone, 'pre'- or 'post'-padded).
     sequence_starts(mask, starts_);
     Tensor3& in = activations_[0];
-    ensure_shape(scaled_, x.shape());
-    for (std::size_t i = 0; i < x.size(); ++i) scaled_.data()[i] = x.data()[i] * scale_;
+    Tensor3& scaled = learned_ ? scaled_ : in;
+    ensure_shape(scaled, x.shape());
+    for (std::size_t i = 0; i < x.size(); ++i) scaled.data()[i] = x.data()[i] * scale_;
     if (learned_) {
       learned_->forward(scaled_, in, &starts_);
     } else {
-      in = scaled_;
-      add_sinusoidal_positional_encoding(in, &starts_);
+      add_sinusoidal_positional_encoding(in, &starts_, &sinusoids_);
     }
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
       blocks_[l].forward(activations_[l], &mask, config_.causal, training, rng, activations_[l + 1], caches_[l]);
@@ -123,6 +123,7 @@ class TransformerEncoder final : public SequenceEncoder {
   float scale_;
   std::vector<std::size_t> starts_;  // [B] first real token of each row, from the last forward
   Tensor3 scaled_, d_a_, d_b_;
+  Tensor2 sinusoids_;  // the sinusoidal PE table, filled on the first forward (see add_sinusoidal_positional_encoding)
 };
 
 std::unique_ptr<SequenceEncoder> make_encoder(const ClassifierConfig& c, Rng& rng) {

@@ -34,10 +34,14 @@ Tensor2 sinusoidal_positional_encoding(std::size_t max_len, std::size_t dim);
 void sequence_starts(const Mask2& mask, std::vector<std::size_t>& starts);
 
 // x [B, T, D], starts [B] (each <= T) or null, in place: x[b, t, :] += PE[t − s_b, :] for
-// t >= s_b. Allocates nothing (each PE[p, d] is computed once and added to every batch row). It
-// has no parameters and is an addition, so its backward is the identity: pass dy straight
-// through as dx; there is no backward function.
-void add_sinusoidal_positional_encoding(Tensor3& x, const std::vector<std::size_t>* starts = nullptr);
+// t >= s_b. It has no parameters and is an addition, so its backward is the identity: pass dy
+// straight through as dx; there is no backward function.
+// table: null, or a cache the caller keeps between calls. Without it each PE[p, d] is computed
+// (sin / cos / pow) once per call and added to every batch row, allocating nothing; with it the
+// table is filled with sinusoidal_positional_encoding(T, D) when its shape does not fit x (the
+// first call, or another T or D) and only read otherwise. The sums are the same either way.
+void add_sinusoidal_positional_encoding(Tensor3& x, const std::vector<std::size_t>* starts = nullptr,
+                                        Tensor2* table = nullptr);
 
 class LearnedPositionalEncoding {
  public:
