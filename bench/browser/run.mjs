@@ -77,7 +77,11 @@ const GEMM_SIZES = [
   [6400, 128, 32],
   [32, 128, 32],
 ];
-const MODELS = ["bilstm-attention", "transformer-1block"];
+// BENCH_MODELS=transformer-1block times one model only (experiments).
+const MODELS = process.env.BENCH_MODELS?.split(",") ?? [
+  "bilstm-attention",
+  "transformer-1block",
+];
 
 export async function metrics(cdp) {
   const { metrics: list } = await cdp.send("Performance.getMetrics");
@@ -257,6 +261,8 @@ export async function withBrowser(fn) {
       "--disable-sync",
       "--no-first-run",
       "--disable-quic",
+      // Extra flags for experiments, e.g. BENCH_CHROMIUM_ARGS="--js-flags=--no-liftoff".
+      ...(process.env.BENCH_CHROMIUM_ARGS ?? "").split(" ").filter(Boolean),
     ],
   });
   try {
