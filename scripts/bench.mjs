@@ -12,6 +12,8 @@
 //   npm run bench                       tables
 //   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "env": {...}, ...}
 //   node scripts/bench.mjs --native-only | --no-browser | --no-tfjs | --quick (GEMM only in Chromium)
+//                        | --no-imdb-train (skip the native 4-epoch IMDB run)
+//                        | --tfjs-cpu-train (also time tfjs-backend-cpu's training steps: minutes each)
 //   node scripts/bench.mjs --records FILE     also write every raw record to FILE (JSON lines)
 //   node scripts/bench.mjs --no-run --add A.jsonl --add B.jsonl   only tabulate saved records, e.g.
 //                                        of a --no-browser run and of bench/browser/run.mjs run
@@ -39,6 +41,9 @@ const asJson = args.includes('--json');
 const nativeOnly = args.includes('--native-only');
 const withBrowser = !nativeOnly && !args.includes('--no-browser');
 const withTfjs = !nativeOnly && !args.includes('--no-tfjs');
+// tfjs-backend-cpu's training steps take minutes each (a whole run of them took over 24 minutes
+// and 4.5 GB in node): timed only with --tfjs-cpu-train. Its GEMMs are always timed.
+const tfjsCpuTrain = args.includes('--tfjs-cpu-train');
 const quick = args.includes('--quick');
 const addFiles = args.flatMap((a, i) => (a === '--add' ? [args[i + 1]] : []));
 const noRun = args.includes('--no-run');
@@ -202,12 +207,15 @@ async function main() {
     }
     if (withTfjs) {
       log('running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu');
-      records.push(...parseLines(await run(process.execPath, [path.join(root, 'bench/tfjs/node.mjs')])));
+      const tfjsNode = path.join(root, 'bench/tfjs/node.mjs');
+      records.push(...parseLines(await run(process.execPath, [tfjsNode, '--backends', 'wasm'])));
+      const cpuOnly = tfjsCpuTrain ? [] : ['--only', 'gemm'];
+      records.push(...parseLines(await run(process.execPath, [tfjsNode, '--backends', 'cpu', ...cpuOnly])));
     }
     if (withBrowser) {
       log('running headless Chromium');
       const { runBrowserBench } = await import('../bench/browser/run.mjs');
-      records.push(...(await runBrowserBench({ log, quick })));
+      records.push(...(await runBrowserBench({ log, quick, tfjsCpuTrain })));
     }
   }
   for (const file of addFiles) records.push(...parseLines(readFileSync(file, 'utf8')));

@@ -1,6 +1,7 @@
 // Runs the benchmarks in headless Chromium (Debian's /usr/bin/chromium through playwright-core)
 // and measures the app's time to interactive. Used by scripts/bench.mjs; on its own:
 //   node bench/browser/run.mjs [--impls wasm-simd,tfjs-wasm] [--quick] [--rounds N (GEMM, default 3)]
+//                              [--tfjs-cpu-train (tfjs-cpu's training steps too: minutes each)]
 //
 // A tiny static server serves the repository read-only (only the bench page, the wasm bench
 // builds, the TensorFlow.js bundles and dist/), one page per implementation, and every item runs
@@ -282,6 +283,7 @@ export async function runBrowserBench({
   log = () => {},
   quick = false,
   rounds = 3,
+  tfjsCpuTrain = false, // tfjs-cpu's training steps take minutes each: opt in
   onRecord = () => {},
 } = {}) {
   const records = [];
@@ -302,8 +304,9 @@ export async function runBrowserBench({
     if (!quick)
       for (const p of pages)
         for (const model of MODELS)
-          for (const record of await runItem(p, ["train", model], log))
-            push(record);
+          if (p.impl !== "tfjs-cpu" || tfjsCpuTrain)
+            for (const record of await runItem(p, ["train", model], log))
+              push(record);
     for (const p of pages) await p.page.close();
     if (existsSync(path.join(root, "dist/index.html"))) {
       log("chromium: app time to interactive");
@@ -340,6 +343,7 @@ if (
   await runBrowserBench({
     impls,
     quick: args.includes("--quick"),
+    tfjsCpuTrain: args.includes("--tfjs-cpu-train"),
     rounds: args.includes("--rounds")
       ? Number(args[args.indexOf("--rounds") + 1])
       : undefined,
