@@ -130,14 +130,14 @@ async function nativeImdbTrain(cli) {
   log(`running native attn ${trainArgs.join(' ')} (about a minute)`);
   const started = Date.now();
   const quoted = [cli, ...trainArgs].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
-  const stdout = await run('bash', ['-c', `TIMEFORMAT='{"cpu_user":%U,"cpu_system":%S}'; time ${quoted} 2>/dev/null`], {
+  const output = await run('bash', ['-c', `TIMEFORMAT='{"cpu_user":%U,"cpu_system":%S}'; time ${quoted} 2>/dev/null`], {
     captureStderr: true,
   });
   const wall = (Date.now() - started) / 1000;
-  const lines = parseLines(stdout.out);
+  const lines = parseLines(output.out);
   const done = lines.find((r) => r.event === 'done');
-  const cpu = parseLines(stdout.err).find((r) => r.cpu_user !== undefined);
-  if (!done) throw new Error(`attn train printed no "done" line:\n${stdout.out.slice(-2000)}`);
+  const cpu = parseLines(output.err).find((r) => r.cpu_user !== undefined);
+  if (!done) throw new Error(`attn train printed no "done" line:\n${output.out.slice(-2000)}`);
   return {
     impl: 'native',
     kernel: 'imdb_train',
@@ -206,7 +206,9 @@ async function main() {
       records.push(...parseLines(await runWasmBench(program)));
     }
     if (withTfjs) {
-      log('running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu');
+      log(
+        `running TensorFlow.js 4.22 (node): tfjs-backend-wasm, tfjs-backend-cpu${tfjsCpuTrain ? '' : ' (GEMM only)'}`,
+      );
       const tfjsNode = path.join(root, 'bench/tfjs/node.mjs');
       records.push(...parseLines(await run(process.execPath, [tfjsNode, '--backends', 'wasm'])));
       const cpuOnly = tfjsCpuTrain ? [] : ['--only', 'gemm'];

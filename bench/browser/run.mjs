@@ -79,7 +79,7 @@ const GEMM_SIZES = [
   [32, 128, 32],
 ];
 // BENCH_MODELS=transformer-1block times one model only (experiments).
-const MODELS = process.env.BENCH_MODELS?.split(",") ?? [
+const MODELS = process.env.BENCH_MODELS?.split(",").filter(Boolean) || [
   "bilstm-attention",
   "transformer-1block",
 ];
