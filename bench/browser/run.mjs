@@ -79,7 +79,7 @@ const GEMM_SIZES = [
 ];
 const MODELS = ["bilstm-attention", "transformer-1block"];
 
-async function metrics(cdp) {
+export async function metrics(cdp) {
   const { metrics: list } = await cdp.send("Performance.getMetrics");
   return Object.fromEntries(list.map(({ name, value }) => [name, value]));
 }
@@ -236,16 +236,11 @@ async function pageInteractive(context, baseUrl) {
   };
 }
 
-/** Runs the browser benchmarks; resolves with JSON records like bench_kernels.cpp's. */
-// onRecord(record) is called as each record arrives (the CLI streams them, so a run cut short
-// keeps what it measured).
-export async function runBrowserBench({
-  impls = ["wasm-simd", "wasm-scalar", "tfjs-wasm", "tfjs-cpu"],
-  log = () => {},
-  quick = false,
-  rounds = 3,
-  onRecord = () => {},
-} = {}) {
+/**
+ * Starts the static server and headless Chromium, resolves with what `fn(context, baseUrl)`
+ * resolves to (the app is at `${baseUrl}dist/index.html`), then stops both.
+ */
+export async function withBrowser(fn) {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   const server = await serve();
@@ -264,12 +259,31 @@ export async function runBrowserBench({
       "--disable-quic",
     ],
   });
+  try {
+    return await fn(context, baseUrl);
+  } finally {
+    await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Runs the browser benchmarks; resolves with JSON records like bench_kernels.cpp's. */
+// onRecord(record) is called as each record arrives (the CLI streams them, so a run cut short
+// keeps what it measured).
+export async function runBrowserBench({
+  impls = ["wasm-simd", "wasm-scalar", "tfjs-wasm", "tfjs-cpu"],
+  log = () => {},
+  quick = false,
+  rounds = 3,
+  onRecord = () => {},
+} = {}) {
   const records = [];
   const push = (record) => {
     records.push(record);
     onRecord(record);
   };
-  try {
+  await withBrowser(async (context, baseUrl) => {
     push({
       impl: "chromium",
       kernel: "info",
@@ -293,11 +307,19 @@ export async function runBrowserBench({
         "chromium: dist/ is missing (npm run build), skipping the time-to-interactive check",
       );
     }
-  } finally {
-    await context.close();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(profile, { recursive: true, force: true });
-  }
+    // Studio training on 1 and 2 workers (issue 19): the aclImdb archive beside the repository.
+    // (Imported here: studio_throughput.mjs imports this file when run on its own.)
+    const { studioThroughput, studioThroughputSkip } = await import(
+      "./studio_throughput.mjs"
+    );
+    const skip = studioThroughputSkip();
+    if (skip) log(skip);
+    else if (!quick)
+      await studioThroughput(context, `${baseUrl}dist/index.html`, {
+        log,
+        onRecord: push,
+      });
+  });
   return records;
 }
 

@@ -43,7 +43,7 @@ function assertMainThreadBudget(t, tasks, label) {
 test('runtime: training in the worker keeps the main thread free; pause, resume, cancel, scrub', async (t) => {
   const { page, problems } = await openPage(env, '#/studio');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
-  const trace = await traceMainThread(page);
+  const trace = await traceMainThread(page, t);
 
   const panel = page.getByRole('region', { name: 'Train a sentiment model' });
   await page.getByLabel('Epochs').fill('20');
@@ -131,7 +131,7 @@ test('runtime: the watched reviews drawn as links while training keep the main t
   const { page, problems } = await openPage(env, '#/studio');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 30000 });
   await page.locator('#watched-mode-links').check();
-  const trace = await traceMainThread(page);
+  const trace = await traceMainThread(page, t);
   const panel = page.getByRole('region', { name: 'Train a sentiment model' });
   await page.getByLabel('Epochs').fill('200');
   await panel.getByRole('button', { name: 'Train', exact: true }).click();

@@ -133,13 +133,13 @@ test('chunk_loop.pause posts what is pending and stops stepping until resume', a
   const posts = [];
   const run = r.start(spec(session, posts));
   await until(() => session.step > 37);
-  assert.equal(r.pause(), true);
+  assert.equal(await r.pause(), true);
   const stepWhenPaused = session.step;
   assert.equal(posts.at(-1).paused, true);
   assert.equal(posts.at(-1).step, stepWhenPaused);
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
   assert.equal(session.step, stepWhenPaused, 'no steps while paused');
-  assert.equal(r.pause(), true, 'pausing twice changes nothing');
+  assert.equal(await r.pause(), true, 'pausing twice changes nothing');
   r.resume();
   await until(() => session.step > stepWhenPaused);
   assert.equal(r.stop(), true);
@@ -177,4 +177,87 @@ test('chunk_loop.an engine error rejects the run with its error and frees the ru
   await assert.rejects(r.start(spec(session, [])), /^Error: training diverged at epoch 1, step 250$/);
   assert.equal(r.active, false);
   assert.equal(session.cancelled, false);
+});
+
+/** The scripted session's steps behind an `advance` that resolves only when the test says so. */
+function gated(session) {
+  const gate = { open: [], calls: 0, inFlight: 0, maxInFlight: 0 };
+  gate.advance = (n) =>
+    new Promise((resolve) => {
+      gate.calls += 1;
+      gate.inFlight += 1;
+      gate.maxInFlight = Math.max(gate.maxInFlight, gate.inFlight);
+      gate.open.push(() => {
+        gate.inFlight -= 1;
+        resolve(session.runSteps(n));
+      });
+    });
+  gate.release = () => gate.open.shift()?.();
+  return gate;
+}
+
+test('chunk_loop.asynchronous steps (advance): one chunk at a time through pause / resume; stop while one runs', async () => {
+  const r = runner();
+  const session = scripted(ENDLESS, 1e6);
+  const gate = gated(session);
+  const posts = [];
+  const run = r.start(spec(session, posts, { advance: gate.advance }));
+  await until(() => gate.open.length === 1);
+  gate.release();
+  await until(() => gate.open.length === 1 && session.step > 0);
+  // Paused and resumed while a chunk is out: no second chunk starts beside it.
+  const pausing = r.pause();
+  r.resume();
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(gate.inFlight, 1);
+  gate.release();
+  assert.equal(await pausing, false, 'resumed before the chunk under way ended');
+  await until(() => gate.open.length === 1);
+  assert.equal(gate.maxInFlight, 1, 'never two chunks at once');
+  // Stopped while a chunk is out: the run ends cancelled at once; the chunk's late steps are dropped.
+  const stepAtStop = session.step;
+  assert.equal(r.stop(), true);
+  const outcome = await run;
+  assert.equal(outcome.cancelled, true);
+  assert.equal(outcome.steps, stepAtStop);
+  const posted = posts.length;
+  gate.release();
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(posts.length, posted, 'nothing posted after the run ended');
+  assert.equal(gate.open.length, 0, 'no chunk after the run ended');
+});
+
+test('chunk_loop.a pause while asynchronous steps run answers after them, with them posted: none follow', async () => {
+  const r = runner();
+  const session = scripted(ENDLESS, 1e6);
+  const gate = gated(session);
+  const posts = [];
+  const run = r.start(spec(session, posts, { advance: gate.advance }));
+  await until(() => gate.open.length === 1);
+  gate.release();
+  await until(() => gate.open.length === 1 && session.step > 0);
+  let answered = false;
+  const pausing = r.pause().then((paused) => ((answered = true), paused));
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(answered, false, 'the pause waits for the steps under way');
+  gate.release();
+  assert.equal(await pausing, true);
+  const stepWhenPaused = session.step;
+  assert.equal(posts.at(-1).paused, true);
+  assert.equal(posts.at(-1).step, stepWhenPaused, "the last post has the chunk's steps");
+  const posted = posts.length;
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(session.step, stepWhenPaused, 'no steps while paused');
+  assert.equal(posts.length, posted, 'nothing posted while paused');
+  assert.equal(gate.open.length, 0, 'no chunk while paused');
+  assert.equal(r.stop(), true);
+  assert.equal((await run).cancelled, true);
+});
+
+test('chunk_loop.an asynchronous step that rejects rejects the run (a worker of a data-parallel run failed)', async () => {
+  const r = runner();
+  const session = scripted(ENDLESS, 1e6);
+  const run = r.start(spec(session, [], { advance: async () => Promise.reject(new Error('worker 2 of 2: gone')) }));
+  await assert.rejects(run, /^Error: worker 2 of 2: gone$/);
+  assert.equal(r.active, false);
 });

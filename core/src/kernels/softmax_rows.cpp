@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "simd4.hpp"
+#include "simd4_math.hpp"
 
 namespace attn::kernels {
 

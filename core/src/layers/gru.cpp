@@ -14,8 +14,10 @@ namespace {
 using recurrent_detail::add_column_sums;
 using recurrent_detail::copy_or_zeros;
 using recurrent_detail::fill_rows;
+using recurrent_detail::previous_states;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
+using recurrent_detail::transpose_into;
 
 // One row of the cell. `gates` [3U] holds xp on entry and the activations r, z, n on exit;
 // hproj [3U] is hp; writes h [U].
@@ -220,6 +222,8 @@ void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache
   else
     std::fill(dh_.begin(), dh_.end(), 0.f);
 
+  // w_hᵀ [3U, U], once per pass: the dh product then reads it in place at every step.
+  transpose_into(w_h_t_, w_h);
   const std::size_t gate_ld = steps * g, state_ld = steps * u;
   for (std::size_t s = steps; s-- > 0;) {
     const std::size_t t = cache.reverse ? steps - 1 - s : s;
@@ -245,9 +249,16 @@ void GRU::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const GRUCache
                     dhproj_row, u);
     }
     // hp_t = h_{t-1} · w_h + b_h. Padded rows have zero dhproj, so their carried dh is kept.
-    kernels::gemm(false, true, batch, u, g, 1.f, dhproj_t, gate_ld, w_h.data(), g, 1.f, dh_.data(), u);
-    kernels::gemm(true, false, u, g, batch, 1.f, h_prev, prev_ld, dhproj_t, gate_ld, 1.f, dw_h.data(), g);
+    kernels::gemm(false, false, batch, u, g, 1.f, dhproj_t, gate_ld, w_h_t_.data(), u, 1.f, dh_.data(), u);
   }
+  // dw_h += Σ_t h_{t-1}ᵀ · dhproj_t as one product over all B·T rows: h_prev_[b, t] is the state
+  // step t read, so row (b, t) of it pairs with row (b, t) of dhproj. Padded steps add nothing.
+  ensure_shape(h_prev_, std::array<std::size_t, 3>{batch, steps, u});
+  for (std::size_t r = 0; r < batch; ++r) {
+    previous_states(cache.h.data() + r * state_ld, cache.h0.data() + r * u, steps, u, cache.reverse,
+                    h_prev_.data() + r * state_ld);
+  }
+  kernels::gemm(true, false, u, g, batch * steps, 1.f, h_prev_.data(), u, dhproj_.data(), g, 1.f, dw_h.data(), g);
   add_column_sums(db_h, dhproj_.data(), batch * steps, g);
 
   // xp[B·T, 3U] = x[B·T, D] · w_x + b_x, all steps at once.

@@ -5,59 +5,21 @@
 #include <cmath>
 
 #include "attn/kernels/gemm.hpp"
-#include "attn/kernels/vector_math.hpp"
+#include "attn/kernels/lstm_cell.hpp"
 #include "recurrent_common.hpp"
 
 namespace attn {
 namespace {
 
 using recurrent_detail::add_column_sums;
+using recurrent_detail::batch_major_copy;
 using recurrent_detail::copy_or_zeros;
 using recurrent_detail::fill_rows;
+using recurrent_detail::previous_states;
 using recurrent_detail::require_sequence;
 using recurrent_detail::require_state;
-
-// One row of the cell, after the gate pre-activations [4U] are in `gates`:
-// activates them in place and writes c, tanh(c) and h [U].
-void cell_forward(float* gates, const float* c_prev, float* c, float* tanh_c, float* h, std::size_t units) {
-  const std::size_t u = units;
-  kernels::sigmoid(gates, gates, 2 * u);              // i, f
-  kernels::tanh(gates + 2 * u, gates + 2 * u, u);     // g
-  kernels::sigmoid(gates + 3 * u, gates + 3 * u, u);  // o
-  const float* i = gates;
-  const float* f = gates + u;
-  const float* g = gates + 2 * u;
-  const float* o = gates + 3 * u;
-  for (std::size_t j = 0; j < u; ++j) c[j] = f[j] * c_prev[j] + i[j] * g[j];
-  kernels::tanh(c, tanh_c, u);
-  for (std::size_t j = 0; j < u; ++j) h[j] = o[j] * tanh_c[j];
-}
-
-// One row of the cell backwards. dh [U] is the total gradient w.r.t. h_t; dc [U] comes in as
-// the gradient w.r.t. c_t from later steps and leaves as the gradient w.r.t. c_{t-1}.
-// Writes the pre-activation gradients [4U] to dgates; the h_{t-1} part (dgates · w_hᵀ) is the
-// caller's gemm.
-void cell_backward(const float* dh, float* dc, const float* gates, const float* tanh_c, const float* c_prev,
-                   float* dgates, std::size_t units) {
-  const std::size_t u = units;
-  for (std::size_t j = 0; j < u; ++j) {
-    const float i = gates[j], f = gates[u + j], g = gates[2 * u + j], o = gates[3 * u + j];
-    const float tc = tanh_c[j];
-    // h = o ⊙ tanh(c)
-    const float d_o = dh[j] * tc;
-    const float d_c = dc[j] + dh[j] * o * (1.f - tc * tc);
-    // c = f ⊙ c_prev + i ⊙ g
-    const float d_i = d_c * g;
-    const float d_f = d_c * c_prev[j];
-    const float d_g = d_c * i;
-    dc[j] = d_c * f;
-    // [i f g o] = [σ σ tanh σ](pre)
-    dgates[j] = d_i * i * (1.f - i);
-    dgates[u + j] = d_f * f * (1.f - f);
-    dgates[2 * u + j] = d_g * (1.f - g * g);
-    dgates[3 * u + j] = d_o * o * (1.f - o);
-  }
-}
+using recurrent_detail::time_major_copy;
+using recurrent_detail::transpose_into;
 
 }  // namespace
 
@@ -110,8 +72,8 @@ void LSTM::step_forward(const Tensor2& x_t, const Tensor2& h_prev, const Tensor2
   kernels::gemm(false, false, batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
   kernels::gemm(false, false, batch, g, u, 1.f, cache.h_prev.data(), u, w_h.data(), g, 1.f, gates, g);
   for (std::size_t r = 0; r < batch; ++r) {
-    cell_forward(gates + r * g, cache.c_prev.data() + r * u, c.data() + r * u, cache.tanh_c.data() + r * u,
-                 h.data() + r * u, u);
+    kernels::lstm_cell_forward(gates + r * g, cache.c_prev.data() + r * u, c.data() + r * u,
+                               cache.tanh_c.data() + r * u, h.data() + r * u, u);
   }
 }
 
@@ -131,8 +93,8 @@ void LSTM::step_backward(const Tensor2& dh, const Tensor2& dc, const LSTMStepCac
   copy_into(dc_, dc);
   // The cell, row by row; dc_ becomes dL/dc_prev.
   for (std::size_t r = 0; r < batch; ++r) {
-    cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g, cache.tanh_c.data() + r * u,
-                  cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
+    kernels::lstm_cell_backward(dh_.data() + r * u, dc_.data() + r * u, cache.gates.data() + r * g,
+                                cache.tanh_c.data() + r * u, cache.c_prev.data() + r * u, dstep_.data() + r * g, u);
   }
   ensure_shape(dx_t, std::array<std::size_t, 2>{batch, d});
   ensure_shape(dh_prev, state_shape);
@@ -158,57 +120,53 @@ void LSTM::forward(const Tensor3& x, const Mask2* mask, bool reverse, Tensor3& h
   require_state(c0, batch, u, where, "c0");
 
   const std::array<std::size_t, 2> state_shape{batch, u};
-  const std::array<std::size_t, 3> seq_shape{batch, steps, u}, gate_shape{batch, steps, g};
+  const std::array<std::size_t, 3> state_seq_shape{steps, batch, u};
   cache.reverse = reverse;
-  copy_into(cache.x, x);
+  time_major_copy(cache.x, x);
   copy_mask_or_ones(mask, batch, steps, cache.mask);
   copy_or_zeros(cache.h0, h0, state_shape);
   copy_or_zeros(cache.c0, c0, state_shape);
-  ensure_shape(cache.gates, gate_shape);
-  ensure_shape(cache.h, seq_shape);
-  ensure_shape(cache.c, seq_shape);
-  ensure_shape(cache.tanh_c, seq_shape);
+  ensure_shape(cache.gates, std::array<std::size_t, 3>{steps, batch, g});
+  ensure_shape(cache.h, state_seq_shape);
+  ensure_shape(cache.c, state_seq_shape);
+  ensure_shape(cache.tanh_c, state_seq_shape);
   ensure_shape(cache.h_last, state_shape);
   ensure_shape(cache.c_last, state_shape);
-  ensure_shape(h_seq, seq_shape);
+  ensure_shape(h_seq, std::array<std::size_t, 3>{batch, steps, u});
 
-  // Input projection of every step at once: gates[B·T, 4U] = x[B·T, D] · w_x + b.
+  // Input projection of every step at once: gates[T·B, 4U] = x[T·B, D] · w_x + b.
   float* gates = cache.gates.data();
-  fill_rows(gates, batch * steps, g, b);
-  kernels::gemm(false, false, batch * steps, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
+  fill_rows(gates, steps * batch, g, b);
+  kernels::gemm(false, false, steps * batch, g, d, 1.f, cache.x.data(), d, w_x.data(), g, 1.f, gates, g);
 
-  // Rows of step t sit T·(4U) (or T·U) floats apart; the gemms read and write them in place.
-  const std::size_t gate_ld = steps * g, state_ld = steps * u;
+  // Time-major: step t's rows are one contiguous block of B rows (B·4U or B·U floats).
+  const std::uint8_t* mask_rows = cache.mask.data();  // [B, T]
   for (std::size_t s = 0; s < steps; ++s) {
     const std::size_t t = reverse ? steps - 1 - s : s;
     const std::size_t t_prev = reverse ? t + 1 : t - 1;  // used only when s > 0
-    const float* h_prev = s == 0 ? cache.h0.data() : cache.h.data() + t_prev * u;
-    const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * u;
-    const std::size_t prev_ld = s == 0 ? u : state_ld;
-    float* gates_t = gates + t * g;
+    const float* h_prev = s == 0 ? cache.h0.data() : cache.h.data() + t_prev * batch * u;
+    const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * batch * u;
+    float* gates_t = gates + t * batch * g;
+    float* h_t = cache.h.data() + t * batch * u;
+    float* c_t = cache.c.data() + t * batch * u;
+    float* tanh_c_t = cache.tanh_c.data() + t * batch * u;
     // pre_t += h_{t-1} · w_h
-    kernels::gemm(false, false, batch, g, u, 1.f, h_prev, prev_ld, w_h.data(), g, 1.f, gates_t, gate_ld);
+    kernels::gemm(false, false, batch, g, u, 1.f, h_prev, u, w_h.data(), g, 1.f, gates_t, g);
     for (std::size_t r = 0; r < batch; ++r) {
-      const std::size_t at = (r * steps + t) * u;
-      float* h_t = cache.h.data() + at;
-      float* c_t = cache.c.data() + at;
-      float* out = h_seq.data() + at;
-      if (cache.mask(r, t) != 0) {
-        cell_forward(gates_t + r * gate_ld, c_prev + r * prev_ld, c_t, cache.tanh_c.data() + at, h_t, u);
-        std::copy(h_t, h_t + u, out);
+      float* out = h_seq.data() + (r * steps + t) * u;
+      if (mask_rows[r * steps + t] != 0) {
+        kernels::lstm_cell_forward(gates_t + r * g, c_prev + r * u, c_t + r * u, tanh_c_t + r * u, h_t + r * u, u);
+        std::copy(h_t + r * u, h_t + (r + 1) * u, out);
       } else {
-        std::copy(h_prev + r * prev_ld, h_prev + r * prev_ld + u, h_t);
-        std::copy(c_prev + r * prev_ld, c_prev + r * prev_ld + u, c_t);
+        std::copy(h_prev + r * u, h_prev + (r + 1) * u, h_t + r * u);
+        std::copy(c_prev + r * u, c_prev + (r + 1) * u, c_t + r * u);
         std::fill(out, out + u, 0.f);
       }
     }
   }
   const std::size_t t_last = reverse ? 0 : steps - 1;
-  for (std::size_t r = 0; r < batch; ++r) {
-    const std::size_t at = (r * steps + t_last) * u;
-    std::copy(cache.h.data() + at, cache.h.data() + at + u, cache.h_last.data() + r * u);
-    std::copy(cache.c.data() + at, cache.c.data() + at + u, cache.c_last.data() + r * u);
-  }
+  std::copy_n(cache.h.data() + t_last * batch * u, batch * u, cache.h_last.data());
+  std::copy_n(cache.c.data() + t_last * batch * u, batch * u, cache.c_last.data());
 }
 
 void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2* dc_last, const LSTMCache& cache,
@@ -217,17 +175,18 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   const std::size_t u = units_, g = 4 * units_, d = input_size_;
   if (!(cache.h.size() > 0 && cache.gates.shape(2) == g && cache.x.shape(2) == d))
     throw_shape_error(where, "the cache holds no forward of this layer");
-  const std::size_t batch = cache.h.shape(0), steps = cache.h.shape(1);
-  if (!(dh_seq.shape() == cache.h.shape()))
+  const std::size_t steps = cache.h.shape(0), batch = cache.h.shape(1);
+  const std::array<std::size_t, 3> seq_shape{batch, steps, u};
+  if (!(dh_seq.shape() == seq_shape))
     throw_shape_error(where, "dh_seq has shape " + shape_string(dh_seq.shape()) +
-                                 " but the forward output h_seq has shape " + shape_string(cache.h.shape()));
+                                 " but the forward output h_seq has shape " + shape_string(seq_shape));
   require_state(dh_last, batch, u, where, "dh_last");
   require_state(dc_last, batch, u, where, "dc_last");
 
   const std::array<std::size_t, 2> state_shape{batch, u};
   ensure_shape(dh_, state_shape);
   ensure_shape(dc_, state_shape);
-  ensure_shape(dgates_, std::array<std::size_t, 3>{batch, steps, g});
+  ensure_shape(dgates_, std::array<std::size_t, 3>{steps, batch, g});
   if (dh_last != nullptr)
     copy_into(dh_, *dh_last);
   else
@@ -237,40 +196,51 @@ void LSTM::backward(const Tensor3& dh_seq, const Tensor2* dh_last, const Tensor2
   else
     std::fill(dc_.begin(), dc_.end(), 0.f);
 
-  float* dgates = dgates_.data();
-  const std::size_t gate_ld = steps * g, state_ld = steps * u;
+  // w_hᵀ [4U, U], once per pass: the recurrence's dh product then reads it in place, with no
+  // packing of a transposed operand at every step.
+  transpose_into(w_h_t_, w_h);
+  float* dgates = dgates_.data();                     // [T, B, 4U], like cache.gates
+  const std::uint8_t* mask_rows = cache.mask.data();  // [B, T]
   for (std::size_t s = steps; s-- > 0;) {
     const std::size_t t = cache.reverse ? steps - 1 - s : s;
     const std::size_t t_prev = cache.reverse ? t + 1 : t - 1;
-    const float* h_prev = s == 0 ? cache.h0.data() : cache.h.data() + t_prev * u;
-    const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * u;
-    const std::size_t prev_ld = s == 0 ? u : state_ld;
-    float* dgates_t = dgates + t * g;
+    const float* c_prev = s == 0 ? cache.c0.data() : cache.c.data() + t_prev * batch * u;
+    const float* gates_t = cache.gates.data() + t * batch * g;
+    const float* tanh_c_t = cache.tanh_c.data() + t * batch * u;
+    float* dgates_t = dgates + t * batch * g;
     for (std::size_t r = 0; r < batch; ++r) {
       float* dh = dh_.data() + r * u;
-      float* dgates_row = dgates_t + r * gate_ld;
-      if (cache.mask(r, t) == 0) {
+      float* dgates_row = dgates_t + r * g;
+      if (mask_rows[r * steps + t] == 0) {
         // State carried: dh / dc pass to t-1 untouched; h_seq[r, t] = 0 takes no gradient.
         std::fill(dgates_row, dgates_row + g, 0.f);
         continue;
       }
-      const std::size_t at = (r * steps + t) * u;
-      for (std::size_t j = 0; j < u; ++j) dh[j] += dh_seq.data()[at + j];  // output and recurrence
-      cell_backward(dh, dc_.data() + r * u, cache.gates.data() + (r * steps + t) * g, cache.tanh_c.data() + at,
-                    c_prev + r * prev_ld, dgates_row, u);
+      const float* dh_out = dh_seq.data() + (r * steps + t) * u;
+      for (std::size_t j = 0; j < u; ++j) dh[j] += dh_out[j];  // output and recurrence
+      kernels::lstm_cell_backward(dh, dc_.data() + r * u, gates_t + r * g, tanh_c_t + r * u, c_prev + r * u, dgates_row,
+                                  u);
       // Consumed; the gemm below writes dL/dh_{t-1} for this row.
       std::fill(dh, dh + u, 0.f);
     }
     // pre_t += h_{t-1} · w_h. Padded rows have zero dgates, so their carried dh is kept.
-    kernels::gemm(false, true, batch, u, g, 1.f, dgates_t, gate_ld, w_h.data(), g, 1.f, dh_.data(), u);
-    kernels::gemm(true, false, u, g, batch, 1.f, h_prev, prev_ld, dgates_t, gate_ld, 1.f, dw_h.data(), g);
+    kernels::gemm(false, false, batch, u, g, 1.f, dgates_t, g, w_h_t_.data(), u, 1.f, dh_.data(), u);
   }
+  // dw_h += Σ_t h_{t-1}ᵀ · dgates_t as one product over all T·B rows: h_prev_[t] is the state
+  // step t read (h0 at the first step), so row (t, b) of it pairs with row (t, b) of dgates.
+  // Padded steps have zero dgates and add nothing.
+  const std::size_t block = batch * u;
+  ensure_shape(h_prev_, std::array<std::size_t, 3>{steps, batch, u});
+  previous_states(cache.h.data(), cache.h0.data(), steps, block, cache.reverse, h_prev_.data());
+  kernels::gemm(true, false, u, g, steps * batch, 1.f, h_prev_.data(), u, dgates, g, 1.f, dw_h.data(), g);
 
-  // gates[B·T, 4U] = x[B·T, D] · w_x + b, all steps at once.
-  ensure_shape(dx, std::array<std::size_t, 3>{batch, steps, d});
-  kernels::gemm(false, true, batch * steps, d, g, 1.f, dgates, g, w_x.data(), g, 0.f, dx.data(), d);
-  kernels::gemm(true, false, d, g, batch * steps, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
-  add_column_sums(db, dgates, batch * steps, g);
+  // gates[T·B, 4U] = x[T·B, D] · w_x + b, all steps at once; dx comes out time-major and is
+  // put back in [B, T, D] order.
+  ensure_shape(dx_time_major_, std::array<std::size_t, 3>{steps, batch, d});
+  kernels::gemm(false, true, steps * batch, d, g, 1.f, dgates, g, w_x.data(), g, 0.f, dx_time_major_.data(), d);
+  batch_major_copy(dx, dx_time_major_);
+  kernels::gemm(true, false, d, g, steps * batch, 1.f, cache.x.data(), d, dgates, g, 1.f, dw_x.data(), g);
+  add_column_sums(db, dgates, steps * batch, g);
   if (dh0 != nullptr) copy_into(*dh0, dh_);
   if (dc0 != nullptr) copy_into(*dc0, dc_);
 }

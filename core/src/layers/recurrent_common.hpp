@@ -45,9 +45,61 @@ inline void fill_rows(float* p, std::size_t rows, std::size_t ld, const Tensor1&
 }
 
 // bias [n] += column sums of the `rows` rows at `p` (rows `ld` floats apart): a bias gradient.
+// Row by row, in increasing row order per column; raw pointers so the inner loop vectorises.
 inline void add_column_sums(Tensor1& bias, const float* p, std::size_t rows, std::size_t ld) {
+  float* out = bias.data();
+  const std::size_t n = bias.size();
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < bias.size(); ++j) bias(j) += p[r * ld + j];
+    const float* row = p + r * ld;
+    for (std::size_t j = 0; j < n; ++j) out[j] += row[j];
+  }
+}
+
+// dst [T, B, D] = src [B, T, D] with its first two axes swapped (time-major).
+inline void time_major_copy(Tensor3& dst, const Tensor3& src) {
+  const std::size_t batch = src.shape(0), steps = src.shape(1), d = src.shape(2);
+  ensure_shape(dst, std::array<std::size_t, 3>{steps, batch, d});
+  for (std::size_t r = 0; r < batch; ++r) {
+    for (std::size_t t = 0; t < steps; ++t) {
+      std::copy_n(src.data() + (r * steps + t) * d, d, dst.data() + (t * batch + r) * d);
+    }
+  }
+}
+
+// dst [B, T, D] = src [T, B, D] with its first two axes swapped (back to batch-major).
+inline void batch_major_copy(Tensor3& dst, const Tensor3& src) {
+  const std::size_t steps = src.shape(0), batch = src.shape(1), d = src.shape(2);
+  ensure_shape(dst, std::array<std::size_t, 3>{batch, steps, d});
+  for (std::size_t t = 0; t < steps; ++t) {
+    for (std::size_t r = 0; r < batch; ++r) {
+      std::copy_n(src.data() + (t * batch + r) * d, d, dst.data() + (r * steps + t) * d);
+    }
+  }
+}
+
+// The state each step of a recurrence read, for the weight gradient's single product over all
+// steps: `h` holds `steps` blocks of `block` floats (the state after step t, in t order), h0 one
+// block (the initial state). out[t] = h[t - 1] (out[0] = h0), or when `reverse` (steps ran
+// t = T-1 … 0) out[t] = h[t + 1] (out[T-1] = h0).
+inline void previous_states(const float* h, const float* h0, std::size_t steps, std::size_t block, bool reverse,
+                            float* out) {
+  if (reverse) {
+    std::copy_n(h + block, (steps - 1) * block, out);
+    std::copy_n(h0, block, out + (steps - 1) * block);
+  } else {
+    std::copy_n(h0, block, out);
+    std::copy_n(h, (steps - 1) * block, out + block);
+  }
+}
+
+// dst [C, R] = srcᵀ for src [R, C].
+inline void transpose_into(Tensor2& dst, const Tensor2& src) {
+  const std::size_t rows = src.shape(0), cols = src.shape(1);
+  ensure_shape(dst, std::array<std::size_t, 2>{cols, rows});
+  const float* in = src.data();
+  float* out = dst.data();
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
   }
 }
 

@@ -10,9 +10,11 @@ const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'
 
 /**
  * Starts a trace of `page`; `stop()` resolves to the CPU times (ms) of every task the page's
- * main thread ran in between, in order, and their wall times.
+ * main thread ran in between, in order, and their wall times. Tracing is browser-wide: with the
+ * test's context `t`, a test that fails before `stop()` still ends the trace when it ends, so
+ * the next test can start its own.
  */
-export async function traceMainThread(page) {
+export async function traceMainThread(page, t) {
   const cdp = await page.context().newCDPSession(page);
   const events = [];
   cdp.on('Tracing.dataCollected', (message) => events.push(...message.value));
@@ -20,14 +22,20 @@ export async function traceMainThread(page) {
     traceConfig: { includedCategories: CATEGORIES },
     transferMode: 'ReportEvents',
   });
-  // The renderer's main thread is the one that ran this marker.
-  await page.evaluate(() => performance.mark('attn-trace-start'));
-  return {
-    async stop() {
+  let ended = null;
+  const end = () =>
+    (ended ??= (async () => {
       const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
       await cdp.send('Tracing.end');
       await complete;
       await cdp.detach();
+    })());
+  t?.after(() => end().catch(() => {}));
+  // The renderer's main thread is the one that ran this marker.
+  await page.evaluate(() => performance.mark('attn-trace-start'));
+  return {
+    async stop() {
+      await end();
       const marker = events.find((e) => e.name === 'attn-trace-start');
       // Without the marker the page's thread cannot be told from another renderer's: fail loudly
       // rather than measure the wrong thread.

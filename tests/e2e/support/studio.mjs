@@ -11,3 +11,13 @@ export async function openStudio(env, hash = SMALL) {
   await opened.page.waitForSelector('.studio-data[data-state="loaded"]', { timeout: 30000 });
   return opened;
 }
+
+/** Resolves with the training panel's state once it is one of `states`. */
+export async function waitForTrainState(page, states, timeout = 120000) {
+  await page.waitForFunction(
+    (wanted) => wanted.includes(document.querySelector('.train-panel')?.dataset.state),
+    states,
+    { timeout },
+  );
+  return page.locator('.train-panel').getAttribute('data-state');
+}

@@ -7,6 +7,7 @@
 // visibly changes what the model says.
 import type { EngineBridge } from '../engine/bridge';
 import { el } from '../views/dom';
+import { createInModelDemo } from './in_model_demo';
 import { createHeatmap } from '../views/heatmap';
 import { EXERCISES } from './exercises';
 import type { PoolingDemo } from './lessons/types';
@@ -29,65 +30,35 @@ function quickMode(): boolean {
 }
 
 export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, progress: ProgressStore): HTMLElement {
-  const status = el('p', { role: 'status' }, 'Train the classifier first; then run your attentionPool inside it.');
-  const trainButton = el('button', { type: 'button' }, 'Train the classifier');
-  const runButton = el('button', { type: 'button', disabled: true }, 'Run my attentionPool in the model');
-  const results = el('div', { className: 'pooling-results' });
-  const root = el(
-    'section',
-    { className: 'pooling-demo', dataset: { testid: `pooling-${demo.id}`, state: 'idle' } },
-    el('h3', {}, 'Your pooling in a trained model'),
-    el(
-      'p',
-      {},
+  return createInModelDemo({
+    className: 'pooling-demo',
+    testId: `pooling-${demo.id}`,
+    title: 'Your pooling in a trained model',
+    intro:
       'The classifier below (BiLSTM encoder, attention pooling with a learned query q, a logistic output) is trained here. ' +
-        'Its pooling step is then done by your attentionPool from the exercise above — your current draft — ' +
-        'and the model finishes the prediction from your weights.',
-    ),
-    el('div', { className: 'controls' }, trainButton, runButton),
-    status,
-    results,
-  );
-  const setState = (state: string, text: string) => {
-    root.dataset.state = state;
-    status.textContent = text;
-  };
-
-  let token = 0;
-  trainButton.addEventListener('click', async () => {
-    token = claimSentimentSession();
-    trainButton.disabled = true;
-    runButton.disabled = true;
-    results.replaceChildren();
-    try {
+      'Its pooling step is then done by your attentionPool from the exercise above — your current draft — ' +
+      'and the model finishes the prediction from your weights.',
+    trainLabel: 'Train the classifier',
+    runLabel: 'Run my attentionPool in the model',
+    idleText: 'Train the classifier first; then run your attentionPool inside it.',
+    trainedText: 'Trained. Now run your attentionPool in it.',
+    staleText: 'Another demo has trained a model since: train the classifier again.',
+    resultsClassName: 'pooling-results',
+    claim: claimSentimentSession,
+    owns: ownsSentimentSession,
+    train: async (setState) => {
       setState('training', 'Loading the built-in reviews…');
       await engine.loadData({ kind: 'builtin' });
       await engine.createModel(demo.model);
       setState('training', 'Training…');
       const settings = quickMode() && demo.quick ? demo.quick : demo.training;
       await engine.train(settings, (p) => {
-        if ('step' in p && typeof p.step === 'number') status.textContent = `Training… step ${p.step}`;
+        if ('step' in p && typeof p.step === 'number') setState('training', `Training… step ${p.step}`);
       });
       progress.markTrained(demo.id);
-      setState('trained', 'Trained. Now run your attentionPool in it.');
-      runButton.disabled = false;
-    } catch (error) {
-      setState('error', `Training failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      trainButton.disabled = false;
-    }
-  });
-
-  runButton.addEventListener('click', async () => {
-    if (!ownsSentimentSession(token)) {
-      runButton.disabled = true;
-      setState('idle', 'Another demo has trained a model since: train the classifier again.');
-      return;
-    }
-    runButton.disabled = true;
-    results.replaceChildren();
-    setState('running', 'Running your attentionPool on every review…');
-    try {
+    },
+    run: async (setState, results) => {
+      setState('running', 'Running your attentionPool on every review…');
       const probes = await Promise.all(demo.reviews.map((r) => engine.poolingProbe(r.text)));
       const inputs = probes.map((p) => {
         const [t, d] = p.hidden.shape;
@@ -188,11 +159,6 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
           ? 'Your pooling gives the model the same predictions as the engine’s own.'
           : 'Your pooling changes what the model says: compare the columns.',
       );
-    } catch (error) {
-      setState('error', `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      runButton.disabled = false;
-    }
+    },
   });
-  return root;
 }

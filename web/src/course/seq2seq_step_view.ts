@@ -7,6 +7,7 @@
 // visibly breaks the model.
 import type { EngineBridge } from '../engine/bridge';
 import { el } from '../views/dom';
+import { createInModelDemo } from './in_model_demo';
 import { createHeatmap } from '../views/heatmap';
 import { EXERCISES } from './exercises';
 import type { Seq2SeqStepDemo } from './lessons/types';
@@ -94,64 +95,33 @@ export function createSeq2SeqStepView(
   engine: Seq2SeqStepEngine,
   progress: ProgressStore,
 ): HTMLElement {
-  const status = el('p', { role: 'status' }, 'Train the model first; then decode with your alignBatch.');
-  const trainButton = el('button', { type: 'button' }, 'Train the reversal model');
-  const runButton = el('button', { type: 'button', disabled: true }, 'Decode with my alignBatch');
-  const results = el('div', { className: 's2s-step-results' });
-  const root = el(
-    'section',
-    { className: 'training seq2seq-step', dataset: { testid: `s2s-step-${demo.id}`, state: 'idle' } },
-    el('h3', {}, 'Your attention step in a trained translator'),
-    el(
-      'p',
-      {},
+  return createInModelDemo({
+    className: 'training seq2seq-step',
+    testId: `s2s-step-${demo.id}`,
+    title: 'Your attention step in a trained translator',
+    intro:
       'A GRU encoder–decoder with Bahdanau attention learns here to reverse digit strings. Then it decodes ' +
-        'inputs it has never seen, greedily, twice: once with the engine’s own attention, once with your ' +
-        'alignBatch from the exercise above (your current draft) doing every step’s attention — scores of the ' +
-        'previous decoder state against every annotation, a softmax over time, the context. The engine does the ' +
-        'rest of each step (the decoder cell, the softmax over the vocabulary, the choice of the next digit).',
-    ),
-    el('div', { className: 'controls' }, trainButton, runButton),
-    status,
-    results,
-  );
-  const setState = (state: string, text: string) => {
-    root.dataset.state = state;
-    status.textContent = text;
-  };
-  let owner = 0;
-
-  trainButton.addEventListener('click', async () => {
-    trainButton.disabled = true;
-    runButton.disabled = true;
-    results.replaceChildren();
-    try {
+      'inputs it has never seen, greedily, twice: once with the engine’s own attention, once with your ' +
+      'alignBatch from the exercise above (your current draft) doing every step’s attention — scores of the ' +
+      'previous decoder state against every annotation, a softmax over time, the context. The engine does the ' +
+      'rest of each step (the decoder cell, the softmax over the vocabulary, the choice of the next digit).',
+    trainLabel: 'Train the reversal model',
+    runLabel: 'Decode with my alignBatch',
+    idleText: 'Train the model first; then decode with your alignBatch.',
+    trainedText: 'Trained. Now decode with your alignBatch.',
+    staleText: 'Another model was trained on this page since: train this one again first.',
+    resultsClassName: 's2s-step-results',
+    claim: claimSeq2SeqSession,
+    owns: ownsSeq2SeqSession,
+    train: async (setState, root) => {
       setState('training', 'Generating the data and building the model…');
-      owner = claimSeq2SeqSession();
       await engine.seq2seqCreate({ ...demo.settings, ...(quickMode() ? demo.quick : {}) });
       await engine.seq2seqTrain({}, (p) => {
         if (!root.isConnected) void engine.seq2seqCancel();
-        status.textContent = `Training… step ${p.step} of ${p.plannedSteps}`;
+        setState('training', `Training… step ${p.step} of ${p.plannedSteps}`);
       });
-      setState('trained', 'Trained. Now decode with your alignBatch.');
-      runButton.disabled = false;
-    } catch (error) {
-      setState('error', `Training failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      trainButton.disabled = false;
-    }
-  });
-
-  runButton.addEventListener('click', async () => {
-    if (!ownsSeq2SeqSession(owner)) {
-      runButton.disabled = true;
-      setState('idle', 'Another model was trained on this page since: train this one again first.');
-      return;
-    }
-    runButton.disabled = true;
-    trainButton.disabled = true;
-    results.replaceChildren();
-    try {
+    },
+    run: async (setState, results) => {
       setState('running', 'Decoding with the engine’s attention…');
       const pairs = await engine.seq2seqSamples(demo.heldOut);
       const texts = pairs.map((p) => p.source);
@@ -219,12 +189,6 @@ export function createSeq2SeqStepView(
       if (failure !== null) setState('done', `Your alignBatch could not drive the decoder (${failure}).`);
       else if (same) setState('done', 'Your attention gives the model the same outputs as the engine’s own.');
       else setState('done', 'Your attention changes what the model writes: compare the columns.');
-    } catch (error) {
-      setState('error', `The engine failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      runButton.disabled = false;
-      trainButton.disabled = false;
-    }
+    },
   });
-  return root;
 }

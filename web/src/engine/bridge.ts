@@ -4,7 +4,8 @@
 //
 // Sentiment API (the worker's SessionHost does the work; see protocol.ts for the types):
 //   loadData(source) → DataSummary          dataStats(which) → DataStats
-//   createModel(config) → ModelInfo         train(options, onProgress, signal?) → TrainingOutcome (at the end)
+//   createModel(config) → ModelInfo         train(options, onProgress, signal?, peers?) → TrainingOutcome (at the end)
+//   trainReplica(options, port, shard, shards), peerFailed(message): data parallel (data_parallel.ts)
 //   pause() / resume() / cancel()           evaluate(which) → Metrics
 //   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
 //   exportPytorch() → [{name, bytes}] (model.safetensors, vocab.json, model.py)
@@ -67,6 +68,7 @@ import type {
   TrainingOutcome,
   TrainingProgress,
 } from './protocol';
+import type { ReplicaOutcome } from './data_parallel';
 import { EngineError } from './errors';
 import type {
   HeadAblationReport,
@@ -269,12 +271,23 @@ export class EngineBridge {
     options: TrainOptions,
     onProgress?: (p: TrainingProgress) => void,
     signal?: AbortSignal,
+    peers: MessagePort[] = [],
   ): Promise<TrainingOutcome> {
     if (signal?.aborted) return Promise.reject(new EngineError('training was aborted before it started', 'cancelled'));
     const cancel = () => void this.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
-    const run = this.session('train', { options }, { onProgress });
+    const args = peers.length ? { options, peers } : { options };
+    const run = this.session('train', args, { onProgress }, peers);
     return run.finally(() => signal?.removeEventListener('abort', cancel));
+  }
+  /** Data parallel (docs/data-parallel.md): this worker trains shard `shard` of `shards` of the
+   *  run that the worker holding the other end of `port` (transferred) coordinates through train(…, peers). */
+  trainReplica(options: TrainOptions, port: MessagePort, shard: number, shards: number): Promise<ReplicaOutcome> {
+    return this.session('trainReplica', { options, port, shard, shards }, {}, [port]);
+  }
+  /** Ends this worker's data-parallel run with `message` (another of its workers crashed). */
+  peerFailed(message: string): Promise<{ failed: boolean }> {
+    return this.session('peerFailed', { message });
   }
   pause(): Promise<{ paused: boolean }> {
     return this.session('pause', {});

@@ -63,6 +63,9 @@ export interface ChunkProgress<R, E> {
 export interface ChunkedRunSpec<R extends ChunkReport<E>, E, O> {
   /** The engine session's runSteps: up to `steps` steps; runSteps(0) reports without training. */
   runSteps(steps: number): R;
+  /** Instead of runSteps(n > 0): steps that finish asynchronously (data-parallel training waits
+   *  for the other workers' gradients). The worker answers messages while they run. */
+  advance?(steps: number): Promise<R>;
   /** The engine session's cancelTraining. */
   cancelTraining(): void;
   /** Posts one progress message. */
@@ -82,6 +85,10 @@ export interface ChunkedRunSpec<R extends ChunkReport<E>, E, O> {
 interface ActiveRun<R extends ChunkReport<E>, E, O> {
   spec: ChunkedRunSpec<R, E, O>;
   paused: boolean;
+  /** An asynchronous chunk is running (no other may start until it ends). */
+  inChunk: boolean;
+  /** Resolves once the asynchronous chunk under way has been taken in (its steps are pending). */
+  chunkTaken: Promise<void> | null;
   stepsPerChunk: number;
   nextCheckpoint: number;
   epochsDone: number;
@@ -110,6 +117,8 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       this.run = {
         spec,
         paused: false,
+        inChunk: false,
+        chunkTaken: null,
         stepsPerChunk: 1,
         nextCheckpoint: every > 0 ? 0 : Infinity,
         epochsDone: 0,
@@ -124,14 +133,19 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
     });
   }
 
-  /** Pauses the active run (posting what is pending); resolves whether a run is paused. */
-  pause(): boolean {
+  /**
+   * Pauses the active run and posts what is pending; resolves whether a run is paused. Steps
+   * already under way (an asynchronous chunk) end first and are in that post, so the answer comes
+   * after the run's last step: nothing more is posted until resume.
+   */
+  async pause(): Promise<boolean> {
     const run = this.run;
     if (run && !run.paused) {
       run.paused = true;
-      this.flush(run, false);
+      if (run.chunkTaken) await run.chunkTaken;
+      if (this.run === run) this.flush(run, false);
     }
-    return run?.paused ?? false;
+    return this.run?.paused ?? false;
   }
 
   resume(): void {
@@ -156,11 +170,12 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
     this.ticker.close();
   }
 
-  private chunk(): void {
+  private async chunk(): Promise<void> {
     const run = this.run;
-    if (!run || run.paused) return;
+    if (!run || run.paused || run.inChunk) return;
     const { spec } = run;
     const every = spec.checkpointEvery ?? 0;
+    let taken = (): void => {};
     try {
       const step = run.last?.step ?? 0;
       if (step >= run.nextCheckpoint) {
@@ -169,7 +184,16 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       }
       const steps = Math.max(1, Math.min(run.stepsPerChunk, run.nextCheckpoint - step));
       const started = performance.now();
-      const report = spec.runSteps(steps);
+      let report: R;
+      if (spec.advance) {
+        run.inChunk = true;
+        run.chunkTaken = new Promise((resolve) => (taken = resolve));
+        report = await spec.advance(steps);
+        run.inChunk = false;
+        if (this.run !== run) return; // stopped (or replaced) while the steps ran
+      } else {
+        report = spec.runSteps(steps);
+      }
       const ms = performance.now() - started;
       run.stepsPerChunk = nextChunkSize(steps, report.stepsRun, ms, spec.chunkMs ?? 40);
       if (report.stepsRun > 0) run.last = report;
@@ -190,8 +214,12 @@ export class ChunkedRunner<R extends ChunkReport<E>, E, O> {
       }
       this.ticker.schedule();
     } catch (error) {
+      if (this.run !== run) return;
       this.run = null;
       run.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      run.chunkTaken = null;
+      taken();
     }
   }
 

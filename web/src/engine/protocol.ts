@@ -19,6 +19,7 @@ import type {
   Tensor,
   TrainerSettings,
 } from '../../generated/attn_engine.mjs';
+import type { ReplicaOutcome } from './data_parallel';
 import type { ErrorKind } from './errors';
 import type {
   HeadAblationReport,
@@ -157,7 +158,16 @@ export interface SessionOps {
     result: DataStats;
   };
   createModel: { args: { config: SentimentModelConfig }; result: ModelInfo };
-  train: { args: { options: TrainOptions }; result: TrainingOutcome };
+  /** With `peers`, this worker coordinates a data-parallel run (docs/data-parallel.md): port
+   *  r - 1 leads to the worker training shard r of every batch (trainReplica). */
+  train: { args: { options: TrainOptions; peers?: MessagePort[] }; result: TrainingOutcome };
+  /** Shard `shard` of a data-parallel run coordinated through `port`; resolves when it ends. */
+  trainReplica: {
+    args: { options: TrainOptions; port: MessagePort; shard: number; shards: number };
+    result: ReplicaOutcome;
+  };
+  /** A replica's worker failed (the page saw it crash): the coordinated run ends with `message`. */
+  peerFailed: { args: { message: string }; result: { failed: boolean } };
   pause: { args: Record<string, never>; result: { paused: boolean } };
   resume: { args: Record<string, never>; result: { paused: boolean } };
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };

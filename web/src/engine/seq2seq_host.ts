@@ -45,7 +45,7 @@ export class Seq2SeqHost {
       case 'train':
         return { value: await this.train(id, s, request.options) };
       case 'pause':
-        return { value: { paused: this.runner.pause() } };
+        return { value: { paused: await this.runner.pause() } };
       case 'resume':
         this.runner.resume();
         return { value: { paused: false } };

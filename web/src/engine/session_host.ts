@@ -13,6 +13,7 @@ import type {
   TrainingProgress,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
+import { runReplica, ShardCoordinator, type ReplicaOutcome } from './data_parallel';
 import { snapshotInterval } from './snapshots';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
@@ -22,6 +23,8 @@ const TRAINER_ONLY = new Set(['snapshotEvery', 'snapshots', 'watched', 'chunkMs'
 export class SessionHost {
   private readonly session: SentimentSession;
   private readonly runner = new ChunkedRunner<StepsReport, EpochReport, TrainingOutcome>();
+  /** The data-parallel run this worker coordinates (docs/data-parallel.md), while it lasts. */
+  private coordinator: ShardCoordinator | null = null;
 
   constructor(
     engine: AttnEngine,
@@ -89,9 +92,14 @@ export class SessionHost {
         return { value: files, transfer: files.map((f) => f.bytes.buffer as ArrayBuffer) };
       }
       case 'train':
-        return { value: await this.train(id, request.options) };
+        return { value: await this.train(id, request.options, request.peers ?? []) };
+      case 'trainReplica':
+        return { value: await this.trainReplica(request.options, request.port, request.shard, request.shards) };
+      case 'peerFailed':
+        this.coordinator?.fail(request.message);
+        return { value: { failed: this.coordinator !== null } };
       case 'pause':
-        return { value: { paused: this.runner.pause() } };
+        return { value: { paused: await this.runner.pause() } };
       case 'resume':
         this.runner.resume();
         return { value: { paused: false } };
@@ -161,17 +169,72 @@ export class SessionHost {
     throw new Error(`unknown session request '${(request as { op: string }).op}'`);
   }
 
-  private train(id: number, options: TrainOptions): Promise<TrainingOutcome> {
-    this.runner.stop();
+  /** The engine's trainer settings of `options` (without what only the worker reads). */
+  private startTraining(options: TrainOptions): number {
     const settings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) if (!TRAINER_ONLY.has(key)) settings[key] = value;
-    const start = this.session.startTraining(settings);
-    if (options.snapshots)
-      options = { ...options, snapshotEvery: snapshotInterval(start.plannedSteps, options.snapshots) };
+    return this.session.startTraining(settings).plannedSteps;
+  }
+
+  /**
+   * Replica `shard` of a data-parallel run that another worker coordinates through `port`: the
+   * same run (data, model, options) trained on shard `shard` of every batch; nothing is posted to
+   * the page until it ends.
+   */
+  private async trainReplica(options: TrainOptions, port: MessagePort, shard: number, shards: number) {
+    this.runner.stop();
+    let planned: number;
+    try {
+      planned = this.startTraining(options);
+    } catch (error) {
+      // The coordinator waits for this replica: it must hear of the failure too.
+      port.postMessage({
+        type: 'error',
+        message: `worker ${shard + 1} of ${shards}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      port.close();
+      throw error;
+    }
+    const outcome: ReplicaOutcome = await runReplica(this.session, port, shard, shards, planned);
+    if (outcome.cancelled) this.session.cancelTraining();
+    return outcome;
+  }
+
+  /** A run of this worker alone, or (with `peers`) the coordinator's side of a data-parallel run. */
+  private async train(id: number, options: TrainOptions, peers: MessagePort[]): Promise<TrainingOutcome> {
+    this.runner.stop();
+    let plannedSteps: number;
+    try {
+      plannedSteps = this.startTraining(options);
+    } catch (error) {
+      for (const port of peers) port.close();
+      throw error;
+    }
+    if (!peers.length) return this.chunked(id, options, plannedSteps, null);
+    const coordinator = (this.coordinator = new ShardCoordinator(this.session, peers, plannedSteps));
+    try {
+      return await this.chunked(id, options, plannedSteps, coordinator);
+    } finally {
+      coordinator.stop();
+      if (this.coordinator === coordinator) this.coordinator = null;
+    }
+  }
+
+  private chunked(
+    id: number,
+    options: TrainOptions,
+    plannedSteps: number,
+    coordinator: ShardCoordinator | null,
+  ): Promise<TrainingOutcome> {
+    if (options.snapshots) options = { ...options, snapshotEvery: snapshotInterval(plannedSteps, options.snapshots) };
     const watched = options.snapshotEvery ? (options.watched ?? []) : [];
     return this.runner.start({
-      runSteps: (steps) => this.session.runSteps(steps),
-      cancelTraining: () => this.session.cancelTraining(),
+      runSteps: (steps) => (coordinator && steps === 0 ? coordinator.current() : this.session.runSteps(steps)),
+      ...(coordinator ? { advance: (steps: number) => coordinator.advance(steps) } : {}),
+      cancelTraining: () => {
+        coordinator?.stop();
+        this.session.cancelTraining();
+      },
       chunkMs: options.chunkMs,
       progressMs: options.progressMs,
       // Attention snapshots of the watched reviews are taken at the run's checkpoints.

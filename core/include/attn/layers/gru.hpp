@@ -94,6 +94,8 @@ class GRU {
   Tensor2 dxstep_;  // [B, 3U] step API
   Tensor2 dhstep_;  // [B, 3U] step API
   Tensor2 dh_;      // [B, U] gradient flowing into the state h_{t-1}
+  Tensor2 w_h_t_;   // [3U, U] w_hᵀ, refreshed at every backward
+  Tensor3 h_prev_;  // [B, T, U] the state each step read, for dw_h's single product
 };
 
 }  // namespace attn

@@ -36,17 +36,18 @@ struct LSTMStepCache {
 };
 
 // What backward needs from one sequence forward call. h_last / c_last are also the layer's
-// final-state outputs.
+// final-state outputs. The per-step tensors are time-major ([T, B, ·]): the recurrence reads and
+// writes one contiguous block of B rows per step.
 struct LSTMCache {
-  Tensor3 x;   // [B, T, D] the input, copied (for dw_x)
+  Tensor3 x;   // [T, B, D] the input, copied time-major (for dw_x)
   Mask2 mask;  // [B, T] 1 = real step; all ones when forward got no mask
   bool reverse = false;
   Tensor2 h0;      // [B, U] initial states (zeros when none were given)
   Tensor2 c0;      // [B, U]
-  Tensor3 gates;   // [B, T, 4U] activations i, f, g, o (unspecified at padded steps)
-  Tensor3 h;       // [B, T, U] state after step t (carried through padding, unlike h_seq)
-  Tensor3 c;       // [B, T, U] cell after step t (carried through padding)
-  Tensor3 tanh_c;  // [B, T, U] tanh(c) (unspecified at padded steps)
+  Tensor3 gates;   // [T, B, 4U] activations i, f, g, o (unspecified at padded steps)
+  Tensor3 h;       // [T, B, U] state after step t (carried through padding, unlike h_seq)
+  Tensor3 c;       // [T, B, U] cell after step t (carried through padding)
+  Tensor3 tanh_c;  // [T, B, U] tanh(c) (unspecified at padded steps)
   Tensor2 h_last;  // [B, U] state after the last processed step (t = T-1, or t = 0 when reverse)
   Tensor2 c_last;  // [B, U]
 };
@@ -100,10 +101,13 @@ class LSTM {
   std::size_t input_size_;
   std::size_t units_;
   // Backward scratch, resized only when B or T change.
-  Tensor3 dgates_;  // [B, T, 4U] pre-activation gradients of every step
-  Tensor2 dstep_;   // [B, 4U] step API
-  Tensor2 dh_;      // [B, U] gradient flowing into the state h_{t-1}
-  Tensor2 dc_;      // [B, U]
+  Tensor3 dgates_;         // [T, B, 4U] pre-activation gradients of every step (time-major)
+  Tensor2 dstep_;          // [B, 4U] step API
+  Tensor2 dh_;             // [B, U] gradient flowing into the state h_{t-1}
+  Tensor2 dc_;             // [B, U]
+  Tensor2 w_h_t_;          // [4U, U] w_hᵀ, refreshed at every backward
+  Tensor3 h_prev_;         // [T, B, U] the state each step read, for dw_h's single product
+  Tensor3 dx_time_major_;  // [T, B, D]
 };
 
 }  // namespace attn

@@ -2,6 +2,11 @@
 // worker of its own with the same data and seed and one setting changed. Both train at once;
 // Pause / Resume / Cancel reach both; the challenger's worker goes when the run ends (its curves
 // and snapshots stay in the view).
+//
+// A single run may instead train on two workers (data parallel, docs/data-parallel.md): a helper
+// worker holds a replica of the run (same data, model and seed) and trains shard 1 of every batch;
+// the main engine coordinates it over a MessageChannel (engine/data_parallel.ts) and alone reports
+// progress, so the page follows it exactly as a run of one worker. The helper goes when the run ends.
 import { EngineBridge } from '../../engine/bridge';
 import type { DataSource, TrainingOutcome, TrainingProgress, TrainOptions } from '../../engine/protocol';
 import { errorMessage } from '../dom';
@@ -23,35 +28,71 @@ export interface RaceResult {
   challengerError?: unknown;
 }
 
+/** A worker of its own that loads the run's data (the same source again) and builds `settings`' model. */
+async function startWorker(
+  bridge: EngineBridge,
+  settings: StudioSettings,
+  source: () => Promise<DataSource>,
+  rejected: (error: unknown) => Error,
+): Promise<void> {
+  await bridge.ready;
+  await bridge.loadData(await source());
+  try {
+    await bridge.createModel(modelConfig(settings));
+  } catch (error) {
+    throw rejected(error);
+  }
+}
+
 export class Race {
   /** The challenger's settings; null: a single run. */
   readonly challengerSettings: StudioSettings | null;
   private challenger: EngineBridge | null = null;
+  /** The data-parallel helper (worker 2 of 2), while a single run trains on two workers. */
+  private helper: EngineBridge | null = null;
+  private workersWanted: number;
 
   constructor(
     private readonly main: EngineBridge,
-    settings: StudioSettings,
+    private readonly settings: StudioSettings,
     kind: RaceKind | null,
   ) {
     this.challengerSettings = kind ? RACES[kind].challenger(settings) : null;
+    // A race already takes a worker per side: each side trains on one.
+    this.workersWanted = this.challengerSettings ? 1 : Number(settings.workers);
   }
 
-  /** Starts the challenger's worker, loads the same data and builds its model (a single run: nothing). */
+  /** Workers the main side trains on (1, or 2 once a helper is ready). */
+  get workers(): number {
+    return this.helper ? 2 : 1;
+  }
+
+  /**
+   * Starts the challenger's worker (race) or the data-parallel helper, loads the same data and
+   * builds its model; a single run on one worker: nothing. A helper that cannot start leaves the
+   * run on one worker, and `onStatus` says why.
+   */
   async prepare(source: () => Promise<DataSource>, onStatus: (text: string) => void): Promise<void> {
-    if (!this.challengerSettings) return;
-    const challenger = (this.challenger = new EngineBridge());
-    onStatus('Starting the challenger’s worker…');
-    await challenger.ready;
-    await challenger.loadData(await source());
+    if (this.challengerSettings) {
+      const challenger = (this.challenger = new EngineBridge());
+      onStatus('Starting the challenger’s worker…');
+      await startWorker(challenger, this.challengerSettings, source, (e) => new ChallengerRejected(errorMessage(e)));
+      return;
+    }
+    if (this.workersWanted < 2) return;
+    const helper = new EngineBridge();
     try {
-      await challenger.createModel(modelConfig(this.challengerSettings));
+      await startWorker(helper, this.settings, source, (e) => (e instanceof Error ? e : new Error(String(e))));
+      this.helper = helper;
     } catch (error) {
-      throw new ChallengerRejected(errorMessage(error));
+      helper.dispose();
+      onStatus(`The second worker could not start (${errorMessage(error)}): training on one.`);
     }
   }
 
   /** Trains both sides with `options`; `onProgress` hears side 0 (main) and 1 (challenger). */
   async train(options: TrainOptions, onProgress: (side: number, p: TrainingProgress) => void): Promise<RaceResult> {
+    if (this.helper) return { outcome: await this.trainParallel(this.helper, options, (p) => onProgress(0, p)) };
     const runA = this.main.train(options, (p) => onProgress(0, p));
     const runB = this.challenger?.train(options, (p) => onProgress(1, p));
     const [a, b] = await Promise.allSettled([runA, runB ?? Promise.resolve(null)]);
@@ -77,10 +118,34 @@ export class Race {
     await Promise.all(this.bridges().map((b) => b.cancel()));
   }
 
-  /** Ends the race: the challenger's worker goes. */
+  /**
+   * One run on the main worker and `helper`: the main worker coordinates (it alone reports
+   * progress); the page only hands each its end of the channel, and tells the main worker if the
+   * helper's worker fails outside the channel (a crash), so the run ends with that message.
+   */
+  private async trainParallel(
+    helper: EngineBridge,
+    options: TrainOptions,
+    onProgress: (p: TrainingProgress) => void,
+  ): Promise<TrainingOutcome> {
+    const channel = new MessageChannel();
+    let over = false;
+    helper.trainReplica(options, channel.port2, 1, 2).catch((error: unknown) => {
+      if (!over) this.main.peerFailed(`the second worker failed: ${errorMessage(error)}`).catch(() => undefined);
+    });
+    try {
+      return await this.main.train(options, onProgress, undefined, [channel.port1]);
+    } finally {
+      over = true;
+    }
+  }
+
+  /** Ends the race: the challenger's (or the helper's) worker goes. */
   dispose(): void {
     this.challenger?.dispose();
     this.challenger = null;
+    this.helper?.dispose();
+    this.helper = null;
   }
 
   private bridges(): EngineBridge[] {

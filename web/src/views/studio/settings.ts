@@ -28,6 +28,14 @@ export interface StudioSettings {
   /** The held-out share in percent, and the seed of the stratified draw. */
   holdoutPercent: number;
   splitSeed: number;
+  /** Engine workers one run trains on (data parallel: docs/data-parallel.md). A run is
+   *  deterministic for a given seed and worker count. */
+  workers: '1' | '2';
+}
+
+/** Two workers where the browser reports two or more cores, else one. */
+export function defaultWorkers(cores = globalThis.navigator?.hardwareConcurrency ?? 1): '1' | '2' {
+  return cores >= 2 ? '2' : '1';
 }
 
 /** Model (a): embeddings (32) → BiLSTM (32 each way) → additive attention pooling → one unit. */
@@ -53,6 +61,7 @@ export const DEFAULTS: StudioSettings = {
   testSet: 'source',
   holdoutPercent: 10,
   splitSeed: 1,
+  workers: defaultWorkers(),
 };
 
 export const CHOICES = {
@@ -62,6 +71,7 @@ export const CHOICES = {
   data: ['builtin', 'synthetic', 'file'],
   schedule: ['constant', 'linear', 'cosine', 'inverse_sqrt'],
   testSet: ['source', 'holdout'],
+  workers: ['1', '2'],
 } as const;
 
 /** URL parameter of each setting (short, stable names). */
@@ -87,6 +97,7 @@ export const PARAM: Record<keyof StudioSettings, string> = {
   testSet: 'test',
   holdoutPercent: 'holdout',
   splitSeed: 'sseed',
+  workers: 'workers',
 };
 
 /** Settings from URL parameters: unknown choices and non-numbers fall back to the defaults. */

@@ -99,6 +99,9 @@ export class SettingsForm {
     });
     number('patience', 'Early-stopping patience (0 = off)');
     number('seed', 'Seed');
+    // Both cores for one run: the batch is split between two engine workers (not in a race,
+    // whose two sides already take a worker each).
+    select('workers', 'Workers (cores) per run', { '1': '1', '2': '2' });
     for (const input of this.inputs.values()) input.addEventListener('change', () => this.read());
     this.suggestionButton.addEventListener('click', () => this.useRecipe('imdb'));
     this.suggestion.append(this.suggestionText, this.suggestionButton);

@@ -2,7 +2,8 @@
 // aclImdb .tar.gz by file picker or drop), see its statistics, choose a model and its
 // hyperparameters (kept in the URL), train with live loss / accuracy charts, watch the attention
 // over a few reviews change as training proceeds (every snapshot kept on a timeline), race a
-// second configuration in a second worker from the same seed, recover from divergence with a
+// second configuration in a second worker from the same seed, train one run on two workers (data
+// parallel), recover from divergence with a
 // lower learning rate, and save / load models.
 //
 // This class holds the settings and the run and connects the panels: data (data_panel.ts) and
@@ -265,8 +266,12 @@ export class Studio {
       raceReadout.hidden = !race.challengerSettings;
       await race.prepare(
         () => this.data.source(),
-        (text) => (raceReadout.textContent = text),
+        (text) => {
+          raceReadout.hidden = false;
+          raceReadout.textContent = text;
+        },
       );
+      this.training.setWorkers(race.workers);
       this.curves = sideLabels(settings, race.challengerSettings).map(newCurves);
       this.training.reset();
       const watched = this.timeline.reset(race.challengerSettings !== null);

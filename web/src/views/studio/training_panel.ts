@@ -52,6 +52,7 @@ export class TrainingPanel {
     yRange: [0, 1],
   });
   private chartsDrawn = 0;
+  private workers = 1;
 
   constructor(actions: TrainingActions) {
     this.controls = new RunControls({
@@ -124,6 +125,12 @@ export class TrainingPanel {
     return this.raceSelect.value as RaceKind;
   }
 
+  /** The run trains on `count` engine workers (data-workers on the panel; the speed names it). */
+  setWorkers(count: number): void {
+    this.workers = count;
+    this.element.dataset.workers = String(count);
+  }
+
   /** Clears the notices of the last run. */
   begin(): void {
     this.error.textContent = '';
@@ -161,7 +168,8 @@ export class TrainingPanel {
       this.readout.loss.textContent = a.loss.toFixed(4);
       this.readout.accuracy.textContent = percent(a.runningAccuracy);
       if (!this.readout.validation.textContent) this.readout.validation.textContent = '—';
-      this.readout.speed.textContent = `${a.stepsPerSecond.toFixed(1)} steps/s (${Math.round(a.examplesPerSecond)} reviews/s)`;
+      const on = this.workers > 1 ? ` on ${this.workers} workers` : '';
+      this.readout.speed.textContent = `${a.stepsPerSecond.toFixed(1)} steps/s (${Math.round(a.examplesPerSecond)} reviews/s)${on}`;
       this.readout.eta.textContent = Number.isFinite(a.etaSeconds) && !a.done ? `${Math.ceil(a.etaSeconds)} s` : '—';
     }
     const b = curves[1]?.latest;

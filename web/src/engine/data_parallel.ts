@@ -1,0 +1,267 @@
+// Data-parallel training between engine workers (docs/data-parallel.md): K identical replicas of
+// one run, one per worker. Every step, replica r computes the gradient of shard r of the batch
+// (SentimentSession.shardGradient); the coordinator (worker 0, replica 0) adds the K exchange
+// buffers in shard order, sends the sum back and every replica applies it
+// (SentimentSession.applyGradient), so the replicas stay bit-identical. Replica r > 0 talks to the
+// coordinator over a MessagePort of its own (the page hands one end to each worker), with every
+// buffer transferred: the page's main thread does nothing per step.
+//
+// The coordinator's side plugs into the ChunkedRunner as an asynchronous `advance`; a replica's
+// side runs on its own, driven by the sums it receives, and computes its next shard's gradient as
+// soon as it has applied a sum, while the coordinator computes its own.
+import type { StepsReport } from '../../generated/attn_engine.mjs';
+
+/** What the data-parallel step needs of an engine SentimentSession. */
+export interface ShardSession {
+  exchangeSize(): number;
+  shardGradient(shard: number, shards: number): Float32Array;
+  applyGradient(sum: Float32Array): StepsReport;
+  runSteps(steps: 0): StepsReport;
+}
+
+/** The messages on a replica's port. */
+export type PeerMessage =
+  /** Replica → coordinator, once at the start: what must match the coordinator's run. */
+  | { type: 'hello'; exchangeSize: number; plannedSteps: number }
+  /** Replica → coordinator: its shard's exchange buffer for the next step, with the loss its
+   *  last applied step reported (the coordinator's must be the same: a cheap check). */
+  | { type: 'gradient'; buffer: Float32Array; lastLoss: number | null }
+  /** Coordinator → replica: the sum of every shard's buffer, in shard order. */
+  | { type: 'sum'; buffer: Float32Array }
+  /** Coordinator → replica: the run ended (cancel, or the coordinator failed). */
+  | { type: 'stop' }
+  /** Replica → coordinator: the replica failed; the run ends with this message. */
+  | { type: 'error'; message: string };
+
+/**
+ * Adds parts[1], parts[2], … into parts[0], in that order (float addition is not associative:
+ * every run must add in the same order to be reproducible), and returns parts[0].
+ */
+export function sumInOrder(parts: Float32Array[]): Float32Array {
+  const sum = parts[0];
+  for (let p = 1; p < parts.length; p++) {
+    const part = parts[p];
+    if (part.length !== sum.length)
+      throw new Error(`exchange buffers differ in length: ${sum.length} and ${part.length} floats`);
+    for (let i = 0; i < sum.length; i++) sum[i] += part[i];
+  }
+  return sum;
+}
+
+/** One report for several single-step reports, as runSteps(n) would have given. */
+export function mergeReports(reports: StepsReport[]): StepsReport {
+  const last = reports[reports.length - 1];
+  const losses = new Float32Array(reports.length);
+  reports.forEach((r, i) => (losses[i] = r.loss));
+  return {
+    ...last,
+    stepsRun: reports.reduce((n, r) => n + r.stepsRun, 0),
+    losses,
+    epochs: reports.flatMap((r) => r.epochs),
+  };
+}
+
+/** A replica as the page names its worker: shard 1 of 2 is "worker 2 of 2". */
+function workerName(shard: number, shards: number): string {
+  return `worker ${shard + 1} of ${shards}`;
+}
+
+/** Messages from one port, in order, awaited one at a time. */
+class Inbox {
+  private readonly queue: PeerMessage[] = [];
+  private waiting: ((message: PeerMessage) => void) | null = null;
+
+  constructor(readonly port: MessagePort) {
+    port.onmessage = (event: MessageEvent<PeerMessage>) => this.push(event.data);
+  }
+
+  push(message: PeerMessage): void {
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve(message);
+    } else {
+      this.queue.push(message);
+    }
+  }
+
+  next(): Promise<PeerMessage> {
+    const message = this.queue.shift();
+    if (message) return Promise.resolve(message);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+}
+
+/** The coordinator's side: replica 0 of `peers.length + 1`, with one port per other replica. */
+export class ShardCoordinator {
+  private readonly inboxes: Inbox[];
+  private readonly shards: number;
+  private greeted = false;
+  private stopped = false;
+  private failure: string | null = null;
+  private lastLoss: number | null = null;
+  /** Wall time spent in advance(), waits for the other replicas included, in seconds. */
+  private seconds = 0;
+
+  constructor(
+    private readonly session: ShardSession,
+    peers: MessagePort[],
+    private readonly plannedSteps: number,
+  ) {
+    this.inboxes = peers.map((port) => new Inbox(port));
+    this.shards = peers.length + 1;
+  }
+
+  /** Up to `steps` data-parallel steps; fewer if the run ends or is stopped. Rejects when a replica fails. */
+  async advance(steps: number): Promise<StepsReport> {
+    const started = performance.now();
+    const report = await this.steps(steps).finally(() => (this.seconds += (performance.now() - started) / 1000));
+    return this.timed(report);
+  }
+
+  /**
+   * The run's report without training (runSteps(0)), timed by the coordinator: the engine's own
+   * clock counts only applyGradient, not the shards' gradients nor the exchange.
+   */
+  current(): StepsReport {
+    return this.timed(this.session.runSteps(0));
+  }
+
+  private timed(report: StepsReport): StepsReport {
+    const elapsed = this.seconds;
+    return { ...report, elapsed, examplesPerSecond: elapsed > 0 ? report.examplesSeen / elapsed : 0 };
+  }
+
+  private async steps(steps: number): Promise<StepsReport> {
+    if (!this.greeted) await this.greet();
+    const reports: StepsReport[] = [];
+    for (let i = 0; i < steps && !this.stopped; i++) {
+      const parts = [this.session.shardGradient(0, this.shards)];
+      for (let r = 1; r < this.shards; r++) {
+        const message = await this.receive(r);
+        if (this.stopped) break;
+        if (message.type !== 'gradient') throw new Error(`${workerName(r, this.shards)} sent '${message.type}'`);
+        if (message.lastLoss !== this.lastLoss)
+          throw new Error(
+            `the workers' replicas drifted apart: ${workerName(r, this.shards)} reported loss ${message.lastLoss}, ` +
+              `${workerName(0, this.shards)} ${this.lastLoss}`,
+          );
+        parts.push(message.buffer);
+      }
+      if (this.stopped) break;
+      const sum = sumInOrder(parts);
+      // Each replica gets the sum in its own buffer back (transferred: no copy in the message).
+      for (let r = 1; r < this.shards; r++) {
+        parts[r].set(sum);
+        this.inboxes[r - 1].port.postMessage({ type: 'sum', buffer: parts[r] } satisfies PeerMessage, [
+          parts[r].buffer as ArrayBuffer,
+        ]);
+      }
+      const report = this.session.applyGradient(sum);
+      this.lastLoss = report.loss;
+      reports.push(report);
+      if (report.done) break;
+    }
+    return reports.length ? mergeReports(reports) : this.session.runSteps(0);
+  }
+
+  /** Another replica failed outside its port (its worker crashed): the run ends with `message`. */
+  fail(message: string): void {
+    this.failure ??= message;
+    for (const inbox of this.inboxes) inbox.push({ type: 'error', message });
+  }
+
+  /** Ends the replicas' runs (the coordinator's own is the caller's) and closes the ports. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const inbox of this.inboxes) {
+      inbox.port.postMessage({ type: 'stop' } satisfies PeerMessage);
+      inbox.port.close();
+      inbox.push({ type: 'stop' }); // wakes an advance() waiting for a gradient
+    }
+  }
+
+  private async greet(): Promise<void> {
+    const size = this.session.exchangeSize();
+    for (let r = 1; r < this.shards; r++) {
+      const hello = await this.receive(r);
+      if (this.stopped) return;
+      if (hello.type !== 'hello') throw new Error(`${workerName(r, this.shards)} sent '${hello.type}' first`);
+      if (hello.exchangeSize !== size || hello.plannedSteps !== this.plannedSteps)
+        throw new Error(
+          `${workerName(r, this.shards)} holds a different run (${hello.exchangeSize} floats, ` +
+            `${hello.plannedSteps} steps; worker 1: ${size} floats, ${this.plannedSteps} steps)`,
+        );
+    }
+    this.greeted = true;
+  }
+
+  private async receive(shard: number): Promise<PeerMessage> {
+    if (this.failure !== null) throw new Error(this.failure);
+    const message = await this.inboxes[shard - 1].next();
+    if (message.type === 'error') {
+      this.failure ??= message.message;
+      throw new Error(this.failure);
+    }
+    return message;
+  }
+}
+
+/** How a replica's run ended. */
+export interface ReplicaOutcome {
+  steps: number;
+  /** The coordinator stopped it before the schedule ended. */
+  cancelled: boolean;
+}
+
+/**
+ * Replica `shard` (≥ 1) of `shards`: sends its shard's gradient, applies the sum it gets back,
+ * and so on until its run is done or the coordinator says stop. Resolves with how it ended;
+ * rejects on an engine error, after telling the coordinator.
+ */
+export function runReplica(
+  session: ShardSession,
+  port: MessagePort,
+  shard: number,
+  shards: number,
+  plannedSteps: number,
+): Promise<ReplicaOutcome> {
+  return new Promise((resolve, reject) => {
+    let steps = 0;
+    const end = (outcome: ReplicaOutcome | Error) => {
+      port.onmessage = null;
+      port.close();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const fail = (error: unknown) => {
+      const message = `${workerName(shard, shards)}: ${error instanceof Error ? error.message : String(error)}`;
+      port.postMessage({ type: 'error', message } satisfies PeerMessage);
+      end(new Error(message));
+    };
+    const send = (lastLoss: number | null) => {
+      const buffer = session.shardGradient(shard, shards);
+      port.postMessage({ type: 'gradient', buffer, lastLoss } satisfies PeerMessage, [buffer.buffer as ArrayBuffer]);
+    };
+    port.onmessage = (event: MessageEvent<PeerMessage>) => {
+      const message = event.data;
+      if (message.type === 'stop') return end({ steps, cancelled: true });
+      if (message.type !== 'sum') return fail(new Error(`unexpected message '${message.type}'`));
+      try {
+        const report = session.applyGradient(message.buffer);
+        steps = report.step;
+        if (report.done) return end({ steps, cancelled: false });
+        send(report.loss);
+      } catch (error) {
+        fail(error);
+      }
+    };
+    try {
+      port.postMessage({ type: 'hello', exchangeSize: session.exchangeSize(), plannedSteps } satisfies PeerMessage);
+      send(null);
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
