@@ -55,10 +55,7 @@ bool js_simd_enabled() {
 val js_gemm_implementation() { return val(std::string(kernels::gemm_implementation())); }
 
 bool option_flag(const val& options, const char* key) {
-  if (is_absent(options) || is_absent(options[key])) return false;
-  if (!options[key].isTrue() && !options[key].isFalse())
-    throw std::invalid_argument(std::string("options.") + key + " must be a boolean");
-  return options[key].isTrue();
+  return !is_absent(options) && read_flag(options[key], std::string("options.") + key);
 }
 
 // matmul(a [M, K], b [K, N]) -> [M, N], through the GEMM kernel every layer uses.

@@ -17,16 +17,10 @@ std::size_t index_in(const val& v, const std::string& name) {
   return static_cast<std::size_t>(x);
 }
 
-bool flag(const val& v, const std::string& name) {
-  if (is_absent(v)) return false;
-  if (!v.isTrue() && !v.isFalse()) throw std::invalid_argument(name + " must be a boolean");
-  return v.isTrue();
-}
-
 TransformerInspectOptions read_options(const val& options) {
   TransformerInspectOptions out;
   if (is_absent(options)) return out;
-  out.causal = flag(options["causal"], "options.causal");
+  out.causal = read_flag(options["causal"], "options.causal");
   const val ablated = options["ablated"];
   if (is_absent(ablated)) return out;
   if (!ablated.isArray()) throw std::invalid_argument("options.ablated must be an array of [layer, head] pairs");
@@ -70,8 +64,8 @@ val head_ablation_js(const SentimentSession& session, double limit, const val& c
     if (!(limit >= 0) || limit != std::floor(limit) || limit > 1e9) {
       throw std::invalid_argument("limit must be a whole number >= 0 (0 = the whole test set)");
     }
-    const HeadAblation r =
-        head_ablation(session.model(), session.test_set(), static_cast<std::size_t>(limit), flag(causal, "causal"));
+    const HeadAblation r = head_ablation(session.model(), session.test_set(), static_cast<std::size_t>(limit),
+                                         read_flag(causal, "causal"));
     val heads = val::array();
     for (const HeadAblationEntry& e : r.heads) {
       val h = val::object();

@@ -16,6 +16,12 @@ void throw_js_error(const std::string& message) {
   val::global("Error").new_(val(buffer)).throw_();
 }
 
+bool read_flag(const val& v, const std::string& name) {
+  if (is_absent(v)) return false;
+  if (!v.isTrue() && !v.isFalse()) throw std::invalid_argument(name + " must be a boolean");
+  return v.isTrue();
+}
+
 std::size_t whole_number(double x, const std::string& name, double max) {
   if (!(x >= 0) || x != std::floor(x) || x > max) {
     throw std::invalid_argument(name + " must be a whole number between 0 and " +

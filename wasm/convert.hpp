@@ -40,6 +40,10 @@ auto guarded(Body&& body) -> decltype(body()) {
 // True when `v` is undefined or null (an omitted optional argument).
 inline bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
 
+// An optional boolean option: false when absent; throws std::invalid_argument "<name> must be a
+// boolean" for anything but true / false.
+bool read_flag(const val& v, const std::string& name);
+
 // A plain JS settings object ({embedDim: 32, encoder: 'bilstm', ...}) as the flat JSON the
 // engine's from_json functions read: camelCase keys become snake_case (snake_case passes as is);
 // values must be numbers, booleans or strings. undefined/null -> "{}". `name` is for errors.
