@@ -66,6 +66,16 @@ function workerName(shard: number, shards: number): string {
   return `worker ${shard + 1} of ${shards}`;
 }
 
+/**
+ * Tells the coordinator on `port` that replica `shard` of `shards` failed with `error` (the run
+ * ends with this message) and returns the same message as an Error for the replica's caller.
+ */
+export function reportReplicaFailure(port: MessagePort, shard: number, shards: number, error: unknown): Error {
+  const message = `${workerName(shard, shards)}: ${error instanceof Error ? error.message : String(error)}`;
+  port.postMessage({ type: 'error', message } satisfies PeerMessage);
+  return new Error(message);
+}
+
 /** Messages from one port, in order, awaited one at a time. */
 class Inbox {
   private readonly queue: PeerMessage[] = [];
@@ -235,11 +245,7 @@ export function runReplica(
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    const fail = (error: unknown) => {
-      const message = `${workerName(shard, shards)}: ${error instanceof Error ? error.message : String(error)}`;
-      port.postMessage({ type: 'error', message } satisfies PeerMessage);
-      end(new Error(message));
-    };
+    const fail = (error: unknown) => end(reportReplicaFailure(port, shard, shards, error));
     const send = (lastLoss: number | null) => {
       const buffer = session.shardGradient(shard, shards);
       port.postMessage({ type: 'gradient', buffer, lastLoss } satisfies PeerMessage, [buffer.buffer as ArrayBuffer]);

@@ -13,7 +13,7 @@ import type {
   TrainingProgress,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
-import { runReplica, ShardCoordinator, type ReplicaOutcome } from './data_parallel';
+import { reportReplicaFailure, runReplica, ShardCoordinator, type ReplicaOutcome } from './data_parallel';
 import { snapshotInterval } from './snapshots';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
@@ -188,10 +188,7 @@ export class SessionHost {
       planned = this.startTraining(options);
     } catch (error) {
       // The coordinator waits for this replica: it must hear of the failure too.
-      port.postMessage({
-        type: 'error',
-        message: `worker ${shard + 1} of ${shards}: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      reportReplicaFailure(port, shard, shards, error);
       port.close();
       throw error;
     }

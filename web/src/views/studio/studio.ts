@@ -3,8 +3,7 @@
 // hyperparameters (kept in the URL), train with live loss / accuracy charts, watch the attention
 // over a few reviews change as training proceeds (every snapshot kept on a timeline), race a
 // second configuration in a second worker from the same seed, train one run on two workers (data
-// parallel), recover from divergence with a
-// lower learning rate, and save / load models.
+// parallel), recover from divergence with a lower learning rate, and save / load models.
 //
 // This class holds the settings and the run and connects the panels: data (data_panel.ts) and
 // its statistics (stats_panel.ts), the settings form (settings_form.ts), the live training
