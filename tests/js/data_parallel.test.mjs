@@ -4,19 +4,12 @@
 // (docs/data-parallel.md).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parallelStep, TRAINING } from './support/data_parallel.mjs';
 import { loadEngine } from './support/engine.mjs';
 
 // Model (a) at its default sizes (vocabulary 5000, E = U = A = 32), maxlen 200; no dropout, so
 // K = 2 computes the K = 1 step up to float rounding.
 const MODEL_A = Object.freeze({ numWords: 5000, maxlen: 200, seed: 3 });
-const TRAINING = Object.freeze({
-  epochs: 2,
-  batchSize: 32,
-  learningRate: 0.005,
-  validationSplit: 0.1,
-  earlyStoppingPatience: 0,
-  seed: 2,
-});
 
 const sessions = [];
 let engines;
@@ -33,16 +26,6 @@ function startRun(engine) {
   s.loadBuiltin();
   s.createModel(MODEL_A);
   return { session: s, start: s.startTraining(TRAINING) };
-}
-
-// One data-parallel step: shard r on replica r, buffers summed replica 0 then 1, applied by both.
-function parallelStep(replicas) {
-  const sum = new Float32Array(replicas[0].shardGradient(0, replicas.length));
-  for (let r = 1; r < replicas.length; r++) {
-    const part = replicas[r].shardGradient(r, replicas.length);
-    for (let i = 0; i < sum.length; i++) sum[i] += part[i];
-  }
-  return replicas.map((s) => s.applyGradient(sum));
 }
 
 test('data parallel: two instances with K = 2 stay byte-identical and learn like K = 1', () => {

@@ -4,18 +4,11 @@
 // with a message instead of a hang. The engine side is tested in data_parallel.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parallelStep, TRAINING } from './support/data_parallel.mjs';
 import { loadEngine } from './support/engine.mjs';
 import { loadWebModules } from './support/web_modules.mjs';
 
 const MODEL = Object.freeze({ numWords: 2000, maxlen: 64, embedDim: 8, units: 8, seed: 3 });
-const TRAINING = Object.freeze({
-  epochs: 2,
-  batchSize: 32,
-  learningRate: 0.005,
-  validationSplit: 0.1,
-  earlyStoppingPatience: 0,
-  seed: 2,
-});
 
 let loaded;
 let dp;
@@ -37,6 +30,15 @@ function replica(engine, model = MODEL) {
   s.loadBuiltin();
   s.createModel(model);
   return { session: s, planned: s.startTraining(TRAINING).plannedSteps };
+}
+
+// Replica a coordinates, replica b trains shard 1 of 2, over a fresh MessageChannel.
+function connect(a, b) {
+  const channel = new MessageChannel();
+  return {
+    coordinator: new dp.ShardCoordinator(a.session, [channel.port1], a.planned),
+    replicaRun: dp.runReplica(b.session, channel.port2, 1, 2, b.planned),
+  };
 }
 
 test('sumInOrder adds every part into the first, in order; mergeReports joins single steps', () => {
@@ -65,9 +67,7 @@ test('sumInOrder adds every part into the first, in order; mergeReports joins si
 test('coordinator and replica over a MessageChannel: identical replicas, the same steps as an in-process K = 2', async () => {
   const a = replica(engines[0]);
   const b = replica(engines[1]);
-  const channel = new MessageChannel();
-  const coordinator = new dp.ShardCoordinator(a.session, [channel.port1], a.planned);
-  const replicaRun = dp.runReplica(b.session, channel.port2, 1, 2, b.planned);
+  const { coordinator, replicaRun } = connect(a, b);
   const losses = [];
   let report;
   do {
@@ -89,13 +89,7 @@ test('coordinator and replica over a MessageChannel: identical replicas, the sam
   const c = replica(engines[0]);
   const d = replica(engines[1]);
   const direct = [];
-  for (let i = 0; i < c.planned; i++) {
-    const sum = c.session.shardGradient(0, 2);
-    const part = d.session.shardGradient(1, 2);
-    for (let j = 0; j < sum.length; j++) sum[j] += part[j];
-    direct.push(c.session.applyGradient(sum).loss);
-    d.session.applyGradient(sum);
-  }
+  for (let i = 0; i < c.planned; i++) direct.push(parallelStep([c.session, d.session])[0].loss);
   assert.deepEqual(losses, direct, 'every step loss equal, bit for bit');
   assert.deepEqual(a.session.saveModel(), c.session.saveModel());
 });
@@ -103,9 +97,7 @@ test('coordinator and replica over a MessageChannel: identical replicas, the sam
 test('stop ends the replica as cancelled; a coordinator that is stopped mid-wait returns at once', async () => {
   const a = replica(engines[0]);
   const b = replica(engines[1]);
-  const channel = new MessageChannel();
-  const coordinator = new dp.ShardCoordinator(a.session, [channel.port1], a.planned);
-  const replicaRun = dp.runReplica(b.session, channel.port2, 1, 2, b.planned);
+  const { coordinator, replicaRun } = connect(a, b);
   const first = await coordinator.advance(3);
   assert.equal(first.stepsRun, 3);
   // Stopped while it waits for the replica's next gradient: no step, no hang.
@@ -123,9 +115,7 @@ test('a replica of a different run, a failed replica and a crashed one end the r
   {
     const a = replica(engines[0]);
     const b = replica(engines[1], { ...MODEL, units: 4 });
-    const channel = new MessageChannel();
-    const coordinator = new dp.ShardCoordinator(a.session, [channel.port1], a.planned);
-    const run = dp.runReplica(b.session, channel.port2, 1, 2, b.planned);
+    const { coordinator, replicaRun: run } = connect(a, b);
     await assert.rejects(coordinator.advance(5), /worker 2 of 2 holds a different run \(\d+ floats/);
     coordinator.stop();
     assert.equal((await run).cancelled, true);
@@ -135,9 +125,7 @@ test('a replica of a different run, a failed replica and a crashed one end the r
     const a = replica(engines[0]);
     const fresh = new engines[1].SentimentSession();
     sessions.push(fresh);
-    const channel = new MessageChannel();
-    const coordinator = new dp.ShardCoordinator(a.session, [channel.port1], a.planned);
-    const run = dp.runReplica(fresh, channel.port2, 1, 2, a.planned);
+    const { coordinator, replicaRun: run } = connect(a, { session: fresh, planned: a.planned });
     await assert.rejects(run, /^Error: worker 2 of 2: .*start training first/);
     await assert.rejects(coordinator.advance(5), /worker 2 of 2: .*start training first/);
     coordinator.stop();
