@@ -104,12 +104,18 @@ function clickWhenStepPasses(page, id, after) {
 
 const LONG = `${SMALL.replace('epochs=2', 'epochs=200')}&workers=2`;
 
-test('studio parallel: pause, resume and cancel reach both workers; the second worker goes', async () => {
+/** Opens a long two-worker run and pauses it from the task that shows its first step. */
+async function pausedLongRun() {
   const { page, problems } = await openStudio(env, LONG);
   const workers = watchWorkers(page);
   await clickWhenStepPasses(page, 'train-pause', 0);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   assert.equal(await waitForState(page, ['paused', 'finished', 'failed']), 'paused');
+  return { page, problems, workers };
+}
+
+test('studio parallel: pause, resume and cancel reach both workers; the second worker goes', async () => {
+  const { page, problems, workers } = await pausedLongRun();
   assert.equal(await page.locator('.train-panel').getAttribute('data-workers'), '2');
   const pausedAt = Number(await page.locator('#train-step').getAttribute('data-step'));
   await clickWhenStepPasses(page, 'train-cancel', pausedAt);
@@ -128,11 +134,7 @@ test('studio parallel: pause, resume and cancel reach both workers; the second w
 });
 
 test('studio parallel: a crash of the second worker ends the run with a message, and the next run trains', async () => {
-  const { page, problems } = await openStudio(env, LONG);
-  const workers = watchWorkers(page);
-  await clickWhenStepPasses(page, 'train-pause', 0);
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  assert.equal(await waitForState(page, ['paused', 'finished', 'failed']), 'paused');
+  const { page, problems, workers } = await pausedLongRun();
   // An uncaught error in the helper, as a wasm trap in a timer would be.
   await workers[0].worker.evaluate(() =>
     setTimeout(() => {
