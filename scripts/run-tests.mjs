@@ -1,8 +1,9 @@
 // Runs every suite — formatting (Prettier, clang-format), native doctest (CTest), the same
 // doctest suite built with ASan + UBSan, the libFuzzer targets for a short fixed time on their
-// seed corpora, node tests of the wasm module, browser tests in Chromium — and ends with one line
-// "N passed, N failed" summing them. Exit code 1 on any failure. The suites are defined in
-// scripts/test-suites.mjs (shared with the repeat gate, scripts/test-repeat.mjs).
+// seed corpora, node tests of the wasm module, browser tests in Chromium, a smoke suite in
+// Firefox — and ends with one line "N passed, N failed" summing them. Exit code 1 on any
+// failure. The suites are defined in scripts/test-suites.mjs (shared with the repeat gate,
+// scripts/test-repeat.mjs).
 import { SUITES, runSuite } from './test-suites.mjs';
 
 let passed = 0;

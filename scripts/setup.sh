@@ -4,7 +4,7 @@
 #   scripts/setup.sh wasm    ... up to the wasm module                              (npm run dev)
 #   scripts/setup.sh native  ... the native library and test binaries               (npm run bench)
 #   scripts/setup.sh fuzz    the clang ASan+UBSan build: fuzz targets + sanitized doctest suite (build/fuzz)
-#   scripts/setup.sh all     everything, plus Chromium for the browser tests        (npm test)
+#   scripts/setup.sh all     everything, plus Chromium and Firefox for the browser tests (npm test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-all}"
@@ -14,8 +14,9 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # --- Debian packages -----------------------------------------------------------------------------
 packages=(cmake g++ make emscripten libxtensor-dev libxsimd-dev doctest-dev binaryen wabt)
-# Chromium for the browser tests; clang-format for the formatting check (scripts/check-format.mjs).
-[ "$target" = all ] && packages+=(chromium clang-format)
+# Chromium and Firefox (ESR) for the browser tests; clang-format for the formatting check
+# (scripts/check-format.mjs).
+[ "$target" = all ] && packages+=(chromium firefox-esr clang-format)
 # libFuzzer and the sanitizer runtimes (build/fuzz).
 if [ "$target" = all ] || [ "$target" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 # OpenBLAS for the native bench's comparison column only (bench/bench_kernels.cpp; the engine never links it).

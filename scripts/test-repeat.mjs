@@ -1,8 +1,8 @@
-// The repeat gate: reruns the node and browser suites N times and reports every failure with
-// its run number, so a flaky test shows up before CI meets it.
+// The repeat gate: reruns the node and browser suites (Chromium, Firefox) N times and reports
+// every failure with its run number, so a flaky test shows up before CI meets it.
 //
-//   npm run test:repeat -- 5                 node + browser suites, 5 times
-//   npm run test:repeat -- 3 browser         the browser suite only (or: node)
+//   npm run test:repeat -- 5                 node, browser and firefox suites, 5 times
+//   npm run test:repeat -- 3 browser         the browser (Chromium) suite only (or: node, firefox)
 //   npm run test:repeat -- 10 tests/e2e/runtime.test.mjs tests/e2e/studio.test.mjs
 //
 // It builds nothing: run `npm test` (or `bash scripts/setup.sh all`) once first. Output of each
@@ -11,18 +11,19 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BROWSER_SUITE, NODE_SUITE, root, runSuite } from './test-suites.mjs';
+import { BROWSER_SUITE, FIREFOX_SUITE, NODE_SUITE, root, runSuite } from './test-suites.mjs';
 
 const [countArg, ...rest] = process.argv.slice(2);
 const runs = Number(countArg);
 if (!Number.isInteger(runs) || runs < 1) {
-  console.error('usage: npm run test:repeat -- N [node|browser|FILE...]');
+  console.error('usage: npm run test:repeat -- N [node|browser|firefox|FILE...]');
   process.exit(2);
 }
 let suites;
-if (rest.length === 0) suites = [NODE_SUITE(), BROWSER_SUITE()];
+if (rest.length === 0) suites = [NODE_SUITE(), BROWSER_SUITE(), FIREFOX_SUITE()];
 else if (rest.length === 1 && rest[0] === 'node') suites = [NODE_SUITE()];
 else if (rest.length === 1 && rest[0] === 'browser') suites = [BROWSER_SUITE()];
+else if (rest.length === 1 && rest[0] === 'firefox') suites = [FIREFOX_SUITE()];
 else {
   const missing = rest.filter((f) => !existsSync(path.resolve(root, f)));
   if (missing.length) {
@@ -30,8 +31,13 @@ else {
     process.exit(2);
   }
   const browser = rest.filter((f) => f.includes('e2e'));
-  const node = rest.filter((f) => !f.includes('e2e'));
-  suites = [...(node.length ? [NODE_SUITE(node)] : []), ...(browser.length ? [BROWSER_SUITE(browser)] : [])];
+  const firefox = rest.filter((f) => f.includes('firefox'));
+  const node = rest.filter((f) => !f.includes('e2e') && !f.includes('firefox'));
+  suites = [
+    ...(node.length ? [NODE_SUITE(node)] : []),
+    ...(browser.length ? [BROWSER_SUITE(browser)] : []),
+    ...(firefox.length ? [FIREFOX_SUITE(firefox)] : []),
+  ];
 }
 if (!existsSync(path.join(root, 'dist/index.html')) || !existsSync(path.join(root, 'web/generated/attn_engine.mjs'))) {
   console.error('the wasm module or dist/ is missing: run `npm test` or `bash scripts/setup.sh all` first');

@@ -95,6 +95,9 @@ function nodeTestSuite(name, files) {
 
 export const NODE_SUITE = (files = ['tests/js']) => nodeTestSuite('node (wasm module)', files);
 export const BROWSER_SUITE = (files = ['tests/e2e']) => nodeTestSuite('browser (Chromium)', files);
+// The second browser engine: Debian's firefox-esr over WebDriver BiDi (puppeteer-core), a smoke
+// suite; one of its tests also starts Chromium to compare a seeded training run.
+export const FIREFOX_SUITE = (files = ['tests/firefox']) => nodeTestSuite('firefox smoke (WebDriver BiDi)', files);
 
 export const FORMAT_SUITE = {
   name: 'format (Prettier, clang-format)',
@@ -147,6 +150,7 @@ export const SUITES = [
   },
   NODE_SUITE(),
   BROWSER_SUITE(),
+  FIREFOX_SUITE(),
 ];
 
 /** Runs one suite; a suite that does not report, or exits non-zero with no failure counted, fails. */

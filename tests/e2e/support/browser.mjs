@@ -23,6 +23,21 @@ async function freePort() {
   });
 }
 
+/** Serves the built page (dist/) with vite preview on a free port: {baseUrl, close}. */
+export async function serveDist() {
+  if (!existsSync(path.join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run npm run build');
+  const port = await freePort();
+  const server = await preview({
+    configFile: path.join(root, 'web/vite.config.ts'),
+    preview: { port, strictPort: true, host: '127.0.0.1' },
+    logLevel: 'silent',
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.httpServer.close(resolve)),
+  };
+}
+
 /** The landing view's guided tour remembers it was shown under this localStorage key (tour.ts). */
 export const TOUR_KEY = 'attn-playground.tour';
 
@@ -33,14 +48,8 @@ export const TOUR_KEY = 'attn-playground.tour';
  * (the tour's own tests): its modal dialog would otherwise cover `/` in every other test.
  */
 export async function startBrowser({ bypassCSP = false, firstVisit = false } = {}) {
-  if (!existsSync(path.join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run npm run build');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-  const port = await freePort();
-  const server = await preview({
-    configFile: path.join(root, 'web/vite.config.ts'),
-    preview: { port, strictPort: true, host: '127.0.0.1' },
-    logLevel: 'silent',
-  });
+  const server = await serveDist();
   const profile = mkdtempSync(path.join(tmpdir(), 'attn-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -67,11 +76,11 @@ export async function startBrowser({ bypassCSP = false, firstVisit = false } = {
     }, TOUR_KEY);
   }
   return {
-    baseUrl: `http://127.0.0.1:${port}/`,
+    baseUrl: server.baseUrl,
     context: browser,
     async close() {
       await browser.close();
-      await new Promise((resolve) => server.httpServer.close(resolve));
+      await server.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };

@@ -51,6 +51,8 @@ export const ENGINE_METHODS = [
   'greedyDecodeTable',
   'decoderInputTokens',
   'sentimentRecipes',
+  // Which GEMM kernel the engine chose (relaxed-SIMD FMA or mul + add); the browser tests report it.
+  'gemmImplementation',
 ] as const satisfies readonly (keyof AttnEngine)[];
 
 export type EngineMethod = (typeof ENGINE_METHODS)[number];
