@@ -42,6 +42,13 @@ test('firefox: every view and a lesson load without errors', async (t) => {
     await page.waitForSelector(drawn);
     const readyMs = await page.evaluate(() => window.attnEngineReadyMs);
     t.diagnostic(`${name}: engine ready ${Math.round(readyMs)} ms after navigation`);
+    if (name === 'lab') {
+      // What is drawn: the self-attention map's cells are shaded by weight (computed styles).
+      const shades = await page.$$eval('[data-testid="heatmap-self-weights"] td', (cells) => [
+        ...new Set(cells.map((c) => getComputedStyle(c).backgroundColor)),
+      ]);
+      assert.ok(shades.length >= 3, `the Lab's map is shaded: ${shades}`);
+    }
     assert.deepEqual(problems, [], name);
     await page.close();
   }
