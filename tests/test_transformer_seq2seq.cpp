@@ -278,8 +278,8 @@ TokenIds pad_batch(const std::vector<std::vector<int>>& rows) {
 }  // namespace
 
 TEST_CASE("transformer_seq2seq.learns_to_reverse_digit_strings" * doctest::timeout(60)) {
-  // A 1 + 1 block model (D 32, H 4) trained for 400 Adam steps on reversing 2–5 digit strings
-  // decodes held-out strings greedily with >= 90% exact match.
+  // A 1 + 1 block model (D 32, H 4) trained for 1000 Adam steps on reversing 2–5 digit strings
+  // decodes held-out strings greedily with >= 95% exact match (100% measured).
   const TaskSplit split = make_digit_split(DigitTask::reverse, 2000, 100, 2, 5, 2, 5, 11);
   std::vector<std::string> texts;
   for (const auto& e : split.train) texts.push_back(e.source);
@@ -297,7 +297,7 @@ TEST_CASE("transformer_seq2seq.learns_to_reverse_digit_strings" * doctest::timeo
   Rng rng(2);
   const std::size_t batch = 32;
   float last = 0;
-  for (std::size_t step = 0; step < 400; ++step) {
+  for (std::size_t step = 0; step < 1000; ++step) {
     std::vector<std::vector<int>> sources, targets;
     for (std::size_t i = 0; i < batch; ++i) {
       const ParallelExample& e = split.train[rng.below(static_cast<std::uint32_t>(split.train.size()))];
@@ -315,5 +315,5 @@ TEST_CASE("transformer_seq2seq.learns_to_reverse_digit_strings" * doctest::timeo
   std::size_t exact = 0;
   for (std::size_t i = 0; i < split.test.size(); ++i) exact += vocab.decode(decoded[i]) == split.test[i].target ? 1 : 0;
   MESSAGE("exact match " << exact << " / " << split.test.size() << ", last loss " << last);
-  CHECK(exact >= 90);
+  CHECK(exact >= 95);
 }

@@ -100,8 +100,8 @@ TransformerStepResult TransformerSeq2Seq::step(TransformerDecodingState& state,
   TransformerStepResult result;
   result.self_weights.resize(m.decoder.size());
   result.cross_weights.resize(m.decoder.size());
-  TransformerStepWeights weights;
   for (std::size_t i = 0; i < m.decoder.size(); ++i) {
+    TransformerStepWeights weights;  // moved out below: a fresh one per block
     m.decoder[i].step(x, state.source_bias, state.source_padded, state.layers[i], y, weights);
     result.self_weights[i] = std::move(weights.self_weights);
     result.cross_weights[i] = std::move(weights.cross_weights);
