@@ -33,10 +33,10 @@ void scale_in_place(Tensor3& x, float factor) {
   for (float& v : x) v *= factor;
 }
 
-Mask2 mask_of(const TokenIds& ids) {
-  Mask2 mask = xt::empty<std::uint8_t>(ids.shape());
+// mask [B, T] = (ids != PAD), reusing mask's buffer.
+void fill_mask(const TokenIds& ids, Mask2& mask) {
+  ensure_shape(mask, ids.shape());
   for (std::size_t i = 0; i < ids.size(); ++i) mask.data()[i] = ids.data()[i] != kPadId ? 1 : 0;
-  return mask;
 }
 }  // namespace
 
@@ -114,8 +114,8 @@ const Tensor2& TransformerSeq2Seq::forward(const TokenIds& source, const TokenId
                "source has shape " + shape_string(source.shape()) + " and decoder_input " +
                    shape_string(decoder_input.shape()) + "; expected [B, Tx] and [B, T] with B, Tx, T >= 1");
   const float embed_scale = std::sqrt(static_cast<float>(m.config.d_model));
-  m.source_mask = mask_of(source);
-  m.target_mask = mask_of(decoder_input);
+  fill_mask(source, m.source_mask);
+  fill_mask(decoder_input, m.target_mask);
   sequence_starts(m.source_mask, m.source_starts);
 
   // e = Dropout(√D · E_s[x] + PE), positions from each source's first token
@@ -166,9 +166,10 @@ void TransformerSeq2Seq::backward(const Tensor2& dlogits) {
     for (std::size_t r = 0; r < rows; ++r) {
       for (std::size_t v = 0; v < nv; ++v) m.doutput_bias(v) += dlogits(r, v);
     }
-    const std::vector<float> pad_row(m.tied_grad + kPadId * d, m.tied_grad + (kPadId + 1) * d);
+    ensure_shape(m.pad_row_grad, std::array<std::size_t, 1>{d});
+    std::copy(m.tied_grad + kPadId * d, m.tied_grad + (kPadId + 1) * d, m.pad_row_grad.data());
     kernels::gemm(true, false, nv, d, rows, 1.f, dlogits.data(), nv, m.decoded.data(), d, 1.f, m.tied_grad, d);
-    std::copy(pad_row.begin(), pad_row.end(), m.tied_grad + kPadId * d);
+    std::copy(m.pad_row_grad.begin(), m.pad_row_grad.end(), m.tied_grad + kPadId * d);
     kernels::gemm(false, false, rows, d, nv, 1.f, dlogits.data(), nv, m.tied_weight, d, 0.f, m.d_decoded.data(), d);
   }
   // h = LN_d(s_N)
@@ -204,8 +205,8 @@ void split_target(const TokenIds& target, TokenIds& inputs, ClassIds& labels) {
   const std::size_t nb = target.shape(0), ny = target.shape(1);
   ATTN_REQUIRE(nb > 0 && ny >= 2, "TransformerSeq2Seq",
                "target has shape " + shape_string(target.shape()) + "; expected [B, Ty] with B >= 1, Ty >= 2");
-  inputs.resize({nb, ny - 1});
-  labels.resize({nb * (ny - 1)});
+  ensure_shape(inputs, std::array<std::size_t, 2>{nb, ny - 1});
+  ensure_shape(labels, std::array<std::size_t, 1>{nb * (ny - 1)});
   for (std::size_t b = 0; b < nb; ++b) {
     for (std::size_t t = 0; t + 1 < ny; ++t) {
       inputs(b, t) = target(b, t);
@@ -216,9 +217,8 @@ void split_target(const TokenIds& target, TokenIds& inputs, ClassIds& labels) {
 }  // namespace
 
 CrossEntropyResult TransformerSeq2Seq::loss(const TokenIds& source, const TokenIds& target, bool training, Rng& rng) {
-  TokenIds inputs;
-  split_target(target, inputs, impl_->labels);
-  const Tensor2& logits = forward(source, inputs, training, rng);
+  split_target(target, impl_->decoder_inputs, impl_->labels);
+  const Tensor2& logits = forward(source, impl_->decoder_inputs, training, rng);
   return label_smoothed_cross_entropy(logits, impl_->labels, kPadId, impl_->config.label_smoothing, nullptr);
 }
 
@@ -229,9 +229,8 @@ CrossEntropyResult TransformerSeq2Seq::evaluate(const TokenIds& source, const To
 
 CrossEntropyResult TransformerSeq2Seq::train_batch(const TokenIds& source, const TokenIds& target, Rng& rng) {
   Impl& m = *impl_;
-  TokenIds inputs;
-  split_target(target, inputs, m.labels);
-  const Tensor2& logits = forward(source, inputs, true, rng);
+  split_target(target, m.decoder_inputs, m.labels);
+  const Tensor2& logits = forward(source, m.decoder_inputs, true, rng);
   const CrossEntropyResult result =
       label_smoothed_cross_entropy(logits, m.labels, kPadId, m.config.label_smoothing, &m.dlogits);
   backward(m.dlogits);

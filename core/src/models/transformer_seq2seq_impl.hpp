@@ -56,7 +56,9 @@ struct TransformerSeq2Seq::Impl {
   // backward scratch
   Tensor2 dlogits;
   Tensor3 d_decoded, d_state, d_next, d_memory_block, d_memory, d_embedded;
-  ClassIds labels;
+  TokenIds decoder_inputs;  // [B, T] target[:, :-1]
+  ClassIds labels;          // [B·T] target[:, 1:]
+  Tensor1 pad_row_grad;     // [D] tied: the PAD row's gradient, kept across the output's GEMM
 };
 
 }  // namespace attn
