@@ -456,7 +456,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (item != "all") {
-    std::fprintf(stderr, "usage: attn_bench [gemm M N K | gemm-transformer | vector | train %s|%s|transformer-seq2seq]\n",
+    std::fprintf(stderr,
+                 "usage: attn_bench [gemm M N K | gemm-transformer | vector | train %s|%s|transformer-seq2seq]\n",
                  kModels[0], kModels[1]);
     return 2;
   }

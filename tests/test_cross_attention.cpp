@@ -129,8 +129,8 @@ TEST_CASE("cross_attention.rejects_bad_arguments") {
   const Tensor3 x = xt::zeros<float>({2, 3, 4});
   const Tensor3 other_batch = xt::zeros<float>({3, 5, 4});
   const Tensor3 wrong_width = xt::zeros<float>({2, 5, 3});
-  CHECK_THROWS_WITH_AS(mha.forward(x, other_batch, nullptr, y, cache),
-                       doctest::Contains("memory has shape [3, 5, 4]"), ShapeError);
+  CHECK_THROWS_WITH_AS(mha.forward(x, other_batch, nullptr, y, cache), doctest::Contains("memory has shape [3, 5, 4]"),
+                       ShapeError);
   CHECK_THROWS_AS(mha.forward(x, wrong_width, nullptr, y, cache), ShapeError);
   const Tensor3 memory = xt::zeros<float>({2, 5, 4});
   const Mask2 padding = xt::ones<std::uint8_t>({2, 3});

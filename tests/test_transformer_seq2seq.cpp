@@ -254,8 +254,7 @@ TEST_CASE("transformer_seq2seq.config_is_validated") {
   c = tiny_config();
   c.source_vocab = 12;
   c.share_embeddings = true;
-  CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("share_embeddings needs one vocabulary"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("share_embeddings needs one vocabulary"), std::invalid_argument);
   c = tiny_config();
   c.label_smoothing = 1.f;
   CHECK_THROWS_AS(c.validate(), std::invalid_argument);

@@ -43,8 +43,8 @@ void attend_heads(const HeadsShape& s, const float* q, const float* k, const flo
   const std::size_t nq = s.queries, nk = s.keys, d = s.d_model, nh = s.heads, hd = d / nh;
   const float scale = 1.f / std::sqrt(static_cast<float>(hd));
   for (std::size_t bi = 0; bi < s.batch; ++bi) {
-    const float* bias = key_bias != nullptr && padded != nullptr && padded[bi] != 0 ? key_bias + bi * key_bias_stride
-                                                                                     : nullptr;
+    const float* bias =
+        key_bias != nullptr && padded != nullptr && padded[bi] != 0 ? key_bias + bi * key_bias_stride : nullptr;
     for (std::size_t h = 0; h < nh; ++h) {
       const std::size_t qcol = bi * nq * d + h * hd;       // head h's first entry in Q and C
       const std::size_t kcol = bi * s.kv_stride + h * hd;  // ... and in K and V

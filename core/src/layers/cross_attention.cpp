@@ -43,8 +43,7 @@ void MultiHeadCrossAttention::forward(const Tensor3& x, const Tensor3& memory, c
                                       CrossAttentionCache& cache) const {
   const std::size_t nb = x.shape(0), ny = x.shape(1), nx = memory.shape(1), d = d_model_, nh = heads_;
   check(nb > 0 && ny > 0 && x.shape(2) == d, "MultiHeadCrossAttention::forward", [&] {
-    return "x has shape " + shape_string(x.shape()) + "; expected [B, Ty, " + std::to_string(d) +
-           "] with B, Ty >= 1";
+    return "x has shape " + shape_string(x.shape()) + "; expected [B, Ty, " + std::to_string(d) + "] with B, Ty >= 1";
   });
   check(memory.shape(0) == nb && nx > 0 && memory.shape(2) == d, "MultiHeadCrossAttention::forward", [&] {
     return "memory has shape " + shape_string(memory.shape()) + "; expected [" + std::to_string(nb) + ", Tx, " +

@@ -100,8 +100,8 @@ void MultiHeadSelfAttention::backward(const Tensor3& dy, const MultiHeadAttentio
   // C = [O_1 … O_H]  ->  dQ, dK, dV through each head's softmax (attention_heads.hpp)
   const layers_detail::HeadsShape shape{nb, nt, nt, d, nh, nt * d};
   layers_detail::attend_heads_backward(shape, cache.q.data(), cache.k.data(), cache.v.data(), cache.weights.data(),
-                                       cache.causal, head_enabled, dheads_.data(), dprobs_.data(),
-                                       d_transposed_.data(), dq_.data(), dk_.data(), dv_.data());
+                                       cache.causal, head_enabled, dheads_.data(), dprobs_.data(), d_transposed_.data(),
+                                       dq_.data(), dk_.data(), dv_.data());
   // Q, K, V = x W + b  ->  dW += xᵀ dQ (etc.), db += Σ dQ, dx = dQ W_qᵀ + dK W_kᵀ + dV W_vᵀ
   layers_detail::linear_backward(cache.x.data(), rows, d, w_q.data(), d, dq_.data(), dw_q.data(), db_q.data(),
                                  dx.data(), false);

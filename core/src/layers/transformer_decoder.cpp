@@ -128,8 +128,7 @@ void TransformerDecoderBlock::step(const Tensor3& x, const Tensor2& source_bias,
                                    TransformerStepWeights& weights) const {
   const std::size_t nb = x.shape(0), d = config_.d_model, nh = config_.heads, t = state.length;
   const std::size_t nx = state.cross_k.shape(1);
-  ATTN_REQUIRE(x.shape(1) == 1 && x.shape(2) == d && state.cross_k.shape(0) == nb,
-               "TransformerDecoderBlock::step",
+  ATTN_REQUIRE(x.shape(1) == 1 && x.shape(2) == d && state.cross_k.shape(0) == nb, "TransformerDecoderBlock::step",
                "x has shape " + shape_string(x.shape()) + "; expected [" + std::to_string(state.cross_k.shape(0)) +
                    ", 1, " + std::to_string(d) + "] (the batch of the state start() made)");
   ATTN_REQUIRE(source_bias.shape(0) == nb && source_bias.shape(1) == nx && source_padded.size() == nb,
@@ -156,9 +155,9 @@ void TransformerDecoderBlock::step(const Tensor3& x, const Tensor2& source_bias,
   }
   state.length = t + 1;
   ensure_shape(weights.self_weights, std::array<std::size_t, 4>{nb, nh, 1, t + 1});
-  layers_detail::attend_heads({nb, 1, t + 1, d, nh, capacity * d}, q.data(), state.self_k.data(),
-                              state.self_v.data(), nullptr, 0, nullptr, false, self.head_enabled,
-                              "TransformerDecoderBlock::step", weights.self_weights.data(), heads.data());
+  layers_detail::attend_heads({nb, 1, t + 1, d, nh, capacity * d}, q.data(), state.self_k.data(), state.self_v.data(),
+                              nullptr, 0, nullptr, false, self.head_enabled, "TransformerDecoderBlock::step",
+                              weights.self_weights.data(), heads.data());
   layers_detail::linear(heads.data(), nb, d, self.w_o.data(), d, self.b_o.data(), out.data());
   Tensor3 a = x;
   add_to(a, out);

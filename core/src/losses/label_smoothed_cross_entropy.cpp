@@ -13,8 +13,7 @@ CrossEntropyResult label_smoothed_cross_entropy(const Tensor2& logits, const Cla
                                                 std::int32_t ignore_index, float smoothing, Tensor2* dlogits) {
   const char* where = "label_smoothed_cross_entropy";
   if (!(smoothing >= 0.f && smoothing < 1.f)) {
-    throw std::invalid_argument(std::string(where) + ": smoothing must be in [0, 1), got " +
-                                std::to_string(smoothing));
+    throw std::invalid_argument(std::string(where) + ": smoothing must be in [0, 1), got " + std::to_string(smoothing));
   }
   if (smoothing == 0.f) return softmax_cross_entropy_with_accuracy(logits, targets, ignore_index, dlogits);
   const std::size_t rows = logits.shape()[0], classes = logits.shape()[1];

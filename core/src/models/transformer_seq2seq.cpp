@@ -66,9 +66,11 @@ TransformerSeq2Seq::Impl::Impl(const TransformerSeq2SeqConfig& c, std::uint64_t 
     tied_weight = params.back().value;
     tied_grad = params.back().grad;
   }
-  for (std::size_t i = 0; i < c.encoder_layers; ++i) encoder[i].parameters(params, "encoder." + std::to_string(i) + ".");
+  for (std::size_t i = 0; i < c.encoder_layers; ++i)
+    encoder[i].parameters(params, "encoder." + std::to_string(i) + ".");
   encoder_norm.parameters(params, "encoder_norm.");
-  for (std::size_t i = 0; i < c.decoder_layers; ++i) decoder[i].parameters(params, "decoder." + std::to_string(i) + ".");
+  for (std::size_t i = 0; i < c.decoder_layers; ++i)
+    decoder[i].parameters(params, "decoder." + std::to_string(i) + ".");
   decoder_norm.parameters(params, "decoder_norm.");
   if (output) {
     output->parameters(params, "output.");

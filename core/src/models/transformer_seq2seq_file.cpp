@@ -12,9 +12,12 @@ void fail(const std::string& rule) { throw std::invalid_argument("TransformerSeq
 }  // namespace
 
 void TransformerSeq2SeqConfig::validate() const {
-  const std::pair<const char*, std::size_t> sizes[] = {{"source_vocab", source_vocab}, {"target_vocab", target_vocab},
-                                                       {"d_model", d_model},           {"heads", heads},
-                                                       {"ff_dim", ff_dim},             {"encoder_layers", encoder_layers},
+  const std::pair<const char*, std::size_t> sizes[] = {{"source_vocab", source_vocab},
+                                                       {"target_vocab", target_vocab},
+                                                       {"d_model", d_model},
+                                                       {"heads", heads},
+                                                       {"ff_dim", ff_dim},
+                                                       {"encoder_layers", encoder_layers},
                                                        {"decoder_layers", decoder_layers}};
   for (const auto& [name, value] : sizes) {
     if (value == 0) fail(std::string(name) + " must be >= 1, got 0");
@@ -94,13 +97,14 @@ TransformerSeq2Seq load_transformer_seq2seq(const std::vector<std::uint8_t>& byt
   // The embedding tables and every block's attention weights alone: a configuration that needs
   // more floats than the file holds is damaged, and is refused before the model is allocated.
   const double d = static_cast<double>(config.d_model);
-  const double tables = static_cast<double>(config.share_embeddings ? config.target_vocab
-                                                                    : config.source_vocab + config.target_vocab);
+  const double tables =
+      static_cast<double>(config.share_embeddings ? config.target_vocab : config.source_vocab + config.target_vocab);
   const double least = tables * d + static_cast<double>(config.encoder_layers + 2 * config.decoder_layers) * 4 * d * d;
   if (least > stored_floats(file)) {
-    throw ModelFileError("this transformer_seq2seq model is inconsistent: its configuration describes a model larger "
-                         "than the " +
-                         std::to_string(static_cast<std::uint64_t>(stored_floats(file))) + " parameters the file holds");
+    throw ModelFileError(
+        "this transformer_seq2seq model is inconsistent: its configuration describes a model larger "
+        "than the " +
+        std::to_string(static_cast<std::uint64_t>(stored_floats(file))) + " parameters the file holds");
   }
   require_usable_parameters(file, "transformer_seq2seq model");
   TransformerSeq2Seq model(config, 0);  // the seed is irrelevant: every parameter comes from the file

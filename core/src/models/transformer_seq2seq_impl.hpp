@@ -26,7 +26,7 @@ struct TransformerSeq2Seq::Impl {
   LayerNorm encoder_norm;
   std::vector<TransformerDecoderBlock> decoder;
   LayerNorm decoder_norm;
-  std::unique_ptr<Dense> output;  // untied: W_out [D, Vt], b_out
+  std::unique_ptr<Dense> output;      // untied: W_out [D, Vt], b_out
   Tensor1 output_bias, doutput_bias;  // tied: b_out [Vt]
   float* tied_weight = nullptr;       // tied: E_t [Vt, D] and its gradient (target_embedding's)
   float* tied_grad = nullptr;

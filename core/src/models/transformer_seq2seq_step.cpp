@@ -1,8 +1,8 @@
 // TransformerSeq2Seq decoding: encode once, then one cached decoder step per position.
 #include <cmath>
 #include <limits>
-#include <tuple>
 #include <stdexcept>
+#include <tuple>
 
 #include "attn/layers/positional_encoding.hpp"
 #include "attn/models/seq2seq.hpp"

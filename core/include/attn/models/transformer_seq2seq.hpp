@@ -67,11 +67,11 @@ struct TransformerSeq2SeqConfig {
   std::size_t heads = 4;                           // H, divides D
   std::size_t ff_dim = 128;                        // F
   std::size_t encoder_layers = 2, decoder_layers = 2;
-  float dropout = 0.1f;                          // in [0, 1)
-  Activation activation = Activation::relu;      // the feed-forward's (relu: nn.Transformer's default)
-  float label_smoothing = 0.f;                   // ε in [0, 1)
-  bool share_embeddings = false;                 // needs source_vocab == target_vocab
-  bool tie_output = false;                       // W_out = E_tᵀ
+  float dropout = 0.1f;                      // in [0, 1)
+  Activation activation = Activation::relu;  // the feed-forward's (relu: nn.Transformer's default)
+  float label_smoothing = 0.f;               // ε in [0, 1)
+  bool share_embeddings = false;             // needs source_vocab == target_vocab
+  bool tie_output = false;                   // W_out = E_tᵀ
 
   // Throws std::invalid_argument "TransformerSeq2SeqConfig: ..." naming the rule that failed.
   void validate() const;
@@ -82,10 +82,10 @@ struct TransformerSeq2SeqConfig {
 
 // Everything a decoding step needs, per batch row (opaque to a search: copy it, reorder it).
 struct TransformerDecodingState {
-  Tensor3 memory;       // [B, Tx, D] m
-  Mask2 source_mask;    // [B, Tx] 1 = source token
-  Tensor2 source_bias;  // [B, Tx] 0 for a source token, −inf for PAD
-  Mask1 source_padded;  // [B] 1 when row b has PAD
+  Tensor3 memory;                                    // [B, Tx, D] m
+  Mask2 source_mask;                                 // [B, Tx] 1 = source token
+  Tensor2 source_bias;                               // [B, Tx] 0 for a source token, −inf for PAD
+  Mask1 source_padded;                               // [B] 1 when row b has PAD
   std::vector<TransformerDecoderLayerState> layers;  // N_d
   std::size_t length() const { return layers.empty() ? 0 : layers.front().length; }
   std::size_t batch() const { return memory.shape(0); }
