@@ -15,11 +15,18 @@ Usage: /usr/bin/python3 bench/pytorch_transformer_seq2seq.py [steps_per_sample]
 
 import json
 import math
+import os
 import sys
 import time
 
-import torch
-from torch import nn
+# One thread everywhere, set before torch loads its BLAS: Debian's torch multiplies through
+# OpenBLAS (pthread build), whose idle pool threads would otherwise spin and count in the
+# process CPU time (bench_kernels.cpp pins its OpenBLAS comparison to one thread likewise).
+os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
+os.environ.setdefault('OMP_NUM_THREADS', '1')
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
 BATCH, SOURCE_LEN, TARGET_LEN, VOCAB = 64, 10, 11, 6000
 D_MODEL, HEADS, FF, LAYERS, DROPOUT, SMOOTHING = 128, 4, 512, 2, 0.1, 0.1
