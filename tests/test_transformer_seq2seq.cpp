@@ -70,6 +70,60 @@ std::vector<std::vector<int>> greedy(const TransformerSeq2Seq& model, const Toke
   return out;
 }
 
+// A beam adapter over the same interface: one source, `width` hypotheses as batch rows; each step
+// ranks every extension (never PAD / BOS) by summed log-probability, keeps the best `width`, sets
+// finished ones aside and reorders the state to the survivors. Returns the best finished one
+// (by log-probability), or the best live one after max_len steps.
+std::vector<int> beam(const TransformerSeq2Seq& model, const std::vector<int>& source, std::size_t width,
+                      std::size_t max_len) {
+  TokenIds ids = xt::empty<std::int32_t>({std::size_t{1}, source.size()});
+  for (std::size_t t = 0; t < source.size(); ++t) ids(0, t) = source[t];
+  TransformerDecodingState state = model.encode(ids);
+  struct Hypothesis {
+    std::vector<int> tokens;
+    float log_prob = 0;
+  };
+  std::vector<Hypothesis> live(1), finished;
+  const std::size_t nv = model.config().target_vocab;
+  for (std::size_t t = 0; t < max_len && !live.empty(); ++t) {
+    std::vector<std::int32_t> previous;
+    for (const Hypothesis& h : live) previous.push_back(h.tokens.empty() ? kBosId : h.tokens.back());
+    const Tensor2 log_probs = model.step(state, previous).log_probs;
+    struct Candidate {
+      float score;
+      std::size_t row;
+      int token;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t r = 0; r < live.size(); ++r) {
+      for (std::size_t v = kEosId; v < nv; ++v) {
+        candidates.push_back({live[r].log_prob + log_probs(r, v), r, static_cast<int>(v)});
+      }
+    }
+    std::sort(candidates.begin(), candidates.end(),
+              [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    std::vector<Hypothesis> next;
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < std::min(width, candidates.size()); ++i) {
+      Hypothesis h{live[candidates[i].row].tokens, candidates[i].score};
+      if (candidates[i].token == kEosId) {
+        finished.push_back(h);
+        continue;
+      }
+      h.tokens.push_back(candidates[i].token);
+      next.push_back(h);
+      rows.push_back(candidates[i].row);
+    }
+    if (finished.size() >= width || next.empty()) break;
+    TransformerSeq2Seq::reorder(state, rows);
+    live = std::move(next);
+  }
+  const std::vector<Hypothesis>& pool = finished.empty() ? live : finished;
+  return std::max_element(pool.begin(), pool.end(),
+                          [](const Hypothesis& a, const Hypothesis& b) { return a.log_prob < b.log_prob; })
+      ->tokens;
+}
+
 void check_whole_model_gradients(const TransformerSeq2SeqConfig& config) {
   TransformerSeq2Seq model(config, 7);
   Rng rng(8);
@@ -315,4 +369,11 @@ TEST_CASE("transformer_seq2seq.learns_to_reverse_digit_strings" * doctest::timeo
   for (std::size_t i = 0; i < split.test.size(); ++i) exact += vocab.decode(decoded[i]) == split.test[i].target ? 1 : 0;
   MESSAGE("exact match " << exact << " / " << split.test.size() << ", last loss " << last);
   CHECK(exact >= 95);
+  // The same model through a beam of 3 that reorders the cached states after every step.
+  std::size_t beam_exact = 0;
+  for (std::size_t i = 0; i < 30; ++i) {
+    beam_exact += vocab.decode(beam(model, sources[i], 3, 8)) == split.test[i].target ? 1 : 0;
+  }
+  MESSAGE("beam 3 exact match " << beam_exact << " / 30");
+  CHECK(beam_exact >= 28);
 }
