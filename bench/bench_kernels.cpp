@@ -15,7 +15,7 @@
 //
 // With arguments it runs one item (the browser bench times each item on its own):
 //   attn_bench gemm M N K | attn_bench gemm-transformer | attn_bench vector | attn_bench peak (x86-64)
-//   | attn_bench train bilstm-attention|transformer-1block
+//   | attn_bench train bilstm-attention|transformer-1block|transformer-seq2seq
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +40,7 @@
 
 #include "attn/kernels/gemm.hpp"
 #include "attn/kernels/vector_math.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
 #include "attn/optim/adam.hpp"
 #include "attn/random.hpp"
 #include "attn/train/classifier_step.hpp"
@@ -374,6 +375,49 @@ attn::ClassifierConfig model_config(const std::string& name) {
 
 const char* const kModels[] = {"bilstm-attention", "transformer-1block"};
 
+// One optimisation step (teacher-forced forward of all positions, label-smoothed cross-entropy,
+// backward, Adam) of the Transformer encoder–decoder at the size issue 27 compares with PyTorch
+// (bench/pytorch_transformer_seq2seq.py is the twin): batch 64, 10 source tokens, targets of
+// BOS + 9 tokens + EOS (10 decoder positions), vocabularies of 6,000 per side, D 128, 4 heads,
+// FF 512, 2 + 2 blocks, dropout 0.1, label smoothing 0.1, no padding. Run on its own
+// (`attn_bench train transformer-seq2seq`), not in `all`: scripts/bench.mjs does not chart it yet.
+void bench_transformer_seq2seq_step() {
+  const std::size_t batch_size = 64, source_len = 10, target_len = 11, vocab = 6000;
+  attn::TransformerSeq2SeqConfig config;
+  config.source_vocab = config.target_vocab = vocab;
+  config.d_model = 128;
+  config.heads = 4;
+  config.ff_dim = 512;
+  config.encoder_layers = config.decoder_layers = 2;
+  config.dropout = 0.1f;
+  config.label_smoothing = 0.1f;
+  attn::TransformerSeq2Seq model(config, 1);
+  attn::Adam optimizer(1e-3f);
+  attn::Rng rng(5);
+  attn::TokenIds source = xt::empty<std::int32_t>({batch_size, source_len});
+  attn::TokenIds target = xt::empty<std::int32_t>({batch_size, target_len});
+  for (auto& id : source) id = static_cast<std::int32_t>(4 + rng.below(static_cast<std::uint32_t>(vocab - 4)));
+  for (auto& id : target) id = static_cast<std::int32_t>(4 + rng.below(static_cast<std::uint32_t>(vocab - 4)));
+  for (std::size_t b = 0; b < batch_size; ++b) {
+    target(b, 0) = 1;               // BOS
+    target(b, target_len - 1) = 2;  // EOS
+  }
+  const Timing t = median_seconds_per_call([&] {
+    attn::zero_grads(model.parameters());
+    sink = model.train_batch(source, target, rng).loss;
+    optimizer.step(model.parameters());
+  });
+  const double tokens = static_cast<double>(batch_size * (target_len - 1));
+  std::printf(
+      "{\"impl\":\"%s\",\"kernel\":\"train_step\",\"model\":\"transformer-seq2seq\",\"batch\":%zu,"
+      "\"source_len\":%zu,\"target_len\":%zu,\"vocab\":%zu,\"params\":%zu,\"ms_per_step\":%.2f,"
+      "\"target_tokens_per_s\":%.0f,\"ms_per_step_wall\":%.2f,\"ms_per_step_fastest_wall\":%.2f,"
+      "\"clock\":\"%s\"}\n",
+      kImpl, batch_size, source_len, target_len - 1, vocab, attn::parameter_count(model.parameters()), t.best() * 1e3,
+      tokens / t.best(), t.wall * 1e3, t.fastest_wall * 1e3, t.clock());
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -403,13 +447,18 @@ int main(int argc, char** argv) {
     bench_vector_math(rng, 4096);
     return 0;
   }
+  if (item == "train" && argc == 3 && std::string(argv[2]) == "transformer-seq2seq") {
+    bench_transformer_seq2seq_step();
+    return 0;
+  }
   if (item == "train" && argc == 3) {
     bench_train_step(argv[2], model_config(argv[2]));
     return 0;
   }
   if (item != "all") {
-    std::fprintf(stderr, "usage: attn_bench [gemm M N K | gemm-transformer | vector | train %s|%s]\n", kModels[0],
-                 kModels[1]);
+    std::fprintf(stderr,
+                 "usage: attn_bench [gemm M N K | gemm-transformer | vector | train %s|%s|transformer-seq2seq]\n",
+                 kModels[0], kModels[1]);
     return 2;
   }
   struct Size {

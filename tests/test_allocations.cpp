@@ -22,6 +22,7 @@
 #include <cstdlib>
 
 #include "attn/models/seq2seq.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
 #include "attn/optim/adam.hpp"
 #include "attn/optim/clip.hpp"
 #include "attn/train/classifier_session.hpp"
@@ -163,6 +164,41 @@ TEST_CASE("allocations.seq2seq_training_steps_allocate_nothing_at_steady_state")
       g_armed = false;
       CHECK(g_allocations.load() == 0);
     }
+  }
+}
+
+TEST_CASE("allocations.transformer_seq2seq_training_steps_allocate_nothing_at_steady_state") {
+  TokenIds source = xt::zeros<std::int32_t>({4, 6}), target = xt::zeros<std::int32_t>({4, 7});
+  for (std::size_t b = 0; b < 4; ++b) {
+    for (std::size_t t = 0; t < 6 - b; ++t) source(b, t) = static_cast<std::int32_t>(4 + (b + t) % 6);
+    target(b, 0) = kBosId;
+    for (std::size_t t = 1; t < 6 - b; ++t) target(b, t) = static_cast<std::int32_t>(4 + (b * t) % 6);
+    target(b, 6 - b) = kEosId;
+  }
+  for (bool tied : {false, true}) {
+    CAPTURE(tied);
+    TransformerSeq2SeqConfig c;
+    c.source_vocab = c.target_vocab = 10;
+    c.d_model = 8;
+    c.heads = 2;
+    c.ff_dim = 16;
+    c.dropout = 0.1f;
+    c.label_smoothing = 0.1f;
+    c.share_embeddings = c.tie_output = tied;
+    TransformerSeq2Seq model(c, 3);
+    Adam optimizer(1e-3f);
+    Rng rng(4);
+    auto step = [&] {
+      zero_grads(model.parameters());
+      model.train_batch(source, target, rng);
+      optimizer.step(model.parameters());
+    };
+    for (int warm = 0; warm < 2; ++warm) step();
+    g_allocations = 0;
+    g_armed = true;
+    for (int s = 0; s < 3; ++s) step();
+    g_armed = false;
+    CHECK(g_allocations.load() == 0);
   }
 }
 

@@ -17,7 +17,9 @@
 //
 // Each S_h is written by one GEMM straight into P_h's rows and turned into probabilities there by
 // kernels::softmax_row (masking, maximum, exp, sum and scaling fused in one row's passes); the
-// backward runs kernels::softmax_row_backward in place over dP_h (softmax_rows.hpp).
+// backward runs kernels::softmax_row_backward in place over dP_h (softmax_rows.hpp). That per-head
+// core is shared with MultiHeadCrossAttention (cross_attention.hpp) and the Transformer decoder's
+// cached step (core/src/layers/attention_heads.hpp).
 //
 // Gradients follow layers/README.md: parameter grads +=, dx overwritten.
 #pragma once

@@ -1,0 +1,149 @@
+// A Transformer encoder–decoder (Vaswani et al. 2017) for translation, pre-norm (Xiong et al.
+// 2020) like the project's encoder block, trained with teacher forcing of all target positions
+// at once and decoded one position at a time with a key/value cache.
+//
+// Legend: B batch, Tx source length, Ty target length (BOS y1 .. yn EOS, then PAD), T = Ty − 1
+// decoder positions, D model size, H heads, F feed-forward size, N_e / N_d encoder / decoder
+// blocks, Vs / Vt source / target vocabulary.
+//
+// Token conventions are models/seq2seq.hpp's: PAD = 0, BOS = 1, EOS = 2, UNK = 3; sources carry
+// no BOS/EOS and may be padded 'pre' or 'post' (only the mask is read); targets are padded 'post'.
+//
+//   e   = Dropout(√D · E_s[x] + PE)                 [B, Tx, D]  positions count from each source's
+//                                                              first real token (positional_encoding)
+//   m   = LN_e(Enc_{N_e}(… Enc_1(e)))               [B, Tx, D]  TransformerEncoderBlock, source padding
+//   d   = Dropout(√D · E_t[y_{<t}] + PE)            [B, T, D]   decoder inputs target[:, :-1]
+//   h   = LN_d(Dec_{N_d}(… Dec_1(d, m)))            [B, T, D]   TransformerDecoderBlock: causal +
+//                                                              target padding, cross-attention on m
+//   z   = h W_out + b_out                           [B·T, Vt]   ONE GEMM over all B·T positions;
+//                                                              tied: W_out = E_tᵀ
+//   L   = label-smoothed cross-entropy(z, target[:, 1:]), PAD targets ignored
+//         (losses/label_smoothed_cross_entropy.hpp; smoothing 0 = plain cross-entropy)
+//
+// Options (TransformerSeq2SeqConfig):
+//   share_embeddings — one table E for source and target (needs Vs == Vt; the parameter is then
+//                      "embedding.weight"); its gradient sums both uses.
+//   tie_output       — W_out = E_tᵀ (Press & Wolf 2017): no "output.w", only the bias "output.b".
+//                      The PAD row of E_t is held at zero like every embedding's (its gradient from
+//                      the output layer is dropped), so the PAD logit is b_out[PAD] alone; decoding
+//                      never emits PAD anyway.
+//   Both can be combined (three-way tying).
+//
+// Every matrix product goes through kernels::gemm (layers' linear / Dense / attention_heads).
+// Dropout acts on the embeddings' sums and inside every block (training only).
+//
+// Decoding (the translator interface a shared search drives):
+//   encode(source) -> TransformerDecodingState (m, the source mask, every decoder block's
+//                     projections of m, and empty self-attention caches);
+//   step(state, previous [B]) -> log p(y_t | y_<t, x) [B, Vt] and what every block attended to;
+//                     it appends position t's keys / values to each block's cache (the prefix is
+//                     never recomputed) and equals the teacher-forced forward's position t up to
+//                     float rounding;
+//   reorder(state, rows) -> the state of rows[0], rows[1], ... (repeats allowed): beam search
+//                     expands one source into k hypotheses and reorders them after each step.
+// Decoding never uses dropout.
+//
+// The model owns its training caches, so one model trains one batch at a time (not thread-safe;
+// the const decoding functions use their own buffers).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/layers/activations.hpp"
+#include "attn/layers/parameter.hpp"
+#include "attn/layers/transformer_decoder.hpp"
+#include "attn/losses/softmax_cross_entropy.hpp"
+#include "attn/random.hpp"
+
+namespace attn {
+
+struct TransformerSeq2SeqConfig {
+  std::size_t source_vocab = 0, target_vocab = 0;  // Vs, Vt (both include PAD, BOS, EOS, UNK)
+  std::size_t d_model = 64;                        // D
+  std::size_t heads = 4;                           // H, divides D
+  std::size_t ff_dim = 128;                        // F
+  std::size_t encoder_layers = 2, decoder_layers = 2;
+  float dropout = 0.1f;                      // in [0, 1)
+  Activation activation = Activation::relu;  // the feed-forward's (relu: nn.Transformer's default)
+  float label_smoothing = 0.f;               // ε in [0, 1)
+  bool share_embeddings = false;             // needs source_vocab == target_vocab
+  bool tie_output = false;                   // W_out = E_tᵀ
+
+  // Throws std::invalid_argument "TransformerSeq2SeqConfig: ..." naming the rule that failed.
+  void validate() const;
+  // Flat JSON with "model": "transformer_seq2seq" and every field; from_json validates.
+  std::string to_json() const;
+  static TransformerSeq2SeqConfig from_json(const std::string& json);
+};
+
+// Everything a decoding step needs, per batch row (opaque to a search: copy it, reorder it).
+struct TransformerDecodingState {
+  Tensor3 memory;                                    // [B, Tx, D] m
+  Mask2 source_mask;                                 // [B, Tx] 1 = source token
+  Tensor2 source_bias;                               // [B, Tx] 0 for a source token, −inf for PAD
+  Mask1 source_padded;                               // [B] 1 when row b has PAD
+  std::vector<TransformerDecoderLayerState> layers;  // N_d
+  std::size_t length() const { return layers.empty() ? 0 : layers.front().length; }
+  std::size_t batch() const { return memory.shape(0); }
+};
+
+struct TransformerStepResult {
+  Tensor2 log_probs;                   // [B, Vt] log p(y_t | y_<t, x) over every target token
+  std::vector<Tensor4> self_weights;   // N_d × [B, H, 1, t + 1] masked self-attention of the step
+  std::vector<Tensor4> cross_weights;  // N_d × [B, H, 1, Tx] cross-attention (PAD columns 0)
+};
+
+class TransformerSeq2Seq {
+ public:
+  // Validates `config`; draws every initial weight from Rng(seed).
+  TransformerSeq2Seq(const TransformerSeq2SeqConfig& config, std::uint64_t seed);
+  ~TransformerSeq2Seq();
+  TransformerSeq2Seq(TransformerSeq2Seq&&) noexcept;
+  TransformerSeq2Seq& operator=(TransformerSeq2Seq&&) noexcept;
+
+  const TransformerSeq2SeqConfig& config() const;
+  // In order: "source_embedding.weight" and "target_embedding.weight" (or "embedding.weight"
+  // shared), "encoder.<i>.*" (TransformerEncoderBlock), "encoder_norm.{gamma,beta}",
+  // "decoder.<i>.*" (TransformerDecoderBlock), "decoder_norm.{gamma,beta}", "output.w" (untied)
+  // and "output.b".
+  ParameterList& parameters();
+  const ParameterList& parameters() const;
+
+  // Teacher forcing. source [B, Tx] (ids < Vs), decoder_input [B, T] (BOS y1 .., ids < Vt)
+  // -> logits [B·T, Vt] (row b·T + t: position t of row b); the model's own buffer, valid until
+  // the next call. training: dropout on, drawing from rng (nothing is drawn otherwise).
+  const Tensor2& forward(const TokenIds& source, const TokenIds& decoder_input, bool training, Rng& rng);
+  // dlogits [B·T, Vt] of the last forward -> parameter gradients ACCUMULATE (zero once per step).
+  void backward(const Tensor2& dlogits);
+  // target [B, Ty >= 2]: forward(source, target[:, :-1]), the label-smoothed loss against
+  // target[:, 1:] (PAD ignored; loss, counted tokens, correct argmaxes), then backward.
+  CrossEntropyResult train_batch(const TokenIds& source, const TokenIds& target, Rng& rng);
+  // The same loss, forward only, dropout off, no gradients.
+  CrossEntropyResult evaluate(const TokenIds& source, const TokenIds& target);
+  // The function train_batch differentiates (training forward with rng's draws), for checks.
+  CrossEntropyResult loss(const TokenIds& source, const TokenIds& target, bool training, Rng& rng);
+
+  // Decoding (see the header comment). Shapes and ids are checked; the model never changes.
+  TransformerDecodingState encode(const TokenIds& source) const;
+  // previous [B]: the tokens at position t − 1 (BOS at t = 0), ids < Vt.
+  TransformerStepResult step(TransformerDecodingState& state, const std::vector<std::int32_t>& previous) const;
+  // state row i := old row rows[i] (each < B); B becomes rows.size() (>= 1).
+  static void reorder(TransformerDecodingState& state, const std::vector<std::size_t>& rows);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// The model file (io/model_file.hpp): config JSON (with `extra_json` stored as the string field
+// "extra") and every parameter.
+std::vector<std::uint8_t> save_transformer_seq2seq(const TransformerSeq2Seq& model, const std::string& extra_json = "");
+// Throws ModelFileError for a damaged or foreign file.
+TransformerSeq2Seq load_transformer_seq2seq(const std::vector<std::uint8_t>& bytes, std::string* extra_json = nullptr);
+
+}  // namespace attn

@@ -1,0 +1,104 @@
+#include "attn/losses/label_smoothed_cross_entropy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "attn/kernels/vector_math.hpp"
+
+namespace attn {
+namespace {
+// Σ x[0..n) over 8 independent float lanes (the compiler vectorises it, and no add waits on the
+// previous one), combined in double. At V = 6,000 the plain double loop was 15 % of a training step.
+double lane_sum(const float* x, std::size_t n) {
+  float lanes[8] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t l = 0; l < 8; ++l) lanes[l] += x[i + l];
+  }
+  double sum = 0.0;
+  for (float lane : lanes) sum += lane;
+  for (; i < n; ++i) sum += x[i];
+  return sum;
+}
+// max_v x_v over 8 lanes (vectorised); NaN entries are skipped like std::max_element's comparisons.
+float lane_max(const float* x, std::size_t n) {
+  float lanes[8];
+  std::fill(lanes, lanes + 8, x[0]);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t l = 0; l < 8; ++l) lanes[l] = x[i + l] > lanes[l] ? x[i + l] : lanes[l];
+  }
+  float top = lanes[0];
+  for (float lane : lanes) top = lane > top ? lane : top;
+  for (; i < n; ++i) top = x[i] > top ? x[i] : top;
+  return top;
+}
+}  // namespace
+
+CrossEntropyResult label_smoothed_cross_entropy(const Tensor2& logits, const ClassIds& targets,
+                                                std::int32_t ignore_index, float smoothing, Tensor2* dlogits) {
+  const char* where = "label_smoothed_cross_entropy";
+  if (!(smoothing >= 0.f && smoothing < 1.f)) {
+    throw std::invalid_argument(std::string(where) + ": smoothing must be in [0, 1), got " + std::to_string(smoothing));
+  }
+  if (smoothing == 0.f) return softmax_cross_entropy_with_accuracy(logits, targets, ignore_index, dlogits);
+  const std::size_t rows = logits.shape()[0], classes = logits.shape()[1];
+  ATTN_REQUIRE(classes >= 1, where, "logits has shape " + shape_string(logits.shape()) + "; V must be >= 1");
+  ATTN_REQUIRE(targets.size() == rows, where,
+               "targets has shape " + shape_string(targets.shape()) + " but logits has shape " +
+                   shape_string(logits.shape()) + "; targets must be [" + std::to_string(rows) + "]");
+  ATTN_REQUIRE(static_cast<const Tensor2*>(dlogits) != &logits, where, "dlogits must not be the logits tensor");
+  auto ignored = [&](std::int32_t t) { return ignore_index >= 0 && t == ignore_index; };
+  CrossEntropyResult result;
+  for (std::size_t n = 0; n < rows; ++n) {
+    const std::int32_t t = targets(n);
+    if (ignored(t)) continue;
+    if (t < 0 || static_cast<std::size_t>(t) >= classes) {
+      throw std::invalid_argument(std::string(where) + ": target " + std::to_string(t) + " at row " +
+                                  std::to_string(n) + " is outside [0, " + std::to_string(classes) +
+                                  ") and is not ignore_index (" + std::to_string(ignore_index) + ")");
+    }
+    ++result.counted;
+  }
+  if (dlogits != nullptr && dlogits->shape() != logits.shape()) dlogits->resize(logits.shape());
+  const float inv_count = result.counted > 0 ? 1.f / static_cast<float>(result.counted) : 0.f;
+  const double uniform = static_cast<double>(smoothing) / static_cast<double>(classes);  // ε / V
+  const float keep = 1.f - smoothing;
+
+  double sum = 0.0;
+  for (std::size_t n = 0; n < rows; ++n) {
+    const float* z = logits.data() + n * classes;
+    float* dz = dlogits != nullptr ? dlogits->data() + n * classes : nullptr;
+    const std::int32_t t = targets(n);
+    if (ignored(t)) {
+      if (dz != nullptr) std::fill(dz, dz + classes, 0.f);
+      continue;
+    }
+    const float m = lane_max(z, classes);
+    if (std::find(z, z + classes, m) - z == t) ++result.correct;  // the first maximum: ties favour lower ids
+    double denom = 0.0;
+    const double z_sum = lane_sum(z, classes);
+    if (dz != nullptr) {
+      for (std::size_t v = 0; v < classes; ++v) dz[v] = z[v] - m;
+      kernels::exp(dz, dz, classes);
+      denom = lane_sum(dz, classes);
+    } else {
+      for (std::size_t v = 0; v < classes; ++v) denom += std::exp(z[v] - m);
+    }
+    // ℓ = lse(z) − (1 − ε) z_t − (ε / V) Σ_v z_v
+    sum += static_cast<double>(m) + std::log(denom) - static_cast<double>(keep) * z[t] - uniform * z_sum;
+    if (dz != nullptr) {
+      // dℓ/dz_v = softmax_v − (1 − ε)[v = t] − ε / V; the mean divides by K.
+      const float scale = static_cast<float>(1.0 / denom) * inv_count;
+      const float shift = static_cast<float>(uniform) * inv_count;
+      for (std::size_t v = 0; v < classes; ++v) dz[v] = dz[v] * scale - shift;
+      dz[t] -= keep * inv_count;
+    }
+  }
+  result.loss = result.counted > 0 ? static_cast<float>(sum / static_cast<double>(result.counted)) : 0.f;
+  return result;
+}
+
+}  // namespace attn

@@ -1,0 +1,148 @@
+// TransformerSeq2Seq decoding: encode once, then one cached decoder step per position.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <tuple>
+
+#include "attn/layers/positional_encoding.hpp"
+#include "attn/models/seq2seq.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
+#include "transformer_seq2seq_impl.hpp"
+
+namespace attn {
+namespace {
+// Rows of a [B, ...] tensor gathered: out[i] = in[rows[i]].
+template <class T>
+T gather_rows(const T& in, const std::vector<std::size_t>& rows) {
+  auto shape = in.shape();
+  const std::size_t row_size = in.shape(0) == 0 ? 0 : in.size() / in.shape(0);
+  std::array<std::size_t, std::tuple_size<typename T::shape_type>::value> out_shape;
+  std::copy(shape.begin(), shape.end(), out_shape.begin());
+  out_shape[0] = rows.size();
+  T out = xt::empty<typename T::value_type>(out_shape);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::copy(in.data() + rows[i] * row_size, in.data() + (rows[i] + 1) * row_size, out.data() + i * row_size);
+  }
+  return out;
+}
+}  // namespace
+
+TransformerDecodingState TransformerSeq2Seq::encode(const TokenIds& source) const {
+  const Impl& m = *impl_;
+  const std::size_t nb = source.shape(0), nx = source.shape(1);
+  ATTN_REQUIRE(nb > 0 && nx > 0, "TransformerSeq2Seq::encode",
+               "source has shape " + shape_string(source.shape()) + "; expected [B, Tx] with B, Tx >= 1");
+  TransformerDecodingState state;
+  state.source_mask = xt::empty<std::uint8_t>(source.shape());
+  for (std::size_t i = 0; i < source.size(); ++i) state.source_mask.data()[i] = source.data()[i] != kPadId ? 1 : 0;
+  std::vector<std::size_t> starts;
+  sequence_starts(state.source_mask, starts);
+  // e = √D · E_s[x] + PE (no dropout), m = LN_e(Enc_N(… Enc_1(e)))
+  Tensor3 x, y;
+  EmbeddingCache lookup;
+  m.source_table().forward(source, x, lookup);
+  const float embed_scale = std::sqrt(static_cast<float>(m.config.d_model));
+  for (float& v : x) v *= embed_scale;
+  add_sinusoidal_positional_encoding(x, &starts);
+  Rng unused(0);  // inference draws nothing
+  TransformerEncoderCache cache;
+  for (const TransformerEncoderBlock& block : m.encoder) {
+    block.forward(x, &state.source_mask, false, false, unused, y, cache);
+    std::swap(x, y);
+  }
+  LayerNormCache norm;
+  m.encoder_norm.forward(x, state.memory, norm);
+  // Every decoder block's projections of m, once.
+  state.source_bias = xt::empty<float>({nb, nx});
+  state.source_padded = xt::empty<std::uint8_t>({nb});
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  for (std::size_t b = 0; b < nb; ++b) {
+    bool padded = false;
+    for (std::size_t i = 0; i < nx; ++i) {
+      const bool real = state.source_mask(b, i) != 0;
+      state.source_bias(b, i) = real ? 0.f : neg_inf;
+      padded = padded || !real;
+    }
+    state.source_padded(b) = padded ? 1 : 0;
+  }
+  state.layers.resize(m.decoder.size());
+  for (std::size_t i = 0; i < m.decoder.size(); ++i) m.decoder[i].start(state.memory, state.layers[i]);
+  return state;
+}
+
+TransformerStepResult TransformerSeq2Seq::step(TransformerDecodingState& state,
+                                               const std::vector<std::int32_t>& previous) const {
+  const Impl& m = *impl_;
+  const std::size_t nb = state.batch(), d = m.config.d_model, nv = m.config.target_vocab, t = state.length();
+  ATTN_REQUIRE(previous.size() == nb && state.layers.size() == m.decoder.size(), "TransformerSeq2Seq::step",
+               "previous has " + std::to_string(previous.size()) + " tokens for a state of " + std::to_string(nb) +
+                   " rows; pass one token per row (and a state from this model's encode)");
+  for (std::size_t b = 0; b < nb; ++b) {
+    if (previous[b] < 0 || static_cast<std::size_t>(previous[b]) >= nv) {
+      throw std::invalid_argument("TransformerSeq2Seq::step: token " + std::to_string(previous[b]) + " of row " +
+                                  std::to_string(b) + " is outside the target vocabulary [0, " + std::to_string(nv) +
+                                  ")");
+    }
+  }
+  // x_t = √D · E_t[y_{t-1}] + PE[t]
+  TokenIds ids = xt::empty<std::int32_t>({nb, std::size_t{1}});
+  for (std::size_t b = 0; b < nb; ++b) ids(b, 0) = previous[b];
+  Tensor3 x, y;
+  EmbeddingCache lookup;
+  m.target_embedding.forward(ids, x, lookup);
+  const Tensor2 far = t < m.positions.shape(0) ? Tensor2() : sinusoidal_positional_encoding(t + 1, d);
+  const float* pe = (t < m.positions.shape(0) ? m.positions.data() : far.data()) + t * d;
+  const float embed_scale = std::sqrt(static_cast<float>(d));
+  for (std::size_t b = 0; b < nb; ++b) {
+    for (std::size_t j = 0; j < d; ++j) x(b, 0, j) = x(b, 0, j) * embed_scale + pe[j];
+  }
+  // Each block attends over its cache (which grows by this position) and the memory.
+  TransformerStepResult result;
+  result.self_weights.resize(m.decoder.size());
+  result.cross_weights.resize(m.decoder.size());
+  for (std::size_t i = 0; i < m.decoder.size(); ++i) {
+    TransformerStepWeights weights;  // moved out below: a fresh one per block
+    m.decoder[i].step(x, state.source_bias, state.source_padded, state.layers[i], y, weights);
+    result.self_weights[i] = std::move(weights.self_weights);
+    result.cross_weights[i] = std::move(weights.cross_weights);
+    std::swap(x, y);
+  }
+  // log p = log softmax(LN_d(x) W_out + b_out)
+  LayerNormCache norm;
+  m.decoder_norm.forward(x, y, norm);
+  result.log_probs = xt::empty<float>({nb, nv});
+  m.project(y.data(), nb, result.log_probs.data());
+  for (std::size_t b = 0; b < nb; ++b) {
+    float* z = result.log_probs.data() + b * nv;
+    float top = z[0];
+    for (std::size_t v = 1; v < nv; ++v) top = std::max(top, z[v]);
+    double sum = 0.0;
+    for (std::size_t v = 0; v < nv; ++v) sum += std::exp(static_cast<double>(z[v] - top));
+    const float log_norm = top + static_cast<float>(std::log(sum));
+    for (std::size_t v = 0; v < nv; ++v) z[v] -= log_norm;
+  }
+  return result;
+}
+
+void TransformerSeq2Seq::reorder(TransformerDecodingState& state, const std::vector<std::size_t>& rows) {
+  const std::size_t nb = state.batch();
+  ATTN_REQUIRE(!rows.empty(), "TransformerSeq2Seq::reorder", std::string("rows is empty; keep at least one row"));
+  for (std::size_t r : rows) {
+    ATTN_REQUIRE(r < nb, "TransformerSeq2Seq::reorder",
+                 "row " + std::to_string(r) + " is outside the state's " + std::to_string(nb) + " rows");
+  }
+  state.memory = gather_rows(state.memory, rows);
+  state.source_mask = gather_rows(state.source_mask, rows);
+  state.source_bias = gather_rows(state.source_bias, rows);
+  state.source_padded = gather_rows(state.source_padded, rows);
+  for (TransformerDecoderLayerState& layer : state.layers) {
+    layer.cross_k = gather_rows(layer.cross_k, rows);
+    layer.cross_v = gather_rows(layer.cross_v, rows);
+    if (layer.length > 0) {
+      layer.self_k = gather_rows(layer.self_k, rows);
+      layer.self_v = gather_rows(layer.self_v, rows);
+    }
+  }
+}
+
+}  // namespace attn
