@@ -45,15 +45,23 @@ Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, std::vector<std::string> 
 
 Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level,
                                          std::size_t max_size) {
+  const Seq2SeqVocabulary splitter(level);
+  std::vector<std::vector<std::string>> token_lists;
+  token_lists.reserve(texts.size());
+  for (const std::string& text : texts) token_lists.push_back(splitter.split(text));
+  return fit_tokens(token_lists, level, max_size);
+}
+
+Seq2SeqVocabulary Seq2SeqVocabulary::fit_tokens(const std::vector<std::vector<std::string>>& token_lists,
+                                                TokenLevel level, std::size_t max_size) {
   if (max_size < first_token + 1) {
     throw std::invalid_argument("Seq2SeqVocabulary::fit: max_size must be at least 5 (4 reserved ids + 1 token), got " +
                                 std::to_string(max_size));
   }
-  const Seq2SeqVocabulary splitter(level);
   std::unordered_map<std::string, std::size_t> index;        // token -> position in `counted`
   std::vector<std::pair<std::string, std::size_t>> counted;  // in order of first appearance
-  for (const std::string& text : texts) {
-    for (std::string& token : splitter.split(text)) {
+  for (const std::vector<std::string>& tokens : token_lists) {
+    for (const std::string& token : tokens) {
       if (token.find('\n') != std::string::npos) {
         throw std::invalid_argument("Seq2SeqVocabulary::fit: a token contains a line break (it could not be stored)");
       }
@@ -62,7 +70,7 @@ Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, 
         ++counted[found->second].second;
       } else {
         index.emplace(token, counted.size());
-        counted.emplace_back(std::move(token), 1);
+        counted.emplace_back(token, 1);
       }
     }
   }
@@ -85,7 +93,10 @@ std::vector<std::string> Seq2SeqVocabulary::split(std::string_view text) const {
 }
 
 std::vector<int> Seq2SeqVocabulary::encode(std::string_view text, bool add_bos_eos) const {
-  const std::vector<std::string> pieces = split(text);
+  return encode_tokens(split(text), add_bos_eos);
+}
+
+std::vector<int> Seq2SeqVocabulary::encode_tokens(const std::vector<std::string>& pieces, bool add_bos_eos) const {
   std::vector<int> ids;
   ids.reserve(pieces.size() + 2);
   if (add_bos_eos) ids.push_back(bos);
