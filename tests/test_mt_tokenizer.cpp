@@ -97,7 +97,7 @@ TEST_CASE("mt_tokenizer.detokenize_round_trips_sentences_we_write") {
       "Jusqu'\xC3\xA0 quand restes-tu ?",
       "Peut-\xC3\xAAtre qu'il viendra demain.",
       "Il a 3,5 ans et p\xC3\xA8se 12,7 kg ; dis-moi pourquoi !",
-      "Celui-ci co\xC3\xBBte 20 % de plus (environ).",
+      "Celui-ci co\xC3\xBBte 20 % de plus (environ), soit 30 \xE2\x82\xAC.",
       "Donne-le-moi, s'il te pla\xC3\xAEt... Merci !",
   };
   for (const char* s : french) CHECK(round_trip(s, MtLanguage::french) == s);
@@ -107,6 +107,7 @@ TEST_CASE("mt_tokenizer.detokenize_round_trips_sentences_we_write") {
       "Tom's dog won't eat; we'll see!",
       "She said: \"I'd rather not.\" Then she left.",
       "The price is $5.50 and/or 20%.",
+      "It's a boys' club; we paid \xE2\x82\xAC" "30 and 'fine' was all they said.",
   };
   for (const char* s : english) CHECK(round_trip(s, MtLanguage::english) == s);
   // French spacing can use the narrow no-break space, or none.

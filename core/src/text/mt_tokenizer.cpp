@@ -240,7 +240,11 @@ std::string mt_detokenize(const std::vector<std::string>& tokens, const MtDetoke
     Join join = Join::space;
     bool glue_after = false, french_space_after = false;
     const bool high = one_of(t, {"?", "!", ":", ";", "%"});
-    if (t == "\"" || t == "'") {
+    const bool possessive =
+        t == "'" && !single_open && !french && !previous.empty() && (previous.back() == 's' || previous.back() == 'S');
+    if (possessive) {
+      join = Join::none;  // "boys" "'" -> "boys'" (a plural possessive, not an opening quote)
+    } else if (t == "\"" || t == "'") {
       bool& open = t == "\"" ? double_open : single_open;
       join = open ? Join::none : Join::space;
       glue_after = !open;
@@ -258,7 +262,7 @@ std::string mt_detokenize(const std::vector<std::string>& tokens, const MtDetoke
     }
     if (one_of(t, {"(", "[", "{", "\xC2\xBF", "\xC2\xA1", "\xE2\x80\x9C", "\xE2\x80\x98", "\xE2\x80\x9E",
                    "\xE2\x80\xB9", "$"}) ||
-        (t.size() > 1 && t.back() == '\'')) {
+        (!french && one_of(t, {"\xE2\x82\xAC", "\xC2\xA3"})) || (t.size() > 1 && t.back() == '\'')) {
       glue_after = true;           // ( [ { ¿ ¡ “ ‘ „ ‹ $, l' qu'
     } else if (t == "\xC2\xAB") {  // «
       glue_after = !french;

@@ -37,8 +37,10 @@
 //
 // mt_detokenize joins tokens with single spaces except: no space before , . ... … ) ] } ” and
 // the English contractions ('s, n't, ...) and French clitics (-ce, -t-il); none after ( [ { ¿ ¡
-// “ „ $ and French elisions (l', qu'); '/' joins both sides; straight quotes " and ' alternate
-// between opening (joined to the next token) and closing (joined to the previous). French:
+// “ „ $ (and € £ outside French, which writes "30 €") and French elisions (l', qu'); '/' joins
+// both sides; straight quotes " and ' alternate between opening (joined to the next token) and
+// closing (joined to the previous), except that outside French a "'" after a word ending in s
+// is a plural possessive ("boys" "'" -> "boys'"). French:
 // before ? ! : ; % » and after « comes `french_space` (a plain space by default, as the Tatoeba
 // files write it; U+00A0 or U+202F for typography, "" for none); other languages attach ? ! : ; %
 // to the word before and write «» without inner spaces. So mt_detokenize(mt_tokenize(s)) == s
