@@ -107,7 +107,8 @@ TEST_CASE("mt_tokenizer.detokenize_round_trips_sentences_we_write") {
       "Tom's dog won't eat; we'll see!",
       "She said: \"I'd rather not.\" Then she left.",
       "The price is $5.50 and/or 20%.",
-      "It's a boys' club; we paid \xE2\x82\xAC" "30 and 'fine' was all they said.",
+      "It's a boys' club; we paid \xE2\x82\xAC"
+      "30 and 'fine' was all they said.",
   };
   for (const char* s : english) CHECK(round_trip(s, MtLanguage::english) == s);
   // French spacing can use the narrow no-break space, or none.
