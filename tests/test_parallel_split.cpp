@@ -88,6 +88,8 @@ TEST_CASE("parallel_split.seeded_and_deterministic") {
   for (const auto& g : b.held_out_groups) again.push_back(g.source);
   CHECK(sources == again);
   CHECK(sources == std::vector<std::string>{"Go.", "Who?", "Wow!"});
+  CHECK(a.held_out.size() == 5);  // Go. / go . / GO., Who?, Wow!
+  CHECK(a.train.size() == 7);
   // Another seed gives another split (for these seeds).
   std::set<std::vector<std::string>> seen;
   for (std::uint64_t seed = 0; seed < 10; ++seed) {

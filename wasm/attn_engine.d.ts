@@ -737,6 +737,21 @@ export interface AttnEngine {
     references: string[][],
     options: MetricOptions | undefined | null,
   ): LengthBucketBleu[];
+  /**
+   * The held-out split by source sentence (core/include/attn/data/parallel_split.hpp): pairs with
+   * the same normalised source stay together; the same result as natively for the same seed.
+   */
+  splitBySource(
+    sources: string[],
+    targets: string[],
+    heldOutSources: number,
+    seed: number,
+  ): {
+    sources: number;
+    trainPairs: number;
+    heldOutPairs: number;
+    heldOutGroups: { source: string; references: string[] }[];
+  };
   /** PE [maxLen, dim]: sin(pos / 10000^(2i/dim)) in column 2i, cos in column 2i + 1. */
   sinusoidalPositionalEncoding(maxLen: number, dim: number): OutTensor;
   /** hForward, hBackward [B, T, U] by source position -> [B, T, 2U], rows [→h_t ; ←h_t]. */

@@ -1,14 +1,16 @@
 // Embind bindings for translation text and metrics (core/include/attn/text/mt_tokenizer.hpp,
 // core/include/attn/analysis/translation_metrics.hpp): the page and the course tokenise and
-// detokenise sentences and score translations with BLEU (with its parts) and chrF. Conversion
-// only: every computation happens in attn_core. Every call copies its inputs and outputs. See
-// attn_engine.d.ts for the JS-side types.
+// detokenise sentences, split pairs by source sentence (data/parallel_split.hpp) and score
+// translations with BLEU (with its parts) and chrF. Conversion only: every computation happens
+// in attn_core. Every call copies its inputs and outputs. See attn_engine.d.ts for the JS-side
+// types.
 #include <emscripten/bind.h>
 
 #include <string>
 #include <vector>
 
 #include "attn/analysis/translation_metrics.hpp"
+#include "attn/data/parallel_split.hpp"
 #include "attn/text/mt_tokenizer.hpp"
 #include "convert.hpp"
 
@@ -160,6 +162,35 @@ val js_bleu_by_source_length(const val& sources, const val& hypotheses, const va
   });
 }
 
+// splitBySource(sources [N], targets [N], heldOutSources, seed) -> the held-out groups (each
+// source with all its references) and which pairs went where.
+val js_split_by_source(const val& sources, const val& targets, double held_out_sources, double seed) {
+  return guarded([&] {
+    const std::vector<std::string> s = read_strings(sources, "sources"), t = read_strings(targets, "targets");
+    if (s.size() != t.size()) {
+      throw std::invalid_argument("splitBySource: " + std::to_string(s.size()) + " sources but " +
+                                  std::to_string(t.size()) + " targets");
+    }
+    std::vector<ParallelExample> pairs;
+    for (std::size_t i = 0; i < s.size(); ++i) pairs.push_back({s[i], t[i]});
+    const SourceSplit split = split_by_source(pairs, whole_number(held_out_sources, "heldOutSources", 1e9),
+                                              whole_number(seed, "seed", 4294967295.0));
+    val groups = val::array();
+    for (const ReferenceGroup& g : split.held_out_groups) {
+      val group = val::object();
+      group.set("source", g.source);
+      group.set("references", to_js_strings(g.references));
+      groups.call<void>("push", group);
+    }
+    val out = val::object();
+    out.set("sources", static_cast<double>(split.sources));
+    out.set("trainPairs", static_cast<double>(split.train.size()));
+    out.set("heldOutPairs", static_cast<double>(split.held_out.size()));
+    out.set("heldOutGroups", groups);
+    return out;
+  });
+}
+
 }  // namespace
 }  // namespace attn::wasm
 
@@ -172,4 +203,5 @@ EMSCRIPTEN_BINDINGS(translation) {
   emscripten::function("corpusChrf", &js_corpus_chrf);
   emscripten::function("exactMatch", &js_exact_match);
   emscripten::function("bleuBySourceLength", &js_bleu_by_source_length);
+  emscripten::function("splitBySource", &js_split_by_source);
 }

@@ -124,6 +124,39 @@ test('translation text: tokenizer and detokenizer match the native cases', () =>
   assert.equal(engine.mtDetokenize(['I', "'m", 'here', '.'], undefined), "I'm here.");
 });
 
+test('translation data: the split by source sentence is the native one for the same seed', () => {
+  // tests/test_parallel_split.cpp: the same 12 pairs (7 sources), 3 held out with seed 1.
+  const pairs = [
+    ['Go.', 'Va !'],
+    ['Run!', 'Cours !'],
+    ['Run!', 'Courez !'],
+    ['Who?', 'Qui ?'],
+    ['go .', 'Vas-y !'],
+    ['Wow!', 'Ça alors !'],
+    ['I see.', 'Je comprends.'],
+    ['Run!', 'Cours !'],
+    ['Fire!', 'Au feu !'],
+    ['Help!', "À l'aide !"],
+    ['GO.', 'Allez !'],
+    ['Help!', 'Au secours !'],
+  ];
+  const split = engine.splitBySource(
+    pairs.map((p) => p[0]),
+    pairs.map((p) => p[1]),
+    3,
+    1,
+  );
+  assert.equal(split.sources, 7);
+  assert.deepEqual(
+    split.heldOutGroups.map((g) => g.source),
+    ['Go.', 'Who?', 'Wow!'],
+  );
+  assert.deepEqual(split.heldOutGroups[0].references, ['Va !', 'Vas-y !', 'Allez !']);
+  assert.equal(split.heldOutPairs, 5);
+  assert.equal(split.trainPairs, 7);
+  assert.throws(() => engine.splitBySource(['a'], [], 0, 1), /1 sources but 0 targets/);
+});
+
 test('translation metrics: bad arguments are JS errors with the engine message', () => {
   assert.throws(() => engine.corpusBleu(['a'], [], null), /1 hypotheses but 0 reference lists/);
   assert.throws(() => engine.corpusBleu(['a'], [[]], null), /hypothesis 0 has no reference/);
