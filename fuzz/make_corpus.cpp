@@ -92,6 +92,19 @@ Seeds tokenizer_seeds() {
           {"cut_short", with_mode(1, text("abc\xe2\x82"))}};
 }
 
+Seeds mt_text_seeds() {
+  // Mode: bit 0 lowercase, bits 1-2 language (0 generic, 1 english, 2 french).
+  return {
+      {"french",
+       with_mode(
+           4 | 1,
+           text("L\xe2\x80\x99homme n'a-t-il pas dit\xc2\xa0: \xc2\xab\xe2\x80\xafQu'est-ce ?\xe2\x80\xaf\xc2\xbb"))},
+      {"english", with_mode(2, text("I'm sure he doesn't know, can't we ask \"why\"? It's 5:30 p.m. -- boys' club"))},
+      {"decomposed",
+       with_mode(4, text("e\xcc\x81te\xcc\x81 a\xcc\xa3\xcc\x82 \xce\xb9\xcd\x84 \xcc\x81x &quot;3.5&amp;2-3"))},
+      {"invalid", with_mode(0, text("caf\xc3 ok"))}};
+}
+
 Seeds model_file_seeds() {
   attn::TextPipelineConfig pipeline_config;
   pipeline_config.num_words = 40;
@@ -134,7 +147,9 @@ Seeds parallel_text_seeds() {
           {"two_columns_crlf", text("\xef\xbb\xbfI see.\tJe comprends.\r\nRun!\tCours !\r\n")},
           {"no_tab", text("just a sentence\nok\tfine\n")},
           {"empty_side", text("\ttarget only\nsource only\t\n")},
-          {"invalid_utf8", text("caf\xe9\tcoffee\n")}};
+          {"invalid_utf8", text("caf\xe9\tcoffee\n")},
+          {"zip_archive", Bytes{'P', 'K', 3, 4, 20, 0, 0, 0, 'f', 'r', 'a', '.', 't', 'x', 't'}},
+          {"nul_bytes", text(std::string("Go.\tVa !\nHi.\tSa") + std::string(1, '\0') + "lut\n")}};
 }
 
 Seeds seq2seq_model_file_seeds() {
@@ -168,6 +183,7 @@ const std::vector<std::pair<std::string, std::function<Seeds()>>> kSeeds = {
     {"fuzz_sentence_files", sentence_files_seeds},
     {"fuzz_aclimdb_archive", aclimdb_seeds},
     {"fuzz_tokenizer", tokenizer_seeds},
+    {"fuzz_mt_text", mt_text_seeds},
     {"fuzz_model_file", model_file_seeds},
     {"fuzz_flat_json", flat_json_seeds},
     {"fuzz_parallel_text", parallel_text_seeds},

@@ -23,7 +23,8 @@ if [ "$target" = all ] || [ "$target" = fuzz ]; then packages+=(clang-14 libclan
 if [ "$target" = all ] || [ "$target" = native ]; then packages+=(libopenblas-dev); fi
 # PyTorch for the native test that runs the exported model.py against the engine (tests/pytorch/
 # check_export.py, docs/pytorch.md); python3-torch links OpenBLAS through libopenblas0-pthread.
-[ "$target" = all ] && packages+=(python3-torch libopenblas0-pthread)
+# NLTK for the native test that checks our corpus BLEU against nltk's (tests/nltk/bleu_cases.py).
+[ "$target" = all ] && packages+=(python3-torch python3-nltk libopenblas0-pthread)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -73,6 +73,49 @@ TEST_CASE("parallel_text.malformed_files_name_file_and_line") {
   CHECK_THROWS_WITH_AS(attn::load_parallel_text_file(dir + "missing.tsv"), doctest::Contains("missing.tsv"), DataError);
 }
 
+TEST_CASE("parallel_text.binary_files_are_recognised_before_parsing") {
+  const auto bytes_error = [](const std::string& bytes) {
+    try {
+      attn::load_parallel_text_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), "f.bin");
+    } catch (const DataError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  using namespace std::string_literals;
+  // The .zip manythings.org distributes, a gzip stream, UTF-16 text, and other binary data (NUL
+  // bytes early, without a tab or line break that would give another message first).
+  CHECK(bytes_error("PK\x03\x04\x14\x00\x00\x00fra.txt"s) ==
+        "f.bin: this is a zip archive, not a text file: extract the .txt or .tsv inside and load that");
+  CHECK(bytes_error("\x1f\x8b\x08\x00\x00\x00"s) ==
+        "f.bin: this is a gzip-compressed file, not a text file: decompress it first");
+  CHECK(bytes_error("\xff\xfeG\x00o\x00\t\x00"s) == "f.bin: this file is UTF-16, not UTF-8: save it as UTF-8");
+  CHECK(bytes_error("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"s) ==
+        "f.bin: this is not a text file (it contains NUL bytes)");
+  CHECK(bytes_error("Go.\tVa !\n"s + std::string(200, 'x') + std::string(1, '\0')) ==
+        "f.bin: this is not a text file (it contains NUL bytes)");
+  // A NUL beyond the first 4 KiB is caught on its line.
+  std::string late;
+  for (int i = 0; i < 500; ++i) late += "Go.\tVa !\n";
+  late += "Hi.\tSa\0lut\n"s;
+  CHECK(bytes_error(late) == "f.bin:501: this is not a text file (it contains NUL bytes)");
+}
+
+TEST_CASE("parallel_text.report_counts_lines_skipped_and_attributions") {
+  const std::string text = "\nGo.\tVa !\tCC-BY\n  \t \nHi.\tSalut !\n\r\nRun!\tCours !\tCC-BY\n";
+  attn::ParallelLoadReport report;
+  const auto pairs = attn::load_parallel_text_bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(),
+                                                    "pairs.tsv", {}, &report);
+  CHECK(pairs.size() == 3);
+  CHECK(report.pairs == 3);
+  CHECK(report.lines == 6);
+  CHECK(report.blank_lines == 3);
+  CHECK(report.with_attribution == 2);
+  CHECK(report.summary() == "3 pairs from 6 lines; skipped 3 blank lines");
+  attn::ParallelLoadReport clean{1234, 1234, 0, 0};
+  CHECK(clean.summary() == "1,234 pairs from 1,234 lines");
+}
+
 TEST_CASE("parallel_text.vocabularies_and_encoding") {
   const std::vector<ParallelExample> pairs = {{"Go.", "Va !"}, {"Go on.", "Continue."}, {"Hi.", "Salut !"}};
   const attn::ParallelVocabularies v = attn::fit_vocabularies(pairs, attn::TokenLevel::word, 6, 100);

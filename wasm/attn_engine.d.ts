@@ -589,6 +589,61 @@ export interface ToyRun {
   delete(): void;
 }
 
+export type MtLanguage = 'generic' | 'english' | 'french' | 'en' | 'fr';
+
+export interface MtTokenizeOptions {
+  language?: MtLanguage;
+  lowercase?: boolean;
+}
+
+export interface MtDetokenizeOptions {
+  language?: MtLanguage;
+  /** French only: the space before ? ! : ; % » and after « (' ', '\u00a0', '\u202f' or ''). */
+  frenchSpace?: string;
+}
+
+export interface MetricOptions {
+  /** Compare case-insensitively (default false). */
+  lowercase?: boolean;
+  /** NFC before tokenising (default true). */
+  nfc?: boolean;
+}
+
+/** BLEU and the parts the course shows; precisions are in [0, 1], score in [0, 100]. */
+export interface BleuParts {
+  score: number;
+  /** p_1..p_4 = matches / totals. */
+  precisions: number[];
+  /** Clipped n-gram matches, n = 1..4. */
+  matches: number[];
+  /** n-grams in the hypotheses, n = 1..4. */
+  totals: number[];
+  brevityPenalty: number;
+  /** hypothesisLength / referenceLength. */
+  lengthRatio: number;
+  hypothesisLength: number;
+  /** Sum of the closest reference lengths (ties to the shorter). */
+  referenceLength: number;
+  sentences: number;
+}
+
+export interface ChrfParts {
+  /** chrF2 in [0, 100]. */
+  score: number;
+  /** Character n-gram precision and recall averaged over the orders, in [0, 1]. */
+  precision: number;
+  recall: number;
+}
+
+export interface LengthBucketBleu {
+  label: string;
+  minWords: number;
+  /** null for the last, open bucket (21+). */
+  maxWords: number | null;
+  sentences: number;
+  bleu: BleuParts;
+}
+
 export interface AttnEngine {
   /** Throws for a bad configuration (the same messages as runToyTask). */
   ToyRun: { new (configJson: string): ToyRun };
@@ -655,6 +710,48 @@ export interface AttnEngine {
     truncating: 'pre' | 'post',
     value: number,
   ): { ids: number[][]; mask: number[][] };
+  /**
+   * Word tokens for translation (core/include/attn/text/mt_tokenizer.hpp): NFC, French elisions
+   * and hyphenated clitics ("l'" "homme", "est" "-ce"), English contractions ("does" "n't"),
+   * punctuation as tokens; optional lowercasing. Throws on invalid UTF-8 or an unknown language.
+   */
+  mtTokenize(text: string, options: MtTokenizeOptions | undefined | null): string[];
+  /** Tokens back to text; French puts `frenchSpace` (default ' ') before ? ! : ; % » and after «. */
+  mtDetokenize(tokens: string[], options: MtDetokenizeOptions | undefined | null): string;
+  /** Corpus BLEU-4 on sentences (13a tokens), hypotheses [N], references [N][R_i >= 1], with its parts. */
+  corpusBleu(hypotheses: string[], references: string[][], options: MetricOptions | undefined | null): BleuParts;
+  /** Corpus BLEU-4 on tokens the caller split: hypotheses [N][tokens], references [N][R_i][tokens]. */
+  corpusBleuTokens(hypotheses: string[][], references: string[][][], smoothing: 'none' | 'exp'): BleuParts;
+  /** Corpus chrF2 (character 1..6-grams, white space removed), best reference per sentence. */
+  corpusChrf(hypotheses: string[], references: string[][], options: MetricOptions | undefined | null): ChrfParts;
+  /** Hypotheses whose 13a tokens equal those of any reference. */
+  exactMatch(
+    hypotheses: string[],
+    references: string[][],
+    options: MetricOptions | undefined | null,
+  ): { matched: number; sentences: number; rate: number };
+  /** Corpus BLEU per source length bucket (1-5, 6-10, 11-15, 16-20, 21+ words), always 5 buckets. */
+  bleuBySourceLength(
+    sources: string[],
+    hypotheses: string[],
+    references: string[][],
+    options: MetricOptions | undefined | null,
+  ): LengthBucketBleu[];
+  /**
+   * The held-out split by source sentence (core/include/attn/data/parallel_split.hpp): pairs with
+   * the same normalised source stay together; the same result as natively for the same seed.
+   */
+  splitBySource(
+    sources: string[],
+    targets: string[],
+    heldOutSources: number,
+    seed: number,
+  ): {
+    sources: number;
+    trainPairs: number;
+    heldOutPairs: number;
+    heldOutGroups: { source: string; references: string[] }[];
+  };
   /** PE [maxLen, dim]: sin(pos / 10000^(2i/dim)) in column 2i, cos in column 2i + 1. */
   sinusoidalPositionalEncoding(maxLen: number, dim: number): OutTensor;
   /** hForward, hBackward [B, T, U] by source position -> [B, T, 2U], rows [→h_t ; ←h_t]. */

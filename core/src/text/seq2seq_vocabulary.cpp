@@ -43,36 +43,65 @@ Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, std::vector<std::string> 
   for (std::size_t k = 0; k < tokens_.size(); ++k) ids_.emplace(tokens_[k], static_cast<int>(k) + first_token);
 }
 
-Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level,
-                                         std::size_t max_size) {
-  if (max_size < first_token + 1) {
-    throw std::invalid_argument("Seq2SeqVocabulary::fit: max_size must be at least 5 (4 reserved ids + 1 token), got " +
-                                std::to_string(max_size));
+namespace {
+
+// Token counts in order of first appearance; fit and fit_tokens feed it one text at a time, so
+// fitting on texts never holds every token list at once.
+class TokenCounts {
+ public:
+  explicit TokenCounts(std::size_t max_size) {
+    if (max_size < Seq2SeqVocabulary::first_token + 1) {
+      throw std::invalid_argument(
+          "Seq2SeqVocabulary::fit: max_size must be at least 5 (4 reserved ids + 1 token), got " +
+          std::to_string(max_size));
+    }
   }
-  const Seq2SeqVocabulary splitter(level);
-  std::unordered_map<std::string, std::size_t> index;        // token -> position in `counted`
-  std::vector<std::pair<std::string, std::size_t>> counted;  // in order of first appearance
-  for (const std::string& text : texts) {
-    for (std::string& token : splitter.split(text)) {
+  void add(const std::vector<std::string>& tokens) {
+    for (const std::string& token : tokens) {
       if (token.find('\n') != std::string::npos) {
         throw std::invalid_argument("Seq2SeqVocabulary::fit: a token contains a line break (it could not be stored)");
       }
-      const auto found = index.find(token);
-      if (found != index.end()) {
-        ++counted[found->second].second;
+      const auto found = index_.find(token);
+      if (found != index_.end()) {
+        ++counted_[found->second].second;
       } else {
-        index.emplace(token, counted.size());
-        counted.emplace_back(std::move(token), 1);
+        index_.emplace(token, counted_.size());
+        counted_.emplace_back(token, 1);
       }
     }
   }
-  // Stable: equal counts keep their first-appearance order, so a training set fixes the ids.
-  std::stable_sort(counted.begin(), counted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  const std::size_t keep = std::min(counted.size(), max_size - first_token);
-  std::vector<std::string> tokens;
-  tokens.reserve(keep);
-  for (std::size_t k = 0; k < keep; ++k) tokens.push_back(std::move(counted[k].first));
-  return Seq2SeqVocabulary(level, std::move(tokens));
+  // The `keep` most frequent tokens; stable, so equal counts keep their first-appearance order
+  // and a training set fixes the ids.
+  std::vector<std::string> most_frequent(std::size_t keep) {
+    std::stable_sort(counted_.begin(), counted_.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    keep = std::min(counted_.size(), keep);
+    std::vector<std::string> tokens;
+    tokens.reserve(keep);
+    for (std::size_t k = 0; k < keep; ++k) tokens.push_back(std::move(counted_[k].first));
+    return tokens;
+  }
+
+ private:
+  std::unordered_map<std::string, std::size_t> index_;        // token -> position in counted_
+  std::vector<std::pair<std::string, std::size_t>> counted_;  // in order of first appearance
+};
+
+}  // namespace
+
+Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level,
+                                         std::size_t max_size) {
+  TokenCounts counts(max_size);
+  const Seq2SeqVocabulary splitter(level);
+  for (const std::string& text : texts) counts.add(splitter.split(text));
+  return Seq2SeqVocabulary(level, counts.most_frequent(max_size - first_token));
+}
+
+Seq2SeqVocabulary Seq2SeqVocabulary::fit_tokens(const std::vector<std::vector<std::string>>& token_lists,
+                                                TokenLevel level, std::size_t max_size) {
+  TokenCounts counts(max_size);
+  for (const std::vector<std::string>& tokens : token_lists) counts.add(tokens);
+  return Seq2SeqVocabulary(level, counts.most_frequent(max_size - first_token));
 }
 
 std::vector<std::string> Seq2SeqVocabulary::split(std::string_view text) const {
@@ -85,7 +114,10 @@ std::vector<std::string> Seq2SeqVocabulary::split(std::string_view text) const {
 }
 
 std::vector<int> Seq2SeqVocabulary::encode(std::string_view text, bool add_bos_eos) const {
-  const std::vector<std::string> pieces = split(text);
+  return encode_tokens(split(text), add_bos_eos);
+}
+
+std::vector<int> Seq2SeqVocabulary::encode_tokens(const std::vector<std::string>& pieces, bool add_bos_eos) const {
   std::vector<int> ids;
   ids.reserve(pieces.size() + 2);
   if (add_bos_eos) ids.push_back(bos);

@@ -29,9 +29,25 @@ struct ParallelLimits {
   std::size_t max_examples = 1 << 21;  // the largest Tatoeba pair files hold ≈ 500k pairs
 };
 
+// What a load read and what it skipped, so nothing is dropped silently.
+struct ParallelLoadReport {
+  std::size_t lines = 0;             // lines read, blank ones included
+  std::size_t pairs = 0;             // pairs returned
+  std::size_t blank_lines = 0;       // skipped: empty or only spaces and tabs
+  std::size_t with_attribution = 0;  // pairs that had a third column (ignored)
+  // "3 pairs from 5 lines; skipped 2 blank lines" (no "; skipped" part when nothing was).
+  std::string summary() const;
+};
+
 // One pair per line: "source<TAB>target", optionally followed by "<TAB>anything" (ignored: the
 // attribution column of Tatoeba files). LF or CRLF line ends, an optional UTF-8 BOM; blank lines
-// are skipped; spaces around each side are trimmed. Errors (DataError, message verbatim):
+// are skipped (counted in `report` when given); spaces around each side are trimmed. A binary file
+// is recognised from its first 4 KiB, before any line is parsed. Errors (DataError, verbatim):
+//   "<file>: this is a zip archive, not a text file: extract the .txt or .tsv inside and load that"
+//   "<file>: this is a gzip-compressed file, not a text file: decompress it first"
+//   "<file>: this file is UTF-16, not UTF-8: save it as UTF-8"
+//   "<file>: this is not a text file (it contains NUL bytes)"   (NUL in the first 4 KiB)
+//   "<file>:<line>: this is not a text file (it contains NUL bytes)"   (NUL further on)
 //   "<file>:<line>: expected 'source<TAB>target' but the line has no tab"
 //   "<file>:<line>: the source (before the first tab) is empty"
 //   "<file>:<line>: the target (after the first tab) is empty"
@@ -40,12 +56,14 @@ struct ParallelLimits {
 //   "<file>: the file is empty"  (no non-blank line)
 //   "<file>: more than N pairs (the limit)"
 std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelLimits& limits = {},
-                                                const ProgressFn& progress = {});
+                                                const ProgressFn& progress = {}, ParallelLoadReport* report = nullptr);
 // The same from a path (native; FileSource errors name the path) or from bytes the caller owns
 // (the browser's ArrayBuffer); `name` is what error messages call the file.
-std::vector<ParallelExample> load_parallel_text_file(const std::string& path, const ParallelLimits& limits = {});
+std::vector<ParallelExample> load_parallel_text_file(const std::string& path, const ParallelLimits& limits = {},
+                                                     ParallelLoadReport* report = nullptr);
 std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, std::size_t size,
-                                                      const std::string& name, const ParallelLimits& limits = {});
+                                                      const std::string& name, const ParallelLimits& limits = {},
+                                                      ParallelLoadReport* report = nullptr);
 
 struct ParallelVocabularies {
   Seq2SeqVocabulary source;

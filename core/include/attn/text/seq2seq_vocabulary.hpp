@@ -52,11 +52,17 @@ class Seq2SeqVocabulary {
   // reserved ids, like Keras' num_words). Throws std::invalid_argument when max_size < 5 or a
   // token contains '\n' (it could not be stored), and TextError for invalid UTF-8.
   static Seq2SeqVocabulary fit(const std::vector<std::string>& texts, TokenLevel level, std::size_t max_size);
+  // The same counting rule on texts already split into tokens by the caller (e.g. by
+  // text/mt_tokenizer.hpp's language-aware rules), one list per text. Same errors.
+  static Seq2SeqVocabulary fit_tokens(const std::vector<std::vector<std::string>>& token_lists, TokenLevel level,
+                                      std::size_t max_size);
 
   // Tokens of `text` at this vocabulary's level (not yet ids).
   std::vector<std::string> split(std::string_view text) const;
   // text -> ids [Tx] (or [Ty] = BOS, ids.., EOS with add_bos_eos); unknown tokens -> <unk>.
   std::vector<int> encode(std::string_view text, bool add_bos_eos = false) const;
+  // The same for tokens split by the caller.
+  std::vector<int> encode_tokens(const std::vector<std::string>& tokens, bool add_bos_eos = false) const;
   // ids -> text: stops at the first EOS, skips PAD and BOS, shows <unk> as "<unk>"; character
   // level concatenates, word level joins with single spaces. Throws std::invalid_argument for
   // ids outside [0, size()).
