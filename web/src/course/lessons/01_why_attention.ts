@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { ANNOTATION_LABELS, H, S, row, toTensor } from './example';
 import type { Lesson } from './types';
 
@@ -154,5 +155,10 @@ export const lesson01: Lesson = {
       average whose weights change at every output step.</p>`,
     },
     { exercise: 'mean_context' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> In ${viewLink('seq2seq', 'the Seq2seq Alignment view')}
+      you can train the same reversal model with or without attention, then decode a string of your
+      own one output digit at a time and watch each row of the alignment appear.</p>`,
+    },
   ],
 };

@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import type { ScoreKindName } from '../../../generated/attn_engine.mjs';
 import { seededRandom } from '../grader';
 import { ANNOTATION_LABELS, H, S, matrix, toTensor } from './example';
@@ -118,5 +119,10 @@ export const lesson06: Lesson = {
     { exercise: 'luong_general_score' },
     { exercise: 'luong_concat_score' },
     { exercise: 'luong_location_score' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> ${viewLink('lab', 'The Attention Lab')} switches
+      between these scoring functions on the same inputs, and its scaling experiment repeats the
+      $\\sqrt{d_k}$ question above for many sizes of $d_k$.</p>`,
+    },
   ],
 };
