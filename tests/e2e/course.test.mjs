@@ -329,11 +329,18 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
 
   await page.goto(env.baseUrl + 'course.html#map');
   const lesson2 = page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]');
-  assert.equal(await lesson2.textContent(), '2/2 ✓');
-  assert.equal(await page.locator('[data-testid="map-lesson-4"] [data-testid="lesson-progress"]').textContent(), '0/2');
+  assert.equal(await lesson2.textContent(), '1/1 exercise · 1/1 question ✓');
+  assert.equal(
+    await page.locator('[data-testid="map-lesson-4"] [data-testid="lesson-progress"]').textContent(),
+    '0/1 exercise · 0/1 question',
+  );
+  assert.equal(
+    await page.locator('[data-testid="map-lesson-9"] [data-testid="lesson-progress"]').textContent(),
+    '0/6 exercises',
+  );
   assert.match(
     await page.locator('[data-testid="course-summary"]').textContent(),
-    /^1 of 26 coding exercises solved\.$/,
+    /^1 of 26 coding exercises solved; 1 of 7 prediction questions answered\.$/,
   );
 
   const reset = page.getByRole('button', { name: 'Reset my progress' });
@@ -343,9 +350,12 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
       name: 'Click again to erase solved exercises and drafts',
     })
     .click();
-  assert.equal(await lesson2.textContent(), '0/2');
+  assert.equal(await lesson2.textContent(), '0/1 exercise · 0/1 question');
   await page.reload();
-  assert.equal(await page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]').textContent(), '0/2');
+  assert.equal(
+    await page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]').textContent(),
+    '0/1 exercise · 0/1 question',
+  );
   await page.goto(env.baseUrl + 'course.html#lesson-3');
   assert.doesNotMatch(await page.locator('[data-testid="exercise-dot_scores"] .cm-content').textContent(), /my draft/);
   assert.deepEqual(problems, []);
