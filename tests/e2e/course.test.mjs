@@ -187,6 +187,36 @@ for (const mistake of MISTAKES) {
   });
 }
 
+test('course: each view links to the lessons that explain it, and a lesson links to its view', async () => {
+  const { page, problems } = await openPage(env, 'index.html#/studio');
+  for (const [view, lessons] of [
+    ['lab', [4, 5, 6]],
+    ['studio', [10]],
+    ['seq2seq', [1, 9]],
+    ['transformer', [8]],
+  ]) {
+    await page.goto(env.baseUrl + `index.html#/${view}`);
+    const line = page.locator(`[data-testid="explained-in-${view}"]`);
+    await line.waitFor();
+    assert.equal(await line.isVisible(), true, view);
+    assert.match(await line.textContent(), /^Explained in the course: lesson \d+ \(/);
+    assert.deepEqual(
+      await line.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      lessons.map((n) => `./course.html#lesson-${n}`),
+      view,
+    );
+  }
+  // Follow one: the Studio's link opens lesson 10, whose link to the Studio comes back.
+  await page.goto(env.baseUrl + 'index.html#/studio');
+  await page.locator('[data-testid="explained-in-studio"] a').click();
+  await page.waitForSelector('[data-testid="lesson-10"]');
+  await page.locator('[data-testid="lesson-10"] a.view-link[data-view="studio"]').first().click();
+  await page.waitForSelector('[data-testid="explained-in-studio"]');
+  assert.match(page.url(), /index\.html#\/studio/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('course: a syntax error is placed at its line and column and marked in the editor until the next edit', async () => {
   const { page, problems } = await openLesson(2);
   const id = 'single_dot_score';
