@@ -709,27 +709,47 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your pooling (\d+\.\d) %/);
   assert.equal(mine, engineAccuracy);
   assert.match(await demo.locator('[role="status"]').textContent(), /the same predictions as the engine’s own/);
-  assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 6);
+  assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 8);
   await demo.locator('[data-testid="pooling-weights"]').waitFor();
 
-  // All weight on the last token: the model's predictions change.
-  const broken = solution.replace(
-    'return np.divide(exps, np.sum(exps));',
-    'return exps.map((_, t) => (t === exps.length - 1 ? 1 : 0));',
-  );
-  assert.notEqual(broken, solution);
-  await setCode(page, 'attention_pooling', broken);
-  await draftSaved('exps.length - 1');
+  const paddingColumn = () =>
+    demo
+      .locator('[data-testid="pooling-table"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.cells[3].textContent));
+  assert.deepEqual([...new Set(await paddingColumn())], ['0.000'], 'the solution gives padding no weight');
+  // The batch holds padding: every review is padded to the model's 64 positions.
+  for (const cell of await demo.locator('[data-testid="pooling-table"] tbody tr td:nth-child(3)').allTextContents()) {
+    const [, real, pad] = cell.match(/^(\d+) \+ (\d+) padding$/).map(Number);
+    assert.equal(real + pad, 64, cell);
+  }
+
+  // The starter (padding gets weight), the bug the exercise is about: the model's answers change.
+  await exercise.getByRole('button', { name: 'Start over' }).click();
+  await draftSaved('TODO: padding still gets weight');
   await run.click();
   await page.waitForFunction(
     () =>
       document.querySelector('[data-testid="pooling-your-pooling"]')?.dataset.state === 'done' &&
-      /changes what the model says/.test(
+      /gives padding up to \d+\.\d % of a review’s weight, and that changes what the model says/.test(
         document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
       ),
     null,
     { timeout: 30000 },
   );
+  const leaked = (await paddingColumn()).map(Number);
+  assert.ok(
+    leaked.every((w) => w > 0.05),
+    `every review gives padding weight: ${leaked.join(', ')}`,
+  );
+  // Drawn: the "yours" row of the shortest review's map has weight on its <pad> columns.
+  const padCells = await demo.locator('[data-testid="pooling-weights"]').evaluate((map) => {
+    const heads = [...map.querySelectorAll('thead th[scope="col"]')].map((th) => th.textContent);
+    const yours = [...map.querySelectorAll('tbody tr')][1];
+    return [...yours.querySelectorAll('td')]
+      .filter((_, i) => heads[i] === '<pad>')
+      .map((td) => Number(td.dataset.value));
+  });
+  assert.ok(padCells.length > 30 && padCells.every((w) => w > 0), `${padCells.length} padding cells with weight`);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -40,8 +40,10 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
     title: 'Your pooling in a trained model',
     intro:
       'The classifier below (BiLSTM encoder, attention pooling with a learned query q, a logistic output) is trained here. ' +
-      'Its pooling step is then done by your attentionPool from the exercise above — your current draft — ' +
-      'and the model finishes the prediction from your weights.',
+      'Its pooling step is then done by your attentionPool from the exercise above — your current draft — on one ' +
+      'batch of the reviews below, each padded to the model’s length with a mask, as in training; the model ' +
+      'finishes every prediction from your weights on the review’s real tokens. Weight you give to padding is ' +
+      'weight taken from the review.',
     trainLabel: 'Train the classifier',
     runLabel: 'Run my attentionPool in the model',
     idleText: 'Train the classifier first; then run your attentionPool inside it.',

@@ -95,6 +95,14 @@ export const lesson10: Lesson = {
           { text: 'Two hours of noise; I checked my watch every ten minutes.', label: 0 },
           { text: 'Not bad at all, and the music is wonderful.', label: 1 },
           { text: 'Beautiful to look at, but dull and far too long.', label: 0 },
+          { text: 'Dull, and far too long.', label: 0 },
+          {
+            text:
+              'I went in knowing nothing about it and came out grateful. The two leads are wonderful together, ' +
+              'the script is sharp and often very funny, and the last half hour moved me more than anything I ' +
+              'have seen in a cinema for years. See it.',
+            label: 1,
+          },
         ],
       },
     },
