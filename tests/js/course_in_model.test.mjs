@@ -128,7 +128,11 @@ function runPadded(code, items, size) {
   return rows;
 }
 
-test('in a padded batch: the solution gives the engine’s predictions; the starter, which weights padding, breaks them', () => {
+const confidence = (rows, key) => rows.reduce((a, r) => a + Math.abs(r[key] - 0.5), 0) / rows.length;
+const summary = (rows, key) =>
+  `accuracy ${(100 * accuracy(rows, key)).toFixed(1)} %, confidence ${confidence(rows, key).toFixed(3)}`;
+
+test('in a padded batch: the solution gives the engine’s predictions; the starter, which weights padding, dilutes them', () => {
   const right = runPadded(EXERCISES.attention_pooling.solution, reviews, 16);
   const worstRight = Math.max(...right.map((r) => Math.abs(r.mine - r.engine)));
   assert.ok(worstRight < 1e-4, `solution: largest probability difference ${worstRight}`);
@@ -143,16 +147,17 @@ test('in a padded batch: the solution gives the engine’s predictions; the star
   );
 
   const wrong = runPadded(EXERCISES.attention_pooling.starter, reviews, 16);
-  const changed = wrong.filter((r) => r.mine > 0.5 !== r.engine > 0.5).length;
   const meanOnPadding = wrong.reduce((a, r) => a + r.onPadding, 0) / wrong.length;
+  const meanChange = wrong.reduce((a, r) => a + Math.abs(r.mine - r.engine), 0) / wrong.length;
   console.log(
-    `padded batches of 16 (width ${SMALL_MODEL.maxlen}), ${reviews.length} test reviews: engine ${(100 * accuracy(right, 'engine')).toFixed(1)} %, ` +
-      `solution ${(100 * accuracy(right, 'mine')).toFixed(1)} %, starter ${(100 * accuracy(wrong, 'mine')).toFixed(1)} % ` +
-      `(${changed} predictions flipped, mean weight on padding ${meanOnPadding.toFixed(3)})`,
+    `padded batches of 16 (width ${SMALL_MODEL.maxlen}), ${reviews.length} test reviews: engine ${summary(right, 'engine')}; ` +
+      `starter ${summary(wrong, 'mine')}; mean weight on padding ${meanOnPadding.toFixed(3)}, mean |ΔP| ${meanChange.toFixed(3)}`,
   );
+  // Padding's states are zero (the masked encoder), so weight on padding is taken from the review:
+  // the pooled vector shrinks and every answer drifts toward 0.5.
   assert.ok(meanOnPadding > 0.3, `mean weight on padding ${meanOnPadding}`);
-  assert.ok(changed >= reviews.length / 10, `${changed} of ${reviews.length} predictions flipped`);
-  assert.ok(accuracy(wrong, 'mine') <= accuracy(right, 'engine') - 0.1, 'the accuracy drops by 10 points or more');
+  assert.ok(meanChange > 0.05, `mean probability change ${meanChange}`);
+  assert.ok(confidence(wrong, 'mine') < 0.7 * confidence(right, 'engine'), 'the confidence falls by 30 % or more');
 });
 
 test('in a padded batch: on lesson 10’s own reviews, the starter visibly changes the model’s answers', () => {
@@ -162,14 +167,15 @@ test('in a padded batch: on lesson 10’s own reviews, the starter visibly chang
   assert.ok(Math.max(...right.map((r) => Math.abs(r.mine - r.engine))) < 1e-4);
   const largest = Math.max(...wrong.map((r) => Math.abs(r.mine - r.engine)));
   console.log(
-    `lesson 10's ${wrong.length} reviews: engine ${(100 * accuracy(right, 'engine')).toFixed(1)} %, starter ${(100 * accuracy(wrong, 'mine')).toFixed(1)} %, ` +
+    `lesson 10's ${wrong.length} reviews: engine ${summary(right, 'engine')}; starter ${summary(wrong, 'mine')}; ` +
       `largest change in P ${largest.toFixed(3)}, weight on padding ${wrong.map((r) => r.onPadding.toFixed(2)).join(' ')}`,
   );
   assert.ok(largest > 0.1, `largest probability change ${largest}`);
   assert.ok(
-    wrong.every((r) => r.onPadding > 0.2),
-    'every review loses weight to padding',
+    wrong.filter((r) => r.onPadding > 0.2).length >= wrong.length - 1,
+    'all but the longest review lose weight to padding',
   );
+  assert.ok(confidence(wrong, 'mine') < 0.7 * confidence(right, 'engine'), 'the confidence falls by 30 % or more');
 });
 
 test('in the model: bad calls get clear messages', () => {

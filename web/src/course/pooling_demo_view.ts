@@ -123,6 +123,11 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
       }
       const correct = (p: number | null, label: number) => p !== null && (p > 0.5 ? 1 : 0) === label;
       const engineAccuracy = rows.filter((r) => correct(r.pEngine, r.label)).length / rows.length;
+      // How sure the model is, |P − 0.5| on average: weight on padding (zero states) dilutes a review.
+      const engineConfidence = rows.reduce((a, r) => a + Math.abs(r.pEngine - 0.5), 0) / rows.length;
+      const mineConfidence = rows.every((r) => r.pMine !== null)
+        ? rows.reduce((a, r) => a + Math.abs((r.pMine as number) - 0.5), 0) / rows.length
+        : null;
       const mineAccuracy = rows.filter((r) => correct(r.pMine, r.label)).length / rows.length;
       const table = el(
         'table',
@@ -179,6 +184,13 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
           { dataset: { testid: 'pooling-accuracy' } },
           `Accuracy on these ${rows.length} reviews (one batch padded to ${width} positions): engine ${percent(engineAccuracy)}, with your pooling ${percent(mineAccuracy)}.`,
         ),
+        el(
+          'p',
+          { dataset: { testid: 'pooling-confidence' } },
+          `Mean confidence |P − 0.5|: engine ${engineConfidence.toFixed(3)}, with your pooling ${
+            mineConfidence === null ? '—' : mineConfidence.toFixed(3)
+          }.`,
+        ),
         heatmap.element,
         table,
       );
@@ -189,7 +201,8 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
         worst < 1e-4
           ? 'Your pooling gives the model the same predictions as the engine’s own.'
           : leaked > 1e-6
-            ? `Your pooling gives padding up to ${percent(leaked)} of a review’s weight, and that changes what the model says: compare the columns.`
+            ? `Your pooling gives padding up to ${percent(leaked)} of a review’s weight, and that changes what the model says: ` +
+              'padding’s states are zero, so that weight is taken from the review and its answer drifts toward 0.5. Compare the columns.'
             : 'Your pooling changes what the model says: compare the columns.',
       );
     },
