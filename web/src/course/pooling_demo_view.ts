@@ -163,19 +163,27 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
           ),
         ),
       );
-      // The shortest review has the most padding: the one where a leak shows most.
+      // The shortest review has the most padding: the one where a leak shows most. Its padding
+      // positions are drawn as one column, their total weight (64 columns would not fit a phone).
       const first = rows.reduce((a, b) => (b.tokens.length < a.tokens.length ? b : a));
-      const padded = (w: number[]) => [...w, ...new Array<number>(width - w.length).fill(0)];
+      const pads = width - first.tokens.length;
+      const withPadding = (w: number[]) => [
+        ...w.slice(0, first.tokens.length),
+        w.slice(first.tokens.length).reduce((a, b) => a + b, 0),
+      ];
       const heatmap = createHeatmap(
-        `pooling weights of the shortest review, padded to ${width} positions`,
+        `pooling weights of the shortest review; its ${pads} padding positions summed in the last column`,
         'pooling-weights',
       );
       heatmap.update({
-        values: [...padded(first.engine), ...(first.mine ?? padded(first.engine).map(() => NaN))],
+        values: [
+          ...withPadding([...first.engine, ...new Array<number>(pads).fill(0)]),
+          ...(first.mine ? withPadding(first.mine) : new Array<number>(first.tokens.length + 1).fill(NaN)),
+        ],
         rows: 2,
-        cols: width,
+        cols: first.tokens.length + 1,
         rowLabels: ['engine', 'yours'],
-        colLabels: [...first.tokens, ...new Array<string>(width - first.tokens.length).fill('<pad>')],
+        colLabels: [...first.tokens, `<pad> ×${pads}`],
         range: [0, 1],
       });
       results.replaceChildren(
