@@ -117,3 +117,18 @@ test('docs: the count reader reads words, hyphenated words and digits', () => {
     ],
   );
 });
+
+test('lesson 9: its numeric example dates read day first, as the date models do (numeric_dmy_short)', () => {
+  const lesson = LESSONS.find((l) => l.number === 9);
+  const text = lesson.blocks
+    .filter((b) => 'html' in b)
+    .map((b) => b.html)
+    .join(' ');
+  const iso = text.match(/ISO form, (\d{4})-(\d{2})-(\d{2})/);
+  assert.ok(iso, 'the lesson names the ISO form of its example');
+  const numeric = [...text.matchAll(/"(\d{2})\/(\d{2})\/(\d{2})"/g)];
+  assert.ok(numeric.length >= 1, 'the lesson shows a dd/mm/yy example');
+  for (const [phrase, day, month, year] of numeric) {
+    assert.equal(`19${year}-${month}-${day}`, iso.slice(1).join('-'), `${phrase} read day first`);
+  }
+});
