@@ -12,6 +12,7 @@ import { aclImdbFiles } from '../js/support/aclimdb_files.mjs';
 import { loadWebModules } from '../js/support/web_modules.mjs';
 import { openPage, startBrowser } from './support/browser.mjs';
 import { setCode, stopOnFirstProgress } from './support/course.mjs';
+import { texProblems } from '../js/support/tex_check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let env;
@@ -66,7 +67,7 @@ const MISTAKES = [
     // wrong axis: one "score" per feature instead of per annotation
     code: 'function dotAttentionScore(dec, H) { return dec.map((s, i) => H.reduce((sum, h) => sum + h[i] * s, 0)); }',
     message:
-      /Case “the course example \(4 annotations of size 3\)” failed: expected 4 entries, got 3 — is it summed or indexed along the wrong axis\?/,
+      /Case “the course example \(4 annotations of size 3\)” failed: expected 4 entries, got 3 — 3 is the length of another axis of the inputs: is it summed or indexed along the wrong axis\?(?!\.)/,
   },
   {
     id: 'softmax',
@@ -105,7 +106,8 @@ const MISTAKES = [
   const a = matVec(W1, s);
   return H.map((h) => { const b = matVec(W2, h); return v.reduce((acc, v_a, i) => acc + v_a * (a[i] + b[i]), 0); });
 }`,
-    message: /Case “identity-like weights \(A = 2, d = 2\)” failed at \[0\]: expected 1\.5232, got 2/,
+    message:
+      /Case “identity-like weights \(A = 2, d = 2\)” failed at \[0\]: expected 1\.5232, got 2\.[\s\S]*without the tanh: apply Math\.tanh/,
   },
   {
     id: 'causal_mask',
@@ -167,6 +169,7 @@ for (const mistake of MISTAKES) {
     const failed = await check(page, mistake.id);
     assert.equal(failed.state, 'fail', failed.text);
     assert.match(failed.text, mistake.message);
+    assert.doesNotMatch(failed.text, /[?!.:]\.(?!\d)/, 'no doubled punctuation');
     assert.match(failed.text, /Expected: .*Got: /s);
     assert.equal(await exercise.getAttribute('data-solved'), 'false');
 
@@ -183,6 +186,89 @@ for (const mistake of MISTAKES) {
     await page.close();
   });
 }
+
+test('course: each view links to the lessons that explain it, and a lesson links to its view', async () => {
+  const { page, problems } = await openPage(env, 'index.html#/studio');
+  for (const [view, lessons] of [
+    ['lab', [4, 5, 6]],
+    ['studio', [10]],
+    ['seq2seq', [1, 9]],
+    ['transformer', [8]],
+  ]) {
+    await page.goto(env.baseUrl + `index.html#/${view}`);
+    const line = page.locator(`[data-testid="explained-in-${view}"]`);
+    await line.waitFor();
+    assert.equal(await line.isVisible(), true, view);
+    assert.match(await line.textContent(), /^Explained in the course: lesson \d+ \(/);
+    assert.deepEqual(
+      await line.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      lessons.map((n) => `./course.html#lesson-${n}`),
+      view,
+    );
+  }
+  // Follow one: the Studio's link opens lesson 10, whose link to the Studio comes back.
+  await page.goto(env.baseUrl + 'index.html#/studio');
+  await page.locator('[data-testid="explained-in-studio"] a').click();
+  await page.waitForSelector('[data-testid="lesson-10"]');
+  await page.locator('[data-testid="lesson-10"] a.view-link[data-view="studio"]').first().click();
+  await page.waitForSelector('[data-testid="explained-in-studio"]');
+  assert.match(page.url(), /index\.html#\/studio/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: a syntax error is placed at its line and column and marked in the editor until the next edit', async () => {
+  const { page, problems } = await openLesson(2);
+  const id = 'single_dot_score';
+  const exercise = page.locator(`[data-testid="exercise-${id}"]`);
+  await setCode(
+    page,
+    id,
+    'function singleDotAttentionScore(dec, enc) {\n  let score = 0;\n  score += dec[0] *;\n  return score;\n}',
+  );
+  const failed = await check(page, id);
+  assert.equal(failed.state, 'compile-error', failed.text);
+  assert.match(failed.text, /✗ Your code does not run: SyntaxError: .* \(line 3, column 20, marked in the editor\)\./);
+  // What is drawn: the third line tinted, the ';' underlined, a ✗ in the gutter beside line 3.
+  const drawn = await exercise.evaluate((root) => {
+    const lines = [...root.querySelectorAll('.cm-line')];
+    const marked = lines.findIndex((l) => l.classList.contains('cm-syntax-error-line'));
+    const token = root.querySelector('.cm-syntax-error');
+    const marker = root.querySelector('.cm-syntax-error-marker');
+    const markerBox = marker?.getBoundingClientRect();
+    const lineBox = lines[marked]?.getBoundingClientRect();
+    return {
+      marked,
+      count: root.querySelectorAll('.cm-syntax-error-line').length,
+      background: getComputedStyle(lines[marked]).backgroundColor,
+      otherBackground: getComputedStyle(lines[0]).backgroundColor,
+      token: token?.textContent,
+      underline: token ? getComputedStyle(token).textDecorationLine : null,
+      markerText: marker?.textContent,
+      markerBesideLine:
+        markerBox && lineBox
+          ? Math.abs(markerBox.top + markerBox.height / 2 - (lineBox.top + lineBox.height / 2)) < lineBox.height / 2
+          : false,
+    };
+  });
+  assert.equal(drawn.marked, 2, 'the third line is marked');
+  assert.equal(drawn.count, 1);
+  assert.notEqual(drawn.background, drawn.otherBackground, 'the marked line is tinted');
+  assert.notEqual(drawn.background, 'rgba(0, 0, 0, 0)');
+  assert.equal(drawn.token, ';');
+  assert.match(drawn.underline, /underline/);
+  assert.equal(drawn.markerText, '✗');
+  assert.ok(drawn.markerBesideLine, 'the gutter marker sits beside the marked line');
+  // The next edit removes the marker (it described the code as it was).
+  await exercise.locator('.cm-content').press('End');
+  await page.keyboard.type(' ');
+  await page.waitForFunction(
+    (root) => !root.querySelector('.cm-syntax-error-line, .cm-syntax-error-marker'),
+    await exercise.elementHandle(),
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
 
 test('course: a failed check shows the learner heatmap next to the reference, hints come one by one', async () => {
   const { page, problems } = await openLesson(4);
@@ -329,11 +415,18 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
 
   await page.goto(env.baseUrl + 'course.html#map');
   const lesson2 = page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]');
-  assert.equal(await lesson2.textContent(), '2/2 ✓');
-  assert.equal(await page.locator('[data-testid="map-lesson-4"] [data-testid="lesson-progress"]').textContent(), '0/2');
+  assert.equal(await lesson2.textContent(), '1/1 exercise · 1/1 question ✓');
+  assert.equal(
+    await page.locator('[data-testid="map-lesson-4"] [data-testid="lesson-progress"]').textContent(),
+    '0/1 exercise · 0/1 question',
+  );
+  assert.equal(
+    await page.locator('[data-testid="map-lesson-9"] [data-testid="lesson-progress"]').textContent(),
+    '0/6 exercises',
+  );
   assert.match(
     await page.locator('[data-testid="course-summary"]').textContent(),
-    /^1 of 26 coding exercises solved\.$/,
+    /^1 of 26 coding exercises solved; 1 of 7 prediction questions answered\.$/,
   );
 
   const reset = page.getByRole('button', { name: 'Reset my progress' });
@@ -343,9 +436,12 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
       name: 'Click again to erase solved exercises and drafts',
     })
     .click();
-  assert.equal(await lesson2.textContent(), '0/2');
+  assert.equal(await lesson2.textContent(), '0/1 exercise · 0/1 question');
   await page.reload();
-  assert.equal(await page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]').textContent(), '0/2');
+  assert.equal(
+    await page.locator('[data-testid="map-lesson-2"] [data-testid="lesson-progress"]').textContent(),
+    '0/1 exercise · 0/1 question',
+  );
   await page.goto(env.baseUrl + 'course.html#lesson-3');
   assert.doesNotMatch(await page.locator('[data-testid="exercise-dot_scores"] .cm-content').textContent(), /my draft/);
   assert.deepEqual(problems, []);
@@ -433,7 +529,11 @@ test('course: progress view; export to a file, clear, import restores it; a bad 
 
 test('course: every lesson renders its maths and live figures; the start page links to the course', async () => {
   const { page, problems } = await openLesson(1);
-  for (let n = 1; n <= 10; n++) {
+  await page.goto(env.baseUrl + 'course.html#map');
+  await page.waitForSelector('[data-testid="map-lesson-1"]');
+  const lessons = await page.locator('[data-testid^="map-lesson-"]').count();
+  const linkedViews = new Set();
+  for (let n = 1; n <= lessons; n++) {
     await page.goto(env.baseUrl + `course.html#lesson-${n}`);
     await page.waitForSelector(`[data-testid="lesson-${n}"]`);
     assert.ok((await page.locator('.katex').count()) > 0, `lesson ${n} has typeset maths`);
@@ -445,7 +545,17 @@ test('course: every lesson renders its maths and live figures; the start page li
     );
     assert.ok(figures >= 1, `lesson ${n} has a live figure`);
     assert.equal(await page.locator('.katex-error').count(), 0);
+    // What KaTeX typeset: no command that lost its backslash ("e^{−extloss}", "alpha_t").
+    const sources = await page.locator('.katex annotation[encoding="application/x-tex"]').allTextContents();
+    for (const source of sources) assert.deepEqual(texProblems(source), [], `lesson ${n}: $${source}$`);
+    for (const link of await page.locator('.lesson a.view-link').all()) {
+      const href = await link.getAttribute('href');
+      assert.match(href, /^\.\/index\.html#\/(lab|studio|seq2seq|transformer)$/, `lesson ${n}: ${href}`);
+      linkedViews.add(href);
+    }
   }
+  assert.equal(lessons, 10);
+  assert.equal(linkedViews.size, 4, `the lessons link to every view: ${[...linkedViews].join(', ')}`);
   // The seq2seq demos replaced the course's TODOs.
   for (const n of [1, 9]) {
     await page.goto(env.baseUrl + `course.html#lesson-${n}`);
@@ -601,27 +711,53 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your pooling (\d+\.\d) %/);
   assert.equal(mine, engineAccuracy);
   assert.match(await demo.locator('[role="status"]').textContent(), /the same predictions as the engine’s own/);
-  assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 6);
+  assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 8);
   await demo.locator('[data-testid="pooling-weights"]').waitFor();
 
-  // All weight on the last token: the model's predictions change.
-  const broken = solution.replace(
-    'return np.divide(exps, np.sum(exps));',
-    'return exps.map((_, t) => (t === exps.length - 1 ? 1 : 0));',
-  );
-  assert.notEqual(broken, solution);
-  await setCode(page, 'attention_pooling', broken);
-  await draftSaved('exps.length - 1');
+  const paddingColumn = () =>
+    demo
+      .locator('[data-testid="pooling-table"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.cells[3].textContent));
+  assert.deepEqual([...new Set(await paddingColumn())], ['0.000'], 'the solution gives padding no weight');
+  // The batch holds padding: every review is padded to the model's 64 positions.
+  for (const cell of await demo.locator('[data-testid="pooling-table"] tbody tr td:nth-child(3)').allTextContents()) {
+    const [, real, pad] = cell.match(/^(\d+) \+ (\d+) padding$/).map(Number);
+    assert.equal(real + pad, 64, cell);
+  }
+
+  // The starter (padding gets weight), the bug the exercise is about: the model's answers change.
+  await exercise.getByRole('button', { name: 'Start over' }).click();
+  await draftSaved('TODO: padding still gets weight');
   await run.click();
   await page.waitForFunction(
     () =>
       document.querySelector('[data-testid="pooling-your-pooling"]')?.dataset.state === 'done' &&
-      /changes what the model says/.test(
+      /gives padding up to \d+\.\d % of a review’s weight, and that changes what the model says/.test(
         document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
       ),
     null,
     { timeout: 30000 },
   );
+  const leaked = (await paddingColumn()).map(Number);
+  assert.ok(
+    leaked.every((w) => w > 0.05),
+    `every review gives padding weight: ${leaked.join(', ')}`,
+  );
+  // Drawn: the "yours" row of the shortest review's map has weight in its padding column.
+  const padCells = await demo.locator('[data-testid="pooling-weights"]').evaluate((map) => {
+    const heads = [...map.querySelectorAll('thead th[scope="col"]')].map((th) => th.textContent);
+    const [engine, yours] = [...map.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')]);
+    const at = heads.findIndex((h) => /^<pad> ×\d+$/.test(h));
+    return {
+      at,
+      last: heads.length - 1,
+      engine: Number(engine[at]?.dataset.value),
+      yours: Number(yours[at]?.dataset.value),
+    };
+  });
+  assert.equal(padCells.at, padCells.last, 'the padding column is the last');
+  assert.equal(padCells.engine, 0);
+  assert.ok(padCells.yours > 0.3, `weight on the padding column: ${padCells.yours}`);
   assert.deepEqual(problems, []);
   await page.close();
 });

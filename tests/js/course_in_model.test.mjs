@@ -15,12 +15,22 @@ let session;
 let loaded;
 let EXERCISES;
 let compileWithNp;
+let paddedBatch;
+let splitWeights;
+let lessonDemo;
 let reviews;
 
 before(async () => {
   engine = await loadEngine();
-  loaded = await loadWebModules('/src/course/exercises/index.ts', '/src/course/np_helper.ts');
-  [{ EXERCISES }, { compileWithNp }] = loaded.modules;
+  loaded = await loadWebModules(
+    '/src/course/exercises/index.ts',
+    '/src/course/np_helper.ts',
+    '/src/course/pooling_batch.ts',
+    '/src/course/lessons/index.ts',
+  );
+  let LESSONS;
+  [{ EXERCISES }, { compileWithNp }, { paddedBatch, splitWeights }, { LESSONS }] = loaded.modules;
+  lessonDemo = LESSONS.find((l) => l.number === 10).blocks.find((b) => 'pooling' in b).pooling;
   reviews = readFileSync(new URL('../../data/builtin/reviews.tsv', import.meta.url), 'utf8')
     .split('\n')
     .slice(1)
@@ -84,6 +94,88 @@ test('in the model: a pooling that puts all weight on the last token changes the
   );
   assert.ok(worst > 0.05, `largest probability change ${worst}`);
   assert.ok(accuracy(rows, 'mine') <= accuracy(rows, 'engine') - 0.05, 'the accuracy drops by 5 points or more');
+});
+
+/**
+ * The page's demo (pooling_demo_view.ts) on `texts`: the learner's pooling on batches of `size`
+ * reviews padded to the model's maxlen, each review finished from its real tokens' weights.
+ */
+function runPadded(code, items, size) {
+  const pool = compileWithNp(code, 'attentionPool');
+  const width = SMALL_MODEL.maxlen;
+  const rows = [];
+  for (let start = 0; start < items.length; start += size) {
+    const group = items.slice(start, start + size);
+    const probes = group.map(({ text }) => session.poolingProbe(text));
+    const { hidden, mask } = paddedBatch(
+      probes.map((p) => p.hidden),
+      width,
+    );
+    const { weights } = pool(hidden, Array.from(probes[0].query), mask);
+    group.forEach(({ text, label }, b) => {
+      const split = splitWeights(weights[b], probes[b].weights.length, width);
+      assert.ok(split, 'one finite weight per position');
+      const mine = session.probabilityWithWeights(text, { shape: [split.real.length], data: split.real });
+      rows.push({
+        label,
+        engine: probes[b].probability,
+        mine,
+        onPadding: split.onPadding,
+        length: mask[b].filter(Boolean).length,
+      });
+    });
+  }
+  return rows;
+}
+
+const confidence = (rows, key) => rows.reduce((a, r) => a + Math.abs(r[key] - 0.5), 0) / rows.length;
+const summary = (rows, key) =>
+  `accuracy ${(100 * accuracy(rows, key)).toFixed(1)} %, confidence ${confidence(rows, key).toFixed(3)}`;
+
+test('in a padded batch: the solution gives the engine’s predictions; the starter, which weights padding, dilutes them', () => {
+  const right = runPadded(EXERCISES.attention_pooling.solution, reviews, 16);
+  const worstRight = Math.max(...right.map((r) => Math.abs(r.mine - r.engine)));
+  assert.ok(worstRight < 1e-4, `solution: largest probability difference ${worstRight}`);
+  assert.equal(accuracy(right, 'mine'), accuracy(right, 'engine'));
+  assert.ok(
+    right.every((r) => Math.abs(r.onPadding) < 1e-9),
+    'the solution gives padding no weight',
+  );
+  assert.ok(
+    right.some((r) => r.length < SMALL_MODEL.maxlen / 2),
+    'the batches hold padding',
+  );
+
+  const wrong = runPadded(EXERCISES.attention_pooling.starter, reviews, 16);
+  const meanOnPadding = wrong.reduce((a, r) => a + r.onPadding, 0) / wrong.length;
+  const meanChange = wrong.reduce((a, r) => a + Math.abs(r.mine - r.engine), 0) / wrong.length;
+  console.log(
+    `padded batches of 16 (width ${SMALL_MODEL.maxlen}), ${reviews.length} test reviews: engine ${summary(right, 'engine')}; ` +
+      `starter ${summary(wrong, 'mine')}; mean weight on padding ${meanOnPadding.toFixed(3)}, mean |ΔP| ${meanChange.toFixed(3)}`,
+  );
+  // Padding's states are zero (the masked encoder), so weight on padding is taken from the review:
+  // the pooled vector shrinks and every answer drifts toward 0.5.
+  assert.ok(meanOnPadding > 0.3, `mean weight on padding ${meanOnPadding}`);
+  assert.ok(meanChange > 0.05, `mean probability change ${meanChange}`);
+  assert.ok(confidence(wrong, 'mine') < 0.7 * confidence(right, 'engine'), 'the confidence falls by 30 % or more');
+});
+
+test('in a padded batch: on lesson 10’s own reviews, the starter visibly changes the model’s answers', () => {
+  assert.equal(lessonDemo.model.maxlen, SMALL_MODEL.maxlen, 'the lesson pads to the width measured here');
+  const right = runPadded(EXERCISES.attention_pooling.solution, lessonDemo.reviews, lessonDemo.reviews.length);
+  const wrong = runPadded(EXERCISES.attention_pooling.starter, lessonDemo.reviews, lessonDemo.reviews.length);
+  assert.ok(Math.max(...right.map((r) => Math.abs(r.mine - r.engine))) < 1e-4);
+  const largest = Math.max(...wrong.map((r) => Math.abs(r.mine - r.engine)));
+  console.log(
+    `lesson 10's ${wrong.length} reviews: engine ${summary(right, 'engine')}; starter ${summary(wrong, 'mine')}; ` +
+      `largest change in P ${largest.toFixed(3)}, weight on padding ${wrong.map((r) => r.onPadding.toFixed(2)).join(' ')}`,
+  );
+  assert.ok(largest > 0.1, `largest probability change ${largest}`);
+  assert.ok(
+    wrong.filter((r) => r.onPadding > 0.2).length >= wrong.length - 1,
+    'all but the longest review lose weight to padding',
+  );
+  assert.ok(confidence(wrong, 'mine') < 0.7 * confidence(right, 'engine'), 'the confidence falls by 30 % or more');
 });
 
 test('in the model: bad calls get clear messages', () => {

@@ -21,12 +21,30 @@ export function lessonHash(lesson: Lesson): string {
   return `#lesson-${lesson.number}`;
 }
 
-export function lessonProgress(lesson: Lesson, progress: ProgressStore): { done: number; total: number } {
+export interface LessonProgress {
+  exercises: { done: number; total: number };
+  questions: { done: number; total: number };
+}
+
+/** A lesson's coding exercises solved and prediction questions answered, counted apart. */
+export function lessonProgress(lesson: Lesson, progress: ProgressStore): LessonProgress {
   const { exercises, predictions } = tasksOf(lesson);
   const p = progress.snapshot;
-  const done =
-    exercises.filter((id) => p.solved[id]).length + predictions.filter((id) => p.predictions[id] !== undefined).length;
-  return { done, total: exercises.length + predictions.length };
+  return {
+    exercises: { done: exercises.filter((id) => p.solved[id]).length, total: exercises.length },
+    questions: {
+      done: predictions.filter((id) => p.predictions[id] !== undefined).length,
+      total: predictions.length,
+    },
+  };
+}
+
+/** "1/2 exercises · 0/1 question" (a kind the lesson does not have is left out; none: "reading"). */
+export function progressLabel({ exercises, questions }: LessonProgress): string {
+  const part = (c: { done: number; total: number }, one: string, many: string) =>
+    c.total ? `${c.done}/${c.total} ${c.total === 1 ? one : many}` : '';
+  const parts = [part(exercises, 'exercise', 'exercises'), part(questions, 'question', 'questions')].filter(Boolean);
+  return parts.length ? parts.join(' · ') : 'reading';
 }
 
 export function createCourseMap(progress: ProgressStore): {
@@ -39,17 +57,19 @@ export function createCourseMap(progress: ProgressStore): {
     dataset: { testid: 'course-summary' },
   });
   const render = () => {
-    let solved = 0;
-    let total = 0;
+    const sum = { solved: 0, exercises: 0, answered: 0, questions: 0 };
     list.replaceChildren(
       ...LESSONS.map((lesson) => {
-        const { done, total: count } = lessonProgress(lesson, progress);
-        const exercises = tasksOf(lesson).exercises;
-        solved += exercises.filter((id) => progress.snapshot.solved[id]).length;
-        total += exercises.length;
+        const counts = lessonProgress(lesson, progress);
+        sum.solved += counts.exercises.done;
+        sum.exercises += counts.exercises.total;
+        sum.answered += counts.questions.done;
+        sum.questions += counts.questions.total;
+        const done = counts.exercises.done + counts.questions.done;
+        const count = counts.exercises.total + counts.questions.total;
         const complete = count > 0 && done === count;
         const bar = el('progress', { max: Math.max(1, count), value: done });
-        bar.setAttribute('aria-label', `${lesson.title}: ${done} of ${count} done`);
+        bar.setAttribute('aria-label', `${lesson.title}: ${progressLabel(counts)}`);
         return el(
           'li',
           {
@@ -64,13 +84,15 @@ export function createCourseMap(progress: ProgressStore): {
               className: 'map-progress',
               dataset: { testid: 'lesson-progress' },
             },
-            count ? `${done}/${count}${complete ? ' ✓' : ''}` : 'reading',
+            `${progressLabel(counts)}${complete ? ' ✓' : ''}`,
           ),
           bar,
         );
       }),
     );
-    summary.textContent = `${solved} of ${total} coding exercises solved.`;
+    summary.textContent =
+      `${sum.solved} of ${sum.exercises} coding exercises solved; ` +
+      `${sum.answered} of ${sum.questions} prediction questions answered.`;
   };
   render();
   const panel = createProgressPanel(progress);
@@ -106,10 +128,11 @@ export function createCourseMap(progress: ProgressStore): {
     el('h2', {}, 'A course on attention'),
     mathBlock(
       'p',
-      `Ten short lessons, from why attention was invented to self-attention and attention-based
-      classifiers. Each has live figures computed by the C++ engine (compiled to WebAssembly),
-      questions to predict, and functions to complete in JavaScript — checked against the engine
-      on fixed and random inputs. Your progress and code stay in this browser.`,
+      `${LESSONS.length} short lessons, from why attention was invented to self-attention and attention-based
+      classifiers. Each has live figures computed by the C++ engine (compiled to WebAssembly) and
+      functions to complete in JavaScript, checked against the engine on fixed and random inputs;
+      most also ask you to predict a result before the engine reveals it. Your progress and code
+      stay in this browser.`,
       'intro',
     ),
     summary,

@@ -8,11 +8,12 @@ import { themedHighlighting } from './code_highlight';
 import { createHeatmap, valueRange, type HeatmapData } from '../views/heatmap';
 import { el } from '../views/dom';
 import type { EngineCall, Exercise } from './exercises/types';
-import { ABS_TOL, REL_TOL, compare, describeMismatch, formatData } from './grader';
+import { ABS_TOL, REL_TOL, compare, describeMismatch, formatData, matchMistake, sentence } from './grader';
 import { mathBlock } from '../views/math';
 import type { ProgressStore } from './progress';
 import { NP_SOURCE } from './np_helper';
 import { runInSandbox, type CaseOutcome } from './sandbox';
+import { findSyntaxError, showSyntaxError, syntaxErrorMarker } from './syntax_error';
 
 export const TIME_LIMIT_MS = 2000;
 
@@ -73,6 +74,7 @@ export class ExerciseView {
         basicSetup,
         javascript(),
         themedHighlighting,
+        syntaxErrorMarker(),
         EditorView.contentAttributes.of({
           'aria-label': `Code of ${exercise.functionName}`,
         }),
@@ -162,7 +164,9 @@ export class ExerciseView {
   async check(): Promise<void> {
     const exercise = this.exercise;
     const cases = exercise.cases();
+    const code = this.code;
     this.checkButton.disabled = true;
+    showSyntaxError(this.editor, null);
     this.say('running', 'Running your code…');
     try {
       this.expected ??= Promise.all(cases.map((c) => exercise.reference(this.call, c.args)));
@@ -170,7 +174,7 @@ export class ExerciseView {
         this.expected,
         runInSandbox(
           {
-            code: this.code,
+            code,
             functionName: exercise.functionName,
             inputs: cases.map((c) => c.args),
             prelude: NP_SOURCE,
@@ -178,6 +182,19 @@ export class ExerciseView {
           TIME_LIMIT_MS,
         ),
       ]);
+      if (outcome.type === 'compile-error') {
+        // The sandbox's SyntaxError has no position: find it and mark it in the editor.
+        const place = findSyntaxError(code);
+        if (code === this.code) showSyntaxError(this.editor, place);
+        this.figures.replaceChildren();
+        this.fail(
+          outcome.type,
+          sentence(
+            `✗ Your code does not run: ${outcome.message}${place ? ` (line ${place.line}, column ${place.column}, marked in the editor)` : ''}`,
+          ),
+        );
+        return;
+      }
       if (outcome.type !== 'results') {
         this.figures.replaceChildren();
         this.fail(outcome.type, this.outcomeMessage(outcome));
@@ -187,17 +204,19 @@ export class ExerciseView {
         const result: CaseOutcome = outcome.results[i];
         if ('error' in result) {
           this.figures.replaceChildren();
-          this.fail('fail', `✗ Case “${cases[i].name}” threw ${result.error}.`);
+          this.fail('fail', sentence(`✗ Case “${cases[i].name}” threw ${result.error}`));
           return;
         }
         const mismatch = compare(expected[i], result.value);
         if (mismatch) {
-          const advice = exercise.diagnose?.(expected[i], result.value, cases[i].args);
+          const advice =
+            (await this.knownMistake(cases[i].args, expected[i], result.value)) ??
+            exercise.diagnose?.(expected[i], result.value, cases[i].args);
           const data = (text: string) => el('p', { className: 'data' }, text);
-          const detail = describeMismatch(mismatch);
+          const detail = describeMismatch(mismatch, cases[i].args);
           this.fail(
             'fail',
-            `✗ Case “${cases[i].name}” failed${detail.startsWith('at ') ? ' ' : ': '}${detail}.`,
+            sentence(`✗ Case “${cases[i].name}” failed${detail.startsWith('at ') ? ' ' : ': '}${detail}`),
             ...(advice ? [advice] : []),
             data(`Arguments: ${formatData(cases[i].args)}`),
             data(`Expected: ${formatData(expected[i])}`),
@@ -229,12 +248,30 @@ export class ExerciseView {
     }
   }
 
-  private outcomeMessage(outcome: Exclude<Awaited<ReturnType<typeof runInSandbox>>, { type: 'results' }>): string {
+  /** The hint of the exercise's known mistake whose result on this case is the learner's, if any. */
+  private async knownMistake(args: unknown[], expected: unknown, got: unknown): Promise<string | null> {
+    const mistakes = this.exercise.mistakes ?? [];
+    if (mistakes.length === 0) return null;
+    const outcomes = await Promise.all(
+      mistakes.map((m) =>
+        runInSandbox(
+          { code: m.code, functionName: this.exercise.functionName, inputs: [args], prelude: NP_SOURCE },
+          TIME_LIMIT_MS,
+        ),
+      ),
+    );
+    const values = outcomes.map((o) =>
+      o.type === 'results' && o.results[0] && 'value' in o.results[0] ? o.results[0].value : undefined,
+    );
+    return matchMistake(mistakes, values, expected, got);
+  }
+
+  private outcomeMessage(
+    outcome: Exclude<Awaited<ReturnType<typeof runInSandbox>>, { type: 'results' | 'compile-error' }>,
+  ): string {
     switch (outcome.type) {
       case 'timeout':
         return `✗ Stopped after ${outcome.ms / 1000} s: your code did not finish (an infinite loop?).`;
-      case 'compile-error':
-        return `✗ Your code does not run: ${outcome.message}`;
       case 'missing-function':
         return `✗ There is no function named ${outcome.name} in your code.`;
       case 'crashed':

@@ -119,8 +119,25 @@ export function formatData(value: unknown, maxItems = 8): string {
   return String(value);
 }
 
-/** One sentence about a mismatch, e.g. "at [0]: expected 0.1192, got NaN". */
-export function describeMismatch(m: Mismatch): string {
+/** Every axis length of the arguments (nested arrays, read along their first elements). */
+function axisLengths(args: unknown[]): Set<number> {
+  const lengths = new Set<number>();
+  const walk = (value: unknown) => {
+    if (!Array.isArray(value)) return;
+    lengths.add(value.length);
+    walk(value[0]);
+  };
+  args.forEach(walk);
+  return lengths;
+}
+
+/**
+ * One sentence about a mismatch, e.g. "at [0]: expected 0.1192, got NaN". With the case's
+ * arguments, a wrong length is blamed on a wrong axis only on evidence: when the length the
+ * learner returned is the length of some axis of the inputs (one entry per feature instead of one
+ * per annotation, say), not for any wrong length (an empty result, one entry too many).
+ */
+export function describeMismatch(m: Mismatch, args: unknown[] = []): string {
   const where = m.path ? ` at ${m.path}` : '';
   switch (m.kind) {
     case 'value':
@@ -128,7 +145,11 @@ export function describeMismatch(m: Mismatch): string {
     case 'not-finite':
       return `${where ? `${where.trim()}: ` : ''}expected ${formatData(m.expected)}, got ${formatData(m.got)} — a NaN or Infinity usually means an overflow (Math.exp of a large number) or 0/0`;
     case 'length':
-      return `${where ? `${where.trim()}: ` : ''}expected ${m.expected} entries, got ${m.got} — is it summed or indexed along the wrong axis?`;
+      return `${where ? `${where.trim()}: ` : ''}expected ${m.expected} entries, got ${m.got}${
+        axisLengths(args).has(m.got)
+          ? ` — ${m.got} is the length of another axis of the inputs: is it summed or indexed along the wrong axis?`
+          : ''
+      }`;
     case 'type':
       return `${where ? `${where.trim()}: ` : ''}expected ${m.expected}, got ${m.got}`;
   }
@@ -152,4 +173,37 @@ export function randomMatrix(random: () => number, rows: number, cols: number, s
 }
 export function randomVector(random: () => number, n: number, scale = 2): number[] {
   return Array.from({ length: n }, () => Math.round((random() * 2 - 1) * scale * 100) / 100);
+}
+
+/** A known-wrong variant of an exercise's solution, and what to tell a learner whose result is its. */
+export interface KnownMistake {
+  /** One sentence of advice, e.g. "The tanh is missing: …". */
+  hint: string;
+  /** The solution with that one mistake: run on the failing case to see what the mistake gives. */
+  code: string;
+}
+
+/**
+ * The hint of the first known mistake whose result on the failing case is the learner's result
+ * (within the grader's tolerance) while differing from the expected one; null when none is (a
+ * mistake that gives the right answer on this case is no evidence). `variants[i]` is mistake i's
+ * result on the case, or undefined when it did not run.
+ */
+export function matchMistake(
+  mistakes: readonly KnownMistake[],
+  variants: readonly unknown[],
+  expected: unknown,
+  got: unknown,
+): string | null {
+  for (let i = 0; i < mistakes.length; i++) {
+    const value = variants[i];
+    if (value === undefined) continue;
+    if (compare(expected, value) !== null && compare(value, got) === null) return mistakes[i].hint;
+  }
+  return null;
+}
+
+/** A sentence ending in its own punctuation gets no extra full stop. */
+export function sentence(text: string): string {
+  return /[.?!:]$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
 }

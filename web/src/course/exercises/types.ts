@@ -1,6 +1,7 @@
 // The contract every exercise folder fulfils (see README.md in this folder).
 import type { EngineArgs, EngineMethod, EngineResult } from '../../engine/protocol';
 import type { HeatmapData } from '../../views/heatmap';
+import type { KnownMistake } from '../grader';
 
 /** Calls the C++ engine (EngineBridge.call in the page). */
 export type EngineCall = <M extends EngineMethod>(method: M, ...args: EngineArgs<M>) => Promise<EngineResult<M>>;
@@ -30,4 +31,10 @@ export interface Exercise {
   figure(value: unknown, args: unknown[]): HeatmapData | null;
   /** Optional targeted advice for a typical mistake, given the failing case. */
   diagnose?(expected: unknown, got: unknown, args: unknown[]): string | null;
+  /**
+   * Optional known-wrong variants of the solution (no tanh, `+` for `*`, …): when a check fails,
+   * each runs in the sandbox on the failing case, and a learner whose result is a variant's gets
+   * its hint (grader.matchMistake).
+   */
+  mistakes?: KnownMistake[];
 }

@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { ANNOTATION_LABELS, H, S, row, toTensor } from './example';
 import type { Lesson } from './types';
 
@@ -109,9 +110,21 @@ export const lesson01: Lesson = {
       and shows you its weights.</p>`,
     },
     {
+      html: `<p><strong>When is one vector enough?</strong> The bottleneck is about <em>how much</em>
+      must pass through the fixed vector. A reversal must pass every digit and its place. A
+      classifier that answers one yes/no question passes a single bit, and a final state carries a
+      bit as far as you like. The run below checks this: a BiLSTM reads 20 to 40 tokens and must say
+      which of two marker tokens came first, once from its final states only and once with attention
+      pooling. Expect both to be right on almost every held-out sequence. (We looked for a setting
+      where the final state fails on such tasks — 60 to 120 tokens, states of 4 units, and 100 to
+      200 tokens for the presence of one token — and found none; on 60 to 120 tokens it was the
+      attention model that had not learned yet after 150 steps.) What attention adds here is not accuracy but a view: it reports which
+      tokens it read, and nearly all its weight lands on the two markers.</p>`,
+    },
+    {
       training: {
         id: 'bottleneck',
-        title: 'final state versus attention',
+        title: 'a one-bit question: final state versus attention',
         description:
           'Same data, same BiLSTM encoder, 150 steps each; only the pooling differs. Each run takes a few seconds.',
         runs: [
@@ -154,5 +167,10 @@ export const lesson01: Lesson = {
       average whose weights change at every output step.</p>`,
     },
     { exercise: 'mean_context' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> In ${viewLink('seq2seq', 'the Seq2seq Alignment view')}
+      you can train the same reversal model with or without attention, then decode a string of your
+      own one output digit at a time and watch each row of the alignment appear.</p>`,
+    },
   ],
 };

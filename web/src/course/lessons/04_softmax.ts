@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { ANNOTATION_LABELS, H, S, fromTensor, matrix, row, toTensor } from './example';
 import type { Lesson } from './types';
 
@@ -79,5 +80,10 @@ export const lesson04: Lesson = {
       },
     },
     { exercise: 'softmax' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> ${viewLink('lab', 'The Attention Lab')} opens on
+      this lesson's example: change any score's inputs or the temperature $\\tau$ and see the
+      weights move, or hover a weight to see the softmax arithmetic behind it.</p>`,
+    },
   ],
 };

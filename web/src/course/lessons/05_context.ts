@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { ANNOTATION_LABELS, H, S, fromTensor, matrix, row, toTensor } from './example';
 import type { Lesson } from './types';
 
@@ -67,5 +68,10 @@ export const lesson05: Lesson = {
     },
     { exercise: 'apply_weights' },
     { exercise: 'attention_context' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> In ${viewLink('lab', 'the Attention Lab')} the
+      context vector is the last step of the pipeline: edit an annotation, or untick one to mask
+      it, and watch the weighted sum follow.</p>`,
+    },
   ],
 };

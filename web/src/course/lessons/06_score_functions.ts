@@ -1,13 +1,14 @@
+import { viewLink } from '../../app/course_links';
 import type { ScoreKindName } from '../../../generated/attn_engine.mjs';
 import { seededRandom } from '../grader';
-import { ANNOTATION_LABELS, H, S, matrix, toTensor } from './example';
+import { ANNOTATION_LABELS, H, S, matrix, row, toTensor } from './example';
 import type { Lesson } from './types';
 
 export const lesson06: Lesson = {
   number: 6,
   slug: 'score-functions',
   title: 'Families of scoring functions',
-  summary: 'Dot, general, additive/concat, location and scaled dot-product — and why √dₖ.',
+  summary: 'Dot, general, additive/concat, location, cosine and scaled dot-product — and why √dₖ.',
   blocks: [
     {
       html: `<p>The dot product is one way to score; the literature has several, differing in how
@@ -26,6 +27,11 @@ export const lesson06: Lesson = {
           annotations' content and predicts directly which <em>positions</em> to look at from
           the decoder state.</li>
         <li><strong>Scaled dot-product</strong> (Transformer): $s^\\top h / \\sqrt{d_k}$.</li>
+        <li><strong>Cosine</strong>: $s^\\top h / (\\lVert s \\rVert\\, \\lVert h \\rVert)$, the dot
+          product of the two directions with their lengths divided out. It only asks whether $s$
+          and $h$ point the same way, so every score lies between $-1$ and $1$; a softmax over
+          such close scores stays nearly uniform unless the model multiplies them by a learned
+          or fixed sharpness first (as cosine-similarity attention in some later models does).</li>
       </ul>
       <p><strong>Why divide by $\\sqrt{d_k}$?</strong> Suppose the entries of a query $q$ and a key
       $k$ are independent, with mean 0 and variance 1. Each product $q_i k_i$ then has mean 0 and
@@ -37,23 +43,28 @@ export const lesson06: Lesson = {
     },
     {
       figure: {
-        caption: `The course example scored by five functions (one per row), computed by the engine.
-          The learnable ones use parameters drawn by the engine's initialiser (seed 1), so their
-          numbers are those of an untrained model.`,
+        caption: `The course example scored by all seven functions the engine has, computed by the
+          engine; each score row has its own colour scale (their sizes differ by a factor of a
+          thousand), and the last map puts the softmax of every row on one scale from 0 to 1.
+          Dot and scaled dot rank the annotations the same way; the scaled one divides every score
+          by $\\sqrt 3$, so its weights are less extreme. Cosine scores stay within $[-1, 1]$, so
+          its weights stay far flatter than the dot product's (0.34 at most, against 0.88). General, additive, concat and location use parameters drawn by the engine's
+          initialiser (seed 1): these are the scores of an <em>untrained</em> model, which is why
+          they look arbitrary. Location does not read the annotations at all: its four scores
+          come from $W s$ alone, one per position.`,
         async compute(call) {
-          const kinds: ScoreKindName[] = ['dot', 'scaled_dot', 'cosine', 'general', 'additive'];
+          const kinds: ScoreKindName[] = ['dot', 'scaled_dot', 'cosine', 'general', 'additive', 'concat', 'location'];
           const rows: number[][] = [];
           for (const kind of kinds) {
             const params = await call('initScoreParams', kind, 3, 3, 4, 4, 1);
             rows.push(Array.from((await call('scores', kind, toTensor(S), toTensor(H), params)).data));
           }
-          // Each row on its own scale would hide the small ones: show weights instead of raw scores.
           const weights: number[][] = [];
           for (const r of rows) weights.push(Array.from((await call('softmax', { shape: [4], data: r }, null)).data));
           return [
-            { title: 'scores', data: matrix(rows, kinds, ANNOTATION_LABELS) },
+            ...kinds.map((kind, i) => ({ title: `${kind} scores`, data: row(rows[i], ANNOTATION_LABELS, kind) })),
             {
-              title: 'softmax(scores)',
+              title: 'softmax(scores), every row',
               data: matrix(weights, kinds, ANNOTATION_LABELS, [0, 1]),
             },
           ];
@@ -118,5 +129,10 @@ export const lesson06: Lesson = {
     { exercise: 'luong_general_score' },
     { exercise: 'luong_concat_score' },
     { exercise: 'luong_location_score' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> ${viewLink('lab', 'The Attention Lab')} switches
+      between these scoring functions on the same inputs, and its scaling experiment repeats the
+      $\\sqrt{d_k}$ question above for many sizes of $d_k$.</p>`,
+    },
   ],
 };

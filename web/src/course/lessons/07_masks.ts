@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { randomMatrix, seededRandom } from '../grader';
 import { fromTensor, matrix, numbered, toTensor } from './example';
 import type { Lesson } from './types';
@@ -89,5 +90,10 @@ export const lesson07: Lesson = {
       truncates at the <em>front</em>.</p>`,
     },
     { exercise: 'pad_sequences' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> In ${viewLink('lab', 'the Attention Lab')},
+      untick an annotation to mask it as padding; ${viewLink('transformer', 'the Transformer view')}
+      shows what a trained model's heads do when a causal mask is switched on.</p>`,
+    },
   ],
 };

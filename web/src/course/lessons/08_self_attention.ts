@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { randomMatrix, seededRandom } from '../grader';
 import { fromTensor, matrix, numbered, toTensor } from './example';
 import type { Lesson } from './types';
@@ -101,5 +102,11 @@ export const lesson08: Lesson = {
       embeddings tells the model where each token sits.</p>`,
     },
     { exercise: 'positional_encoding' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> ${viewLink('transformer', 'The Transformer view')}
+      trains a small Transformer classifier in your browser and opens it up: every layer's and
+      head's attention on a sentence you type, heads switched off one at a time, a causal mask,
+      and the positional encodings it adds.</p>`,
+    },
   ],
 };

@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { fromTensor, matrix, toTensor } from './example';
 import type { Lesson } from './types';
 
@@ -58,7 +59,7 @@ export const lesson09: Lesson = {
     },
     {
       html: `<p><strong>Train one.</strong> A date can be written in many ways — "Thu 3 May, 1979",
-      "05/03/79", "3.5.1979" — and the task below is to rewrite it, character by character, in
+      "03/05/79", "3.5.1979" — and the task below is to rewrite it, character by character, in
       the one ISO form, 1979-05-03. The model is the one described above: a bidirectional GRU
       encoder over the input characters, a GRU decoder with additive (Bahdanau) attention that
       emits one output character per step. It trains with teacher forcing on 3,000 dates for
@@ -108,7 +109,7 @@ export const lesson09: Lesson = {
       <p><strong>Teacher forcing versus free running, in numbers.</strong> The table after
       training compares, epoch by epoch, two ways of measuring the same model on the validation
       dates. The loss is computed with teacher forcing (ratio 1: every step is fed the true
-      previous character), and $e^{-\text{loss}}$ is the typical probability the model gives to the
+      previous character), and $e^{-\\text{loss}}$ is the typical probability the model gives to the
       right next character when its history is correct. The last two columns decode free running,
       as you do in the box: each step is fed the model's own previous output. Early in training a
       model can give the right character a fair probability at most steps and still get almost no
@@ -195,5 +196,11 @@ export const lesson09: Lesson = {
       take the best token, feed it back, stop at EOS.</p>`,
     },
     { exercise: 'greedy_decode' },
+    {
+      html: `<p class="go-further"><strong>Go further.</strong> ${viewLink('seq2seq', 'The Seq2seq Alignment view')}
+      trains the reversal and date models of this lesson (with Bahdanau, Luong or no attention,
+      for as many epochs as you like), steps through greedy decoding one output character at a time,
+      and compares greedy with beam search.</p>`,
+    },
   ],
 };

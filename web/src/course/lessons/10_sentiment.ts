@@ -1,3 +1,4 @@
+import { viewLink } from '../../app/course_links';
 import { fromTensor, row, toTensor } from './example';
 import type { Lesson } from './types';
 
@@ -54,14 +55,15 @@ export const lesson10: Lesson = {
     {
       html: `<p><strong>Train one, on real reviews if you like.</strong> The classifier below is the
       one described above — an embedding, a BiLSTM, additive attention pooling, a logistic output —
-      trained here by the engine, in the same worker and with the same recipes as the Studio. On
+      trained here by the engine, in the same worker and with the same recipes as
+      ${viewLink('studio', 'the Sentiment Studio')}. On
       the built-in corpus (a few hundred short reviews) it trains in seconds. For the real thing,
       download the IMDB archive <code>aclImdb_v1.tar.gz</code> (about 80 MB, from the Stanford
       large movie review page) and pick it here: the page reads the 25,000 training and 25,000 test
       reviews from the archive itself and trains with the IMDB recipe (5,000 words, 500 tokens,
       four epochs), which takes a few minutes. Nothing is uploaded anywhere.</p>
-      <p>Then write your own sentences in the box. The model gives $P(\text{positive})$, and the
-      row of weights shows $\alpha_t$ for every token — which words the pooled vector $c$ was
+      <p>Then write your own sentences in the box. The model gives $P(\\text{positive})$, and the
+      row of weights shows $\\alpha_t$ for every token — which words the pooled vector $c$ was
       built from. Try a review that turns halfway ("dull at first, but the ending is wonderful"),
       or a negation ("not good"), and see where the weight goes.</p>`,
     },
@@ -93,6 +95,14 @@ export const lesson10: Lesson = {
           { text: 'Two hours of noise; I checked my watch every ten minutes.', label: 0 },
           { text: 'Not bad at all, and the music is wonderful.', label: 1 },
           { text: 'Beautiful to look at, but dull and far too long.', label: 0 },
+          { text: 'Dull, and far too long.', label: 0 },
+          {
+            text:
+              'I went in knowing nothing about it and came out grateful. The two leads are wonderful together, ' +
+              'the script is sharp and often very funny, and the last half hour moved me more than anything I ' +
+              'have seen in a cinema for years. See it.',
+            label: 1,
+          },
         ],
       },
     },

@@ -14,6 +14,7 @@ import { ScorePipeline } from './pipeline';
 import { ScalingExperiment } from './scaling_experiment';
 import { SelfAttentionExperiment } from './self_attention';
 import { SCORE_KINDS, TEMPERATURE_RANGE, defaultLabState, normalise, sameLabState, type LabState } from './state';
+import { explainedIn } from '../../app/course_links';
 
 export class AttentionLab {
   readonly element = el('section', { className: 'lab' });
@@ -138,6 +139,7 @@ export class AttentionLab {
           'Edit any number; untick an annotation to mask it as padding. Hover or focus any cell (arrow keys ' +
           'move inside a map) to see the arithmetic behind it.',
       ),
+      explainedIn('lab'),
       controls,
       this.formulas,
       this.inputs,

@@ -14,6 +14,7 @@ import { attentionModeToggle, createLinkView, type AttentionMode } from '../link
 import { RunControls } from '../run_controls';
 import { formulaList } from '../math';
 import type { ViewDefinition } from '../types';
+import { explainedIn } from '../../app/course_links';
 
 /** Per task: the size that trains in the browser in seconds (reverse) to minutes (dates). */
 const TASKS = {
@@ -530,7 +531,7 @@ export const seq2seqView: ViewDefinition = {
         'and the rows of attention weights stack into the alignment matrix. Without attention the decoder sees the ' +
         'input only through one fixed-length vector.',
     );
-    element.append(heading, intro, new Seq2SeqPanel(engine).element);
+    element.append(heading, intro, explainedIn('seq2seq'), new Seq2SeqPanel(engine).element);
     return { element, show() {} };
   },
 };

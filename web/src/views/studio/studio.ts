@@ -42,6 +42,7 @@ import { SettingsForm } from './settings_form';
 import { percent, StatsPanel } from './stats_panel';
 import { TimelinePanel } from './timeline_panel';
 import { TrainingPanel } from './training_panel';
+import { explainedIn } from '../../app/course_links';
 
 /** Progress is drawn at most this often (in an animation frame). */
 const RENDER_MS = 200;
@@ -144,6 +145,7 @@ export class Studio {
         'Train a sentiment classifier with attention in your browser and watch what it attends to. ' +
           'Everything runs in background workers on this page; nothing is uploaded.',
       ),
+      explainedIn('studio'),
       el(
         'div',
         { className: 'studio-workspace' },

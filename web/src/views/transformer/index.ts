@@ -20,6 +20,7 @@ import { softmaxLines } from '../softmax_numbers';
 import { createLinkView } from '../link_view';
 import { RunControls } from '../run_controls';
 import type { ViewDefinition } from '../types';
+import { explainedIn } from '../../app/course_links';
 
 const DEFAULT_TEXT = 'the acting was not good but the music was wonderful';
 const PE_POSITIONS = 24;
@@ -608,7 +609,7 @@ export const transformerView: ViewDefinition = {
         'view, what happens under a causal mask or with heads switched off, and the positional encodings.',
     );
     const panel = new TransformerPanel(replaceParams);
-    element.append(heading, intro, panel.element);
+    element.append(heading, intro, explainedIn('transformer'), panel.element);
     return {
       element,
       show(params) {

@@ -1,6 +1,17 @@
+import { mistake } from '../mistakes';
 import { randomMatrix, randomVector, seededRandom } from '../../grader';
 import { fromTensor, heatmapOf, toTensor } from '../../engine_data';
 import type { Exercise } from '../types';
+
+const ADDITIVE_SOLUTION = `function additiveScore(s, annotations, W1, W2, v) {
+  const matVec = (M, x) => M.map((row) => row.reduce((acc, m, j) => acc + m * x[j], 0));
+  const fromState = matVec(W1, s); // the same for every annotation: compute it once
+  return annotations.map((h) => {
+    const fromAnnotation = matVec(W2, h);
+    return v.reduce((acc, v_a, a) => acc + v_a * Math.tanh(fromState[a] + fromAnnotation[a]), 0);
+  });
+}
+`;
 
 export const additiveScore: Exercise = {
   id: 'additive_score',
@@ -16,18 +27,24 @@ export const additiveScore: Exercise = {
   return annotations.map(() => 0);
 }
 `,
-  solution: `function additiveScore(s, annotations, W1, W2, v) {
-  const matVec = (M, x) => M.map((row) => row.reduce((acc, m, j) => acc + m * x[j], 0));
-  const fromState = matVec(W1, s); // the same for every annotation: compute it once
-  return annotations.map((h) => {
-    const fromAnnotation = matVec(W2, h);
-    return v.reduce((acc, v_a, a) => acc + v_a * Math.tanh(fromState[a] + fromAnnotation[a]), 0);
-  });
-}
-`,
+  solution: ADDITIVE_SOLUTION,
   hints: [
     'matVec(W1, s) gives the A numbers of W₁s; matVec(W2, h) gives W₂h for one annotation.',
     'Add the two vectors, apply Math.tanh to each entry, then take the dot product with v.',
+  ],
+  mistakes: [
+    mistake(
+      ADDITIVE_SOLUTION,
+      'Math.tanh(fromState[a] + fromAnnotation[a])',
+      '(fromState[a] + fromAnnotation[a])',
+      'Your scores are those of v·(W₁s + W₂h) without the tanh: apply Math.tanh to each entry of W₁s + W₂h before the dot product with v.',
+    ),
+    mistake(
+      ADDITIVE_SOLUTION,
+      'Math.tanh(fromState[a] + fromAnnotation[a])',
+      'Math.tanh(fromState[a] * fromAnnotation[a])',
+      'Your scores multiply W₁s and W₂h entry by entry; additive attention adds them: tanh(W₁s + W₂h).',
+    ),
   ],
   cases() {
     const random = seededRandom(8);

@@ -1,3 +1,4 @@
+import { mistake } from '../mistakes';
 import { randomMatrix, randomVector, seededRandom } from '../../grader';
 import { fromTensor, heatmapOf, toTensor } from '../../engine_data';
 import type { Exercise, ExerciseCase } from '../types';
@@ -45,6 +46,11 @@ export function weightCases(seed: number): ExerciseCase[] {
   ];
 }
 
+const APPLY_SOLUTION = `function applyAttentionScores(weights, annotations) {
+  return annotations.map((h, t) => h.map((value) => weights[t] * value));
+}
+`;
+
 export const applyWeights: Exercise = {
   id: 'apply_weights',
   title: 'Scale each annotation by its weight',
@@ -58,13 +64,18 @@ export const applyWeights: Exercise = {
   return annotations;
 }
 `,
-  solution: `function applyAttentionScores(weights, annotations) {
-  return annotations.map((h, t) => h.map((value) => weights[t] * value));
-}
-`,
+  solution: APPLY_SOLUTION,
   hints: [
     'The result has the same shape as annotations.',
     'Row t is scaled by weights[t]: the weight index follows the row, not the column.',
+  ],
+  mistakes: [
+    mistake(
+      APPLY_SOLUTION,
+      'weights[t] * value',
+      'weights[t] + value',
+      'Your result adds the weight to every entry; the weight scales the annotation: multiply, αₜ · hₜ.',
+    ),
   ],
   cases: () => weightCases(5),
   async reference(call, [weights, annotations]) {

@@ -1,6 +1,17 @@
+import { mistake } from '../mistakes';
 import { fromTensor, heatmapOf, toTensor } from '../../engine_data';
 import { weightCases } from '../apply_weights/exercise';
 import type { Exercise } from '../types';
+
+const CONTEXT_SOLUTION = `function attentionContext(weights, annotations) {
+  const d = annotations[0].length;
+  const context = new Array(d).fill(0);
+  for (let t = 0; t < annotations.length; t++) {
+    for (let i = 0; i < d; i++) context[i] += weights[t] * annotations[t][i];
+  }
+  return context;
+}
+`;
 
 export const attentionContext: Exercise = {
   id: 'attention_context',
@@ -16,18 +27,18 @@ export const attentionContext: Exercise = {
   return context;
 }
 `,
-  solution: `function attentionContext(weights, annotations) {
-  const d = annotations[0].length;
-  const context = new Array(d).fill(0);
-  for (let t = 0; t < annotations.length; t++) {
-    for (let i = 0; i < d; i++) context[i] += weights[t] * annotations[t][i];
-  }
-  return context;
-}
-`,
+  solution: CONTEXT_SOLUTION,
   hints: [
     'Start from the weighted annotations of the previous exercise: a T × d matrix.',
     'Add its rows together (sum over t, the annotation axis), keeping the d columns apart.',
+  ],
+  mistakes: [
+    mistake(
+      CONTEXT_SOLUTION,
+      'weights[t] * annotations[t][i]',
+      'weights[t] + annotations[t][i]',
+      'Your context adds each weight to the annotation’s entries; the context is Σₜ αₜ · hₜ: multiply, then sum.',
+    ),
   ],
   cases: () => weightCases(6),
   async reference(call, [weights, annotations]) {

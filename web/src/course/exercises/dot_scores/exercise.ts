@@ -1,6 +1,12 @@
+import { mistake } from '../mistakes';
 import { randomMatrix, randomVector, seededRandom } from '../../grader';
 import { fromTensor, heatmapOf, toTensor } from '../../engine_data';
 import type { Exercise } from '../types';
+
+const DOT_SCORES_SOLUTION = `function dotAttentionScore(dec, annotations) {
+  return annotations.map((h) => h.reduce((sum, h_i, i) => sum + h_i * dec[i], 0));
+}
+`;
 
 export const dotScores: Exercise = {
   id: 'dot_scores',
@@ -15,13 +21,18 @@ export const dotScores: Exercise = {
   return [];
 }
 `,
-  solution: `function dotAttentionScore(dec, annotations) {
-  return annotations.map((h) => h.reduce((sum, h_i, i) => sum + h_i * dec[i], 0));
-}
-`,
+  solution: DOT_SCORES_SOLUTION,
   hints: [
     'There is one score per row of annotations, so the result has annotations.length entries.',
     'Each entry is the dot product from the previous exercise between dec and one row: annotations.map(row => …).',
+  ],
+  mistakes: [
+    mistake(
+      DOT_SCORES_SOLUTION,
+      'h_i * dec[i]',
+      'h_i + dec[i]',
+      'Your scores add matching entries; a dot product multiplies them and then sums the products.',
+    ),
   ],
   cases() {
     const random = seededRandom(3);

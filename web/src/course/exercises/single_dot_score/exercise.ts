@@ -1,6 +1,14 @@
+import { mistake } from '../mistakes';
 import { randomVector, seededRandom } from '../../grader';
 import { heatmapOf, toTensor } from '../../engine_data';
 import type { Exercise } from '../types';
+
+const SINGLE_DOT_SOLUTION = `function singleDotAttentionScore(dec, enc) {
+  let score = 0;
+  for (let i = 0; i < dec.length; i++) score += dec[i] * enc[i];
+  return score;
+}
+`;
 
 export const singleDotScore: Exercise = {
   id: 'single_dot_score',
@@ -16,15 +24,18 @@ export const singleDotScore: Exercise = {
   return score;
 }
 `,
-  solution: `function singleDotAttentionScore(dec, enc) {
-  let score = 0;
-  for (let i = 0; i < dec.length; i++) score += dec[i] * enc[i];
-  return score;
-}
-`,
+  solution: SINGLE_DOT_SOLUTION,
   hints: [
     'Walk over the positions i = 0 … d−1 with a for loop.',
     'Multiply dec[i] by enc[i] and add the product to a running total; return the total (a number, not an array).',
+  ],
+  mistakes: [
+    mistake(
+      SINGLE_DOT_SOLUTION,
+      'dec[i] * enc[i]',
+      'dec[i] + enc[i]',
+      'Your score adds matching entries; a dot product multiplies them and then sums the products.',
+    ),
   ],
   cases() {
     const random = seededRandom(2);
