@@ -138,10 +138,14 @@ export class AttentionLab {
           'Edit any number; untick an annotation to mask it as padding. Hover or focus any cell (arrow keys ' +
           'move inside a map) to see the arithmetic behind it.',
       ),
-      controls,
-      this.formulas,
-      this.inputs,
-      ...this.pipeline.elements,
+      // Inputs and the results they drive side by side (stacked on narrow screens): changing the
+      // scoring function or τ changes what is on screen (styles.css .lab-workbench).
+      el(
+        'div',
+        { className: 'lab-workbench' },
+        el('div', { className: 'lab-workbench-inputs' }, controls, this.formulas, this.inputs),
+        el('div', { className: 'lab-workbench-outputs' }, ...this.pipeline.elements),
+      ),
       this.scaling.element,
       this.selfAttention.element,
     );
