@@ -21,6 +21,8 @@ export interface DataHost {
   writeUrl(): void;
   /** New data is in the engine (any model it had is gone). */
   dataLoaded(summary: DataSummary): Promise<void>;
+  /** Loading failed (the message is under the data choice). */
+  dataFailed(): void;
 }
 
 export class DataPanel {
@@ -334,6 +336,7 @@ export class DataPanel {
         this.status.textContent = '';
         this.error.textContent = `Could not load the data: ${errorMessage(error)}`;
         this.stats.hide();
+        this.host.dataFailed();
         this.element.dataset.state = 'failed';
         return false;
       } finally {

@@ -89,7 +89,17 @@ export class Studio {
     this.errors = new ErrorsPanel(engine);
     this.stats = new StatsPanel(engine, settings, () => this.data.loadedSplit);
     this.data = new DataPanel(
-      { engine, settings, busy, writeUrl, dataLoaded: (summary) => this.dataLoaded(summary) },
+      {
+        engine,
+        settings,
+        busy,
+        writeUrl,
+        dataLoaded: (summary) => this.dataLoaded(summary),
+        dataFailed: () => {
+          this.dataLine.textContent = 'Data: none loaded (the message is under Data).';
+          this.dataLine.dataset.testExamples = '0';
+        },
+      },
       this.stats,
     );
     this.data.acceptDrops(this.element);
