@@ -72,7 +72,10 @@ test('studio ux: tokens shaded by weight; readouts cleared on start; whole-numbe
   );
   assert.match(await page.locator('#validation-note').textContent(), /Expect the test figure to be a little lower/);
   // The accuracy chart's x ticks are whole steps.
-  const ticks = await page.locator('[data-testid="chart-accuracy"] svg text[text-anchor="middle"]').allTextContents();
+  // The x tick labels (the axis names 'Step' and 'Accuracy' are middle-anchored too).
+  const ticks = (
+    await page.locator('[data-testid="chart-accuracy"] svg text[text-anchor="middle"]').allTextContents()
+  ).filter((t) => t !== 'Step' && t !== 'Accuracy');
   assert.ok(ticks.length >= 2, ticks.join(' '));
   assert.ok(
     ticks.every((t) => /^\d+$/.test(t)),
