@@ -238,18 +238,18 @@ test('studio_readouts.stopped early only when epochs were skipped; no test set, 
   const full = outcomeText({ ...run, epochsRun: 4, bestEpoch: 1, earlyStopped: true });
   assert.equal(
     full,
-    'Finished 4 epochs (2532 steps). Test accuracy 87.6%. Kept the parameters of epoch 2 of 4, the lowest validation loss.',
+    'Finished 4 epochs (2532 steps); test accuracy 87.6%. Kept the parameters of epoch 2 of 4, the lowest validation loss.',
   );
   assert.doesNotMatch(full, /early/);
   const early = outcomeText({ ...run, steps: 1899, epochsRun: 3, epochsPlanned: 6, bestEpoch: 0, earlyStopped: true });
   assert.match(
     early,
-    /^Stopped early after epoch 3 of 6 \(1899 steps\): the validation loss had not improved for 2 epochs\./,
+    /^Stopped early after epoch 3 of 6 \(1899 steps\): the validation loss had not improved for 2 epochs; test accuracy 87\.6%\./,
   );
   const noTest = outcomeText({ ...run, epochsRun: 4, bestEpoch: -1, earlyStopped: false, testAccuracy: null });
   assert.equal(
     noTest,
-    'Finished 4 epochs (2532 steps). No test accuracy: the data has no test set (see the note by Train).',
+    'Finished 4 epochs (2532 steps); no test accuracy: the data has no test set (see the note by Train).',
   );
   assert.doesNotMatch(noTest, /0\.0%/);
 

@@ -53,12 +53,12 @@ export function outcomeText(o: RunOutcome): string {
   const skipped = o.earlyStopped && o.epochsRun < o.epochsPlanned;
   let text = skipped
     ? `Stopped early after epoch ${o.epochsRun} of ${o.epochsPlanned} (${o.steps} steps): ` +
-      `the validation loss had not improved for ${o.patience} epochs.`
-    : `Finished ${o.epochsRun} epochs (${o.steps} steps).`;
+      `the validation loss had not improved for ${o.patience} epochs`
+    : `Finished ${o.epochsRun} epochs (${o.steps} steps)`;
   text +=
     o.testAccuracy === null
-      ? ' No test accuracy: the data has no test set (see the note by Train).'
-      : ` Test accuracy ${percent(o.testAccuracy)}.`;
+      ? '; no test accuracy: the data has no test set (see the note by Train).'
+      : `; test accuracy ${percent(o.testAccuracy)}.`;
   // As the command line does, the model ends with its best validation epoch's parameters.
   if (o.bestEpoch >= 0)
     text += ` Kept the parameters of epoch ${o.bestEpoch + 1} of ${o.epochsRun}, the lowest validation loss.`;
