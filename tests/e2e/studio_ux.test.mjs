@@ -86,7 +86,11 @@ test('studio ux: tokens shaded by weight; readouts cleared on start; whole-numbe
   await page.waitForSelector('[data-testid="explain-panel"][data-state="ready"]');
   const text = page.locator('#predict-text');
   await text.fill('the acting was not good but the music was wonderful');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="explain-tokens"] .token').length === 11);
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[data-testid="explain-tokens"] .token')].map((t) => t.textContent).join(' ') ===
+      '<start> the acting was not good but the music was wonderful',
+  );
   const drawn = await page.locator('[data-testid="explain-tokens"] .token').evaluateAll((tokens) =>
     tokens.map((t) => ({
       weight: Number(getComputedStyle(t).getPropertyValue('--weight')),
@@ -96,7 +100,7 @@ test('studio ux: tokens shaded by weight; readouts cleared on start; whole-numbe
   );
   const heaviest = drawn.reduce((a, b) => (b.weight > a.weight ? b : a));
   const lightest = drawn.reduce((a, b) => (b.weight < a.weight ? b : a));
-  assert.ok(heaviest.weight > lightest.weight, 'weights differ');
+  assert.ok(heaviest.weight > lightest.weight, `weights differ: ${JSON.stringify(drawn)}`);
   assert.notEqual(heaviest.background, 'rgba(0, 0, 0, 0)', 'the heaviest token is tinted');
   assert.notEqual(heaviest.background, lightest.background, 'the tint follows the weight');
   const bodyFont = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
