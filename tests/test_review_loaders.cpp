@@ -321,6 +321,29 @@ TEST_CASE("review_loaders.csv_errors_name_the_line") {
         "reviews.csv:2: quoted field is longer than the limit of 10 bytes (an unterminated quote?)");
 }
 
+TEST_CASE("review_loaders.binary_files_are_not_text") {
+  // A gzip stream, a PNG and a UTF-16 CSV read as CSV or TSV: one sentence, none of their bytes.
+  std::string gzip("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+  attn::Rng rng(3, 0);
+  for (int i = 0; i < 300; ++i) gzip += static_cast<char>(rng.below(256));
+  const std::string png = std::string("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 16) + std::string(40, '\x01');
+  const std::string not_text =
+      ": this is not a text file (its first bytes are binary); a review file is CSV or TSV text saved as UTF-8, and "
+      "an aclImdb archive is a .tar.gz";
+  CHECK(csv_error(gzip) == "reviews.csv" + not_text);
+  CHECK(csv_error(png) == "reviews.csv" + not_text);
+  CHECK(tsv_error(gzip) == "sentences.tsv" + not_text);
+  CHECK(csv_error(std::string("\xff\xfer\0e\0v\0", 8)) ==
+        "reviews.csv: the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
+  // Text stays text: Latin-1 accents are a UTF-8 error on their line, tabs and form feeds are fine,
+  // and a file longer than the sniffed head reads whole.
+  CHECK(csv_error("review,sentiment\ncaf\xe9,1\n") ==
+        "reviews.csv:2: the text is not valid UTF-8 (bad byte at offset 3); save the file as UTF-8");
+  std::string long_text = "review,sentiment\n";
+  for (int i = 0; i < 200; ++i) long_text += "\"a\tfine\ffilm " + std::to_string(i) + "\",1\nawful,0\n";
+  CHECK(csv(long_text).size() == 400);
+}
+
 TEST_CASE("review_loaders.tsv") {
   const auto with_header = tsv("sentence\tlabel\na fine film\t1\r\n\nawful\tnegative\n");
   REQUIRE(with_header.size() == 2);

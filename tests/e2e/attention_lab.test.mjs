@@ -34,7 +34,10 @@ async function waitForScores(page, expected) {
 test('lab: loads, the engine starts, the course example is computed, nothing goes wrong', async () => {
   const { page, problems } = await openPage(env, '#/lab');
   await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 15000 });
-  assert.match(await page.locator('[data-testid="engine-status"]').textContent(), /SIMD on/);
+  // In a learner's words; the build's name and version only in the tooltip.
+  const status = page.locator('[data-testid="engine-status"]');
+  assert.equal(await status.textContent(), 'Engine ready — runs on this device (WebAssembly with SIMD)');
+  assert.match(await status.getAttribute('title'), /^attention-playground \S+, WebAssembly SIMD on$/);
   await waitForScores(page, ['927.0', '397.0', '148.0', '929.0']);
   assert.deepEqual(await cellTexts(page, 'heatmap-weights'), ['0.119', '0', '0', '0.881']);
   assert.deepEqual(await cellTexts(page, 'heatmap-context'), ['3.881', '4.073', '45.26']);

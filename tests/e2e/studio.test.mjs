@@ -266,6 +266,20 @@ test('studio: race mode trains two configurations in two workers, overlays curve
     'A and B attend differently',
   );
   assert.equal(await page.locator('#train-watched .diff-strip').first().locator('.token').count(), cols);
+  // What is drawn: strips A, B and B − A set their tokens in one font and size, each token tinted
+  // by its weight (A once took the Seq2seq source's large monospace: a dangling selector).
+  const strips = await page
+    .locator('#train-watched .watched-review')
+    .first()
+    .locator('.token-strip')
+    .evaluateAll((ps) =>
+      ps.map((p) => {
+        const token = getComputedStyle(p.querySelector('.token'));
+        return `${token.fontFamily} ${token.fontSize} ${token.display}`;
+      }),
+    );
+  assert.equal(strips.length, 3);
+  assert.equal(new Set(strips).size, 1, strips.join(' | '));
   // Race mode over: the challenger's worker is gone.
   assert.equal(started.length, 1, 'one more worker for the challenger');
   await challengerGone;

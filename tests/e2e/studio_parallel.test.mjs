@@ -56,7 +56,7 @@ test('studio parallel: two workers train the run, repeat it exactly, and follow 
   const workers = watchWorkers(page);
   const first = await train(page);
   assert.equal(first.workers, '2');
-  assert.match(first.status, /^Finished after \d+ steps; test accuracy \d+\.\d%/);
+  assert.match(first.status, /^Finished \d+ epochs \(\d+ steps\); test accuracy \d+\.\d%/);
   assert.match(await page.locator('#train-speed').textContent(), /reviews\/s\) on 2 workers$/);
   // The second worker was started for the run and is gone after it.
   assert.equal(workers.length, 1, 'one more engine worker for the run');

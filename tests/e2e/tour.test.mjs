@@ -40,6 +40,14 @@ test('tour: first visit shows it; keyboard stays inside; Esc ends it; a reload d
   await page.waitForSelector(`${TOUR}[open][data-step="1"]`);
   assert.equal(await page.evaluate((key) => localStorage.getItem(key), TOUR_KEY), null, 'not remembered yet');
   assert.match(await tour.getByRole('heading').textContent(), /Welcome/);
+  // The welcome says how many stops follow, and the counter agrees (it once said "Four short
+  // stops" beside "Step 1 of 5").
+  const total = Number(/^Step 1 of (\d+)$/.exec(await page.locator('.tour-counter').textContent())[1]);
+  const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+  assert.match(
+    await page.locator('#tour-text').textContent(),
+    new RegExp(`\\b${words[total - 1]} short stops after this one\\b`, 'i'),
+  );
   assert.equal(await page.getByRole('dialog').count(), 1, 'exposed as a dialog');
   assert.deepEqual(await focused(page), { text: await tour.getByRole('heading').textContent(), inTour: true });
   assert.equal(await page.locator('.tour-target').getAttribute('class'), 'lede tour-target');

@@ -12,6 +12,7 @@ let studio;
 let chart;
 let snapshots;
 let host;
+let readouts;
 
 before(async () => {
   loaded = await loadWebModules(
@@ -20,8 +21,9 @@ before(async () => {
     '/src/views/chart.ts',
     '/src/engine/snapshots.ts',
     '/src/engine/session_host.ts',
+    '/src/views/studio/readouts.ts',
   );
-  [settings, studio, chart, snapshots, host] = loaded.modules;
+  [settings, studio, chart, snapshots, host, readouts] = loaded.modules;
 });
 after(async () => {
   await loaded?.close();
@@ -218,4 +220,48 @@ test('studio_settings.a loaded model sets the architecture fields from its class
     maxlen: 9,
     numWords: 99,
   });
+});
+
+test('chart.a count’s ticks are whole numbers: one epoch at step 633 is not 633, 633.2 … 634', () => {
+  const { niceTicks } = chart;
+  assert.deepEqual(niceTicks(633, 634, 6, true), [633, 634]);
+  assert.deepEqual(niceTicks(0, 633, 6, true), [0, 200, 400, 600]);
+  assert.deepEqual(niceTicks(0, 3, 6, true), [0, 1, 2, 3]);
+  // Without `integer` a unit range still gets fractional ticks (accuracy, loss).
+  assert.deepEqual(niceTicks(0, 1, 5), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+});
+
+test('studio_readouts.stopped early only when epochs were skipped; no test set, no test figure', () => {
+  const { outcomeText, describeData, minimumPerClass } = readouts;
+  const run = { steps: 2532, epochsPlanned: 4, patience: 2, testAccuracy: 0.876 };
+  // Patience ran out in the last planned epoch (best epoch 2 of 4): nothing was skipped.
+  const full = outcomeText({ ...run, epochsRun: 4, bestEpoch: 1, earlyStopped: true });
+  assert.equal(
+    full,
+    'Finished 4 epochs (2532 steps); test accuracy 87.6%. Kept the parameters of epoch 2 of 4, the lowest validation loss.',
+  );
+  assert.doesNotMatch(full, /early/);
+  const early = outcomeText({ ...run, steps: 1899, epochsRun: 3, epochsPlanned: 6, bestEpoch: 0, earlyStopped: true });
+  assert.match(
+    early,
+    /^Stopped early after epoch 3 of 6 \(1899 steps\): the validation loss had not improved for 2 epochs; test accuracy 87\.6%\./,
+  );
+  const noTest = outcomeText({ ...run, epochsRun: 4, bestEpoch: -1, earlyStopped: false, testAccuracy: null });
+  assert.equal(
+    noTest,
+    'Finished 4 epochs (2532 steps); no test accuracy: the data has no test set (see the note by Train).',
+  );
+  assert.doesNotMatch(noTest, /0\.0%/);
+
+  // round(0.1 × n) is 0 below 5 reviews of a class (data/splits.cpp): 5 is the least for a test review.
+  assert.equal(minimumPerClass(0.1), 5);
+  assert.equal(minimumPerClass(0.2), 3);
+  assert.equal(minimumPerClass(0.5), 1);
+  const two = { source: 'two.csv', heldOut: true, sourceHasTest: false, trainExamples: 2, testExamples: 0 };
+  assert.match(
+    describeData(two, 10),
+    /^Data: two\.csv — 2 training reviews, 0 test reviews\. No test set: .*at least 5 reviews of each class/,
+  );
+  const builtin = { source: 'builtin', heldOut: false, sourceHasTest: true, trainExamples: 528, testExamples: 132 };
+  assert.equal(describeData(builtin, 10), 'Data: the built-in corpus — 528 training reviews, 132 test reviews.');
 });

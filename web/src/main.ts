@@ -5,11 +5,13 @@ import { applyStoredTheme, themeToggle } from './app/theme';
 import { startEngine } from './app/engine_status';
 import { registerOfflineSupport } from './app/offline';
 import { mountSharedHeader } from './app/nav';
+import { trackInputModality } from './app/input_modality';
 import { DEFAULT_VIEW, VIEWS } from './views/registry';
 import type { ViewInstance } from './views/types';
 
 applyStoredTheme();
 registerOfflineSupport();
+trackInputModality();
 
 const status = document.querySelector<HTMLElement>('[data-testid="engine-status"]')!;
 const app = document.querySelector<HTMLElement>('#app')!;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 
 #include "attn/io/gzip.hpp"
@@ -177,6 +178,50 @@ class CsvParser {
   std::size_t max_field_;
   std::size_t max_record_;
   std::size_t line_ = 1;
+};
+
+// Passes a stream through once its first bytes look like text. A NUL byte, or more than one byte
+// in 20 that is a control character other than tab, line feed, form feed or carriage return, in
+// the first kTextSniffBytes means binary (compressed or binary data has both; text in any 8-bit
+// encoding neither): one plain sentence then, instead of a header's raw bytes in a message.
+constexpr std::size_t kTextSniffBytes = 1024;
+class TextOnlySource : public ByteSource {
+ public:
+  explicit TextOnlySource(ByteSource& inner) : inner_(inner) {}
+  std::size_t read(std::uint8_t* out, std::size_t max) override {
+    if (!sniffed_) sniff();
+    if (head_used_ == head_.size()) return inner_.read(out, max);
+    const std::size_t n = std::min(max, head_.size() - head_used_);
+    std::memcpy(out, head_.data() + head_used_, n);
+    head_used_ += n;
+    return n;
+  }
+  std::string name() const override { return inner_.name(); }
+  std::uint64_t size() const override { return inner_.size(); }
+
+ private:
+  void sniff() {
+    sniffed_ = true;
+    head_.resize(kTextSniffBytes);
+    head_.resize(read_fully(inner_, head_.data(), head_.size()));
+    if (head_.size() >= 2 && ((head_[0] == 0xff && head_[1] == 0xfe) || (head_[0] == 0xfe && head_[1] == 0xff))) {
+      throw DataError(name(), 0, "the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
+    }
+    std::size_t control = 0;
+    for (const std::uint8_t c : head_)
+      control += (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r') || c == 0x7f;
+    const bool nul = std::find(head_.begin(), head_.end(), std::uint8_t{0}) != head_.end();
+    if (nul || control * 20 > head_.size()) {
+      throw DataError(name(), 0,
+                      "this is not a text file (its first bytes are binary); a review file is CSV or TSV text "
+                      "saved as UTF-8, and an aclImdb archive is a .tar.gz");
+    }
+  }
+
+  ByteSource& inner_;
+  std::vector<std::uint8_t> head_;
+  std::size_t head_used_ = 0;
+  bool sniffed_ = false;
 };
 
 std::string join(const std::vector<std::string>& names) {
@@ -383,7 +428,8 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
 
 std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, const ProgressFn& progress) {
   const std::string file = csv.name();
-  CountingSource counted(csv);
+  TextOnlySource text_only(csv);
+  CountingSource counted(text_only);
   CsvParser parser(counted, options.limits.max_example_bytes, options.limits.max_line_bytes);
   std::vector<std::string> fields;
   std::size_t line = 0;
@@ -430,7 +476,8 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
 
 std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, const ProgressFn& progress) {
   const std::string file = tsv.name();
-  CountingSource counted(tsv);
+  TextOnlySource text_only(tsv);
+  CountingSource counted(text_only);
   LineReader lines(counted, limits.max_line_bytes);
   std::vector<LabelledText> examples;
   std::string text;

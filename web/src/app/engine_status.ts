@@ -22,7 +22,12 @@ export function startEngine(status: HTMLElement): EngineBridge {
   const follow = () =>
     engine.ready.then(
       (info) => {
-        status.textContent = `Engine ready: ${info.version}, WebAssembly SIMD ${info.simd ? 'on' : 'off'}`;
+        // In words a learner reads; the build's name and version are in the tooltip.
+        status.textContent = info.simd
+          ? 'Engine ready — runs on this device (WebAssembly with SIMD)'
+          : 'Engine ready — runs on this device (WebAssembly without SIMD: slower)';
+        status.title = `${info.version}, WebAssembly SIMD ${info.simd ? 'on' : 'off'}`;
+        status.dataset.simd = info.simd ? 'on' : 'off';
         status.dataset.state = 'ready';
       },
       (error: Error) => {

@@ -16,6 +16,23 @@ export type ViewId = keyof typeof VIEW_TITLES;
 /** The views the nav lists, in order (home is the title link). */
 export const NAV_VIEWS: readonly ViewId[] = ['lab', 'studio', 'seq2seq', 'transformer'];
 
+/** Each nav title as [hidden on a phone, always shown, hidden on a phone]. */
+const NAV_SHORT: Record<(typeof NAV_VIEWS)[number], [string, string, string]> = {
+  home: ['', 'Home', ''],
+  lab: ['Attention ', 'Lab', ''],
+  studio: ['Sentiment ', 'Studio', ''],
+  seq2seq: ['', 'Seq2seq', ' Alignment'],
+  transformer: ['', 'Transformer', ''],
+};
+
+function extra(text: string): HTMLSpanElement | string {
+  if (!text) return '';
+  const span = document.createElement('span');
+  span.className = 'nav-extra';
+  span.textContent = text;
+  return span;
+}
+
 export interface SharedHeader {
   /** The nav's link per view (the app points each at the view as last seen). */
   readonly links: Map<string, HTMLAnchorElement>;
@@ -42,7 +59,10 @@ export function mountSharedHeader(header: HTMLElement, page: 'app' | 'course'): 
   for (const id of NAV_VIEWS) {
     const link = document.createElement('a');
     link.href = prefix + routeHash(id);
-    link.textContent = VIEW_TITLES[id];
+    // On a phone the nav shows the short name ("Lab"); the rest of the title stays in the
+    // link's accessible name (visually hidden there, styles.css .nav-extra).
+    const [before, short, after] = NAV_SHORT[id];
+    link.append(extra(before), short, extra(after));
     links.set(id, link);
     items.push(link);
   }

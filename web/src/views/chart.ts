@@ -32,6 +32,10 @@ export interface ChartOptions {
   yLabel: string;
   /** Fixed y range (e.g. [0, 1] for accuracy); default: the data's, padded. */
   yRange?: [number, number];
+  /** The x axis starts at this value or below (0 for steps: one epoch's point is not alone on its axis). */
+  xFrom?: number;
+  /** x counts something (steps, epochs): its ticks are whole numbers (no 633.2). Default: whether every x is whole. */
+  xInteger?: boolean;
 }
 
 export interface LineChart {
@@ -41,10 +45,13 @@ export interface LineChart {
   current(): ChartSeries[];
 }
 
-/** About `count` round tick values covering [lo, hi] (steps of 1, 2 or 5 × 10^k). */
-export function niceTicks(lo: number, hi: number, count = 5): number[] {
+/**
+ * About `count` round tick values covering [lo, hi] (steps of 1, 2 or 5 × 10^k); with `integer`
+ * the step is at least 1, so a count's ticks are whole numbers.
+ */
+export function niceTicks(lo: number, hi: number, count = 5, integer = false): number[] {
   if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / Math.max(1, count);
+  const raw = Math.max((hi - lo) / Math.max(1, count), integer ? 1 : 0);
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
   const ticks: number[] = [];
@@ -201,9 +208,12 @@ export function createLineChart(options: ChartOptions): LineChart {
     let x1 = -Infinity;
     let y0 = Infinity;
     let y1 = -Infinity;
+    // x values that are all whole numbers count something: their ticks are whole too.
+    let wholeXs = true;
     for (const s of all)
       for (let i = 0; i < Math.min(s.xs.length, s.ys.length); i++) {
         if (!Number.isFinite(s.ys[i])) continue;
+        wholeXs &&= Number.isInteger(s.xs[i]);
         x0 = Math.min(x0, s.xs[i]);
         x1 = Math.max(x1, s.xs[i]);
         y0 = Math.min(y0, s.ys[i]);
@@ -214,6 +224,7 @@ export function createLineChart(options: ChartOptions): LineChart {
     element.dataset.series = String(all.length);
     if (!points) [x0, x1, y0, y1] = [0, 1, 0, 1];
     if (options.yRange) [y0, y1] = options.yRange;
+    if (options.xFrom !== undefined) x0 = Math.min(x0, options.xFrom);
     if (x1 === x0) x1 = x0 + 1;
     if (y1 === y0) [y0, y1] = [y0 - 0.5, y1 + 0.5];
     else if (!options.yRange) {
@@ -225,7 +236,7 @@ export function createLineChart(options: ChartOptions): LineChart {
     // Axes, tick labels and the legend are rebuilt only when they change (SVG text is the costly
     // part to lay out); the plotted paths and points, which move every update, are replaced.
     const bottom = HEIGHT - MARGIN.bottom;
-    const xTicks = niceTicks(x0, x1, 6);
+    const xTicks = niceTicks(x0, x1, 6, options.xInteger ?? (points && wholeXs));
     const yTicks = niceTicks(y0, y1, 5);
     const axesKey = [x0, x1, y0, y1, xTicks.join(), yTicks.join()].join('|');
     if (axesKey !== drawnAxes) {

@@ -9,7 +9,7 @@ import { el } from '../dom';
 import { createHeatmap, formatValue } from '../heatmap';
 import { normals } from '../lab/sample';
 import type { ViewDefinition } from '../types';
-import { createTour, tourSeen, type TourStep } from './tour';
+import { capitalised, countInWords, createTour, tourSeen, type TourStep } from './tour';
 
 /** The course's opening example: decoder state [5, 1, 20] against four annotations. */
 const COURSE_SCORES = [927, 397, 148, 929];
@@ -18,13 +18,8 @@ const COURSE_SCORES = [927, 397, 148, 929];
 const REVIEW = ['a', 'slow', 'start', 'but', 'a', 'wonderful', 'ending'];
 const REVIEW_SCORES = [0, 1.2, 0.3, 1.6, 0, 3.4, 1.1];
 
-/** The guided tour: what the page is, then each way in. */
-const TOUR: readonly TourStep[] = [
-  {
-    target: '.lede',
-    title: 'Welcome to the Attention Playground',
-    text: 'Everything here runs in your browser: a C++ engine does the maths, the page shows each step. Four short stops show you where to start.',
-  },
+/** The guided tour's stops after the welcome: each way in. */
+const WAYS_IN: readonly TourStep[] = [
   {
     target: '[data-testid="way-course"]',
     title: 'New to attention? Start with the course',
@@ -45,6 +40,18 @@ const TOUR: readonly TourStep[] = [
     title: 'Sequences and Transformers',
     text: 'Seq2seq shows a translation model aligning words as it decodes; Transformer opens every head of a small model you train. The header reaches every view, from the course too.',
   },
+];
+
+/** The guided tour: what the page is (its length counted from the steps, as the tour's counter does), then each way in. */
+const TOUR: readonly TourStep[] = [
+  {
+    target: '.lede',
+    title: 'Welcome to the Attention Playground',
+    text:
+      'Everything here runs in your browser: a C++ engine does the maths, the page shows each step. ' +
+      `${capitalised(countInWords(WAYS_IN.length))} short stops after this one show you where to start.`,
+  },
+  ...WAYS_IN,
 ];
 
 const SELF_N = 5;

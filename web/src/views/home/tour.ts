@@ -15,6 +15,17 @@ export interface TourStep {
 
 const KEY = 'attn-playground.tour';
 
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** A count as a word ("four"), in digits beyond ten: the tour's text says how many steps follow. */
+export function countInWords(n: number): string {
+  return NUMBER_WORDS[n] ?? String(n);
+}
+
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** True once the tour has been shown and closed (or when storage is off: then it never nags). */
 export function tourSeen(): boolean {
   try {

@@ -140,10 +140,14 @@ export class AttentionLab {
           'move inside a map) to see the arithmetic behind it.',
       ),
       explainedIn('lab'),
-      controls,
-      this.formulas,
-      this.inputs,
-      ...this.pipeline.elements,
+      // Inputs and the results they drive side by side (stacked on narrow screens): changing the
+      // scoring function or τ changes what is on screen (styles.css .lab-workbench).
+      el(
+        'div',
+        { className: 'lab-workbench' },
+        el('div', { className: 'lab-workbench-inputs' }, controls, this.formulas, this.inputs),
+        el('div', { className: 'lab-workbench-outputs' }, ...this.pipeline.elements),
+      ),
       this.scaling.element,
       this.selfAttention.element,
     );

@@ -1,6 +1,8 @@
 // The Studio's data choice: the built-in corpus, synthetic reviews, or the user's CSV / TSV /
 // aclImdb .tar.gz (file picker, drop, or an unpacked folder), how a file's test set is drawn, and
-// loading it into the main engine. Its statistics (StatsPanel) are shown at the end of the panel.
+// loading it into the main engine. Only the chosen source's inputs are shown (the synthetic
+// generator's fields, or the file pickers and the test-set choice). Its statistics (StatsPanel)
+// are placed by the Studio.
 import type { EngineBridge } from '../../engine/bridge';
 import type { DataSource } from '../../engine/protocol';
 import type { DataSummary } from '../../../generated/attn_engine.mjs';
@@ -19,6 +21,8 @@ export interface DataHost {
   writeUrl(): void;
   /** New data is in the engine (any model it had is gone). */
   dataLoaded(summary: DataSummary): Promise<void>;
+  /** Loading failed (the message is under the data choice). */
+  dataFailed(): void;
 }
 
 export class DataPanel {
@@ -60,6 +64,8 @@ export class DataPanel {
   private readonly splitError = el('p', { className: 'error', role: 'alert', id: 'split-error' });
   private readonly splitNote = el('p', { className: 'hint', id: 'split-note', role: 'status' });
   private readonly status = el('p', { id: 'data-status', role: 'status' });
+  /** The inputs that belong to one source, shown only while it is chosen. */
+  private readonly sourceInputs: Partial<Record<StudioSettings['data'], HTMLElement>> = {};
   /** Shown by the Studio too (a failed load before training). */
   readonly error = el('p', { className: 'error', role: 'alert', id: 'data-error' });
 
@@ -83,6 +89,7 @@ export class DataPanel {
       radio.addEventListener('change', () => {
         if (!radio.checked) return;
         this.host.settings().data = value;
+        this.showSourceInputs(value);
         this.loaded = null;
         this.host.writeUrl();
         if (value !== 'file' || this.hasFile()) void this.load();
@@ -123,17 +130,17 @@ export class DataPanel {
     });
     this.dropZone.addEventListener('dragleave', () => this.dropZone.classList.remove('dragging'));
     this.loadButton.addEventListener('click', () => void this.load());
-    this.element.append(
-      el('h3', { id: 'data-heading' }, 'Data'),
-      choice,
-      el(
-        'div',
-        { className: 'synthetic-options' },
-        el('label', { htmlFor: 'data-count' }, 'Synthetic reviews '),
-        this.syntheticCount,
-        el('label', { htmlFor: 'data-seed' }, ' generator seed '),
-        this.syntheticSeed,
-      ),
+    this.sourceInputs.synthetic = el(
+      'div',
+      { className: 'synthetic-options' },
+      el('label', { htmlFor: 'data-count' }, 'Synthetic reviews '),
+      this.syntheticCount,
+      el('label', { htmlFor: 'data-seed' }, ' generator seed '),
+      this.syntheticSeed,
+    );
+    this.sourceInputs.file = el(
+      'div',
+      { className: 'file-options' },
       this.dropZone,
       el(
         'p',
@@ -142,11 +149,25 @@ export class DataPanel {
           'The file is read on this page only.',
       ),
       this.buildSplit(),
+    );
+    this.element.append(
+      el('h3', { id: 'data-heading' }, 'Data'),
+      choice,
+      this.sourceInputs.synthetic,
+      this.sourceInputs.file,
       el('div', { className: 'train-controls' }, this.loadButton, this.progressBox),
       this.status,
       this.error,
-      this.stats.element,
     );
+  }
+
+  /**
+   * Shows the inputs of `source` only (the built-in corpus has none, and loads by itself: no
+   * Load button either). A file can still be dropped anywhere on the Studio.
+   */
+  private showSourceInputs(source: StudioSettings['data']): void {
+    for (const [name, part] of Object.entries(this.sourceInputs)) part.hidden = name !== source;
+    this.loadButton.hidden = source === 'builtin';
   }
 
   private buildSplit(): HTMLFieldSetElement {
@@ -211,6 +232,7 @@ export class DataPanel {
   /** Shows the settings' data choice and split. */
   write(settings: StudioSettings): void {
     this.radios.get(settings.data)!.checked = true;
+    this.showSourceInputs(settings.data);
     this.syntheticCount.value = String(settings.syntheticCount);
     this.syntheticSeed.value = String(settings.syntheticSeed);
     this.splitRadios.get(settings.testSet)!.checked = true;
@@ -230,6 +252,7 @@ export class DataPanel {
     this.sentencePair = pair;
     this.host.settings().data = 'file';
     this.radios.get('file')!.checked = true;
+    this.showSourceInputs('file');
     this.host.writeUrl();
     void this.load();
   }
@@ -313,6 +336,7 @@ export class DataPanel {
         this.status.textContent = '';
         this.error.textContent = `Could not load the data: ${errorMessage(error)}`;
         this.stats.hide();
+        this.host.dataFailed();
         this.element.dataset.state = 'failed';
         return false;
       } finally {

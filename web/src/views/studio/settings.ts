@@ -141,13 +141,16 @@ export function modelConfig(s: StudioSettings): SentimentModelConfig {
   };
 }
 
+/** The share of the training reviews the trainer sets aside, at random, to validate each epoch. */
+export const VALIDATION_SHARE = 0.1;
+
 export function trainerSettings(s: StudioSettings): TrainerSettings {
   return {
     epochs: s.epochs,
     batchSize: s.batchSize,
     learningRate: s.learningRate,
     schedule: s.schedule,
-    validationSplit: 0.1,
+    validationSplit: VALIDATION_SHARE,
     earlyStoppingPatience: s.patience,
     seed: s.seed,
   };

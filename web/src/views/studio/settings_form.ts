@@ -22,12 +22,18 @@ export interface SettingsHost {
 }
 
 export class SettingsForm {
-  /** The suggestion, the form and its error (the Studio places them). */
+  /** The form and its error (the Studio places them in the side panel). */
   readonly elements: HTMLElement[];
+  /**
+   * What the next run will train with, in one line, and the suggestion of the real-data recipe:
+   * the Studio shows them next to Train, so the first click never trains with settings the
+   * learner has not seen.
+   */
+  readonly recipeLine = el('p', { id: 'train-recipe', className: 'train-recipe' });
   readonly error = el('p', { className: 'error', role: 'alert', id: 'settings-error' });
   private readonly inputs = new Map<keyof StudioSettings, HTMLInputElement | HTMLSelectElement>();
   private readonly recipeSelect = el('select', { id: 'set-recipe' });
-  private readonly suggestion = el('div', {
+  readonly suggestion = el('div', {
     className: 'recipe-suggestion',
     id: 'recipe-suggestion',
     role: 'status',
@@ -37,7 +43,7 @@ export class SettingsForm {
   private readonly suggestionButton = el('button', {
     type: 'button',
     id: 'recipe-suggestion-apply',
-    textContent: `Use the ${RECIPE_LABELS.imdb} recipe`,
+    textContent: `Use the recommended recipe (${RECIPE_LABELS.imdb})`,
   });
 
   constructor(private readonly host: SettingsHost) {
@@ -105,7 +111,7 @@ export class SettingsForm {
     for (const input of this.inputs.values()) input.addEventListener('change', () => this.read());
     this.suggestionButton.addEventListener('click', () => this.useRecipe('imdb'));
     this.suggestion.append(this.suggestionText, this.suggestionButton);
-    this.elements = [this.suggestion, form, this.error];
+    this.elements = [form, this.error];
   }
 
   /** Shows `settings` in the inputs and names the recipe they match. */
@@ -115,6 +121,7 @@ export class SettingsForm {
       input.value = key === 'learningRate' ? formatRate(value as number) : String(value);
     }
     this.recipeSelect.value = matchingRecipe(settings) ?? 'custom';
+    this.describe();
   }
 
   /** Takes the inputs' values into the settings. */
@@ -146,6 +153,7 @@ export class SettingsForm {
 
   /** The real-data recipe is suggested while a large data set is loaded and the form differs from it. */
   updateSuggestion(): void {
+    this.describe();
     const reviews = this.host.reviews();
     const show = suggestsRealDataRecipe(this.host.settings(), reviews);
     this.suggestion.hidden = !show;
@@ -153,6 +161,19 @@ export class SettingsForm {
       ? `${reviews} reviews are loaded: a data set this large trains better with the “${RECIPE_LABELS.imdb}” recipe ` +
         '(the command line’s settings for real reviews: longer reviews, dropout, a decaying learning rate, early stopping).'
       : '';
+  }
+
+  /** The recipe line next to Train: the recipe's name (or "your own settings") and its main values. */
+  private describe(): void {
+    const s = this.host.settings();
+    const recipe = matchingRecipe(s);
+    const option = (key: 'encoder' | 'pooling') =>
+      [...(this.inputs.get(key) as HTMLSelectElement).options].find((o) => o.value === s[key])?.textContent ?? s[key];
+    this.recipeLine.dataset.recipe = recipe ?? 'custom';
+    this.recipeLine.textContent =
+      `Recipe: ${recipe ? RECIPE_LABELS[recipe] : 'your own settings'} — ${option('encoder')}, ` +
+      `${option('pooling').toLowerCase()} pooling, ${s.epochs} epochs, reviews cut at ${s.maxlen} tokens, ` +
+      `learning rate ${formatRate(s.learningRate)}. Change it under Model.`;
   }
 
   /** Fills the settings with a recipe's values and shows them. */

@@ -39,6 +39,7 @@ import {
   type StudioSettings,
 } from './settings';
 import { SettingsForm } from './settings_form';
+import { describeData, outcomeText } from './readouts';
 import { percent, StatsPanel } from './stats_panel';
 import { TimelinePanel } from './timeline_panel';
 import { TrainingPanel } from './training_panel';
@@ -69,6 +70,8 @@ export class Studio {
   private readonly timeline: TimelinePanel;
   private readonly save: SavePanel;
   private readonly training: TrainingPanel;
+  /** Next to Train: the loaded data in one line (and why a run would have no test figure). */
+  private readonly dataLine = el('p', { id: 'train-data', className: 'train-data' }, 'Loading the data…');
 
   constructor(
     private readonly engine: EngineBridge,
@@ -87,7 +90,17 @@ export class Studio {
     this.errors = new ErrorsPanel(engine);
     this.stats = new StatsPanel(engine, settings, () => this.data.loadedSplit);
     this.data = new DataPanel(
-      { engine, settings, busy, writeUrl, dataLoaded: (summary) => this.dataLoaded(summary) },
+      {
+        engine,
+        settings,
+        busy,
+        writeUrl,
+        dataLoaded: (summary) => this.dataLoaded(summary),
+        dataFailed: () => {
+          this.dataLine.textContent = 'Data: none loaded (the message is under Data).';
+          this.dataLine.dataset.testExamples = '0';
+        },
+      },
       this.stats,
     );
     this.data.acceptDrops(this.element);
@@ -114,8 +127,17 @@ export class Studio {
       cancel: () => this.race?.cancel(),
       onChange: (state, isBusy) => this.stateChanged(state, isBusy),
     });
+    // Next to Train: what was loaded and what the run will train with (and the recommended recipe).
+    const setup = el(
+      'div',
+      { className: 'train-setup', id: 'train-setup' },
+      this.dataLine,
+      this.form.recipeLine,
+      this.form.suggestion,
+    );
     this.training.element.append(
       el('h3', { id: 'train-heading' }, 'Train a sentiment model'),
+      setup,
       ...this.training.parts(),
       this.training.charts,
       this.timeline.element,
@@ -129,7 +151,15 @@ export class Studio {
     model.setAttribute('aria-labelledby', 'model-heading');
     // A dashboard: data and settings in a side panel, the live training in the main area, the
     // rest in tabs below (stacked on narrow screens: styles.css).
-    const side = el('aside', { className: 'studio-side' }, this.data.element, model);
+    // The statistics come after the settings: a long data summary must not push them down.
+    const statistics = el(
+      'section',
+      { className: 'studio-stats' },
+      el('h3', { id: 'stats-heading' }, 'The loaded reviews'),
+      this.stats.element,
+    );
+    statistics.setAttribute('aria-labelledby', 'stats-heading');
+    const side = el('aside', { className: 'studio-side' }, this.data.element, model, statistics);
     side.setAttribute('aria-label', 'Data and settings');
     const tabs = createTabs('studio', 'Model results and storage', [
       { id: 'explain', label: 'Explanation', content: this.explain.element },
@@ -201,6 +231,8 @@ export class Studio {
 
   private async dataLoaded(summary: DataSummary): Promise<void> {
     this.save.setModel(false);
+    this.dataLine.textContent = describeData(summary, this.data.loadedSplit.percent);
+    this.dataLine.dataset.testExamples = String(summary.testExamples);
     await this.stats.refresh(summary);
     this.bow.dataChanged();
     this.form.updateSuggestion();
@@ -241,6 +273,8 @@ export class Studio {
   private async train(raceMode: boolean): Promise<void> {
     if (this.busy()) return;
     this.form.read();
+    // The previous run's numbers go at once (a new run shows its own from its first step).
+    this.curves = [];
     this.training.begin();
     this.timeline.stopPlay();
     const settings = { ...this.settings };
@@ -289,15 +323,19 @@ export class Studio {
       if (outcome.cancelled) {
         controls.send('cancel');
       } else {
-        const test = await this.engine.evaluate('test');
-        let text = `Finished after ${outcome.steps} steps; test accuracy ${percent(test.accuracy)}.`;
-        // As the command line does, the model ends with its best validation epoch's parameters.
+        // No test set (a tiny file), no test figure: the engine would report 0 of 0 as 0 %.
+        const hasTest = (this.stats.summary?.testExamples ?? 0) > 0;
+        const test = hasTest ? await this.engine.evaluate('test') : null;
         controls.status.dataset.bestEpoch = String(outcome.bestEpoch + 1);
-        if (outcome.bestEpoch >= 0) {
-          text +=
-            ` Kept the parameters of epoch ${outcome.bestEpoch + 1} of ${outcome.epochs}, the lowest validation loss` +
-            `${outcome.earlyStopped ? ' (stopped early: validation stopped improving)' : ''}.`;
-        }
+        let text = outcomeText({
+          steps: outcome.steps,
+          epochsRun: outcome.epochs,
+          epochsPlanned: settings.epochs,
+          bestEpoch: outcome.bestEpoch,
+          earlyStopped: outcome.earlyStopped,
+          patience: settings.patience,
+          testAccuracy: test ? test.accuracy : null,
+        });
         const accuracyB = await race.challengerAccuracy(result);
         if (accuracyB !== null) {
           text += ` Challenger (${describeDifference(settings, race.challengerSettings!)}): ${percent(accuracyB)}.`;

@@ -6,6 +6,7 @@ import { el, errorMessage, readoutRow } from '../dom';
 import { RunControls, type RunControlsOptions } from '../run_controls';
 import { chartSeries, type Curves } from './curves';
 import { formatRate, RACES, type RaceKind } from './settings';
+import { VALIDATION_LABEL, VALIDATION_NOTE } from './readouts';
 import { percent } from './stats_panel';
 
 /** Redrawing the charts about once a second is plenty, and keeps each frame's work small. */
@@ -43,12 +44,16 @@ export class TrainingPanel {
     testId: 'chart-loss',
     xLabel: 'Step',
     yLabel: 'Loss',
+    xFrom: 0,
+    xInteger: true,
   });
   private readonly accuracyChart = createLineChart({
     title: 'Accuracy per epoch: training and validation',
     testId: 'chart-accuracy',
     xLabel: 'Step',
     yLabel: 'Accuracy',
+    xFrom: 0,
+    xInteger: true,
     yRange: [0, 1],
   });
   private chartsDrawn = 0;
@@ -113,10 +118,11 @@ export class TrainingPanel {
         readoutRow('Step', this.readout.step),
         readoutRow('Loss (last batch)', this.readout.loss),
         readoutRow('Training accuracy (this epoch)', this.readout.accuracy),
-        readoutRow('Validation', this.readout.validation),
+        readoutRow(VALIDATION_LABEL, this.readout.validation),
         readoutRow('Speed', this.readout.speed),
         readoutRow('Time left', this.readout.eta),
       ),
+      el('p', { className: 'hint', id: 'validation-note' }, VALIDATION_NOTE),
       this.raceReadout,
     ];
   }
@@ -131,11 +137,14 @@ export class TrainingPanel {
     this.element.dataset.workers = String(count);
   }
 
-  /** Clears the notices of the last run. */
+  /** Clears the notices, readouts and charts of the last run as a new one starts. */
   begin(): void {
     this.error.textContent = '';
     delete this.controls.status.dataset.bestEpoch;
     this.diverged.hidden = true;
+    this.raceReadout.hidden = true;
+    this.raceReadout.textContent = '';
+    this.reset();
   }
 
   /** Empties the readouts and charts for a new run. */
