@@ -10,6 +10,7 @@ import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
 import { mathBlock } from '../views/math';
+import { percent, quickMode } from '../views/format';
 
 /** The bridge calls a demo needs (the page's EngineBridge). */
 export type Seq2SeqEngine = Pick<
@@ -18,7 +19,6 @@ export type Seq2SeqEngine = Pick<
 >;
 
 const SVG = 'http://www.w3.org/2000/svg';
-const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 /** Spaces are invisible in a table header: show them as ␣. */
 export const shown = (token: string) => (token === ' ' ? '␣' : token);
 
@@ -33,11 +33,6 @@ export function claimSeq2SeqSession(): number {
   return sessionOwner;
 }
 export const ownsSeq2SeqSession = (owner: number): boolean => owner !== 0 && owner === sessionOwner;
-
-/** Pages opened with ?s2s-quick (the browser tests) train each run for a few seconds only. */
-function quickMode(): boolean {
-  return new URLSearchParams(location.search).has('s2s-quick');
-}
 
 interface RunResult {
   label: string;

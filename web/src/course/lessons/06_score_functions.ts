@@ -47,11 +47,15 @@ export const lesson06: Lesson = {
             const params = await call('initScoreParams', kind, 3, 3, 4, 4, 1);
             rows.push(Array.from((await call('scores', kind, toTensor(S), toTensor(H), params)).data));
           }
-          // Each row on its own scale would hide the small ones: show weights instead of raw scores.
+          // The five functions score on very different scales (cosine within ±1, dot in the
+          // hundreds): the scores map gives each row its own diverging scale; the weights share 0–1.
           const weights: number[][] = [];
           for (const r of rows) weights.push(Array.from((await call('softmax', { shape: [4], data: r }, null)).data));
           return [
-            { title: 'scores', data: matrix(rows, kinds, ANNOTATION_LABELS) },
+            {
+              title: 'scores',
+              data: { ...matrix(rows, kinds, ANNOTATION_LABELS), rowScales: kinds.map(() => 'signed' as const) },
+            },
             {
               title: 'softmax(scores)',
               data: matrix(weights, kinds, ANNOTATION_LABELS, [0, 1]),

@@ -39,7 +39,8 @@ import {
   type StudioSettings,
 } from './settings';
 import { SettingsForm } from './settings_form';
-import { percent, StatsPanel } from './stats_panel';
+import { percent } from '../format';
+import { StatsPanel } from './stats_panel';
 import { TimelinePanel } from './timeline_panel';
 import { TrainingPanel } from './training_panel';
 
