@@ -81,7 +81,8 @@ function legendLine(scale: ColourScale, rows: string | null): HTMLElement {
   const note = document.createElement('span');
   note.className = 'legend-note';
   note.textContent = `${rows ? `${rows}: ` : ''}${describeScale(scale)}`;
-  line.append(lo, bar, hi, note);
+  if (scale.kind === 'ids') line.append(note);
+  else line.append(lo, bar, hi, note);
   return line;
 }
 

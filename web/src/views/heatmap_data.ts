@@ -16,9 +16,14 @@ export { formatValue };
  * - 'signed': any signed value (scores, encodings, weights × V); diverging, centred at 0, out to
  *   the map's largest |value| unless a range is given (the legend says when it is stretched);
  * - 'magnitude': a value with no natural range; sequential from the map's min to its max
- *   (stretched, and the legend says so).
+ *   (stretched, and the legend says so);
+ * - 'ids': token ids, labels rather than amounts (id 7 is not "more" than id 3): no colour scale,
+ *   every cell on one plain background.
  */
-export type ScaleKind = 'probability' | 'difference' | 'signed' | 'magnitude';
+export type ScaleKind = 'probability' | 'difference' | 'signed' | 'magnitude' | 'ids';
+
+/** The one background of an ids table. */
+export const IDS_BACKGROUND: [number, number, number] = [236, 238, 243];
 
 export interface HeatmapData {
   values: ArrayLike<number>; // row-major, rows × cols
@@ -75,6 +80,9 @@ export function colourScale(
   from = 0,
   to = values.length,
 ): ColourScale {
+  if (kind === 'ids') {
+    return { kind, range: extent(values, from, to), diverging: false, stretched: false, colour: () => IDS_BACKGROUND };
+  }
   if (kind === 'probability' || kind === 'magnitude') {
     const range: [number, number] = kind === 'probability' ? (fixed ?? [0, 1]) : (fixed ?? extent(values, from, to));
     const span = range[1] - range[0];
@@ -113,7 +121,7 @@ export function mapScales(data: HeatmapData): { scale: ColourScale; rows: number
     const shared = new Map<ScaleKind, { scale: ColourScale; rows: number[] }>();
     for (let r = 0; r < data.rows; r++) {
       const kind = data.rowScales[r] ?? 'magnitude';
-      const fixed = kind === 'probability' || kind === 'difference';
+      const fixed = kind === 'probability' || kind === 'difference' || kind === 'ids';
       const group = fixed ? shared.get(kind) : undefined;
       if (group) {
         group.rows.push(r);
@@ -158,6 +166,8 @@ export function describeScale(scale: ColourScale): string {
       return scale.stretched
         ? `diverging, centred at 0 (grey): blue negative, red positive; stretched to this map's largest |value|, ${formatValue(hi)}`
         : `diverging, centred at 0 (grey): blue negative, red positive, out to ±${formatValue(hi)}`;
+    case 'ids':
+      return 'token ids: labels, not amounts, so they get no colour scale';
     case 'magnitude':
       return scale.stretched
         ? `stretched to this map's range: ${formatValue(lo)} dark purple to ${formatValue(hi)} yellow`
