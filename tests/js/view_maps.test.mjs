@@ -181,3 +181,10 @@ test('seq2seq.meanTokenProbability: the geometric mean of the output tokens’ p
   assert.ok(Math.abs(tasks.meanTokenProbability(5 * Math.log(0.5), 5) - 0.5) < 1e-12);
   assert.equal(tasks.meanTokenProbability(-1, 0), 0);
 });
+
+test('maps.ids: token ids are labels, not amounts — one plain background, no colour scale', () => {
+  const ids = { values: [1, 57, 3, 0], rows: 1, cols: 4, rowLabels: [''], colLabels: [], scale: 'ids' };
+  const colours = maps.cellColours(ids);
+  assert.ok(colours.every((c) => c === maps.IDS_BACKGROUND));
+  assert.match(maps.describeScale(maps.mapScales(ids)[0].scale), /no colour scale/);
+});
