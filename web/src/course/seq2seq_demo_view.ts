@@ -5,7 +5,7 @@
 // the learner's own input with its alignment matrix (the shared heatmap).
 import type { Seq2SeqEpochReport, Seq2SeqMetrics } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
-import { createHeatmap } from '../views/heatmap';
+import { createAlignmentMap } from '../views/seq2seq/alignment_map';
 import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
@@ -286,7 +286,7 @@ function createTranslator(
   const go = el('button', { type: 'button', textContent: 'Translate', disabled: true });
   const output = el('output', { className: 's2s-output', dataset: { testid: 's2s-output' } });
   const note = el('p', { className: 'muted', role: 'status' }, 'Train the model first.');
-  const heatmap = createHeatmap('alignment α (output × input)', 's2s-demo-alignment');
+  const heatmap = createAlignmentMap('alignment α (output × input)', 's2s-demo-alignment');
   heatmap.element.hidden = true;
   const element = el(
     'div',

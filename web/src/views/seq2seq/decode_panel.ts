@@ -8,8 +8,8 @@ import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqTranslation } from '../../engine/protocol';
 import { el, errorMessage, viewPart } from '../dom';
 import { formatValue } from '../format';
-import { createHeatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
+import { createAlignmentMap } from './alignment_map';
 import { inputWarnings, LOW_CONFIDENCE, meanTokenProbability, shown, TASKS, type TaskName } from './tasks';
 
 const STEP_MS = 450;
@@ -54,10 +54,9 @@ export class DecodePanel {
   });
   private readonly output = el('output', { id: 's2s-output', className: 's2s-output' });
   private readonly current = el('div', { className: 's2s-current', id: 's2s-current' });
-  private readonly heatmap = createHeatmap(
+  private readonly heatmap = createAlignmentMap(
     'Alignment: attention of each output token (rows) over the input (columns)',
     's2s-alignment',
-    { numbers: 'on-demand', fit: true },
   );
   private readonly links = createLinkView('Alignment as links', 's2s-links', {
     threshold: 0.01,
