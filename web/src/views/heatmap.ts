@@ -12,6 +12,7 @@
 import { exportButtons } from '../export/export';
 import './heatmap.css';
 import {
+  cellColours,
   describeScale,
   formatValue,
   mapScales,
@@ -170,18 +171,16 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
   });
 
   let shape = '';
+  let legendKey = '';
   function update(next: HeatmapData): void {
     const hadFocus = table.contains(document.activeElement);
     data = next;
     element.style.setProperty('--cols', String(next.cols));
     const scales = mapScales(next);
-    const colours: [number, number, number][] = new Array(next.rows * next.cols);
-    for (const { scale, rows } of scales)
-      for (const r of rows)
-        for (let c = 0; c < next.cols; c++) colours[r * next.cols + c] = scale.colour(next.values[r * next.cols + c]);
-    const legendKey = JSON.stringify(scales.map(({ scale, rows }) => [scale.kind, scale.range, rows]));
-    if (legend.dataset.key !== legendKey) {
-      legend.dataset.key = legendKey;
+    const colours = cellColours(next);
+    const key = JSON.stringify(scales.map(({ scale, rows }) => [scale.kind, scale.range, rows]));
+    if (legendKey !== key) {
+      legendKey = key;
       legend.replaceChildren(
         ...scales.map(({ scale, rows }) =>
           legendLine(scale, scales.length > 1 ? rows.map((r) => next.rowLabels[r] || `row ${r + 1}`).join(', ') : null),
