@@ -35,6 +35,9 @@ export interface HeatmapOptions {
   /** Columns share the map's width (down to a sliver each) so that a long map fits its panel
    *  instead of scrolling; for on-demand maps. */
   fit?: boolean;
+  /** Where hovered or focused cells are explained (an aria-live element shared by several maps,
+   *  e.g. small multiples side by side); default: a readout under this map. */
+  readout?: HTMLElement;
 }
 
 export interface Heatmap {
@@ -102,11 +105,14 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
   const legend = document.createElement('div');
   legend.className = 'legends';
   legend.dataset.testid = `${testId}-legend`;
-  const explanation = document.createElement('div');
-  explanation.className = 'cell-explain';
-  explanation.dataset.testid = `${testId}-explain`;
-  explanation.setAttribute('aria-live', 'polite');
-  element.append(caption, table, legend, explanation);
+  const explanation = options.readout ?? document.createElement('div');
+  if (!options.readout) {
+    explanation.className = 'cell-explain';
+    explanation.dataset.testid = `${testId}-explain`;
+    explanation.setAttribute('aria-live', 'polite');
+  }
+  element.append(caption, table, legend);
+  if (!options.readout) element.append(explanation);
 
   let data: HeatmapData | undefined;
   let cells: HTMLTableCellElement[] = [];
@@ -206,9 +212,14 @@ export function createHeatmap(title: string, testId: string, options: HeatmapOpt
       for (const label of next.colLabels) {
         const th = document.createElement('th');
         th.scope = 'col';
-        th.textContent = label;
+        // A compact map turns its column labels on their side (heatmap.css): a span, so the turned
+        // text does not size the column; the header row is as tall as the longest label.
+        if (numbers) th.textContent = label;
+        else th.append(Object.assign(document.createElement('span'), { className: 'col-label', textContent: label }));
         headRow.append(th);
       }
+      const longest = Math.max(1, ...next.colLabels.map((label) => label.length));
+      element.style.setProperty('--label-length', String(longest));
       const body = document.createElement('tbody');
       cells = [];
       if (focusIndex >= next.rows * next.cols) focusIndex = 0;

@@ -43,18 +43,26 @@ export class HeadsPanel {
     for (let l = 0; l < layers; l++) {
       const row: Heatmap[] = [];
       const maps = el('div', { className: 'tf-heads' });
+      // One readout per layer, under its row of maps, with room kept for it: hovering a cell
+      // never moves the maps.
+      const readout = el('div', {
+        className: 'cell-explain tf-readout',
+        ariaLive: 'polite',
+        dataset: { testid: `tf-layer-${l}-explain` },
+      });
       for (let h = 0; h <= heads; h++) {
         const average = h === heads;
         const title = average ? `Layer ${l + 1}, mean of the ${heads} heads` : `Layer ${l + 1}, head ${h + 1}`;
         const map = createHeatmap(title, average ? `tf-avg-${l}` : `tf-head-${l}-${h}`, {
           explain: (q, k) => this.explainCell(l, average ? -1 : h, q, k),
           numbers: 'on-demand',
+          readout,
         });
         row.push(map);
         maps.append(map.element);
       }
       this.maps.push(row);
-      this.element.append(el('div', { className: 'tf-layer' }, el('h4', {}, `Layer ${l + 1}`), maps));
+      this.element.append(el('div', { className: 'tf-layer' }, el('h4', {}, `Layer ${l + 1}`), maps, readout));
     }
   }
 
