@@ -127,10 +127,13 @@ test('studio: built-in statistics match the engine; training moves the charts an
   // Step 0's near-uniform weights (about 1/6 each) are drawn on the fixed 0–1 scale: dark, never
   // stretched up to the top colour; the map is colours, its numbers on hover.
   const drawn = await drawnCells(page, 'watched-0');
-  for (const c of drawn) {
+  for (const c of drawn)
     assert.ok(distance(c.rgb, VIRIDIS_TOP) > 150, `${c.value} drawn as ${c.rgb}, near the top colour`);
-    assert.equal(c.text, '', 'no number in a cell');
-  }
+  assert.deepEqual(
+    drawn.map((c) => c.text),
+    drawn.map(() => ''),
+    'no number in a cell',
+  );
   assert.equal(
     await page.locator('[data-testid="watched-0-legend"] .legend').getAttribute('data-scale'),
     'probability',
@@ -294,10 +297,6 @@ test('studio: race mode trains two configurations in two workers, overlays curve
   assert.equal(await page.locator('#train-watched .diff-strip').first().locator('.token').count(), cols);
   // B − A is drawn on a fixed diverging scale (its own legend), so small differences stay near the
   // neutral middle; the strip is tinted on the weights' scale, not stretched to its largest difference.
-  assert.deepEqual(await map.locator('.legend').evaluateAll((ls) => ls.map((l) => l.dataset.scale)), [
-    'probability',
-    'difference',
-  ]);
   await page.locator('#timeline').fill('0');
   await page.waitForFunction(() => document.querySelector('#train-watched')?.dataset.step === '0');
   const drawn = await drawnCells(page, 'watched-0');
@@ -323,6 +322,10 @@ test('studio: race mode trains two configurations in two workers, overlays curve
   const largestWeight = Math.max(...drawn.slice(0, 2 * cols).map((c) => c.value));
   for (const { diff, alpha } of strip)
     assert.ok(alpha <= 0.7 * Math.min(1, diff / largestWeight) + 0.01, `|B − A| ${diff} drawn with alpha ${alpha}`);
+  assert.deepEqual(await map.locator('.legend').evaluateAll((ls) => ls.map((l) => l.dataset.scale)), [
+    'probability',
+    'difference',
+  ]);
   // Race mode over: the challenger's worker is gone.
   assert.equal(started.length, 1, 'one more worker for the challenger');
   await challengerGone;
