@@ -575,8 +575,8 @@ test('course: "train one" trains in the engine worker, draws its loss on the app
   const demo = page.locator('[data-testid="training-bigru-attention"]');
   await demo.getByRole('button', { name: 'Train one' }).click();
   await page.waitForSelector('[data-testid="training-bigru-attention"][data-state="done"]', { timeout: 180000 });
-  assert.match(await demo.locator('[data-testid="test-accuracy"]').textContent(), /^\d+\.\d %$/);
-  assert.match(await demo.textContent(), /attention on the decisive tokens\d+\.\d % of the weight/);
+  assert.match(await demo.locator('[data-testid="test-accuracy"]').textContent(), /^\d+\.\d%$/);
+  assert.match(await demo.textContent(), /attention on the decisive tokens\d+\.\d% of the weight/);
   // The loss curve is the app's line chart: one series from step 1 to step 200.
   const chart = demo.locator('[data-testid="loss-chart-bigru-attention"]');
   assert.equal(await chart.locator('path.series').count(), 1);
@@ -623,7 +623,7 @@ test('course: lesson 1 trains reversal with and without attention and compares e
   assert.match(await cards.nth(0).locator('h4').textContent(), /Without attention/);
   assert.match(await cards.nth(1).locator('h4').textContent(), /With attention/);
   for (const text of await demo.locator('[data-testid="exact-match"]').allTextContents()) {
-    assert.match(text, /^\d+\.\d % of 60$/);
+    assert.match(text, /^\d+\.\d% of 60$/);
   }
   // The chart has one line per model; the table one row per input length seen, then the total.
   assert.equal(await demo.locator('svg.s2s-length-chart polyline').count(), 2);
@@ -663,11 +663,11 @@ test('course: lesson 9 trains a date normaliser, tabulates its epochs and transl
   assert.equal(await translate.isDisabled(), true, 'nothing to translate with before training');
   await demo.getByRole('button', { name: 'Train one' }).click();
   await page.waitForSelector('[data-testid="seq2seq-dates"][data-state="done"]', { timeout: 120000 });
-  assert.match(await demo.locator('[data-testid="exact-match"]').textContent(), /^\d+\.\d % of 40$/);
+  assert.match(await demo.locator('[data-testid="exact-match"]').textContent(), /^\d+\.\d% of 40$/);
   // One epoch in quick mode: teacher forcing ratio 1, a loss, e^-loss, and the free-running scores.
   const epoch = await demo.locator('[data-testid="s2s-epoch-table"] tbody tr').allInnerTexts();
   assert.equal(epoch.length, 1);
-  assert.match(epoch[0], /^1\s+1\.00\s+\d+\.\d{3}\s+\d+\.\d %\s+\d+\.\d %\s+\d+\.\d %$/);
+  assert.match(epoch[0], /^1\s+1\.00\s+\d+\.\d{3}\s+\d+\.\d%\s+\d+\.\d%\s+\d+\.\d%$/);
 
   // The example is decoded at once; then the learner's own input, one alignment column per character.
   await page.waitForSelector('[data-testid="seq2seq-dates"] .s2s-translate[data-state="translated"]');
@@ -785,7 +785,7 @@ test('course: lesson 10 trains a sentiment model on the built-in corpus and read
   const demo = page.locator('[data-testid="sentiment-imdb-attention"]');
   await demo.getByRole('button', { name: 'Train the classifier' }).click();
   await page.waitForSelector('[data-testid="sentiment-imdb-attention"][data-state="trained"]', { timeout: 120000 });
-  assert.match(await demo.locator('[data-testid="sentiment-accuracy"]').textContent(), /^\d+\.\d %$/);
+  assert.match(await demo.locator('[data-testid="sentiment-accuracy"]').textContent(), /^\d+\.\d%$/);
   assert.ok((await demo.locator('[data-testid="sentiment-loss-imdb-attention"] path.series').count()) === 1);
   // The example sentence is read at once; then the learner's own.
   await page.waitForSelector('[data-testid="sentiment-reading"][data-state="read"]');

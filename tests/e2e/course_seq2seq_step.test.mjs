@@ -41,7 +41,7 @@ test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch i
   await run.click();
   await page.waitForSelector(`${DEMO}[data-state="done"]`, { timeout: 60000 });
   const accuracy = await demo.locator('[data-testid="s2s-step-accuracy"]').textContent();
-  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your alignBatch (\d+\.\d) %/);
+  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d)%, with your alignBatch (\d+\.\d)%/);
   t.diagnostic(accuracy);
   assert.equal(mine, engineAccuracy);
   assert.match(await demo.locator('[role="status"]').textContent(), /the same outputs as the engine’s own/);
@@ -78,7 +78,7 @@ test('course: lesson 9 decodes held-out inputs with the learner’s alignBatch i
     { timeout: 60000 },
   );
   const after = await demo.locator('[data-testid="s2s-step-accuracy"]').textContent();
-  const [, engineAgain, brokenAccuracy] = after.match(/engine (\d+\.\d) %, with your alignBatch (\d+\.\d) %/);
+  const [, engineAgain, brokenAccuracy] = after.match(/engine (\d+\.\d)%, with your alignBatch (\d+\.\d)%/);
   t.diagnostic(after);
   mkdirSync(path.join(root, 'build/screenshots'), { recursive: true });
   await demo.screenshot({ path: path.join(root, 'build/screenshots/course-seq2seq-step.png') });

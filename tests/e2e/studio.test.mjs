@@ -36,6 +36,21 @@ async function waitForState(page, states, timeout = 60000) {
 }
 const heatmapValues = (page, testId) =>
   page.locator(`[data-testid="${testId}"] td`).evaluateAll((cells) => cells.map((c) => Number(c.dataset.value)));
+/** Each cell of a map as drawn: its value, visible text and computed background [r, g, b]. */
+const drawnCells = (page, testId) =>
+  page.locator(`[data-testid="${testId}"] td`).evaluateAll((cells) =>
+    cells.map((c) => ({
+      value: Number(c.dataset.value),
+      text: c.innerText.trim(),
+      rgb: getComputedStyle(c)
+        .backgroundColor.match(/[\d.]+/g)
+        .slice(0, 3)
+        .map(Number),
+    })),
+  );
+const distance = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+const VIRIDIS_TOP = [253, 231, 37];
+const NEUTRAL = [247, 247, 247]; // the diverging scale's middle (palette.ts)
 const counts = async (page) => [
   Number(await page.locator('#stat-positive').getAttribute('data-count')),
   Number(await page.locator('#stat-negative').getAttribute('data-count')),
@@ -109,6 +124,20 @@ test('studio: built-in statistics match the engine; training moves the charts an
   assert.match(await page.locator('#timeline-step').textContent(), /^step 0 \(1 of \d+\)$/);
   const before = await heatmapValues(page, 'watched-0');
   assert.equal(before.length, after.length);
+  // Step 0's near-uniform weights (about 1/6 each) are drawn on the fixed 0–1 scale: dark, never
+  // stretched up to the top colour; the map is colours, its numbers on hover.
+  const drawn = await drawnCells(page, 'watched-0');
+  for (const c of drawn)
+    assert.ok(distance(c.rgb, VIRIDIS_TOP) > 150, `${c.value} drawn as ${c.rgb}, near the top colour`);
+  assert.deepEqual(
+    drawn.map((c) => c.text),
+    drawn.map(() => ''),
+    'no number in a cell',
+  );
+  assert.equal(
+    await page.locator('[data-testid="watched-0-legend"] .legend').getAttribute('data-scale'),
+    'probability',
+  );
   assert.ok(
     before.some((v, i) => Math.abs(v - after[i]) > 1e-3),
     `attention moved: ${before.map((v) => v.toFixed(3))} → ${after.map((v) => v.toFixed(3))}`,
@@ -280,6 +309,37 @@ test('studio: race mode trains two configurations in two workers, overlays curve
     );
   assert.equal(strips.length, 3);
   assert.equal(new Set(strips).size, 1, strips.join(' | '));
+  // B − A is drawn on a fixed diverging scale (its own legend), so small differences stay near the
+  // neutral middle; the strip is tinted on the weights' scale, not stretched to its largest difference.
+  await page.locator('#timeline').fill('0');
+  await page.waitForFunction(() => document.querySelector('#train-watched')?.dataset.step === '0');
+  const drawn = await drawnCells(page, 'watched-0');
+  for (const c of drawn.slice(2 * cols)) {
+    assert.ok(
+      distance(c.rgb, NEUTRAL) <= 2 + 600 * Math.abs(c.value),
+      `B − A = ${c.value} drawn as ${c.rgb}, far from the neutral ${NEUTRAL}`,
+    );
+  }
+  // The strip's tint as drawn: the alpha of each token's computed background (70 % at full strength).
+  const strip = await page
+    .locator('#train-watched .diff-strip')
+    .first()
+    .locator('.token')
+    .evaluateAll((spans) =>
+      spans.map((s) => {
+        const colour = getComputedStyle(s).backgroundColor;
+        const numbers = colour.match(/[\d.]+/g).map(Number);
+        const alpha = colour.includes('/') || colour.startsWith('rgba') ? numbers.at(-1) : 1;
+        return { diff: Math.abs(Number(s.dataset.diff)), alpha: colour === 'rgba(0, 0, 0, 0)' ? 0 : alpha };
+      }),
+    );
+  const largestWeight = Math.max(...drawn.slice(0, 2 * cols).map((c) => c.value));
+  for (const { diff, alpha } of strip)
+    assert.ok(alpha <= 0.7 * Math.min(1, diff / largestWeight) + 0.01, `|B − A| ${diff} drawn with alpha ${alpha}`);
+  assert.deepEqual(await map.locator('.legend').evaluateAll((ls) => ls.map((l) => l.dataset.scale)), [
+    'probability',
+    'difference',
+  ]);
   // Race mode over: the challenger's worker is gone.
   assert.equal(started.length, 1, 'one more worker for the challenger');
   await challengerGone;

@@ -90,7 +90,7 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
 
   // Hover explains a cell with its weight and row sum.
   await page.locator('[data-testid="tf-head-0-1"] tbody tr').nth(2).locator('td').nth(3).hover();
-  const explained = await page.locator('[data-testid="tf-head-0-1-explain"]').textContent();
+  const explained = await page.locator('[data-testid="tf-layer-0-explain"]').textContent();
   assert.match(explained, /s = q·k \/ √16 = /);
   assert.match(explained, /numerator e\^\(.*\) = .*α = [\d.e+-]+ \/ [\d.e+-]+ = [\d.e+-]+/);
   assert.match(explained, /row sums to 1\.0000/);

@@ -48,6 +48,12 @@ const labels = (prefix: string, n: number) => Array.from({ length: n }, (_, i) =
  * A number, vector or matrix as heatmap data; null for anything else (e.g. a learner's result of
  * the wrong type). Non-finite entries are kept so the heatmap shows them.
  */
+/** Token ids as a table (heatmapOf's layout): ids are labels, not amounts, so no colour scale. */
+export function idsTableOf(value: unknown, rowPrefix?: string, colPrefix?: string): HeatmapData | null {
+  const data = heatmapOf(value, rowPrefix, colPrefix);
+  return data && { ...data, scale: 'ids' };
+}
+
 export function heatmapOf(
   value: unknown,
   rowPrefix = 'q',

@@ -12,6 +12,7 @@ import { DEFAULTS, modelConfig, trainerSettings, type StudioSettings } from '../
 import type { SentimentDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
 import { claimSentimentSession, ownsSentimentSession } from './sentiment_owner';
+import { percent, quickMode } from '../views/format';
 
 /** The bridge calls the demo needs (the page's EngineBridge). */
 export type SentimentEngine = Pick<
@@ -19,12 +20,7 @@ export type SentimentEngine = Pick<
   'loadData' | 'createModel' | 'train' | 'cancel' | 'evaluate' | 'predict' | 'call'
 >;
 
-const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function quickMode(): boolean {
-  return new URLSearchParams(location.search).has('s2s-quick');
-}
 
 /** The Studio's settings for this data: its recipe, the demo's model shape, the quick overrides. */
 export function sentimentSettings(demo: SentimentDemo, data: 'builtin' | 'archive', quick: boolean): StudioSettings {

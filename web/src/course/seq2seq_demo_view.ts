@@ -5,11 +5,12 @@
 // the learner's own input with its alignment matrix (the shared heatmap).
 import type { Seq2SeqEpochReport, Seq2SeqMetrics } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
-import { createHeatmap } from '../views/heatmap';
+import { createAlignmentMap } from '../views/seq2seq/alignment_map';
 import { el } from '../views/dom';
 import type { Seq2SeqDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
 import { mathBlock } from '../views/math';
+import { percent, quickMode } from '../views/format';
 
 /** The bridge calls a demo needs (the page's EngineBridge). */
 export type Seq2SeqEngine = Pick<
@@ -18,7 +19,6 @@ export type Seq2SeqEngine = Pick<
 >;
 
 const SVG = 'http://www.w3.org/2000/svg';
-const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 /** Spaces are invisible in a table header: show them as ␣. */
 export const shown = (token: string) => (token === ' ' ? '␣' : token);
 
@@ -33,11 +33,6 @@ export function claimSeq2SeqSession(): number {
   return sessionOwner;
 }
 export const ownsSeq2SeqSession = (owner: number): boolean => owner !== 0 && owner === sessionOwner;
-
-/** Pages opened with ?s2s-quick (the browser tests) train each run for a few seconds only. */
-function quickMode(): boolean {
-  return new URLSearchParams(location.search).has('s2s-quick');
-}
 
 interface RunResult {
   label: string;
@@ -291,7 +286,7 @@ function createTranslator(
   const go = el('button', { type: 'button', textContent: 'Translate', disabled: true });
   const output = el('output', { className: 's2s-output', dataset: { testid: 's2s-output' } });
   const note = el('p', { className: 'muted', role: 'status' }, 'Train the model first.');
-  const heatmap = createHeatmap('alignment α (output × input)', 's2s-demo-alignment');
+  const heatmap = createAlignmentMap('alignment α (output × input)', 's2s-demo-alignment');
   heatmap.element.hidden = true;
   const element = el(
     'div',

@@ -24,6 +24,7 @@ import {
   type StepDecoded,
   type StepEngine,
 } from './seq2seq_step_decode';
+import { percent, quickMode } from '../views/format';
 
 /** The bridge calls the view needs (the page's EngineBridge). */
 export type Seq2SeqStepEngine = Pick<
@@ -41,11 +42,6 @@ export type Seq2SeqStepEngine = Pick<
 const EXERCISE_ID = 'alignment_batch';
 /** Each sandbox run (one output position, every input) may take this long. */
 const STEP_LIMIT_MS = 4000;
-const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
-
-function quickMode(): boolean {
-  return new URLSearchParams(location.search).has('s2s-quick');
-}
 
 function stepEngine(engine: Seq2SeqStepEngine): StepEngine {
   return {

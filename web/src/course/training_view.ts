@@ -8,6 +8,7 @@ import { el } from '../views/dom';
 import { mathBlock } from '../views/math';
 import type { TrainingDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
+import { percent } from '../views/format';
 
 /** The bridge calls a demo needs (the page's EngineBridge). */
 export type ToyEngine = Pick<EngineBridge, 'toyRun' | 'toyCancel'>;
@@ -81,13 +82,13 @@ export function createTrainingView(demo: TrainingDemo, engine: ToyEngine, progre
             'dl',
             {},
             el('dt', {}, 'test accuracy'),
-            el('dd', { dataset: { testid: 'test-accuracy' } }, `${(r.testAccuracy * 100).toFixed(1)} %`),
+            el('dd', { dataset: { testid: 'test-accuracy' } }, percent(r.testAccuracy)),
             ...(run.config.pooling === 'attention'
               ? [
                   el('dt', {}, 'attention on the decisive tokens'),
-                  el('dd', {}, `${(r.decisiveAttention * 100).toFixed(1)} % of the weight`),
+                  el('dd', {}, `${percent(r.decisiveAttention)} of the weight`),
                   el('dt', {}, 'most-attended token is decisive'),
-                  el('dd', {}, `${(r.decisiveArgmaxRate * 100).toFixed(1)} % of test sequences`),
+                  el('dd', {}, `${percent(r.decisiveArgmaxRate)} of test sequences`),
                 ]
               : []),
           ),

@@ -2,11 +2,11 @@
 // page: files are built here and handed to the browser as blob: URLs.
 //
 // The PNG and the SVG share one layout (heatmapLayout), so both show the same picture: a title,
-// column labels, row labels, one square per value on the viridis scale and a legend bar with the
-// range's ends. The SVG marks each value's square with class "cell" (one per value) and stores the
+// column labels, row labels, one square per value on the map's own colour scale (heatmap_data.ts,
+// as on screen) and a legend bar with the (first) scale's ends. The SVG marks each value's square with class "cell" (one per value) and stores the
 // value in data-value, so an exported file can be read back.
-import { formatValue, valueRange, type HeatmapData } from '../views/heatmap_data';
-import { rgb, textColourOn, viridis } from '../views/palette';
+import { cellColours, formatValue, mapScales, valueRange, type HeatmapData } from '../views/heatmap_data';
+import { rgb, textColourOn } from '../views/palette';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export const LEGEND_STEPS = 32;
@@ -30,15 +30,17 @@ export function heatmapLayout(data: Pick<HeatmapData, 'rows' | 'cols'>): Heatmap
   return { width, height: top + gridHeight + 52, cell, left, top, legendTop: top + gridHeight + 16 };
 }
 
-function colourAt(value: number, [lo, hi]: [number, number]): [number, number, number] {
-  const span = hi - lo;
-  return viridis(span > 0 ? (value - lo) / span : 0.5);
+/** Colour at t in [0, 1] along the legend bar of the map's first scale. */
+function legendColour(data: HeatmapData, t: number): [number, number, number] {
+  const scale = mapScales(data)[0].scale;
+  return scale.colour(scale.range[0] + t * (scale.range[1] - scale.range[0]));
 }
 
 /** A standalone SVG document (as text). All labels are set as text nodes, never parsed as markup. */
 export function heatmapSvg(data: HeatmapData, title: string): string {
   const layout = heatmapLayout(data);
   const range = valueRange(data);
+  const colours = cellColours(data);
   const svg = document.createElementNS(SVG_NS, 'svg');
   const set = (node: Element, attrs: Record<string, string | number>) => {
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -82,7 +84,7 @@ export function heatmapSvg(data: HeatmapData, title: string): string {
     );
     for (let c = 0; c < data.cols; c++) {
       const value = data.values[r * data.cols + c];
-      const colour = colourAt(value, range);
+      const colour = colours[r * data.cols + c];
       const x = layout.left + c * layout.cell;
       add('rect', {
         x,
@@ -113,7 +115,7 @@ export function heatmapSvg(data: HeatmapData, title: string): string {
       y: layout.legendTop,
       width: barWidth / LEGEND_STEPS + 0.5,
       height: 10,
-      fill: rgb(viridis(i / (LEGEND_STEPS - 1))),
+      fill: rgb(legendColour(data, i / (LEGEND_STEPS - 1))),
       class: 'legend',
     });
   }
@@ -134,6 +136,7 @@ export function heatmapSvg(data: HeatmapData, title: string): string {
 export function heatmapPng(data: HeatmapData, title: string, scale = 2): Promise<Blob> {
   const layout = heatmapLayout(data);
   const range = valueRange(data);
+  const colours = cellColours(data);
   const canvas = document.createElement('canvas');
   canvas.width = layout.width * scale;
   canvas.height = layout.height * scale;
@@ -161,7 +164,7 @@ export function heatmapPng(data: HeatmapData, title: string, scale = 2): Promise
     g.textAlign = 'center';
     for (let c = 0; c < data.cols; c++) {
       const value = data.values[r * data.cols + c];
-      const colour = colourAt(value, range);
+      const colour = colours[r * data.cols + c];
       const x = layout.left + c * layout.cell;
       g.fillStyle = rgb(colour);
       g.fillRect(x, y, layout.cell, layout.cell);
@@ -172,7 +175,7 @@ export function heatmapPng(data: HeatmapData, title: string, scale = 2): Promise
   const barWidth = Math.min(200, layout.width - layout.left - 80);
   const gradient = g.createLinearGradient(layout.left, 0, layout.left + barWidth, 0);
   for (let i = 0; i < LEGEND_STEPS; i++)
-    gradient.addColorStop(i / (LEGEND_STEPS - 1), rgb(viridis(i / (LEGEND_STEPS - 1))));
+    gradient.addColorStop(i / (LEGEND_STEPS - 1), rgb(legendColour(data, i / (LEGEND_STEPS - 1))));
   g.fillStyle = gradient;
   g.fillRect(layout.left, layout.legendTop, barWidth, 10);
   g.font = '11px system-ui, sans-serif';

@@ -14,12 +14,46 @@ const VIRIDIS: [number, number, number][] = [
 
 /** Colour for t in [0, 1] (clamped). */
 export function viridis(t: number): [number, number, number] {
-  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (VIRIDIS.length - 1);
-  const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
+  return interpolate(VIRIDIS, t);
+}
+
+/**
+ * Diverging scale for signed values and differences: blue below 0, a light grey at 0, red-orange
+ * above (ColorBrewer's RdBu, reversed, 9 classes; safe for the common colour-vision deficiencies,
+ * which confuse red with green, not blue with red). t = 0 is the most negative end, 0.5 is zero.
+ */
+const DIVERGING: [number, number, number][] = [
+  [33, 102, 172],
+  [67, 147, 195],
+  [146, 197, 222],
+  [209, 229, 240],
+  [247, 247, 247],
+  [253, 219, 199],
+  [244, 165, 130],
+  [214, 96, 77],
+  [178, 24, 43],
+];
+
+function interpolate(stops: [number, number, number][], t: number): [number, number, number] {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(x));
   const f = x - i;
-  const a = VIRIDIS[i];
-  const b = VIRIDIS[i + 1];
+  const a = stops[i];
+  const b = stops[i + 1];
   return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f)) as [number, number, number];
+}
+
+/** Diverging colour for t in [0, 1] (clamped); 0.5 is the neutral middle. */
+export function diverging(t: number): [number, number, number] {
+  return interpolate(DIVERGING, t);
+}
+
+/** The neutral middle of the diverging scale (the colour of a zero). */
+export const DIVERGING_NEUTRAL = DIVERGING[4];
+
+/** A CSS linear-gradient through the diverging scale, for legends. */
+export function divergingGradient(): string {
+  return `linear-gradient(to right, ${DIVERGING.map((c) => rgb(c)).join(', ')})`;
 }
 
 export function rgb([r, g, b]: [number, number, number]): string {

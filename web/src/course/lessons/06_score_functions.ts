@@ -62,7 +62,10 @@ export const lesson06: Lesson = {
           const weights: number[][] = [];
           for (const r of rows) weights.push(Array.from((await call('softmax', { shape: [4], data: r }, null)).data));
           return [
-            ...kinds.map((kind, i) => ({ title: `${kind} scores`, data: row(rows[i], ANNOTATION_LABELS, kind) })),
+            ...kinds.map((kind, i) => ({
+              title: `${kind} scores`,
+              data: { ...row(rows[i], ANNOTATION_LABELS, kind), scale: 'signed' as const },
+            })),
             {
               title: 'softmax(scores), every row',
               data: matrix(weights, kinds, ANNOTATION_LABELS, [0, 1]),

@@ -102,6 +102,7 @@ export class ScorePipeline {
       cols: t,
       rowLabels: ['score'],
       colLabels: keys,
+      scale: 'signed',
     });
     this.heatmaps.weights.update({
       values: result.weights.data,
@@ -112,8 +113,23 @@ export class ScorePipeline {
       range: [0, 1],
     });
     this.weightBars.update(result.weights.data, keys);
-    this.heatmaps.weighted.update({ values: result.weighted.data, rows: t, cols: d, rowLabels: keys, colLabels: dims });
-    this.heatmaps.context.update({ values: result.context.data, rows: 1, cols: d, rowLabels: ['c'], colLabels: dims });
+    const signed = { scale: 'signed' } as const;
+    this.heatmaps.weighted.update({
+      values: result.weighted.data,
+      rows: t,
+      cols: d,
+      rowLabels: keys,
+      colLabels: dims,
+      ...signed,
+    });
+    this.heatmaps.context.update({
+      values: result.context.data,
+      rows: 1,
+      cols: d,
+      rowLabels: ['c'],
+      colLabels: dims,
+      ...signed,
+    });
   }
 
   private renderedParamsKey = '';
@@ -142,6 +158,7 @@ export class ScorePipeline {
         cols,
         rowLabels: Array.from({ length: rows }, (_, i) => `${i + 1}`),
         colLabels: Array.from({ length: cols }, (_, j) => `${j + 1}`),
+        scale: 'signed',
       });
       return map.element;
     });

@@ -157,6 +157,7 @@ export class SelfAttentionExperiment {
         cols: SELF_DIM,
         rowLabels: tokens,
         colLabels: Array.from({ length: SELF_DIM }, (_, j) => `${j + 1}`),
+        scale: 'signed',
       });
     } catch (error) {
       if (request !== this.selfRequest) return;

@@ -6,6 +6,7 @@
 import type { EngineBridge } from '../../engine/bridge';
 import type { BaselineExplanation } from '../../engine/protocol';
 import { el } from '../dom';
+import { percent } from '../format';
 
 const DEBOUNCE_MS = 150;
 /** The n-grams listed under the tokens, largest |contribution| first. */
@@ -96,7 +97,7 @@ export class BowPanel {
       this.trained = true;
       this.status.textContent =
         `Baseline: ${info.features} n-grams` +
-        (test.tp + test.fp + test.tn + test.fn > 0 ? `, test accuracy ${(100 * test.accuracy).toFixed(1)}%.` : '.');
+        (test.tp + test.fp + test.tn + test.fn > 0 ? `, test accuracy ${percent(test.accuracy)}.` : '.');
       this.element.dataset.state = 'trained';
       await this.update();
     } catch (error) {

@@ -116,6 +116,8 @@ export function snapshotKey(list: Snapshot[], index: number): string {
 export interface WeightRow {
   label: string;
   values: ArrayLike<number>;
+  /** Pooling weights (a fixed 0–1 scale) or a difference of two sides' weights (diverging, ±1). */
+  kind: 'probability' | 'difference';
 }
 
 /**
@@ -124,15 +126,27 @@ export interface WeightRow {
  */
 export function watchedRows(a: ArrayLike<number>, b: ArrayLike<number>, tokens: string[], race: boolean): WeightRow[] {
   const rows: WeightRow[] = [];
-  if (a.length) rows.push({ label: 'A', values: a });
-  if (race && b.length) rows.push({ label: 'B', values: b });
-  if (race && a.length && b.length) rows.push({ label: 'B − A', values: weightDifference(a, b, tokens.length) });
+  if (a.length) rows.push({ label: 'A', values: a, kind: 'probability' });
+  if (race && b.length) rows.push({ label: 'B', values: b, kind: 'probability' });
+  if (race && a.length && b.length)
+    rows.push({ label: 'B − A', values: weightDifference(a, b, tokens.length), kind: 'difference' });
   return rows;
 }
 
 /** B − A per token (a missing weight counts as 0). */
 export function weightDifference(a: ArrayLike<number>, b: ArrayLike<number>, length: number): number[] {
   return Array.from({ length }, (_, t) => (b[t] ?? 0) - (a[t] ?? 0));
+}
+
+/**
+ * How strongly to tint each token of the B − A strip, in [0, 1]: |B − A| over the largest weight
+ * either side gives any token — the scale the A and B strips are tinted on — so a difference of
+ * 0.002 between near-uniform weights of 0.167 stays almost untinted instead of saturating.
+ */
+export function differenceStrength(diff: ArrayLike<number>, a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  let largest = 1e-9;
+  for (const side of [a, b]) for (let i = 0; i < side.length; i++) largest = Math.max(largest, side[i]);
+  return Array.from(diff, (d) => Math.min(1, Math.abs(d) / largest));
 }
 
 /** Row-major values of `rows` over `cols` columns (a missing value counts as 0), for a heatmap. */

@@ -4,6 +4,7 @@
 import type { EngineBridge } from '../../engine/bridge';
 import type { MisclassifiedReview } from '../../engine/protocol';
 import { el, errorMessage } from '../dom';
+import { percent } from '../format';
 import { highlighted } from './explain_panel';
 
 const PAGE_SIZE = 5;
@@ -79,7 +80,7 @@ export class ErrorsPanel {
       }
       this.showConfusion(metrics);
       this.status.textContent =
-        `Accuracy ${(metrics.accuracy * 100).toFixed(1)}% on ${count} test reviews; ` +
+        `Accuracy ${percent(metrics.accuracy)} on ${count} test reviews; ` +
         `${metrics.fp + metrics.fn} misclassified, the most confidently wrong first.`;
       const list = await this.engine.misclassified('test', MISCLASSIFIED_LIMIT);
       if (seq !== this.evalSeq) return;

@@ -13,7 +13,7 @@
 import type { EngineBridge } from '../../engine/bridge';
 import type { Prediction, ReviewAnalysis } from '../../engine/protocol';
 import { el } from '../dom';
-import { createHeatmap, formatValue, type HeatmapData } from '../heatmap';
+import { createHeatmap, formatValue, type HeatmapData, type ScaleKind } from '../heatmap';
 import { softmaxLines } from '../softmax_numbers';
 import { formulaList } from '../math';
 
@@ -47,13 +47,6 @@ function kendallTau(a: ArrayLike<number>, b: ArrayLike<number>): number {
     for (let j = i + 1; j < n; j++) score += Math.sign(a[i] - a[j]) * Math.sign(b[i] - b[j]);
   }
   return score / ((n * (n - 1)) / 2);
-}
-
-/** Each value divided by the row's largest magnitude (all zeros stay zeros). */
-function scaled(values: ArrayLike<number>): number[] {
-  let top = 0;
-  for (let i = 0; i < values.length; i++) top = Math.max(top, Math.abs(values[i]));
-  return Array.from(values, (v) => (top > 0 ? v / top : 0));
 }
 
 const fixed = (x: number, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
@@ -295,20 +288,22 @@ export class ExplainPanel {
   // 3. Is attention an explanation? ----------------------------------------------------------------
   private showAnalysis(a: ReviewAnalysis): void {
     const hasAttention = a.weights.length > 0;
-    const rows: { label: string; values: ArrayLike<number> }[] = [];
-    if (hasAttention) rows.push({ label: 'attention α', values: a.weights });
-    rows.push({ label: 'gradient × input', values: a.saliency });
-    rows.push({ label: 'leave-one-out Δp', values: a.leaveOneOut });
+    // Three measures in three units: one scale per row (the weights on the fixed 0–1 scale, the two
+    // signed measures diverging around 0, each stretched to its own largest |value|).
+    const rows: { label: string; values: ArrayLike<number>; kind: ScaleKind }[] = [];
+    if (hasAttention) rows.push({ label: 'attention α', values: a.weights, kind: 'probability' });
+    rows.push({ label: 'gradient × input', values: a.saliency, kind: 'signed' });
+    rows.push({ label: 'leave-one-out Δp', values: a.leaveOneOut, kind: 'signed' });
     const cols = a.tokens.length;
     const values = new Float32Array(rows.length * cols);
-    rows.forEach((row, r) => values.set(scaled(row.values), r * cols));
+    rows.forEach((row, r) => values.set(row.values, r * cols));
     const data: HeatmapData = {
       values,
       rows: rows.length,
       cols,
       rowLabels: rows.map((r) => r.label),
       colLabels: a.tokens,
-      range: [-1, 1],
+      rowScales: rows.map((r) => r.kind),
     };
     this.heatmap.update(data);
 

@@ -2,7 +2,7 @@
 // (tests/js/studio_units.test.mjs) cover every case without a page.
 import type { DataSummary } from '../../../generated/attn_engine.mjs';
 import { VALIDATION_SHARE } from './settings';
-import { percent } from './stats_panel';
+import { percent } from '../format';
 
 /**
  * The fewest reviews a class needs before a stratified hold-out of `share` (0–1) takes one of it:

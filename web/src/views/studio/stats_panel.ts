@@ -5,11 +5,8 @@ import type { EngineBridge } from '../../engine/bridge';
 import type { DataStats, DataSummary } from '../../../generated/attn_engine.mjs';
 import { SERIES_COLOURS } from '../chart';
 import { el } from '../dom';
+import { percent } from '../format';
 import type { StudioSettings } from './settings';
-
-export function percent(x: number): string {
-  return `${(100 * x).toFixed(1)}%`;
-}
 
 /** The hold-out share (percent) and seed a file was split with. */
 export interface HoldoutSplit {

@@ -40,7 +40,8 @@ import {
 } from './settings';
 import { SettingsForm } from './settings_form';
 import { describeData, outcomeText } from './readouts';
-import { percent, StatsPanel } from './stats_panel';
+import { percent } from '../format';
+import { StatsPanel } from './stats_panel';
 import { TimelinePanel } from './timeline_panel';
 import { TrainingPanel } from './training_panel';
 import { explainedIn } from '../../app/course_links';

@@ -7,7 +7,15 @@ import type { WatchedAttention } from '../../engine/protocol';
 import { el } from '../dom';
 import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
 import { attentionModeToggle, createLinkView, type AttentionMode, type LinkView } from '../link_view';
-import { addSnapshot, flatten, snapshotKey, watchedRows, weightDifference, type Snapshot } from './curves';
+import {
+  addSnapshot,
+  differenceStrength,
+  flatten,
+  snapshotKey,
+  watchedRows,
+  weightDifference,
+  type Snapshot,
+} from './curves';
 
 export const WATCHED = ['the acting was not good', 'a wonderful film with a moving story'];
 const PLAY_MS = 250;
@@ -106,7 +114,9 @@ export class TimelinePanel {
       const stripA = el('p', { className: 'predict-tokens token-strip' });
       const stripB = el('p', { className: 'token-strip', hidden: !race });
       const stripDiff = el('p', { className: 'token-strip diff-strip', hidden: !race });
-      const heatmap = createHeatmap(`Attention weights on watched review ${i + 1}`, `watched-${i}`);
+      const heatmap = createHeatmap(`Attention weights on watched review ${i + 1}`, `watched-${i}`, {
+        numbers: 'on-demand',
+      });
       const links = createLinkView(`Pooling weights on watched review ${i + 1}`, `watched-links-${i}`, {
         threshold: 0.005,
         rowsName: 'the pooling query',
@@ -181,7 +191,8 @@ export class TimelinePanel {
       view.stripB.hidden = view.stripDiff.hidden = !race;
       if (race) {
         showStrip(view.stripB, b ? `B: P(positive) = ${b.probability.toFixed(2)}: ` : '', b?.tokens ?? [], wb);
-        showDiffStrip(view.stripDiff, tokens, weightDifference(wa, wb, tokens.length));
+        const diff = weightDifference(wa, wb, tokens.length);
+        showDiffStrip(view.stripDiff, tokens, diff, differenceStrength(diff, wa, wb));
       }
       // While following a live run the tables refresh every TABLES_MS; scrubbing, a paused or a
       // finished run shows every snapshot's numbers at once.
@@ -207,6 +218,7 @@ export class TimelinePanel {
         cols: tokens.length,
         rowLabels: rows.map((r) => r.label),
         colLabels: tokens,
+        rowScales: rows.map((r) => r.kind),
       });
     });
   }
@@ -289,14 +301,16 @@ function showStrip(container: HTMLElement, label: string, tokens: string[], weig
   });
 }
 
-/** Tokens coloured by B − A: blue where B attends more, orange where A does (with the sign in the title). */
-function showDiffStrip(container: HTMLElement, tokens: string[], diff: number[]): void {
-  const max = Math.max(1e-9, ...diff.map(Math.abs));
+/**
+ * Tokens coloured by B − A: blue where B attends more, orange where A does (with the sign in the
+ * title), as strongly as `strength` (curves.ts differenceStrength) says.
+ */
+function showDiffStrip(container: HTMLElement, tokens: string[], diff: number[], strength: number[]): void {
   tokenSpans(container, 'B − A: ', tokens).forEach((span, i) => {
     const d = diff[i];
     span.className = `token ${d >= 0 ? 'more-b' : 'more-a'}`;
     span.title = `B − A = ${formatValue(d)}`;
-    span.style.setProperty('--weight', (Math.abs(d) / max).toFixed(3));
+    span.style.setProperty('--weight', strength[i].toFixed(3));
     span.dataset.diff = String(d);
   });
 }

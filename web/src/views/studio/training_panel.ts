@@ -7,7 +7,7 @@ import { RunControls, type RunControlsOptions } from '../run_controls';
 import { chartSeries, type Curves } from './curves';
 import { formatRate, RACES, type RaceKind } from './settings';
 import { VALIDATION_LABEL, VALIDATION_NOTE } from './readouts';
-import { percent } from './stats_panel';
+import { percent } from '../format';
 
 /** Redrawing the charts about once a second is plenty, and keeps each frame's work small. */
 const CHART_MS = 1000;

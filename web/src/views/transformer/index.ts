@@ -3,46 +3,34 @@
 // head average, a token-to-token line view of one head, what-ifs (a causal mask the model was not
 // trained with, heads ablated with the change in P(positive) and in test accuracy) and the
 // positional encodings the encoder adds to its embeddings. The view's own EngineBridge (created
-// on first show) keeps the Sentiment Studio's model untouched.
+// on first show) keeps the Sentiment Studio's model untouched. This module is the coordinator
+// (settings, the run, the sentence); the panels are heads_panel.ts (the maps as small multiples),
+// ablation_panel.ts (heads switched off on the test set) and positional_panel.ts.
 import { VIEW_TITLES } from '../../app/nav';
 import { EngineBridge } from '../../engine/bridge';
 import type { TrainingProgress } from '../../engine/protocol';
-import type {
-  HeadAblationReport,
-  PositionalEncodingTable,
-  TransformerInspection,
-} from '../../../generated/attn_engine.mjs';
+import type { TransformerInspection } from '../../../generated/attn_engine.mjs';
 import { dashboard, el, readoutRow, trainCard, viewPart } from '../dom';
-import { formulaList } from '../math';
 import './transformer.css';
-import { createHeatmap, formatValue, type Heatmap } from '../heatmap';
-import { softmaxLines } from '../softmax_numbers';
-import { createLinkView } from '../link_view';
+import { percent } from '../format';
+import { AblationPanel } from './ablation_panel';
+import { headFormulas, HeadsPanel } from './heads_panel';
+import { LinesPanel } from './lines_panel';
+import { PositionalPanel } from './positional_panel';
 import { RunControls } from '../run_controls';
 import type { ViewDefinition } from '../types';
 import { explainedIn } from '../../app/course_links';
 
 const DEFAULT_TEXT = 'the acting was not good but the music was wonderful';
-const PE_POSITIONS = 24;
-
-const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
-
-/** Cell (q, k) of head (l, h) in an [L × H × T × T] array (the weights unless `of` is given). */
-function at(r: TransformerInspection, l: number, h: number, q: number, k: number, of = r.attention): number {
-  const t = r.tokens.length;
-  return of[((l * r.heads + h) * t + q) * t + k];
-}
 
 class TransformerPanel {
   readonly element = el('section', { className: 'transformer' });
   private engine: EngineBridge | null = null;
-  private inspection: TransformerInspection | null = null;
-  private inspectedCausal = false;
   private liveAt = 0;
   private liveBusy = false;
   private firstLoss: number | null = null;
   private layers = 0;
-  private heads = 0;
+  private headCount = 0;
   private abort: AbortController | null = null;
   private inspectSeq = 0;
 
@@ -66,7 +54,7 @@ class TransformerPanel {
     onChange: (_, busy) => {
       for (const c of [this.layersSelect, this.headsSelect, this.poolingSelect, this.epochsInput]) c.disabled = busy;
       this.fileInput.disabled = busy;
-      this.ablateButton.disabled = busy || this.layers === 0;
+      this.ablation.lock(busy);
     },
   });
   private readonly fileInput = el('input', {
@@ -83,23 +71,16 @@ class TransformerPanel {
   private readonly causalBox = el('input', { id: 'tf-causal', type: 'checkbox' });
   private readonly probabilityOut = el('output', { id: 'tf-probability' });
   private readonly ablationBoxes = el('fieldset', { className: 'tf-ablation' });
-  private readonly grid = el('div', { className: 'tf-grid', dataset: { testid: 'tf-grid' } });
-  private maps: Heatmap[][] = []; // [L][H + 1]: heads then the layer's average
+  private readonly heads = new HeadsPanel();
 
-  private readonly lineLayer = el('select', { id: 'tf-line-layer' });
-  private readonly lineHead = el('select', { id: 'tf-line-head' });
-  private readonly lineView = createLinkView('Token to token', 'tf-lines', { threshold: 0.01 });
+  private readonly lines = new LinesPanel(() => this.saveParams());
 
-  private readonly peMap = createHeatmap(
-    'Positional encoding added at each position (rows) in each model dimension (columns)',
-    'tf-positional',
+  private readonly positional = new PositionalPanel();
+  private readonly ablation = new AblationPanel(
+    () => this.bridge(),
+    () => this.causalBox.checked,
+    (message) => (this.error.textContent = message),
   );
-  private readonly ablateButton = el('button', {
-    type: 'button',
-    textContent: 'Measure each head on the test set',
-    disabled: true,
-  });
-  private readonly ablationTable = el('table', { className: 'tf-ablation-table', hidden: true });
   private readonly error = el('p', { className: 'error', role: 'alert' });
 
   constructor(private readonly replaceParams: (p: URLSearchParams) => void) {
@@ -122,8 +103,8 @@ class TransformerPanel {
     const head = params.get('head');
     if (layer !== null) this.element.dataset.wantLayer = layer;
     if (head !== null) this.element.dataset.wantHead = head;
-    if (layer !== null && Number(layer) < this.layers) this.lineLayer.value = layer;
-    if (head !== null && Number(head) < this.heads) this.lineHead.value = head;
+    const chosen = this.lines.choice();
+    this.lines.choose(Number(layer ?? chosen.layer), Number(head ?? chosen.head));
     if (this.layers > 0) void this.inspect();
   }
 
@@ -146,9 +127,6 @@ class TransformerPanel {
     });
     this.causalBox.addEventListener('change', () => void this.inspect());
     this.ablationBoxes.addEventListener('change', () => void this.inspect());
-    this.lineLayer.addEventListener('change', () => this.renderLines());
-    this.lineHead.addEventListener('change', () => this.renderLines());
-    this.ablateButton.addEventListener('click', () => void this.measureHeads());
 
     // A dashboard: the model to train, the sentence and the what-ifs in the side panel; training,
     // every head, the line view, the ablation and the positions in the main area.
@@ -190,16 +168,7 @@ class TransformerPanel {
             ),
             this.ablationBoxes,
           ),
-          viewPart(
-            el('h3', {}, 'How a head attends'),
-            formulaList('tf-formulas', [
-              [
-                'Weights of each head (d = d_model / heads; M hides later keys under the causal mask)',
-                '\\alpha = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d}} + M\\right)',
-              ],
-              ['Its output', '\\operatorname{head} = \\alpha V'],
-            ]),
-          ),
+          headFormulas(),
         ],
         [
           viewPart(
@@ -217,39 +186,19 @@ class TransformerPanel {
             el(
               'p',
               { className: 'hint' },
-              'Hover or focus a cell of a head: the score q·k/√d the engine computed, the softmax numerator and ' +
-                'denominator, and the weight; a layer average shows the mean weight. Every row sums to 1.',
+              'Each layer’s heads side by side, then their mean, on one fixed 0–1 scale: a query’s row is its ' +
+                'weights over the keys and sums to 1. Hover or focus a cell for its numbers: the score q·k/√d the ' +
+                'engine computed, the softmax numerator and denominator, and the weight.',
             ),
-            this.grid,
+            this.heads.element,
           ),
-          viewPart(
-            el('h3', {}, 'Token to token'),
-            el(
-              'div',
-              { className: 'decode-controls' },
-              el('label', { htmlFor: 'tf-line-layer' }, 'Layer '),
-              this.lineLayer,
-              el('label', { htmlFor: 'tf-line-head' }, 'Head '),
-              this.lineHead,
-            ),
-            this.lineView.element,
-          ),
-          viewPart(el('h3', {}, 'Head ablation on the test set'), this.ablateButton, this.ablationTable),
-          viewPart(
-            el('h3', {}, 'Positional encodings'),
-            formulaList('tf-pe-formulas', [
-              ['Even dimensions 2i', 'PE_{p,\\,2i} = \\sin\\left(p / 10000^{2i/D}\\right)'],
-              ['Odd dimensions 2i + 1', 'PE_{p,\\,2i+1} = \\cos\\left(p / 10000^{2i/D}\\right)'],
-            ]),
-            this.peMap.element,
-          ),
+          this.lines.element,
+          this.ablation.element,
+          this.positional.element,
           this.error,
         ],
       ),
     );
-    this.peMap.element.hidden = true;
-    this.peMap.element.classList.add('tf-positional');
-    this.lineView.setVisible(false);
   }
 
   private fail(error: unknown): void {
@@ -315,8 +264,8 @@ class TransformerPanel {
       if (config.encoder !== 'transformer') {
         // The worker now holds that model: nothing here can be inspected until the next one.
         this.layers = 0;
-        this.inspection = null;
-        this.grid.replaceChildren();
+        this.heads.reset(0, 0);
+        this.ablation.reset(false);
         this.ablationBoxes.replaceChildren();
         this.inspectButton.disabled = true;
         throw new Error(
@@ -356,57 +305,22 @@ class TransformerPanel {
   private async modelReady(classifierJson: string): Promise<void> {
     const config = JSON.parse(classifierJson) as { layers: number; heads: number };
     this.layers = config.layers;
-    this.heads = config.heads;
-    this.ablationTable.hidden = true;
+    this.headCount = config.heads;
+    this.ablation.reset(true);
     this.ablationBoxes.replaceChildren(el('legend', {}, 'Ablate heads (their output is zeroed before W_o)'));
-    this.lineLayer.replaceChildren();
-    this.lineHead.replaceChildren();
+    this.lines.reset(this.layers, this.headCount);
     for (let l = 0; l < this.layers; l++) {
-      this.lineLayer.append(el('option', { value: String(l), textContent: String(l + 1) }));
-      for (let h = 0; h < this.heads; h++) {
+      for (let h = 0; h < this.headCount; h++) {
         const id = `tf-ablate-${l}-${h}`;
         const box = el('input', { id, type: 'checkbox', dataset: { layer: String(l), head: String(h) } });
         this.ablationBoxes.append(el('label', { htmlFor: id }, box, ` layer ${l + 1} head ${h + 1} `));
       }
     }
-    for (let h = 0; h < this.heads; h++)
-      this.lineHead.append(el('option', { value: String(h), textContent: String(h + 1) }));
-    const wantLayer = Number(this.element.dataset.wantLayer ?? 0);
-    const wantHead = Number(this.element.dataset.wantHead ?? 0);
-    if (wantLayer < this.layers) this.lineLayer.value = String(wantLayer);
-    if (wantHead < this.heads) this.lineHead.value = String(wantHead);
-    this.maps = [];
-    this.grid.replaceChildren();
-    for (let l = 0; l < this.layers; l++) {
-      const row: Heatmap[] = [];
-      const line = el('div', { className: 'tf-layer' }, el('h4', {}, `Layer ${l + 1}`));
-      for (let h = 0; h <= this.heads; h++) {
-        const average = h === this.heads;
-        const title = average
-          ? `Layer ${l + 1}, average of the ${this.heads} heads: queries (rows) over keys (columns)`
-          : `Layer ${l + 1}, head ${h + 1}: queries (rows) over keys (columns)`;
-        const map = createHeatmap(title, average ? `tf-avg-${l}` : `tf-head-${l}-${h}`, {
-          explain: (q, k) => this.explainCell(l, average ? -1 : h, q, k),
-        });
-        row.push(map);
-        line.append(map.element);
-      }
-      this.maps.push(row);
-      this.grid.append(line);
-    }
+    this.lines.choose(Number(this.element.dataset.wantLayer ?? 0), Number(this.element.dataset.wantHead ?? 0));
+    this.heads.reset(this.layers, this.headCount);
     this.inspectButton.disabled = false;
     this.run.refresh();
-    const table: PositionalEncodingTable = await this.bridge().positionalEncoding(PE_POSITIONS);
-    this.peMap.update({
-      values: table.values,
-      rows: table.positions,
-      cols: table.dim,
-      rowLabels: Array.from({ length: table.positions }, (_, i) => `pos ${i}`),
-      colLabels: Array.from({ length: table.dim }, (_, i) => `d${i}`),
-      range: table.kind === 'sinusoidal' ? [-1, 1] : undefined,
-    });
-    this.peMap.element.dataset.kind = table.kind;
-    this.peMap.element.hidden = false;
+    await this.positional.show(this.bridge());
   }
 
   private ablated(): [number, number][] {
@@ -429,9 +343,7 @@ class TransformerPanel {
       // With heads ablated, the change is measured against the same sentence and mask without.
       const base = ablated.length ? (await engine.inspectTransformer(text, { causal })).probability : r.probability;
       if (seq !== this.inspectSeq) return; // a newer request is on its way
-      this.inspection = r;
-      this.inspectedCausal = causal;
-      this.show(r, base, ablated.length > 0);
+      this.show(r, causal, base, ablated.length > 0);
       this.saveParams();
     } catch (error) {
       this.fail(error);
@@ -441,155 +353,23 @@ class TransformerPanel {
   private saveParams(): void {
     const params = new URLSearchParams();
     params.set('text', this.textInput.value);
-    params.set('layer', this.lineLayer.value || '0');
-    params.set('head', this.lineHead.value || '0');
+    const { layer, head } = this.lines.choice();
+    params.set('layer', layer);
+    params.set('head', head);
     if (this.causalBox.checked) params.set('causal', '1');
     this.replaceParams(params);
   }
 
-  private show(r: TransformerInspection, base: number, ablated: boolean): void {
+  private show(r: TransformerInspection, causal: boolean, base: number, ablated: boolean): void {
     const change = r.probability - base;
     this.probabilityOut.textContent = ablated
       ? `${r.probability.toFixed(4)} (${change >= 0 ? '+' : ''}${change.toFixed(4)} from ${base.toFixed(4)} with all heads)`
       : r.probability.toFixed(4);
     this.probabilityOut.dataset.probability = String(r.probability);
     this.probabilityOut.dataset.change = String(change);
-    this.element.dataset.causal = this.causalBox.checked ? '1' : '0';
-    const t = r.tokens.length;
-    const labels = r.tokens;
-    for (let l = 0; l < r.layers; l++) {
-      const average = new Float32Array(t * t);
-      for (let h = 0; h < r.heads; h++) {
-        const values = r.attention.subarray((l * r.heads + h) * t * t, (l * r.heads + h + 1) * t * t);
-        for (let i = 0; i < t * t; i++) average[i] += values[i] / r.heads;
-        this.maps[l][h].update({ values, rows: t, cols: t, rowLabels: labels, colLabels: labels, range: [0, 1] });
-      }
-      this.maps[l][r.heads].update({
-        values: average,
-        rows: t,
-        cols: t,
-        rowLabels: labels,
-        colLabels: labels,
-        range: [0, 1],
-      });
-    }
-    this.renderLines();
-  }
-
-  /**
-   * A cell's numbers: for one head the score q·k/√d the engine computed, the softmax numerator
-   * and denominator over the keys the query may see, and the weight; for a layer average the mean
-   * of the heads' weights. Every row sums to 1.
-   */
-  private explainCell(l: number, h: number, q: number, k: number): string[] | undefined {
-    const r = this.inspection;
-    if (!r) return undefined;
-    const t = r.tokens.length;
-    const causal = this.inspectedCausal;
-    const lines = [
-      `Query "${r.tokens[q]}" (position ${q}) → key "${r.tokens[k]}" (position ${k}), ` +
-        (h < 0 ? `mean of the ${r.heads} heads of layer ${l + 1}:` : `layer ${l + 1}, head ${h + 1}:`),
-    ];
-    if (h < 0) {
-      let value = 0;
-      let rowSum = 0;
-      for (let hh = 0; hh < r.heads; hh++) {
-        value += at(r, l, hh, q, k) / r.heads;
-        for (let kk = 0; kk < t; kk++) rowSum += at(r, l, hh, q, kk) / r.heads;
-      }
-      lines.push(`weight = mean over heads of α = ${formatValue(value)}; this row sums to ${rowSum.toFixed(4)}.`);
-      return lines;
-    }
-    const d = r.headDim;
-    const score = (kk: number) => at(r, l, h, q, kk, r.scores);
-    const visible = (kk: number) => !causal || kk <= q;
-    let rowSum = 0;
-    for (let kk = 0; kk < t; kk++) rowSum += at(r, l, h, q, kk);
-    if (!visible(k)) {
-      lines.push(
-        `s = q·k/√${d} = ${formatValue(score(k))}, but the causal mask hides keys after the query: α = 0. ` +
-          `This row sums to ${rowSum.toFixed(4)}.`,
-      );
-      return lines;
-    }
-    const scores = Array.from({ length: t }, (_, kk) => score(kk));
-    const visibleKeys = causal ? `the keys up to position ${q}` : `the ${t} keys`;
-    lines.push(
-      `q·k = ${formatValue(score(k) * Math.sqrt(d))}; s = q·k / √${d} = ${formatValue(score(k))}`,
-      ...softmaxLines(scores, k, { visible, name: 'α', over: visibleKeys }),
-      `engine: α = ${formatValue(at(r, l, h, q, k))}; this row sums to ${rowSum.toFixed(4)}.`,
-    );
-    return lines;
-  }
-
-  /** The selected head in the link view: queries joined to keys by lines whose opacity is the weight. */
-  private renderLines(): void {
-    const r = this.inspection;
-    if (!r) return;
-    const l = Math.min(Number(this.lineLayer.value) || 0, r.layers - 1);
-    const h = Math.min(Number(this.lineHead.value) || 0, r.heads - 1);
-    const t = r.tokens.length;
-    this.lineView.element.dataset.head = `${l},${h}`;
-    this.lineView.setVisible(true);
-    this.lineView.update({
-      values: r.attention.subarray((l * r.heads + h) * t * t, (l * r.heads + h + 1) * t * t),
-      rows: t,
-      cols: t,
-      rowLabels: r.tokens,
-      colLabels: r.tokens,
-    });
-    this.saveParams();
-  }
-
-  private async measureHeads(): Promise<void> {
-    this.error.textContent = '';
-    this.ablateButton.disabled = true;
-    const old = this.run.status.textContent;
-    this.run.status.textContent = 'Evaluating the test set once per head…';
-    try {
-      const report = await this.bridge().headAblation(0, this.causalBox.checked);
-      this.renderAblation(report);
-    } catch (error) {
-      this.fail(error);
-    } finally {
-      this.run.status.textContent = old;
-      this.ablateButton.disabled = false;
-    }
-  }
-
-  private renderAblation(report: HeadAblationReport): void {
-    const caption = el(
-      'caption',
-      {},
-      `Test accuracy with one head ablated (${report.examples} reviews; all heads: ${percent(report.baselineAccuracy)})`,
-    );
-    const head = el(
-      'tr',
-      {},
-      el('th', { scope: 'col' }, 'Head'),
-      el('th', { scope: 'col' }, 'Accuracy'),
-      el('th', { scope: 'col' }, 'Change'),
-      el('th', { scope: 'col' }, 'Bar'),
-    );
-    const largest = Math.max(0.01, ...report.heads.map((e) => Math.abs(e.delta)));
-    const body = report.heads.map((e) => {
-      const bar = el('span', { className: 'tf-bar' });
-      bar.style.display = 'inline-block';
-      bar.style.height = '0.8em';
-      bar.style.width = `${(60 * Math.abs(e.delta)) / largest}px`;
-      bar.style.background = e.delta < 0 ? '#d55e00' : '#0072b2';
-      bar.setAttribute('aria-hidden', 'true');
-      return el(
-        'tr',
-        { dataset: { layer: String(e.layer), head: String(e.head), delta: String(e.delta) } },
-        el('th', { scope: 'row' }, `layer ${e.layer + 1} head ${e.head + 1}`),
-        el('td', {}, percent(e.accuracy)),
-        el('td', {}, `${e.delta >= 0 ? '+' : ''}${(100 * e.delta).toFixed(1)} points`),
-        el('td', {}, bar),
-      );
-    });
-    this.ablationTable.replaceChildren(caption, el('thead', {}, head), el('tbody', {}, ...body));
-    this.ablationTable.hidden = false;
+    this.element.dataset.causal = causal ? '1' : '0';
+    this.heads.show(r, causal);
+    this.lines.show(r);
   }
 }
 

@@ -1,5 +1,5 @@
 import { seededRandom } from '../../grader';
-import { heatmapOf, toTensor } from '../../engine_data';
+import { idsTableOf, toTensor } from '../../engine_data';
 import type { Exercise } from '../types';
 
 export const greedyDecode: Exercise = {
@@ -81,7 +81,7 @@ export const greedyDecode: Exercise = {
   async reference(call, [stepTable, maxLen]) {
     return call('greedyDecodeTable', toTensor(stepTable), maxLen as number);
   },
-  figure: (value) => heatmapOf(value, 'y', 't'),
+  figure: (value) => idsTableOf(value, 'y', 't'),
   diagnose(expected, got) {
     const g = got as unknown[];
     if (!Array.isArray(g)) return null;

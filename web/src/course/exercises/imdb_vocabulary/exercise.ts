@@ -1,5 +1,5 @@
 import { seededRandom } from '../../grader';
-import { heatmapOf } from '../../engine_data';
+import { idsTableOf } from '../../engine_data';
 import type { Exercise } from '../types';
 
 const WORDS = ['the', 'movie', 'film', 'was', 'good', 'bad', 'great', 'plot', 'acting', 'boring', 'a', 'and'];
@@ -72,7 +72,7 @@ export const imdbVocabulary: Exercise = {
   async reference(call, [trainDocs, numWords, reviews]) {
     return call('imdbEncode', trainDocs as string[][], numWords as number, reviews as string[][]);
   },
-  figure: (value) => (Array.isArray(value) ? heatmapOf(value[0], 'ids', 't') : null),
+  figure: (value) => (Array.isArray(value) ? idsTableOf(value[0], 'ids', 't') : null),
   diagnose(expected, got) {
     const e = (expected as number[][])[0],
       g = Array.isArray(got) ? (got as unknown[])[0] : null;

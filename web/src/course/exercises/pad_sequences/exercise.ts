@@ -1,4 +1,4 @@
-import { heatmapOf } from '../../engine_data';
+import { idsTableOf } from '../../engine_data';
 import type { Exercise } from '../types';
 
 export const padSequences: Exercise = {
@@ -54,7 +54,7 @@ export const padSequences: Exercise = {
     );
     return r.ids;
   },
-  figure: (value) => heatmapOf(value, 'r', 't'),
+  figure: (value) => idsTableOf(value, 'r', 't'),
   diagnose(expected, got, [seqs, maxlen, , truncating]) {
     const long = (seqs as number[][]).findIndex((s) => s.length > (maxlen as number));
     const row = Array.isArray(got) ? (got as unknown[])[long] : null;

@@ -1,5 +1,5 @@
 import { randomMatrix, seededRandom } from '../../grader';
-import { heatmapOf, toTensor } from '../../engine_data';
+import { idsTableOf, toTensor } from '../../engine_data';
 import type { Exercise } from '../types';
 
 export const teacherForcing: Exercise = {
@@ -70,7 +70,7 @@ export const teacherForcing: Exercise = {
   async reference(call, [target, logits, teacherForcing]) {
     return call('decoderInputTokens', toTensor(target), toTensor(logits), teacherForcing as boolean);
   },
-  figure: (value) => heatmapOf(value, 'in', 't'),
+  figure: (value) => idsTableOf(value, 'in', 't'),
   diagnose(expected, got, [target, , teacherForcing]) {
     const g = got as unknown[];
     if (!Array.isArray(g) || teacherForcing) return null;
