@@ -135,8 +135,9 @@ class JsSentimentSession {
       const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
       const ProgressFn progress = progress_fn(on_progress);
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      const bool by_group = is_absent(options) || !read_flag(options["randomSplit"], "options.randomSplit");
       ReviewSplit split = load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {},
-                                                  progress, use_source_test(options));
+                                                  progress, use_source_test(options), by_group);
       session_.set_data(std::move(split.train), std::move(split.test));
       source_ = name;
       held_out_ = split.held_out;
@@ -422,6 +423,10 @@ class JsSentimentSession {
     out.set("sourceHasTest", source_has_test_);
     out.set("trainExamples", static_cast<double>(session_.train_set().size()));
     out.set("testExamples", static_cast<double>(session_.test_set().size()));
+    // How the hold-out and the validation split are drawn: "by group" (each movie / group on one
+    // side) when the training reviews name groups, else "random"; and how many groups they name.
+    out.set("split", std::string(split_rule_name(split_rule(session_.train_set()))));
+    out.set("groups", static_cast<double>(group_count(session_.train_set())));
     return out;
   }
 
