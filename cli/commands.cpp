@@ -254,7 +254,9 @@ SentimentSettings sentiment_settings(const Args& args) {
   SentimentSettings s;
   s.model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
   s.seed = args.whole("seed", 1, 0, 1u << 31);
-  const SentimentRecipe& recipe = sentiment_recipe(s.model_name);
+  // The built-in corpus has recipes of its own (short reviews, few of them).
+  const SentimentRecipe& recipe =
+      sentiment_recipe(s.model_name, args.has("data") && args.get("data") == "builtin" ? "builtin" : "real");
   s.epochs = args.whole("epochs", recipe.epochs, 1, 1000);
   s.lr = args.number("lr", recipe.learning_rate, 0, 10);
   TextPipelineConfig& pipeline = s.pipeline;
@@ -370,6 +372,17 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
         .set("test_source", data.test_source);
     add_split(line, split);
     out << line.dump() << "\n";
+    // The recipe as trained (the CLI's defaults with every override), for records such as the
+    // shipped models' manifest (scripts/train-shipped-models.mjs).
+    out << FlatJson()
+               .set("event", "settings")
+               .set("model", settings.model_name)
+               .set("vocab", static_cast<double>(settings.pipeline.num_words))
+               .set("maxlen", static_cast<double>(settings.pipeline.maxlen))
+               .set("classifier", settings.classifier.to_json())
+               .set("trainer", settings.trainer.to_json())
+               .dump()
+        << "\n";
   } else {
     out << "data: " << data.train.size() << " training reviews from " << data.train_source << ", " << data.test.size()
         << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n"

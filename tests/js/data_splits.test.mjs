@@ -36,6 +36,8 @@ test('data splits: an archive with a test half keeps its halves', () => {
     sourceHasTest: true,
     trainExamples: 12,
     testExamples: 6,
+    split: 'random',
+    groups: 0,
   });
 });
 
@@ -53,6 +55,8 @@ test('data splits: asked for a hold-out, an archive with a test half holds out o
     sourceHasTest: true,
     trainExamples: 16,
     testExamples: 4,
+    split: 'random',
+    groups: 0,
   });
   const test = session.dataStats('test', 2);
   assert.deepEqual([test.positive, test.negative], [2, 2]);
@@ -75,6 +79,8 @@ test('data splits: a training-only archive loads with a stratified, seeded hold-
     sourceHasTest: false,
     trainExamples: 36,
     testExamples: 4,
+    split: 'random',
+    groups: 0,
   });
   assert.equal(progress.at(-1), 40, 'progress counts the reviews read');
   const test = session.dataStats('test', 2);
