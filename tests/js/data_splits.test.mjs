@@ -113,6 +113,9 @@ test('data splits: a chosen folder maps to aclImdb archive paths; long paths are
   assert.equal(aclImdbPath('my copy/test/neg/7_2.txt'), 'aclImdb/test/neg/7_2.txt');
   assert.equal(aclImdbPath('aclImdb/train/unsup/3_0.txt'), null);
   assert.equal(aclImdbPath('aclImdb/README'), null);
+  // The movie lists come along (the engine splits by movie with them).
+  assert.equal(aclImdbPath('my copy/train/urls_pos.txt'), 'aclImdb/train/urls_pos.txt');
+  assert.equal(aclImdbPath('aclImdb/train/urls_unsup.txt'), null);
   assert.throws(() => tarArchive([['x'.repeat(101), 'a']]), /longer than 100 bytes/);
   // What the page packs, the engine reads: its halves, or a hold-out of its training half.
   const summary = session.loadBytes(aclImdb(5, 2), 'aclImdb-folder.tar.gz', null, null);
