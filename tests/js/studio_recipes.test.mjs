@@ -112,7 +112,7 @@ test('studio_recipes.the built-in recipe is the defaults; IMDB is the CLI recipe
   );
   assert.equal(transformer.wordDropout, 0);
   const preview = applyRecipe('preview', imdb);
-  assert.ok(preview.epochs < DEFAULTS.epochs && preview.maxlen < DEFAULTS.maxlen);
+  assert.ok(preview.epochs < DEFAULTS.epochs && preview.maxlen < imdb.maxlen);
   assert.equal(matchingRecipe(preview), 'preview');
   // The model's shape and seed are not the recipe's.
   const shaped = applyRecipe('imdb', { ...DEFAULTS, units: 8, embedDim: 16, seed: 4, score: 'dot' });
