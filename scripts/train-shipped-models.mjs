@@ -131,9 +131,13 @@ function main() {
       checks,
     };
     manifest.models = [...manifest.models.filter((m) => m.file !== spec.file), entry];
-    manifest.models.sort((a, b) => SHIPPED.findIndex((s) => s.file === a.file) - SHIPPED.findIndex((s) => s.file === b.file));
+    manifest.models.sort(
+      (a, b) => SHIPPED.findIndex((s) => s.file === a.file) - SHIPPED.findIndex((s) => s.file === b.file),
+    );
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-    console.error(`${spec.model}: held-out ${entry.heldOutAccuracy} on ${entry.heldOutReviews} reviews, ${bytes} bytes`);
+    console.error(
+      `${spec.model}: held-out ${entry.heldOutAccuracy} on ${entry.heldOutReviews} reviews, ${bytes} bytes`,
+    );
   }
 }
 

@@ -371,8 +371,8 @@ TEST_CASE("splits.aclimdb_urls_name_each_reviews_movie_and_the_hold_out_keeps_mo
   CHECK(split_rule(s.train) == SplitRule::by_group);
 
   // by_group = false, and an archive without urls files: the stratified split, bit for bit.
-  const ReviewSplit random = load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 3, {}, {},
-                                                     true, false);
+  const ReviewSplit random =
+      load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 3, {}, {}, true, false);
   const Bytes plain = aclimdb_with_movies(30, 5, false);
   const ReviewSplit no_urls = load_review_bytes_split("aclImdb_train.tar.gz", plain.data(), plain.size(), 0.2f, 3);
   CHECK(split_rule(random.train) == SplitRule::random);
@@ -429,9 +429,9 @@ TEST_CASE("splits.csv_and_tsv_group_columns_split_by_group") {
   }
   CHECK(t == plain.test.size());
   const std::string short_row = "sentence\tlabel\tgroup\nfine\tpositive\n";
-  CHECK_THROWS_WITH_AS(
-      load_review_bytes_split("s.tsv", bytes(short_row), short_row.size(), 0.25f, 4),
-      doctest::Contains("s.tsv:2: expected 3 tab-separated fields (as the header), found 2"), DataError);
+  CHECK_THROWS_WITH_AS(load_review_bytes_split("s.tsv", bytes(short_row), short_row.size(), 0.25f, 4),
+                       doctest::Contains("s.tsv:2: expected 3 tab-separated fields (as the header), found 2"),
+                       DataError);
 }
 
 TEST_CASE("splits.the_trainers_validation_split_keeps_groups_whole") {

@@ -490,9 +490,9 @@ std::vector<int> read_labels(const val& array) {
 // the rule the page's hold-out and validation split use; groups [] or all "" = stratified).
 val js_grouped_holdout(const val& labels, const val& groups, double fraction, double seed) {
   return guarded([&] {
-    const std::vector<bool> held = grouped_holdout(read_labels(labels), read_strings(groups, "groups"),
-                                                   static_cast<float>(fraction),
-                                                   whole_number(seed, "seed", 4294967295.0));
+    const std::vector<bool> held =
+        grouped_holdout(read_labels(labels), read_strings(groups, "groups"), static_cast<float>(fraction),
+                        whole_number(seed, "seed", 4294967295.0));
     const std::vector<std::uint8_t> flags(held.begin(), held.end());
     return copy_array("Uint8Array", flags);
   });
@@ -501,9 +501,9 @@ val js_grouped_holdout(const val& labels, const val& groups, double fraction, do
 // groupedFolds(labels, groups, k, seed) -> Uint32Array of fold numbers (attn cv's folds).
 val js_grouped_folds(const val& labels, const val& groups, double k, double seed) {
   return guarded([&] {
-    const std::vector<std::size_t> folds = grouped_folds(read_labels(labels), read_strings(groups, "groups"),
-                                                         whole_number(k, "k", 1e6),
-                                                         whole_number(seed, "seed", 4294967295.0));
+    const std::vector<std::size_t> folds =
+        grouped_folds(read_labels(labels), read_strings(groups, "groups"), whole_number(k, "k", 1e6),
+                      whole_number(seed, "seed", 4294967295.0));
     const std::vector<std::uint32_t> out(folds.begin(), folds.end());
     return copy_array("Uint32Array", out);
   });

@@ -36,7 +36,10 @@ test('shipped models: one click above the fold opens the IMDB model; explanation
   const model = manifest.models.find((m) => m.model === 'bilstm-attention');
   const button = page.locator(`#shipped-models button[data-file="${model.file}"]`);
   const label = await button.textContent();
-  assert.equal(label, `Open a trained IMDB model — ${(100 * model.heldOutAccuracy).toFixed(1)} % on reviews of unseen movies`);
+  assert.equal(
+    label,
+    `Open a trained IMDB model — ${(100 * model.heldOutAccuracy).toFixed(1)} % on reviews of unseen movies`,
+  );
   // Drawn where a learner sees it first: inside the 1366×900 window, as a filled primary button.
   const box = await button.boundingBox();
   assert.ok(box && box.y + box.height <= 900, `the button ends at y = ${box && box.y + box.height}`);

@@ -48,9 +48,15 @@ test('grouped splits: the wasm module deals the native split for the same seed',
   assert.equal([...engine.groupedHoldout(labels, groups, 0.2, 7)].join(''), nativeString('kGroupedHoldoutSeed7'));
   assert.equal([...engine.groupedFolds(labels, groups, 3, 2)].join(''), nativeString('kGroupedFoldsSeed2'));
   // No groups: the stratified rule (the same as all-empty groups).
-  assert.deepEqual(engine.groupedHoldout(labels, [], 0.2, 7), engine.groupedHoldout(labels, Array(120).fill(''), 0.2, 7));
+  assert.deepEqual(
+    engine.groupedHoldout(labels, [], 0.2, 7),
+    engine.groupedHoldout(labels, Array(120).fill(''), 0.2, 7),
+  );
   assert.throws(() => engine.groupedHoldout([0, 2], [], 0.2, 1), /labels\[1\] must be 0 or 1/);
-  assert.throws(() => engine.groupedFolds(labels, Array(120).fill('one'), 2, 1), /need at least 2 groups; the data has 1/);
+  assert.throws(
+    () => engine.groupedFolds(labels, Array(120).fill('one'), 2, 1),
+    /need at least 2 groups; the data has 1/,
+  );
 });
 
 test('grouped splits: an aclImdb archive with urls files is held out by movie; randomSplit and no urls split as before', () => {
@@ -64,13 +70,21 @@ test('grouped splits: an aclImdb archive with urls files is held out by movie; r
   const labels = reviews.map(([path]) => (path.includes('/pos/') ? 1 : 0));
   const groups = reviews.map(([, text]) => `tt${1000000 + Number(text.match(/movie(\d+)/)[1])}`);
   const held = engine.groupedHoldout(labels, groups, 0.2, 3);
-  assert.equal(summary.testExamples, held.reduce((n, h) => n + h, 0));
+  assert.equal(
+    summary.testExamples,
+    held.reduce((n, h) => n + h, 0),
+  );
   const side = new Map();
   groups.forEach((g, i) => {
     assert.ok(!side.has(g) || side.get(g) === held[i], `movie ${g} is on both sides`);
     side.set(g, held[i]);
   });
-  const random = session.loadBytes(archive(true), 'aclImdb_train.tar.gz', { testFraction: 0.2, seed: 3, randomSplit: true }, null);
+  const random = session.loadBytes(
+    archive(true),
+    'aclImdb_train.tar.gz',
+    { testFraction: 0.2, seed: 3, randomSplit: true },
+    null,
+  );
   assert.equal(random.split, 'random');
   assert.equal(random.groups, 0);
   const plain = session.loadBytes(archive(false), 'aclImdb_train.tar.gz', { testFraction: 0.2, seed: 3 }, null);

@@ -441,7 +441,8 @@ void read_aclimdb_archive(ByteSource& tar_gz, const std::vector<std::string>& sp
   std::uint8_t sink[4096];
   while (gzip.read(sink, sizeof sink) != 0) {
   }
-  for (std::size_t which = 0; which < splits.size(); ++which) assign_movies(out[which], urls[which], urls_origin[which]);
+  for (std::size_t which = 0; which < splits.size(); ++which)
+    assign_movies(out[which], urls[which], urls_origin[which]);
   report();
 }
 
@@ -531,7 +532,8 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
       if (!fs::is_regular_file(path)) continue;
       FileSource file(path.string());
       if (file.size() > (64u << 20)) {
-        throw DataError(path.string(), 0, "is " + std::to_string(file.size()) + " bytes, too large for a list of movie pages");
+        throw DataError(path.string(), 0,
+                        "is " + std::to_string(file.size()) + " bytes, too large for a list of movie pages");
       }
       std::string text(static_cast<std::size_t>(file.size()), '\0');
       text.resize(text.empty() ? 0 : read_fully(file, reinterpret_cast<std::uint8_t*>(&text[0]), text.size()));
@@ -558,7 +560,7 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
 
   std::size_t text_column = 0, label_column = 0, expected_fields = fields.size();
   std::size_t group_column = kNoColumn;  // a "group" column names each row's group (data/splits.hpp)
-  bool pending_row = false;  // without a header, the first record is data
+  bool pending_row = false;              // without a header, the first record is data
   if (options.has_header) {
     text_column = pick_column(fields, options.text_column, options.text_index,
                               {"review", "text", "sentence", "content"}, "text", file);
@@ -632,7 +634,8 @@ std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, co
       text = std::move(fields[columns.text]);
     } else {
       const std::size_t tab = text.rfind('\t');
-      if (tab == std::string::npos) throw DataError(file, line, "expected 'sentence<TAB>label' but the line has no tab");
+      if (tab == std::string::npos)
+        throw DataError(file, line, "expected 'sentence<TAB>label' but the line has no tab");
       label_text = text.substr(tab + 1);
       if (first_line && parse_label(label_text) < 0) {  // a header line
         columns = tsv_columns(split_tabs(text), file, line);

@@ -45,8 +45,7 @@ struct ReviewSplit {
 // grouped validation split later either).
 ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits = {},
-                                    const ProgressFn& progress = {}, bool use_source_test = true,
-                                    bool by_group = true);
+                                    const ProgressFn& progress = {}, bool use_source_test = true, bool by_group = true);
 
 // The two-file layout (load_sentence_files) from bytes in memory, split by the same rule: it has
 // no test half of its own, so a stratified test_fraction is held out (seeded by `seed`).
