@@ -121,7 +121,7 @@ function main() {
       heldOutAccuracy: Number(done.test_accuracy.toFixed(4)),
       heldOutReviews: done.test_examples,
       trainingReviews: done.train_examples,
-      split: `by movie: ${dataEvent.groups} movies; no held-out review's movie is in the training part`,
+      split: `by movie: the archive's ${dataEvent.groups.toLocaleString('en')} movies each on one side; no held-out review's movie is in the training part`,
       parameters: done.params,
       bytes,
       epochsRun: done.epochs_run,
