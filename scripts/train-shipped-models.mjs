@@ -12,7 +12,7 @@
 //
 // One model at a time (training is CPU-heavy); the CLI's progress goes to stderr.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -111,8 +111,11 @@ function main() {
     if (done.test_accuracy < MIN_ACCURACY) problems.push(`held-out accuracy ${done.test_accuracy} < ${MIN_ACCURACY}`);
     for (const c of checks) if (!c.ok) problems.push(`"${c.text}" gives P(positive) ${c.probability}`);
     if (bytes > MAX_BYTES) problems.push(`${bytes} bytes > ${MAX_BYTES}`);
-    if (problems.length) throw new Error(`${spec.model} is not shipped: ${problems.join('; ')}`);
-    copyFileSync(saved, path.join(outDir, spec.file));
+    if (problems.length) {
+      rmSync(saved);
+      throw new Error(`${spec.model} is not shipped: ${problems.join('; ')}`);
+    }
+    renameSync(saved, path.join(outDir, spec.file));
     const entry = {
       file: spec.file,
       title: spec.title,

@@ -12,9 +12,10 @@ import { loadWebModules } from './support/web_modules.mjs';
 
 const fixtureHeader = readFileSync(new URL('../support/grouped_split_fixture.hpp', import.meta.url), 'utf8');
 const nativeString = (name) => {
-  const match = fixtureHeader.match(new RegExp(`${name} = "([0-9]+)"`));
+  // A C++ string literal, possibly split over lines: "0101…" "1100…";
+  const match = fixtureHeader.match(new RegExp(`${name} =((?:\\s*"[0-9]+")+);`));
   assert.ok(match, `${name} in grouped_split_fixture.hpp`);
-  return match[1];
+  return [...match[1].matchAll(/"([0-9]+)"/g)].map((m) => m[1]).join('');
 };
 
 // tests/test_splits.cpp grouped_fixture, the same formulas.

@@ -5,6 +5,10 @@
 #pragma once
 
 // grouped_holdout(labels, groups, 0.2, seed 7): '1' = held out.
-constexpr const char* kGroupedHoldoutSeed7 = "TBD";
+constexpr const char* kGroupedHoldoutSeed7 =
+    "001000100000001000100000010001000000010001000000100010000000"
+    "100010000001000100000001000100000010001000000010001000000100";
 // grouped_folds(labels, groups, k 3, seed 2): each example's fold.
-constexpr const char* kGroupedFoldsSeed2 = "TBD";
+constexpr const char* kGroupedFoldsSeed2 =
+    "120001210121012100021221200012101210121000212212000121012101"
+    "210002122120001210121012100021221200012101210121000212212000";
