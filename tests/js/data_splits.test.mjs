@@ -93,6 +93,8 @@ test('data splits: a training-only archive loads with a stratified, seeded hold-
     sourceHasTest: false,
     trainExamples: 32,
     testExamples: 8,
+    split: 'random',
+    groups: 0,
   });
 });
 
