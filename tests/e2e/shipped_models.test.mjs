@@ -19,14 +19,17 @@ after(async () => {
   await env?.close();
 });
 
+/** P(positive) the explanation panel shows for `text`, once its tokens are the text's. */
 async function explain(page, text) {
   const panel = page.locator(PANEL);
   await panel.locator('#predict-text').fill(text);
   await page.waitForFunction(
-    ([sel, n]) => document.querySelectorAll(`${sel} [data-testid="explain-tokens"] .token`).length === n,
-    [PANEL, text.split(/\s+/).length + 1 + (text.includes(',') ? 1 : 0)],
+    ([sel, wanted]) => {
+      const tokens = [...document.querySelectorAll(`${sel} [data-testid="explain-tokens"] .token`)];
+      return tokens.map((t) => t.textContent).join(' ') === wanted;
+    },
+    [PANEL, `<start> ${text.replace(/,/g, '')}`], // the tokenizer drops punctuation
   );
-  await page.waitForFunction((sel) => document.querySelector(`${sel} #explain-prediction`)?.dataset.probability, PANEL);
   return Number(await panel.locator('#explain-prediction').getAttribute('data-probability'));
 }
 
