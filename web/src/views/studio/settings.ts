@@ -215,7 +215,8 @@ export function settingsFromModel(
   out.score = pick('score', c.score);
   if (typeof c.embed_dim === 'number') out.embedDim = c.embed_dim;
   if (typeof c.units === 'number') out.units = c.units;
-  if (typeof c.dropout === 'number') out.dropout = c.dropout;
-  if (typeof c.word_dropout === 'number') out.wordDropout = c.word_dropout;
+  // Rates are stored as float32 (0.2 reads back as 0.200000003): shown as written.
+  if (typeof c.dropout === 'number') out.dropout = Number(c.dropout.toPrecision(6));
+  if (typeof c.word_dropout === 'number') out.wordDropout = Number(c.word_dropout.toPrecision(6));
   return out;
 }
