@@ -39,6 +39,9 @@ const CommandSpec kTrain{
      {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
      {"test", "PATH", "test set (default: the test half of --data when it has one)"},
      {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
+     {"no-group-split", "",
+      "split at random even when the data names groups (aclImdb's urls_*.txt movies, a CSV/TSV group column); "
+      "by default the hold-out, validation split and cv folds keep each group on one side"},
      {"model", "NAME",
       "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq. "
       "Sentiment recipes (defaults): bilstm-attention and bilstm 4 epochs, lr 0.002 cosine, dropout 0.2, word "
@@ -146,9 +149,9 @@ const CommandSpec kCv = cv_spec();
 const std::vector<const CommandSpec*> kCommands = {&kTrain, &kCv, &kEval, &kPredict, &kTranslate, &kExport};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
-const std::vector<std::string> kSentimentOnly = {"data-pos",  "data-neg",     "test",     "holdout", "maxlen",
-                                                 "pooling",   "layers",       "ff",       "heads",   "dropout",
-                                                 "optimizer", "weight-decay", "schedule", "warmup",  "word-dropout"};
+const std::vector<std::string> kSentimentOnly = {
+    "data-pos", "data-neg", "test",    "holdout",   "maxlen",       "no-group-split", "pooling", "layers",
+    "ff",       "heads",    "dropout", "optimizer", "weight-decay", "schedule",       "warmup",  "word-dropout"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";
@@ -179,6 +182,34 @@ std::string describe(const ClassificationMetrics& m) {
 
 // Moves a stratified share of the training examples into the (empty) test set (the engine's
 // rule, data/splits.hpp, as the page applies it).
+// The split rule of `examples` after --no-group-split (which forgets their groups), and their
+// number of groups (0 without any).
+struct SplitChoice {
+  SplitRule rule = SplitRule::random;
+  std::size_t groups = 0;
+};
+
+SplitChoice choose_split(const Args& args, std::vector<LabelledText>& train, std::vector<LabelledText>& test) {
+  if (args.flag("no-group-split")) {
+    clear_groups(train);
+    clear_groups(test);
+  }
+  SplitChoice c;
+  c.rule = split_rule(train);
+  c.groups = group_count(train);
+  return c;
+}
+
+void add_split(FlatJson& j, const SplitChoice& c) {
+  j.set("split", split_rule_name(c.rule)).set("groups", static_cast<double>(c.groups));
+}
+
+std::string describe(const SplitChoice& c) {
+  return c.rule == SplitRule::by_group
+             ? "split by group: " + std::to_string(c.groups) + " groups, each on one side (--no-group-split: at random)"
+             : "split at random (stratified by label): the data names no groups";
+}
+
 void hold_out_test(SentimentData& data, float fraction, std::uint64_t seed) {
   TrainTestSplit split = hold_out(std::move(data.train), fraction, seed);
   data.train = std::move(split.train);
@@ -223,7 +254,9 @@ SentimentSettings sentiment_settings(const Args& args) {
   SentimentSettings s;
   s.model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
   s.seed = args.whole("seed", 1, 0, 1u << 31);
-  const SentimentRecipe& recipe = sentiment_recipe(s.model_name);
+  // The built-in corpus has recipes of its own (short reviews, few of them).
+  const SentimentRecipe& recipe =
+      sentiment_recipe(s.model_name, args.has("data") && args.get("data") == "builtin" ? "builtin" : "real");
   s.epochs = args.whole("epochs", recipe.epochs, 1, 1000);
   s.lr = args.number("lr", recipe.learning_rate, 0, 10);
   TextPipelineConfig& pipeline = s.pipeline;
@@ -327,20 +360,33 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
           ? load_sentence_data(args.get("data-pos"), args.get("data-neg"), holdout > 0 ? "" : args.get("test"), on_load)
           : load_sentiment_data(args.get("data"), holdout > 0 ? "" : args.get("test"), on_load, holdout > 0);
   progress.end_line();
+  const SplitChoice split = choose_split(args, data.train, data.test);
   if (holdout > 0) hold_out_test(data, static_cast<float>(holdout), seed);
   if (!data.note.empty()) err << "note: " << data.note << "\n";
   if (json) {
+    FlatJson line;
+    line.set("event", "data")
+        .set("train_examples", static_cast<double>(data.train.size()))
+        .set("test_examples", static_cast<double>(data.test.size()))
+        .set("train_source", data.train_source)
+        .set("test_source", data.test_source);
+    add_split(line, split);
+    out << line.dump() << "\n";
+    // The recipe as trained (the CLI's defaults with every override), for records such as the
+    // shipped models' manifest (scripts/train-shipped-models.mjs).
     out << FlatJson()
-               .set("event", "data")
-               .set("train_examples", static_cast<double>(data.train.size()))
-               .set("test_examples", static_cast<double>(data.test.size()))
-               .set("train_source", data.train_source)
-               .set("test_source", data.test_source)
+               .set("event", "settings")
+               .set("model", settings.model_name)
+               .set("vocab", static_cast<double>(settings.pipeline.num_words))
+               .set("maxlen", static_cast<double>(settings.pipeline.maxlen))
+               .set("classifier", settings.classifier.to_json())
+               .set("trainer", settings.trainer.to_json())
                .dump()
         << "\n";
   } else {
     out << "data: " << data.train.size() << " training reviews from " << data.train_source << ", " << data.test.size()
-        << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n";
+        << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n"
+        << describe(split) << "\n";
   }
 
   FlatJson done;
@@ -348,6 +394,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
       .set("model", settings.model_name)
       .set("train_examples", static_cast<double>(data.train.size()))
       .set("test_examples", static_cast<double>(data.test.size()));
+  add_split(done, split);
   const std::size_t epochs = settings.epochs;
   TrainingCallbacks callbacks;
   callbacks.on_step = [&](const StepProgress& p) {
@@ -430,14 +477,17 @@ int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
   }
 
   ProgressPrinter progress(json, out, err);
-  const SentimentData data = load_sentiment_data(
+  SentimentData data = load_sentiment_data(
       args.get("data"), "", [&](const LoadProgress& p) { progress.loading(p); }, true);
   progress.end_line();
+  const SplitChoice choice = choose_split(args, data.train, data.test);
   const std::vector<int> labels = labels_of(data.train);
-  stratified_folds(labels, k, settings.seed);  // a bad K is refused before any training
+  const std::vector<std::string> groups = groups_of(data.train);
+  grouped_folds(labels, groups, k, settings.seed);  // a bad K is refused before any training
   if (!json) {
     out << "cv: " << data.train.size() << " training reviews from " << data.train_source << "; " << k
-        << " stratified folds x " << seeds << " seed(s), model " << settings.model_name << "\n";
+        << " stratified folds x " << seeds << " seed(s), model " << settings.model_name << "\n"
+        << describe(choice) << "\n";
   }
 
   TrainingCallbacks callbacks;
@@ -449,7 +499,7 @@ int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
   const auto start = Clock::now();
   for (std::size_t r = 0; r < seeds; ++r) {
     const SentimentSettings run = settings.with_seed(settings.seed + r);
-    const std::vector<std::size_t> folds = stratified_folds(labels, k, run.seed);
+    const std::vector<std::size_t> folds = grouped_folds(labels, groups, k, run.seed);
     for (std::size_t f = one_fold ? only_fold : 0; f < (one_fold ? only_fold + 1 : k); ++f) {
       const TrainTestSplit split = fold_split(data.train, folds, f);
       FlatJson line;
@@ -460,6 +510,7 @@ int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
           .set("folds", static_cast<double>(k))
           .set("train_examples", static_cast<double>(split.train.size()))
           .set("test_examples", static_cast<double>(split.test.size()));
+      add_split(line, choice);
       ClassificationMetrics m;
       fit_and_score(run, split.train, split.test, callbacks, line, m, nullptr);
       progress.end_line();
@@ -484,6 +535,8 @@ int cv_command(const Args& args, std::ostream& out, std::ostream& err) {
                .set("seeds", static_cast<double>(seeds))
                .set("runs", static_cast<double>(accuracies.size()))
                .set("examples", static_cast<double>(data.train.size()))
+               .set("split", split_rule_name(choice.rule))
+               .set("groups", static_cast<double>(choice.groups))
                .set("mean_accuracy", stats.mean)
                .set("sd_accuracy", stats.sd)
                .set("se_accuracy", se)

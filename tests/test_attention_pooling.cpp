@@ -39,6 +39,32 @@ TEST_CASE("attention_pooling.hand_computed_dot") {
   check_close(pooled, {1, 2}, {0.823959f, 1.25f}, 1e-5f);
 }
 
+TEST_CASE("attention_pooling.hand_computed_scaled_dot") {
+  // W = [[1, 0, 0, 0], [0, 2, 0, 0]] (D = 2, A = 4), q = [ln 9, 0, 0, 0]; h_1 = [1, 5], h_2 = [0, 7].
+  // keys h W = [1, 10, 0, 0] and [0, 14, 0, 0]; scores = keys·q / √4 = [ln 9 / 2, 0] = [ln 3, 0]
+  // -> weights [3/4, 1/4]; pooled = 0.75 [1, 5] + 0.25 [0, 7] = [0.75, 5.5].
+  Rng rng(1);
+  AttentionPooling pool(ScoreKind::scaled_dot, 2, 4, rng);
+  pool.w = {{1.f, 0.f, 0.f, 0.f}, {0.f, 2.f, 0.f, 0.f}};
+  pool.q = {std::log(9.f), 0.f, 0.f, 0.f};
+  Tensor3 h = {{{1.f, 5.f}, {0.f, 7.f}}};
+  Tensor2 pooled;
+  AttentionPoolingCache cache;
+  pool.forward(h, nullptr, pooled, cache);
+  check_close(cache.weights, {1, 2}, {0.75f, 0.25f}, 1e-6f);
+  check_close(pooled, {1, 2}, {0.75f, 5.5f}, 1e-5f);
+}
+
+TEST_CASE("attention_pooling.scaled_dot_query_starts_at_unit_variance") {
+  // The 1/√A scale assumes queries and keys of unit-variance entries (as in a Transformer); a
+  // Glorot-sized query (|q_j| <= 0.3 for A = 64) left the Studio's weights uniform (issue 25).
+  Rng rng(3);
+  AttentionPooling pool(ScoreKind::scaled_dot, 64, 64, rng);
+  double squares = 0;
+  for (const float x : pool.q) squares += static_cast<double>(x) * x;
+  CHECK(squares / 64 == doctest::Approx(1.0).epsilon(0.3));
+}
+
 TEST_CASE("attention_pooling.hand_computed_additive") {
   // D = 2, A = 1: W = [[1], [0]], b = [0], v = [1] -> score_t = tanh(h_t[0]).
   // h_1 = [0, 5]: tanh(0) = 0; h_2 = [100, -3]: tanh(100) = 1.
@@ -178,7 +204,7 @@ TEST_CASE("attention_pooling.parameter_names_per_kind") {
   CHECK(names(ScoreKind::additive) == "att.w[3, 4] att.b[4] att.v[4] ");
   CHECK(names(ScoreKind::concat) == "att.q[3] att.w[6, 4] att.v[4] ");
   CHECK(names(ScoreKind::general) == "att.q[3] att.w[3, 3] ");
-  CHECK(names(ScoreKind::scaled_dot) == "att.q[3] ");
+  CHECK(names(ScoreKind::scaled_dot) == "att.q[4] att.w[3, 4] ");
   CHECK(names(ScoreKind::dot) == "att.q[3] ");
 }
 

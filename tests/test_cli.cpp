@@ -474,3 +474,46 @@ TEST_CASE("cli.sentence_files_train_with_a_holdout") {
   std::remove(pos.c_str());
   std::remove(neg.c_str());
 }
+
+TEST_CASE("cli.group_column_splits_by_group_unless_no_group_split") {
+  // 12 groups of 5 rows; the hold-out, the folds and the JSON say which split was used.
+  const std::string csv = temp_path("grouped.csv");
+  {
+    std::ofstream f(csv);
+    f << "review,sentiment,group\n";
+    for (int i = 0; i < 60; ++i) {
+      f << (i % 2 ? "a warm and moving film " : "a dull and tedious film ") << i << ","
+        << (i % 2 ? "positive" : "negative") << ",movie" << i / 5 << "\n";
+    }
+  }
+  Result r = run_attn({"train", "--data", csv, "--holdout", "0.2", "--model", "bow", "--epochs", "2", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  attn::FlatJson data = json_events(r.out, "data").at(0);
+  CHECK(data.get_string("split") == "by group");
+  CHECK(data.get_number("groups") == 12);
+  CHECK(last_json_line(r.out).get_string("split") == "by group");
+  // Whole groups of 5 (each with both labels) leave the test set at most round(0.2 · 30) per class.
+  CHECK(static_cast<int>(data.get_number("test_examples")) % 5 == 0);
+  CHECK(data.get_number("test_examples") <= 12);
+  r = run_attn(
+      {"train", "--data", csv, "--holdout", "0.2", "--model", "bow", "--epochs", "2", "--no-group-split", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  data = json_events(r.out, "data").at(0);
+  CHECK(data.get_string("split") == "random");
+  CHECK(data.get_number("groups") == 0);
+  CHECK(data.get_number("test_examples") == 12);  // round(0.2 · 30) of each class, as before
+  r = run_attn({"train", "--data", csv, "--holdout", "0.2", "--model", "bow", "--epochs", "2"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("split by group: 12 groups, each on one side") != std::string::npos);
+  r = run_attn({"cv", "--data", csv, "--folds", "3", "--model", "bow", "--epochs", "2", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  for (const attn::FlatJson& fold : json_events(r.out, "fold")) {
+    CHECK(fold.get_string("split") == "by group");
+    CHECK(static_cast<int>(fold.get_number("test_examples")) % 5 == 0);
+  }
+  CHECK(json_events(r.out, "summary").at(0).get_string("split") == "by group");
+  r = run_attn({"train", "--task", "reverse", "--no-group-split"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--no-group-split applies to --task sentiment only") != std::string::npos);
+  std::remove(csv.c_str());
+}

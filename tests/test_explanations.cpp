@@ -328,32 +328,37 @@ TEST_CASE("explanations.misclassified_are_wrong_and_most_confident_first") {
 }
 
 TEST_CASE("explanations.pooling_probe_and_probability_with_weights_reproduce_the_forward") {
-  // Dot-product pooling with a learned query: softmax_t(qᵀh_t) over the probe's hidden states must
-  // be the model's own weights, and those weights given back must give its own probability.
-  SentimentSession session;
-  session.set_data(train_texts(), synthetic_labelled_texts(60, 77));
-  session.create_model(SentimentModelConfig::from_json(
-      R"({"num_words": 200, "maxlen": 40, "embed_dim": 8, "units": 6, "seed": 3, "score": "dot"})"));
-  session.start_training(TrainerConfig::from_json(
-      R"({"epochs": 1, "batch_size": 16, "learning_rate": 0.02, "validation_split": 0, "seed": 4})"));
-  while (session.training()) session.run_steps(50);
-  const SentimentModel model = load_sentiment_model(session.save_model());
+  // Dot-product pooling with a learned query: softmax_t(kᵀh_t) over the probe's hidden states must
+  // be the model's own weights (k = q for dot, W q / √A for scaled_dot), and those weights given
+  // back must give its own probability.
+  for (const char *score : {"dot", "scaled_dot"}) {
+    CAPTURE(score);
+    SentimentSession session;
+    session.set_data(train_texts(), synthetic_labelled_texts(60, 77));
+    session.create_model(SentimentModelConfig::from_json(
+        std::string(R"({"num_words": 200, "maxlen": 40, "embed_dim": 8, "units": 6, "seed": 3, "score": ")") + score +
+        "\"}"));
+    session.start_training(TrainerConfig::from_json(
+        R"({"epochs": 1, "batch_size": 16, "learning_rate": 0.02, "validation_split": 0, "seed": 4})"));
+    while (session.training()) session.run_steps(50);
+    const SentimentModel model = load_sentiment_model(session.save_model());
 
-  const PoolingProbe probe = pooling_probe(model, kReview);
-  const std::size_t time = probe.weights.size(), dh = probe.hidden.shape(1);
-  REQUIRE(probe.tokens.size() == time);
-  REQUIRE(probe.hidden.shape(0) == time);
-  REQUIRE(probe.query.size() == dh);
-  std::vector<double> scores(time);
-  for (std::size_t t = 0; t < time; ++t) {
-    for (std::size_t d = 0; d < dh; ++d) scores[t] += double(probe.query[d]) * probe.hidden(t, d);
+    const PoolingProbe probe = pooling_probe(model, kReview);
+    const std::size_t time = probe.weights.size(), dh = probe.hidden.shape(1);
+    REQUIRE(probe.tokens.size() == time);
+    REQUIRE(probe.hidden.shape(0) == time);
+    REQUIRE(probe.query.size() == dh);
+    std::vector<double> scores(time);
+    for (std::size_t t = 0; t < time; ++t) {
+      for (std::size_t d = 0; d < dh; ++d) scores[t] += double(probe.query[d]) * probe.hidden(t, d);
+    }
+    const double top = *std::max_element(scores.begin(), scores.end());
+    double total = 0;
+    for (double &s : scores) total += (s = std::exp(s - top));
+    for (std::size_t t = 0; t < time; ++t) CHECK(probe.weights[t] == doctest::Approx(scores[t] / total).epsilon(1e-4));
+    CHECK(probability_with_weights(model, kReview, probe.weights) == doctest::Approx(probe.probability).epsilon(1e-5));
+    CHECK_THROWS_AS(probability_with_weights(model, kReview, {1.f}), ShapeError);
   }
-  const double top = *std::max_element(scores.begin(), scores.end());
-  double total = 0;
-  for (double &s : scores) total += (s = std::exp(s - top));
-  for (std::size_t t = 0; t < time; ++t) CHECK(probe.weights[t] == doctest::Approx(scores[t] / total).epsilon(1e-4));
-  CHECK(probability_with_weights(model, kReview, probe.weights) == doctest::Approx(probe.probability).epsilon(1e-5));
-  CHECK_THROWS_AS(probability_with_weights(model, kReview, {1.f}), ShapeError);
 
   CHECK(pooling_probe(small_model(), kReview).query.empty());  // additive scoring has no query
   CHECK_THROWS_AS(pooling_probe(small_model("mean"), kReview), std::invalid_argument);

@@ -1,13 +1,18 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "attn/data/builtin_reviews.hpp"
 #include "attn/data/review_files.hpp"
 #include "attn/data/splits.hpp"
+#include "attn/io/byte_source.hpp"
+#include "attn/train/classifier_trainer.hpp"
 #include "support/archive_writer.hpp"
+#include "support/grouped_split_fixture.hpp"
 
 using namespace attn;
 using test_archive::Bytes;
@@ -224,4 +229,228 @@ TEST_CASE("splits.sentence_files_are_held_out_like_a_csv") {
   CHECK_THROWS_AS(
       load_sentence_bytes_split({"rt.pos", bytes(pos), pos.size()}, {"rt.neg", bytes(neg), neg.size()}, 1.f, 2),
       std::invalid_argument);
+}
+
+// ---- Grouped splits ------------------------------------------------------------------------
+
+namespace {
+
+// 120 examples in 23 groups of uneven size, both labels in most groups: the fixture the node test
+// tests/js/grouped_splits.test.mjs builds again through the wasm module (same formulas).
+void grouped_fixture(std::vector<int>& labels, std::vector<std::string>& groups) {
+  labels.clear();
+  groups.clear();
+  for (int i = 0; i < 120; ++i) {
+    labels.push_back((i * 7 + 3) % 5 < 2 ? 1 : 0);
+    groups.push_back("m" + std::to_string((i * i + 3 * i) % 23));
+  }
+}
+
+std::string flags_text(const std::vector<bool>& flags) {
+  std::string s;
+  for (const bool f : flags) s += f ? '1' : '0';
+  return s;
+}
+
+std::string folds_text(const std::vector<std::size_t>& folds) {
+  std::string s;
+  for (const std::size_t f : folds) s += static_cast<char>('0' + f);
+  return s;
+}
+
+// Each group's side (or fold) is the same for all its members.
+template <typename T>
+bool no_group_straddles(const std::vector<std::string>& groups, const std::vector<T>& side) {
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    for (std::size_t j = i + 1; j < groups.size(); ++j) {
+      if (!groups[i].empty() && groups[i] == groups[j] && side[i] != side[j]) return false;
+    }
+  }
+  return true;
+}
+
+// An aclImdb training-only archive: `movies` movies with `per_movie` reviews each, alternately
+// positive and negative, and urls_pos.txt / urls_neg.txt naming each review's movie by its id.
+Bytes aclimdb_with_movies(int movies, int per_movie, bool with_urls = true) {
+  TarBuilder tar;
+  std::string urls[2];
+  int next_id[2] = {0, 0};
+  for (int m = 0; m < movies; ++m) {
+    for (int r = 0; r < per_movie; ++r) {
+      const int label = (m + r) % 2;
+      const int id = next_id[label]++;
+      const std::string folder = label == 1 ? "pos" : "neg";
+      tar.add("aclImdb/train/" + folder + "/" + std::to_string(id) + (label == 1 ? "_9.txt" : "_2.txt"),
+              std::string(label == 1 ? "a fine film " : "a poor film ") + "movie" + std::to_string(m));
+      urls[label] += "http://www.imdb.com/title/tt" + std::to_string(1000000 + m) + "/usercomments\n";
+    }
+  }
+  if (with_urls) {
+    tar.add("aclImdb/train/urls_neg.txt", urls[0]);
+    tar.add("aclImdb/train/urls_pos.txt", urls[1]);
+  }
+  return gzip_fixed(tar.finish());
+}
+
+// The movie number a review's text names ("... movie<m>").
+std::string movie_of(const LabelledText& e) { return e.text.substr(e.text.find("movie")); }
+
+}  // namespace
+
+TEST_CASE("splits.grouped_holdout_keeps_groups_whole_is_seeded_and_falls_back_bit_for_bit") {
+  std::vector<int> labels;
+  std::vector<std::string> groups;
+  grouped_fixture(labels, groups);
+  const std::vector<bool> held = grouped_holdout(labels, groups, 0.25f, 5);
+  CHECK(no_group_straddles(groups, held));
+  std::size_t count[2] = {0, 0}, total[2] = {0, 0};
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    ++total[labels[i]];
+    if (held[i]) ++count[labels[i]];
+  }
+  // At most each class's target round(0.25 · n_c), and not far below it.
+  for (int c = 0; c < 2; ++c) {
+    const auto target = static_cast<std::size_t>(std::lround(0.25 * static_cast<double>(total[c])));
+    CHECK(count[c] <= target);
+    CHECK(count[c] + 6 >= target);
+  }
+  CHECK(grouped_holdout(labels, groups, 0.25f, 5) == held);
+  CHECK(grouped_holdout(labels, groups, 0.25f, 6) != held);
+  // The cross-runtime fixture: the wasm module gives these same flags (tests/js/grouped_splits.test.mjs).
+  CHECK(flags_text(grouped_holdout(labels, groups, 0.2f, 7)) == kGroupedHoldoutSeed7);
+  // No groups (none given, or all ""): exactly the stratified rule.
+  CHECK(grouped_holdout(labels, {}, 0.25f, 5) == stratified_holdout(labels, 0.25f, 5));
+  CHECK(grouped_holdout(labels, std::vector<std::string>(labels.size()), 0.25f, 5) ==
+        stratified_holdout(labels, 0.25f, 5));
+  CHECK_THROWS_WITH_AS(grouped_holdout(labels, {"a", "b"}, 0.25f, 5), "grouped_holdout: 2 groups for 120 labels",
+                       std::invalid_argument);
+  // One group larger than the share: still a hold-out of a whole group, never an empty one.
+  const std::vector<int> four = {1, 0, 1, 0};
+  const std::vector<bool> whole = grouped_holdout(four, {"a", "a", "b", "b"}, 0.25f, 1);
+  CHECK(std::count(whole.begin(), whole.end(), true) == 2);
+  CHECK(no_group_straddles<bool>({"a", "a", "b", "b"}, whole));
+}
+
+TEST_CASE("splits.grouped_folds_keep_groups_in_one_fold_and_balance_the_folds") {
+  std::vector<int> labels;
+  std::vector<std::string> groups;
+  grouped_fixture(labels, groups);
+  const std::vector<std::size_t> folds = grouped_folds(labels, groups, 4, 3);
+  CHECK(no_group_straddles(groups, folds));
+  std::size_t size[4] = {};
+  for (const std::size_t f : folds) ++size[f];
+  for (std::size_t f = 0; f < 4; ++f) CHECK_MESSAGE((size[f] >= 20 && size[f] <= 40), "fold " << f << ": " << size[f]);
+  CHECK(grouped_folds(labels, groups, 4, 3) == folds);
+  CHECK(grouped_folds(labels, groups, 4, 4) != folds);
+  CHECK(folds_text(grouped_folds(labels, groups, 3, 2)) == kGroupedFoldsSeed2);
+  CHECK(grouped_folds(labels, std::vector<std::string>(labels.size()), 4, 3) == stratified_folds(labels, 4, 3));
+  CHECK_THROWS_WITH_AS(grouped_folds(labels, std::vector<std::string>(120, "same"), 2, 1),
+                       "2 folds that keep each group in one fold need at least 2 groups; the data has 1",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(grouped_folds(labels, groups, 1, 1), "k-fold cross-validation needs at least 2 folds, got 1",
+                       std::invalid_argument);
+}
+
+TEST_CASE("splits.aclimdb_urls_name_each_reviews_movie_and_the_hold_out_keeps_movies_whole") {
+  const Bytes gz = aclimdb_with_movies(30, 5);
+  MemorySource source(gz.data(), gz.size(), "aclImdb_train.tar.gz");
+  const std::vector<LabelledText> all = load_aclimdb_archive(source, "train");
+  REQUIRE(all.size() == 150);
+  CHECK(group_count(all) == 30);
+  for (const LabelledText& e : all) {
+    // the group is the IMDb title id of the movie the review's text names
+    CHECK(e.group == "tt" + std::to_string(1000000 + std::stoi(movie_of(e).substr(5))));
+  }
+  const ReviewSplit s = load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 3);
+  REQUIRE(s.held_out);
+  CHECK(s.test.size() <= 30);
+  CHECK(s.test.size() >= 20);
+  std::set<std::string> test_movies;
+  for (const LabelledText& e : s.test) test_movies.insert(movie_of(e));
+  for (const LabelledText& e : s.train) CHECK_MESSAGE(test_movies.count(movie_of(e)) == 0, movie_of(e));
+  CHECK(split_rule(s.train) == SplitRule::by_group);
+
+  // by_group = false, and an archive without urls files: the stratified split, bit for bit.
+  const ReviewSplit random =
+      load_review_bytes_split("aclImdb_train.tar.gz", gz.data(), gz.size(), 0.2f, 3, {}, {}, true, false);
+  const Bytes plain = aclimdb_with_movies(30, 5, false);
+  const ReviewSplit no_urls = load_review_bytes_split("aclImdb_train.tar.gz", plain.data(), plain.size(), 0.2f, 3);
+  CHECK(split_rule(random.train) == SplitRule::random);
+  CHECK(split_rule(no_urls.train) == SplitRule::random);
+  REQUIRE(random.test.size() == no_urls.test.size());
+  for (std::size_t i = 0; i < random.test.size(); ++i) CHECK(random.test[i].origin == no_urls.test[i].origin);
+  CHECK(random.test.size() == 30);  // round(0.2 · 75) per class
+}
+
+TEST_CASE("splits.a_damaged_urls_file_is_refused_with_its_name") {
+  TarBuilder tar;
+  tar.add("aclImdb/train/pos/0_9.txt", "good");
+  tar.add("aclImdb/train/pos/5_9.txt", "good again");
+  tar.add("aclImdb/train/neg/0_1.txt", "bad");
+  tar.add("aclImdb/train/urls_pos.txt", "http://www.imdb.com/title/tt01/usercomments\n");
+  const Bytes gz = gzip_fixed(tar.finish());
+  MemorySource source(gz.data(), gz.size(), "cut.tar.gz");
+  CHECK_THROWS_WITH_AS(load_aclimdb_archive(source, "train"),
+                       doctest::Contains("cut.tar.gz:aclImdb/train/urls_pos.txt: has no movie for "
+                                         "cut.tar.gz:aclImdb/train/pos/5_9.txt (line 5 of 1)"),
+                       DataError);
+}
+
+TEST_CASE("splits.csv_and_tsv_group_columns_split_by_group") {
+  std::string csv = "review,sentiment,group\n", tsv = "sentence\tlabel\tgroup\n", plain_csv = "review,sentiment\n";
+  for (int i = 0; i < 60; ++i) {
+    const std::string text = (i % 2 ? "nice " : "awful ") + std::to_string(i);
+    const std::string label = i % 2 ? "positive" : "negative";
+    const std::string group = "g" + std::to_string(i % 12);
+    csv += text + "," + label + "," + group + "\n";
+    tsv += text + "\t" + label + "\t" + group + "\n";
+    plain_csv += text + "," + label + "\n";
+  }
+  const auto bytes = [](const std::string& s) { return reinterpret_cast<const std::uint8_t*>(s.data()); };
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"r.csv", csv}, {"r.tsv", tsv}}) {
+    CAPTURE(name);
+    const ReviewSplit s = load_review_bytes_split(name, bytes(text), text.size(), 0.25f, 4);
+    CHECK(group_count(s.train) + group_count(s.test) == 12);
+    std::set<std::string> test_groups;
+    for (const LabelledText& e : s.test) test_groups.insert(e.group);
+    CHECK_FALSE(test_groups.empty());
+    for (const LabelledText& e : s.train) CHECK(test_groups.count(e.group) == 0);
+  }
+  // The same rows without the group column split exactly as before.
+  const ReviewSplit plain = load_review_bytes_split("p.csv", bytes(plain_csv), plain_csv.size(), 0.25f, 4);
+  std::vector<int> labels;
+  for (int i = 0; i < 60; ++i) labels.push_back(i % 2);
+  const std::vector<bool> expected = stratified_holdout(labels, 0.25f, 4);
+  std::size_t t = 0;
+  for (std::size_t i = 0; i < 60; ++i) {
+    if (!expected[i]) continue;
+    REQUIRE(t < plain.test.size());
+    CHECK(plain.test[t++].origin == "p.csv:" + std::to_string(i + 2));
+  }
+  CHECK(t == plain.test.size());
+  const std::string short_row = "sentence\tlabel\tgroup\nfine\tpositive\n";
+  CHECK_THROWS_WITH_AS(load_review_bytes_split("s.tsv", bytes(short_row), short_row.size(), 0.25f, 4),
+                       doctest::Contains("s.tsv:2: expected 3 tab-separated fields (as the header), found 2"),
+                       DataError);
+}
+
+TEST_CASE("splits.the_trainers_validation_split_keeps_groups_whole") {
+  EncodedDataset data;
+  std::vector<int> labels;
+  std::vector<std::string> groups;
+  grouped_fixture(labels, groups);
+  for (std::size_t i = 0; i < labels.size(); ++i) data.sequences.push_back({static_cast<std::int32_t>(i)});
+  data.labels = labels;
+  data.groups = groups;
+  const auto [train, validation] = stratified_split(data, 0.2f, 7);
+  const std::vector<bool> held = grouped_holdout(labels, groups, 0.2f, 7);
+  REQUIRE(validation.size() == static_cast<std::size_t>(std::count(held.begin(), held.end(), true)));
+  std::set<std::string> validation_groups(validation.groups.begin(), validation.groups.end());
+  for (const std::string& g : train.groups) CHECK(validation_groups.count(g) == 0);
+  // Without groups: the stratified rule as before.
+  data.groups.clear();
+  const auto [plain_train, plain_validation] = stratified_split(data, 0.2f, 7);
+  const std::vector<bool> stratified = stratified_holdout(labels, 0.2f, 7);
+  CHECK(plain_validation.size() == static_cast<std::size_t>(std::count(stratified.begin(), stratified.end(), true)));
+  CHECK(plain_validation.groups.empty());
 }

@@ -139,6 +139,11 @@ export interface DataSummary {
   sourceHasTest: boolean;
   trainExamples: number;
   testExamples: number;
+  /** How the hold-out and the validation split are drawn: 'by group' (each movie, or each value
+   *  of a CSV/TSV group column, on one side) when the training reviews name groups, else 'random'. */
+  split: 'by group' | 'random';
+  /** Distinct groups the training reviews name (0: none). */
+  groups: number;
 }
 export interface DataStats {
   examples: number;
@@ -784,10 +789,20 @@ export interface AttnEngine {
   runToyTask(configJson: string, onStep: ((step: number, loss: number) => void) | null): ToyRunResult;
   /** Copy: the sentiment recipes (the CLI's defaults per --model; engine train/recipes.hpp). */
   sentimentRecipes(): SentimentRecipe[];
+  /**
+   * The engine's split rule (data/splits.hpp): held-out flags (1 = held out) for `fraction` of the
+   * examples, stratified by label, keeping each non-empty group on one side; no groups (or all
+   * '') gives the plain stratified hold-out. A copy.
+   */
+  groupedHoldout(labels: number[], groups: string[], fraction: number, seed: number): Uint8Array;
+  /** Cross-validation folds by the same rule: each example's fold in [0, k). A copy. */
+  groupedFolds(labels: number[], groups: string[], k: number, seed: number): Uint32Array;
 }
 
 export interface SentimentRecipe {
   model: 'bilstm-attention' | 'transformer' | 'bilstm' | 'bow';
+  /** 'real': real reviews (the CLI's defaults, the IMDB preset); 'builtin': the built-in corpus. */
+  data: 'real' | 'builtin';
   epochs: number;
   learningRate: number;
   dropout: number;

@@ -135,8 +135,9 @@ class JsSentimentSession {
       const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
       const ProgressFn progress = progress_fn(on_progress);
       const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      const bool by_group = is_absent(options) || !read_flag(options["randomSplit"], "options.randomSplit");
       ReviewSplit split = load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {},
-                                                  progress, use_source_test(options));
+                                                  progress, use_source_test(options), by_group);
       session_.set_data(std::move(split.train), std::move(split.test));
       source_ = name;
       held_out_ = split.held_out;
@@ -422,6 +423,10 @@ class JsSentimentSession {
     out.set("sourceHasTest", source_has_test_);
     out.set("trainExamples", static_cast<double>(session_.train_set().size()));
     out.set("testExamples", static_cast<double>(session_.test_set().size()));
+    // How the hold-out and the validation split are drawn: "by group" (each movie / group on one
+    // side) when the training reviews name groups, else "random"; and how many groups they name.
+    out.set("split", std::string(split_rule_name(split_rule(session_.train_set()))));
+    out.set("groups", static_cast<double>(group_count(session_.train_set())));
     return out;
   }
 
@@ -466,10 +471,50 @@ class JsSentimentSession {
 // test see a leak long before the heap has to grow.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
+// The engine's labels (0/1) from a JS array of numbers.
+std::vector<int> read_labels(const val& array) {
+  if (is_absent(array) || !array.isArray()) throw std::invalid_argument("labels must be an array of 0 and 1");
+  std::vector<int> out;
+  const auto n = array["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const val x = array[i];
+    if (!x.isNumber() || (x.as<double>() != 0 && x.as<double>() != 1)) {
+      throw std::invalid_argument("labels[" + std::to_string(i) + "] must be 0 or 1");
+    }
+    out.push_back(x.as<int>());
+  }
+  return out;
+}
+
+// groupedHoldout(labels, groups, fraction, seed) -> Uint8Array, 1 = held out (data/splits.hpp:
+// the rule the page's hold-out and validation split use; groups [] or all "" = stratified).
+val js_grouped_holdout(const val& labels, const val& groups, double fraction, double seed) {
+  return guarded([&] {
+    const std::vector<bool> held =
+        grouped_holdout(read_labels(labels), read_strings(groups, "groups"), static_cast<float>(fraction),
+                        whole_number(seed, "seed", 4294967295.0));
+    const std::vector<std::uint8_t> flags(held.begin(), held.end());
+    return copy_array("Uint8Array", flags);
+  });
+}
+
+// groupedFolds(labels, groups, k, seed) -> Uint32Array of fold numbers (attn cv's folds).
+val js_grouped_folds(const val& labels, const val& groups, double k, double seed) {
+  return guarded([&] {
+    const std::vector<std::size_t> folds =
+        grouped_folds(read_labels(labels), read_strings(groups, "groups"), whole_number(k, "k", 1e6),
+                      whole_number(seed, "seed", 4294967295.0));
+    const std::vector<std::uint32_t> out(folds.begin(), folds.end());
+    return copy_array("Uint32Array", out);
+  });
+}
+
 }  // namespace
 }  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(sentiment) {
+  emscripten::function("groupedHoldout", &attn::wasm::js_grouped_holdout);
+  emscripten::function("groupedFolds", &attn::wasm::js_grouped_folds);
   emscripten::function("heapBytesInUse", &attn::wasm::heap_bytes_in_use);
   using attn::wasm::JsSentimentSession;
   emscripten::class_<JsSentimentSession>("SentimentSession")

@@ -39,7 +39,7 @@ val js_run_toy_task(const std::string& config_json, const val& on_step) {
   });
 }
 
-// sentimentRecipes() -> [{model, epochs, learningRate, dropout, wordDropout, schedule, pooling,
+// sentimentRecipes() -> [{model, data, epochs, learningRate, dropout, wordDropout, schedule, pooling,
 // numWords, maxlen, batchSize, patience}]: the table of train/recipes.hpp, a copy.
 val js_sentiment_recipes() {
   return guarded([] {
@@ -47,6 +47,7 @@ val js_sentiment_recipes() {
     for (const SentimentRecipe& r : sentiment_recipes()) {
       val recipe = val::object();
       recipe.set("model", r.model);
+      recipe.set("data", r.data);
       recipe.set("epochs", static_cast<double>(r.epochs));
       recipe.set("learningRate", r.learning_rate);
       recipe.set("dropout", r.dropout);

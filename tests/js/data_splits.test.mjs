@@ -36,6 +36,8 @@ test('data splits: an archive with a test half keeps its halves', () => {
     sourceHasTest: true,
     trainExamples: 12,
     testExamples: 6,
+    split: 'random',
+    groups: 0,
   });
 });
 
@@ -53,6 +55,8 @@ test('data splits: asked for a hold-out, an archive with a test half holds out o
     sourceHasTest: true,
     trainExamples: 16,
     testExamples: 4,
+    split: 'random',
+    groups: 0,
   });
   const test = session.dataStats('test', 2);
   assert.deepEqual([test.positive, test.negative], [2, 2]);
@@ -75,6 +79,8 @@ test('data splits: a training-only archive loads with a stratified, seeded hold-
     sourceHasTest: false,
     trainExamples: 36,
     testExamples: 4,
+    split: 'random',
+    groups: 0,
   });
   assert.equal(progress.at(-1), 40, 'progress counts the reviews read');
   const test = session.dataStats('test', 2);
@@ -87,6 +93,8 @@ test('data splits: a training-only archive loads with a stratified, seeded hold-
     sourceHasTest: false,
     trainExamples: 32,
     testExamples: 8,
+    split: 'random',
+    groups: 0,
   });
 });
 
@@ -107,6 +115,9 @@ test('data splits: a chosen folder maps to aclImdb archive paths; long paths are
   assert.equal(aclImdbPath('my copy/test/neg/7_2.txt'), 'aclImdb/test/neg/7_2.txt');
   assert.equal(aclImdbPath('aclImdb/train/unsup/3_0.txt'), null);
   assert.equal(aclImdbPath('aclImdb/README'), null);
+  // The movie lists come along (the engine splits by movie with them).
+  assert.equal(aclImdbPath('my copy/train/urls_pos.txt'), 'aclImdb/train/urls_pos.txt');
+  assert.equal(aclImdbPath('aclImdb/train/urls_unsup.txt'), null);
   assert.throws(() => tarArchive([['x'.repeat(101), 'a']]), /longer than 100 bytes/);
   // What the page packs, the engine reads: its halves, or a hold-out of its training half.
   const summary = session.loadBytes(aclImdb(5, 2), 'aclImdb-folder.tar.gz', null, null);

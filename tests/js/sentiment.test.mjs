@@ -35,6 +35,8 @@ test('sentiment: chunked training (with snapshots between chunks) is bit-identic
     sourceHasTest: true,
     trainExamples: 528,
     testExamples: 132,
+    split: 'random',
+    groups: 0,
   });
   const info = one.createModel(SMALL_MODEL);
   assert.ok(info.parameters > 0);
@@ -112,6 +114,8 @@ test('sentiment: CSV from bytes, a malformed CSV names its line, data statistics
     sourceHasTest: false,
     trainExamples: 30,
     testExamples: 10,
+    split: 'random',
+    groups: 0,
   });
   assert.ok(loads.length > 0 && loads.at(-1)[2] === 40, 'progress reports the examples read');
   const stats = s.dataStats('train', 4);
@@ -146,6 +150,8 @@ test('sentiment: synthetic data, and errors carry the engine message', () => {
     sourceHasTest: false,
     trainExamples: 80,
     testExamples: 20,
+    split: 'random',
+    groups: 0,
   });
   assert.throws(() => s.runSteps(1), /no model yet|start training first/);
   assert.throws(() => s.createModel({ embedDim: 8, layerz: 2 }), /SentimentModelConfig: unknown setting 'layerz'/);

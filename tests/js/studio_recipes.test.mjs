@@ -53,9 +53,41 @@ test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), rea
   const bow = table.find((r) => r.model === 'bow');
   assert.deepEqual(recipes.baselineRecipe(), { epochs: bow.epochs, learningRate: bow.learningRate });
   assert.deepEqual(
-    table.map((r) => r.model),
-    ['bilstm-attention', 'transformer', 'bilstm', 'bow'],
+    table.map((r) => `${r.model}/${r.data}`),
+    [
+      'bilstm-attention/real',
+      'transformer/real',
+      'bilstm/real',
+      'bow/real',
+      'bilstm-attention/builtin',
+      'transformer/builtin',
+      'bilstm/builtin',
+      'bow/builtin',
+    ],
   );
+});
+
+test('studio_recipes.the built-in preset is the engine built-in row (the CLI with --data builtin), and the defaults are it', () => {
+  const { DEFAULTS } = settings;
+  const { applyRecipe, matchingRecipe, cliModel } = recipes;
+  const table = engine.sentimentRecipes();
+  for (const [encoder, pooling] of [
+    ['bilstm', 'attention'],
+    ['bilstm', 'last'],
+    ['transformer', 'mean'],
+  ]) {
+    const form = applyRecipe('builtin', { ...DEFAULTS, encoder, pooling });
+    const r = table.find((x) => x.model === cliModel({ encoder, pooling }) && x.data === 'builtin');
+    assert.deepEqual(
+      [form.epochs, form.learningRate, form.dropout, form.wordDropout, form.schedule, form.maxlen, form.numWords],
+      [r.epochs, r.learningRate, r.dropout, r.wordDropout, r.schedule, r.maxlen, r.numWords],
+      `${encoder}/${pooling}`,
+    );
+    assert.deepEqual([form.batchSize, form.patience], [r.batchSize, r.patience]);
+  }
+  // The Studio opens on model (a)'s built-in recipe.
+  assert.deepEqual(applyRecipe('builtin', DEFAULTS), DEFAULTS);
+  assert.equal(matchingRecipe(DEFAULTS), 'builtin');
 });
 
 test('studio_recipes.the built-in recipe is the defaults; IMDB is the CLI recipe per encoder; preview is short', () => {
@@ -80,7 +112,7 @@ test('studio_recipes.the built-in recipe is the defaults; IMDB is the CLI recipe
   );
   assert.equal(transformer.wordDropout, 0);
   const preview = applyRecipe('preview', imdb);
-  assert.ok(preview.epochs < DEFAULTS.epochs && preview.maxlen < DEFAULTS.maxlen);
+  assert.ok(preview.epochs < DEFAULTS.epochs && preview.maxlen < imdb.maxlen);
   assert.equal(matchingRecipe(preview), 'preview');
   // The model's shape and seed are not the recipe's.
   const shaped = applyRecipe('imdb', { ...DEFAULTS, units: 8, embedDim: 16, seed: 4, score: 'dot' });

@@ -46,7 +46,7 @@ test('studio_settings.round-trip through the URL; only non-defaults are written;
   const bad = settingsFromParams(new URLSearchParams('enc=lstm9&units=abc&maxlen=&pool=mean&lr=5e-4'));
   assert.equal(bad.encoder, 'bilstm');
   assert.equal(bad.units, 32);
-  assert.equal(bad.maxlen, 200);
+  assert.equal(bad.maxlen, 64);
   assert.equal(bad.pooling, 'mean');
   assert.equal(bad.learningRate, 0.0005);
   // Out-of-range numbers pass through: the engine refuses them with its own message.
@@ -59,23 +59,23 @@ test('studio_settings.round-trip through the URL; only non-defaults are written;
     units: 32,
     attentionDim: 32,
     numWords: 5000,
-    maxlen: 200,
-    dropout: 0,
-    wordDropout: 0,
+    maxlen: 64,
+    dropout: 0.3,
+    wordDropout: 0.2,
     seed: 1,
   });
   assert.deepEqual(trainerSettings(DEFAULTS), {
-    epochs: 5,
+    epochs: 15,
     batchSize: 32,
-    learningRate: 0.005,
-    schedule: 'constant',
+    learningRate: 0.002,
+    schedule: 'cosine',
     validationSplit: 0.1,
     earlyStoppingPatience: 0,
     seed: 1,
   });
   // The split and recipe settings travel in the URL too.
-  const split = { ...DEFAULTS, testSet: 'holdout', holdoutPercent: 25, splitSeed: 3, schedule: 'cosine', patience: 2 };
-  assert.equal(settingsToParams(split).toString(), 'sched=cosine&patience=2&test=holdout&holdout=25&sseed=3');
+  const split = { ...DEFAULTS, testSet: 'holdout', holdoutPercent: 25, splitSeed: 3, schedule: 'linear', patience: 2 };
+  assert.equal(settingsToParams(split).toString(), 'sched=linear&patience=2&test=holdout&holdout=25&sseed=3');
   assert.deepEqual(settingsFromParams(settingsToParams(split)), split);
   assert.equal(settingsFromParams(new URLSearchParams('test=both&sched=step')).testSet, 'source');
 });

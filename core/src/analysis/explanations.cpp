@@ -199,11 +199,23 @@ PoolingProbe pooling_probe(const SentimentModel &model, const std::string &text)
   out.weights = row_of(classifier.pooling_weights(), ids.size());
   const Tensor3 &h = classifier.encoded();  // [1, T, Dh]
   out.hidden = xt::view(h, 0, xt::all(), xt::all());
-  for (const Parameter &p : classifier.parameters()) {
-    if (p.name == "pooling.q") out.query.assign(p.value, p.value + p.size);
-  }
+  // The vector k with score_t = k·h_t: q itself for dot, W q / √A for scaled_dot (keys h_t W).
   const ScoreKind kind = classifier.config().score;
-  if (kind != ScoreKind::dot && kind != ScoreKind::scaled_dot) out.query.clear();
+  const float *q = nullptr, *w = nullptr;
+  std::size_t a = 0;
+  for (const Parameter &p : classifier.parameters()) {
+    if (p.name == "pooling.q") q = p.value, a = p.size;
+    if (p.name == "pooling.w") w = p.value;
+  }
+  if (kind == ScoreKind::dot && q != nullptr) out.query.assign(q, q + a);
+  if (kind == ScoreKind::scaled_dot && q != nullptr && w != nullptr) {
+    const std::size_t dh = out.hidden.shape(1);
+    const float scale = 1.f / std::sqrt(static_cast<float>(a));
+    out.query.assign(dh, 0.f);
+    for (std::size_t i = 0; i < dh; ++i) {
+      for (std::size_t j = 0; j < a; ++j) out.query[i] += w[i * a + j] * q[j] * scale;
+    }
+  }
   return out;
 }
 

@@ -73,7 +73,7 @@ std::vector<LabelledText> load_review_bytes(const std::string& name, const std::
 
 ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits,
-                                    const ProgressFn& progress, bool use_source_test) {
+                                    const ProgressFn& progress, bool use_source_test, bool by_group) {
   check_test_fraction(test_fraction);
   MemorySource source(data, size, name);
   ReviewSplit out;
@@ -81,6 +81,10 @@ ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t*
   if (detect_review_format(name, data, size) == ReviewFormat::aclimdb_archive) {
     AclImdbHalves halves = load_aclimdb_archive_halves(source, limits, progress);
     check_two_classes(halves.train, name);
+    if (!by_group) {
+      clear_groups(halves.train);
+      clear_groups(halves.test);
+    }
     out.source_has_test = !halves.test.empty();
     if (out.source_has_test && use_source_test) {
       out.train = std::move(halves.train);
@@ -92,6 +96,7 @@ ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t*
     all = load_review_file(source, detect_review_format(name, data, size), "train", limits, progress);
     check_two_classes(all, name);
   }
+  if (!by_group) clear_groups(all);
   held_out_split(std::move(all), test_fraction, seed, out);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "attn/data/review_loaders.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -20,6 +21,7 @@ namespace {
 constexpr std::size_t kNoError = static_cast<std::size_t>(-1);
 constexpr std::size_t kProgressEvery = 256;  // examples between progress reports
 constexpr std::size_t kMaxCsvFields = 4096;
+constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
 // Offset of the first byte that does not start a well-formed UTF-8 sequence (overlong forms,
 // surrogates and code points above U+10FFFF rejected), or kNoError. Kept local on purpose: the
@@ -280,6 +282,139 @@ int aclimdb_label(std::string path, const std::string& split) {
   return -1;
 }
 
+// Is this archive path "[<folder>/]<split>/urls_{pos,neg}.txt"? Returns the label it names or -1.
+int aclimdb_urls_label(std::string path, const std::string& split) {
+  while (path.compare(0, 2, "./") == 0) path.erase(0, 2);
+  for (const auto& [name, label] : {std::pair<const char*, int>{"urls_pos.txt", 1}, {"urls_neg.txt", 0}}) {
+    const std::string tail = split + "/" + name;
+    if (path == tail) return label;
+    if (path.size() > tail.size() + 1 && path.compare(path.size() - tail.size(), tail.size(), tail) == 0 &&
+        path[path.size() - tail.size() - 1] == '/' && path.find('/') == path.size() - tail.size() - 1) {
+      return label;
+    }
+  }
+  return -1;
+}
+
+// The review id of an aclImdb file name "<id>_<rating>.txt" (any folders before it), or -1.
+long aclimdb_review_id(const std::string& path) {
+  const std::size_t slash = path.find_last_of("/\\");
+  const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::size_t underscore = file.find('_');
+  if (underscore == 0 || underscore == std::string::npos || underscore > 9) return -1;
+  long id = 0;
+  for (std::size_t i = 0; i < underscore; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(file[i]))) return -1;
+    id = id * 10 + (file[i] - '0');
+  }
+  return id;
+}
+
+// A movie's group name from its urls_*.txt line: the IMDb title id ("tt0453418") when the line
+// holds one, else the trimmed line itself.
+std::string movie_group(const std::string& line) {
+  const std::size_t at = line.find("/title/tt");
+  if (at != std::string::npos) {
+    std::size_t end = at + 9;
+    while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end]))) ++end;
+    if (end > at + 9) return line.substr(at + 7, end - at - 7);
+  }
+  std::size_t b = 0, e = line.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(line[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(line[e - 1]))) --e;
+  return line.substr(b, e - b);
+}
+
+// The lines of a urls_*.txt text (LF or CRLF), each turned into its movie's group.
+std::vector<std::string> movie_groups(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(movie_group(text.substr(start, end - start)));
+    start = end + 1;
+  }
+  return out;
+}
+
+// Gives each review of one split the movie its urls_*.txt names (line N for review id N), when
+// the split has that file for the review's class; reviews of a class without the file keep no
+// group. A review whose id has no line (or an empty one) is a damaged archive: DataError.
+void assign_movies(std::vector<LabelledText>& reviews, const std::array<std::vector<std::string>, 2>& urls,
+                   const std::array<std::string, 2>& urls_origin) {
+  for (LabelledText& r : reviews) {
+    const auto label = static_cast<std::size_t>(r.label);
+    const std::vector<std::string>& lines = urls[label];
+    if (urls_origin[label].empty()) continue;
+    const long id = aclimdb_review_id(r.origin);
+    if (id < 0 || static_cast<std::size_t>(id) >= lines.size() || lines[static_cast<std::size_t>(id)].empty()) {
+      throw DataError(urls_origin[label], 0,
+                      "has no movie for " + r.origin + " (line " + std::to_string(id) + " of " +
+                          std::to_string(lines.size()) + "): the file does not match the reviews");
+    }
+    r.group = lines[static_cast<std::size_t>(id)];
+  }
+}
+
+// The fields of a TSV line (every tab separates).
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    out.push_back(line.substr(start, tab - start));
+    if (tab == std::string::npos) return out;
+    start = tab + 1;
+  }
+}
+
+std::string trimmed(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+// Where a TSV with a "group" column keeps its fields; count 0: no group column (the plain
+// "sentence<TAB>label" layout, the last tab separating).
+struct TsvColumns {
+  std::size_t count = 0, text = 0, label = 0, group = 0;
+};
+
+// The columns a TSV header names: "group", a text column (sentence, text, review, content; else
+// the first other column) and a label column (label, sentiment, polarity, rating; else the last
+// other column). A header without "group" keeps the plain layout.
+TsvColumns tsv_columns(const std::vector<std::string>& header, const std::string& file, std::size_t line) {
+  TsvColumns c;
+  bool has_group = false, has_text = false, has_label = false;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string name = trimmed_lower(header[i]);
+    if (name == "group" && !has_group) c.group = i, has_group = true;
+  }
+  if (!has_group) return c;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string name = trimmed_lower(header[i]);
+    if (i == c.group) continue;
+    if (!has_text && (name == "sentence" || name == "text" || name == "review" || name == "content")) {
+      c.text = i, has_text = true;
+    } else if (!has_label && (name == "label" || name == "sentiment" || name == "polarity" || name == "rating")) {
+      c.label = i, has_label = true;
+    }
+  }
+  for (std::size_t i = 0; i < header.size() && !has_text; ++i) {
+    if (i != c.group && (!has_label || i != c.label)) c.text = i, has_text = true;
+  }
+  for (std::size_t i = header.size(); i-- > 0 && !has_label;) {
+    if (i != c.group && i != c.text) c.label = i, has_label = true;
+  }
+  if (!has_text || !has_label) {
+    throw DataError(file, line, "the header has a group column but not both a sentence and a label column");
+  }
+  c.count = header.size();
+  return c;
+}
+
 void require_split(const std::string& split, const char* function) {
   if (split != "train" && split != "test") {
     throw std::invalid_argument(std::string(function) + ": split must be \"train\" or \"test\", got \"" + split + "\"");
@@ -308,6 +443,9 @@ void read_aclimdb_archive(ByteSource& tar_gz, const std::vector<std::string>& sp
   auto report = [&]() {
     if (progress) progress(LoadProgress{counted.bytes_read(), tar_gz.size(), count});
   };
+  // urls[split][label]: the movie of each review id, from "<split>/urls_{neg,pos}.txt".
+  std::vector<std::array<std::vector<std::string>, 2>> urls(splits.size());
+  std::vector<std::array<std::string, 2>> urls_origin(splits.size());
   TarEntry entry;
   while (tar.next(entry)) {
     if (entry.type != TarEntryType::file) continue;
@@ -316,6 +454,18 @@ void read_aclimdb_archive(ByteSource& tar_gz, const std::vector<std::string>& sp
     for (; which < splits.size(); ++which) {
       label = aclimdb_label(entry.name, splits[which]);
       if (label >= 0) break;
+      const int urls_label = aclimdb_urls_label(entry.name, splits[which]);
+      if (urls_label < 0) continue;
+      const std::string origin = archive + ":" + entry.name;
+      if (entry.size > limits.max_decompressed_bytes / 8 || entry.size > (64u << 20)) {
+        throw DataError(origin, 0, "is " + std::to_string(entry.size) + " bytes, too large for a list of movie pages");
+      }
+      std::string text(static_cast<std::size_t>(entry.size), '\0');
+      if (!text.empty()) tar.read(reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
+      require_utf8(text, origin, 0, "the list of movie pages");
+      urls[which][urls_label] = movie_groups(text);
+      urls_origin[which][urls_label] = origin;
+      break;
     }
     if (label < 0) continue;
     const std::string origin = archive + ":" + entry.name;
@@ -336,6 +486,8 @@ void read_aclimdb_archive(ByteSource& tar_gz, const std::vector<std::string>& sp
   std::uint8_t sink[4096];
   while (gzip.read(sink, sizeof sink) != 0) {
   }
+  for (std::size_t which = 0; which < splits.size(); ++which)
+    assign_movies(out[which], urls[which], urls_origin[which]);
   report();
 }
 
@@ -418,6 +570,23 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
         progress(LoadProgress{bytes_read, bytes_total, examples.size()});
     }
     if (examples.empty()) throw DataError(split_dir.string(), 0, "no .txt reviews found in pos/ or neg/");
+    std::array<std::vector<std::string>, 2> urls;
+    std::array<std::string, 2> urls_origin;
+    for (const auto& [name, label] : {std::pair<const char*, int>{"urls_pos.txt", 1}, {"urls_neg.txt", 0}}) {
+      const fs::path path = split_dir / name;
+      if (!fs::is_regular_file(path)) continue;
+      FileSource file(path.string());
+      if (file.size() > (64u << 20)) {
+        throw DataError(path.string(), 0,
+                        "is " + std::to_string(file.size()) + " bytes, too large for a list of movie pages");
+      }
+      std::string text(static_cast<std::size_t>(file.size()), '\0');
+      text.resize(text.empty() ? 0 : read_fully(file, reinterpret_cast<std::uint8_t*>(&text[0]), text.size()));
+      require_utf8(text, path.string(), 0, "the list of movie pages");
+      urls[label] = movie_groups(text);
+      urls_origin[label] = path.string();
+    }
+    assign_movies(examples, urls, urls_origin);
     if (progress) progress(LoadProgress{bytes_read, bytes_total, examples.size()});
   } catch (const fs::filesystem_error& error) {
     throw DataError(root_or_split_dir, 0, error.what());
@@ -436,12 +605,16 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
   if (!parser.next(fields, line)) throw DataError(file, 0, "the file is empty");
 
   std::size_t text_column = 0, label_column = 0, expected_fields = fields.size();
-  bool pending_row = false;  // without a header, the first record is data
+  std::size_t group_column = kNoColumn;  // a "group" column names each row's group (data/splits.hpp)
+  bool pending_row = false;              // without a header, the first record is data
   if (options.has_header) {
     text_column = pick_column(fields, options.text_column, options.text_index,
                               {"review", "text", "sentence", "content"}, "text", file);
     label_column = pick_column(fields, options.label_column, options.label_index,
                                {"sentiment", "label", "polarity", "rating"}, "label", file);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i != text_column && i != label_column && trimmed_lower(fields[i]) == "group") group_column = i;
+    }
   } else {
     text_column = options.text_index >= 0 ? static_cast<std::size_t>(options.text_index) : 0;
     label_column = options.label_index >= 0 ? static_cast<std::size_t>(options.label_index) : 1;
@@ -464,7 +637,13 @@ std::vector<LabelledText> load_csv(ByteSource& csv, const CsvOptions& options, c
     }
     const int label = require_label(fields[label_column], file, line);
     require_utf8(fields[text_column], file, line, "the text");
-    examples.push_back(LabelledText{std::move(fields[text_column]), label, file + ":" + std::to_string(line)});
+    std::string group;
+    if (group_column != kNoColumn) {
+      require_utf8(fields[group_column], file, line, "the group");
+      group = trimmed(fields[group_column]);
+    }
+    examples.push_back(
+        LabelledText{std::move(fields[text_column]), label, file + ":" + std::to_string(line), std::move(group)});
     check_count(examples.size(), options.limits, file);
     if (progress && examples.size() % kProgressEvery == 0)
       progress(LoadProgress{counted.bytes_read(), csv.size(), examples.size()});
@@ -480,25 +659,45 @@ std::vector<LabelledText> load_tsv(ByteSource& tsv, const LoadLimits& limits, co
   CountingSource counted(text_only);
   LineReader lines(counted, limits.max_line_bytes);
   std::vector<LabelledText> examples;
-  std::string text;
+  std::string text, label_text, group;
   bool any_content = false;
+  // A header naming a "group" column (e.g. "sentence<TAB>label<TAB>group") switches to columns:
+  // every line then has the header's number of fields, so a sentence cannot hold a tab.
+  TsvColumns columns;
   while (lines.next(text)) {
     const std::size_t line = lines.line_number();
     if (text.find_first_not_of(" \t") == std::string::npos) continue;
     const bool first_line = !any_content;
     any_content = true;
-    const std::size_t tab = text.rfind('\t');
-    if (tab == std::string::npos) throw DataError(file, line, "expected 'sentence<TAB>label' but the line has no tab");
-    const std::string label_text = text.substr(tab + 1);
-    text.resize(tab);
-    if (first_line && parse_label(label_text) < 0) continue;  // a header line
+    if (columns.count != 0) {
+      std::vector<std::string> fields = split_tabs(text);
+      if (fields.size() != columns.count) {
+        throw DataError(file, line,
+                        "expected " + std::to_string(columns.count) + " tab-separated fields (as the header), found " +
+                            std::to_string(fields.size()));
+      }
+      label_text = std::move(fields[columns.label]);
+      group = trimmed(fields[columns.group]);
+      text = std::move(fields[columns.text]);
+    } else {
+      const std::size_t tab = text.rfind('\t');
+      if (tab == std::string::npos)
+        throw DataError(file, line, "expected 'sentence<TAB>label' but the line has no tab");
+      label_text = text.substr(tab + 1);
+      if (first_line && parse_label(label_text) < 0) {  // a header line
+        columns = tsv_columns(split_tabs(text), file, line);
+        continue;
+      }
+      text.resize(tab);
+    }
     const int label = require_label(label_text, file, line);
     if (text.size() > limits.max_example_bytes) {
       throw DataError(file, line,
                       "sentence is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
     }
     require_utf8(text, file, line, "the sentence");
-    examples.push_back(LabelledText{text, label, file + ":" + std::to_string(line)});
+    require_utf8(group, file, line, "the group");
+    examples.push_back(LabelledText{text, label, file + ":" + std::to_string(line), group});
     check_count(examples.size(), limits, file);
     if (progress && examples.size() % kProgressEvery == 0)
       progress(LoadProgress{counted.bytes_read(), tsv.size(), examples.size()});

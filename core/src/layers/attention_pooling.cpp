@@ -28,7 +28,7 @@ AttentionPooling::AttentionPooling(ScoreKind kind, std::size_t input_dim, std::s
     : kind_(supported_kind(kind)), input_dim_(input_dim), attention_dim_(attention_dim) {
   check(input_dim > 0, kWhere, [&] { return "input_dim must be >= 1"; });
   const std::size_t d = input_dim, a = attention_dim;
-  if (uses_hidden_layer()) {
+  if (uses_hidden_layer() || kind_ == ScoreKind::scaled_dot) {
     check(a > 0, kWhere, [&] { return std::string("attention_dim must be >= 1 for '") + score_kind_name(kind) + "'"; });
   }
   switch (kind_) {
@@ -46,7 +46,13 @@ AttentionPooling::AttentionPooling(ScoreKind kind, std::size_t input_dim, std::s
       q = layers_detail::glorot_vector(rng, d);
       w = layers_detail::glorot(rng, d, d);
       break;
-    default:  // dot, scaled_dot
+    case ScoreKind::scaled_dot:
+      // The query has unit variance, as a Transformer's queries do: the 1/√A scale assumes it.
+      // A Glorot-sized query (|q_j| ≈ 0.17) left the scores too small to move (header comment).
+      q = random_uniform(rng, a, -std::sqrt(3.f), std::sqrt(3.f));
+      w = layers_detail::glorot(rng, d, a);
+      break;
+    default:  // dot
       q = layers_detail::glorot_vector(rng, d);
       break;
   }
@@ -69,6 +75,7 @@ void AttentionPooling::parameters(ParameterList& out, const std::string& prefix)
       add_parameter(out, prefix, "v", v, dv);
       break;
     case ScoreKind::general:
+    case ScoreKind::scaled_dot:
       add_parameter(out, prefix, "q", q, dq);
       add_parameter(out, prefix, "w", w, dw);
       break;
@@ -113,13 +120,16 @@ void AttentionPooling::forward(const Tensor3& h, const Mask2* mask, Tensor2& poo
     // score = hidden v
     kernels::gemm(false, false, rows, 1, a, 1.f, cache.hidden.data(), a, v.data(), 1, 0.f, cache.scores.data(), 1);
   } else {
-    // score_t = k·h_t with k = q (dot), q / √D (scaled_dot) or qᵀ W (general).
+    // score_t = k·h_t with k = q (dot), qᵀ W (general) or W q / √A (scaled_dot: the key
+    // projection h_t W [A] dotted with q [A], scaled, computed as h_t · (W q / √A)).
     ensure_shape(cache.query_key, std::array<std::size_t, 1>{d});
     if (kind_ == ScoreKind::general) {
       kernels::gemm(false, false, 1, d, d, 1.f, q.data(), d, w.data(), d, 0.f, cache.query_key.data(), d);
+    } else if (kind_ == ScoreKind::scaled_dot) {
+      kernels::gemm(false, false, d, 1, a, 1.f / std::sqrt(static_cast<float>(a)), w.data(), a, q.data(), 1, 0.f,
+                    cache.query_key.data(), 1);
     } else {
-      const float scale = kind_ == ScoreKind::scaled_dot ? 1.f / std::sqrt(static_cast<float>(d)) : 1.f;
-      for (std::size_t i = 0; i < d; ++i) cache.query_key(i) = q(i) * scale;
+      std::copy(q.begin(), q.end(), cache.query_key.begin());
     }
     kernels::gemm(false, false, rows, 1, d, 1.f, h.data(), d, cache.query_key.data(), 1, 0.f, cache.scores.data(), 1);
   }
@@ -187,9 +197,13 @@ void AttentionPooling::backward(const Tensor2& dpooled, const AttentionPoolingCa
       // k = qᵀ W  ->  dW += q dkᵀ,  dq += W dk
       kernels::gemm(true, false, d, d, 1, 1.f, q.data(), d, dkey_.data(), d, 1.f, dw.data(), d);
       kernels::gemm(false, true, 1, d, d, 1.f, dkey_.data(), d, w.data(), d, 1.f, dq.data(), d);
+    } else if (kind_ == ScoreKind::scaled_dot) {
+      // k = W q / √A  ->  dW += dk qᵀ / √A [D, A],  dq += Wᵀ dk / √A [A]
+      const float scale = 1.f / std::sqrt(static_cast<float>(a));
+      kernels::gemm(false, false, d, a, 1, scale, dkey_.data(), 1, q.data(), a, 1.f, dw.data(), a);
+      kernels::gemm(true, false, a, 1, d, scale, w.data(), a, dkey_.data(), 1, 1.f, dq.data(), 1);
     } else {
-      const float scale = kind_ == ScoreKind::scaled_dot ? 1.f / std::sqrt(static_cast<float>(d)) : 1.f;
-      for (std::size_t i = 0; i < d; ++i) dq(i) += scale * dkey_(i);
+      for (std::size_t i = 0; i < d; ++i) dq(i) += dkey_(i);
     }
   }
 }

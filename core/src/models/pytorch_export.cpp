@@ -109,7 +109,11 @@ void export_pooling(Renamer& r, const ClassifierConfig& c) {
       r.same("pooling.q", "pooling.query");
       r.same("pooling.w", "pooling.proj.weight");
       break;
-    default:  // dot, scaled_dot
+    case ScoreKind::scaled_dot:
+      r.same("pooling.q", "pooling.query");
+      r.transposed("pooling.w", "pooling.proj.weight");
+      break;
+    default:  // dot
       r.same("pooling.q", "pooling.query");
       break;
   }

@@ -200,7 +200,7 @@ class AttentionPooling(nn.Module):
         super().__init__()
         self.score, self.dim = score, dim
         if score != "additive":
-            self.query = nn.Parameter(torch.zeros(dim))
+            self.query = nn.Parameter(torch.zeros(attention_dim if score == "scaled_dot" else dim))
         if score == "additive":
             self.proj = nn.Linear(dim, attention_dim)
             self.v = nn.Linear(attention_dim, 1, bias=False)
@@ -209,7 +209,11 @@ class AttentionPooling(nn.Module):
             self.v = nn.Linear(attention_dim, 1, bias=False)
         elif score == "general":
             self.proj = nn.Linear(dim, dim, bias=False)
-        elif score not in ("dot", "scaled_dot"):
+        elif score == "scaled_dot":
+            # keys proj(h) [B, T, A] against the query [A], scaled by 1/sqrt(A) (the engine's layer)
+            self.proj = nn.Linear(dim, attention_dim, bias=False)
+            self.attention_dim = attention_dim
+        elif score != "dot":
             raise ValueError(f"unknown attention score {score!r}")
 
     def forward(self, h, mask):
@@ -221,10 +225,10 @@ class AttentionPooling(nn.Module):
             scores = self.v(torch.tanh(self.proj(torch.cat([query, h], dim=-1)))).squeeze(-1)
         elif self.score == "general":
             scores = self.proj(h) @ self.query
+        elif self.score == "scaled_dot":
+            scores = self.proj(h) @ self.query / math.sqrt(self.attention_dim)
         else:
             scores = h @ self.query
-            if self.score == "scaled_dot":
-                scores = scores / math.sqrt(self.dim)
         weights = masked_softmax(scores, mask)
         return (weights.unsqueeze(-1) * h).sum(dim=1), weights
 

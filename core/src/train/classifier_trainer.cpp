@@ -137,6 +137,7 @@ EncodedDataset encode_dataset(const TextPipeline& pipeline, const std::vector<La
   out.sequences = pipeline.encode_all(examples);
   out.labels.reserve(examples.size());
   for (const LabelledText& e : examples) out.labels.push_back(e.label);
+  if (has_groups(examples)) out.groups = groups_of(examples);
   return out;
 }
 
@@ -145,12 +146,13 @@ std::pair<EncodedDataset, EncodedDataset> stratified_split(const EncodedDataset&
   if (!(fraction >= 0.f && fraction < 1.f)) {
     throw std::invalid_argument("stratified_split: fraction must be in [0, 1), got " + number_text(fraction));
   }
-  const std::vector<bool> held_out = stratified_holdout(data.labels, fraction, seed);
+  const std::vector<bool> held_out = grouped_holdout(data.labels, data.groups, fraction, seed);
   std::pair<EncodedDataset, EncodedDataset> out;
   for (std::size_t i = 0; i < data.size(); ++i) {
     EncodedDataset& part = held_out[i] ? out.second : out.first;
     part.sequences.push_back(data.sequences[i]);
     part.labels.push_back(data.labels[i]);
+    if (!data.groups.empty()) part.groups.push_back(data.groups[i]);
   }
   return out;
 }

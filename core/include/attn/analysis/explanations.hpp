@@ -73,8 +73,8 @@ ReviewAnalysis analyze_review(const SentimentModel &model, const std::string &te
 
 // The pooling step of one review, for running another pooling function on it (the course's
 // "your pooling in the model"): `text` encoded as analyze_review does (no padding), the encoder
-// output h [T, Dh], the pooling layer's learned query q [Dh] (dot and scaled_dot scoring; empty for
-// the other kinds), and the model's own weights α [T] and P(positive). Throws
+// output h [T, Dh], the vector k [Dh] the pooling scores against, score_t = k·h_t (dot: its learned
+// query q; scaled_dot: W q / √A; empty for the other kinds), and the model's own weights α [T] and P(positive). Throws
 // std::invalid_argument without a classifier, for a text without words, or when the model's
 // pooling is not attention.
 struct PoolingProbe {

@@ -40,10 +40,12 @@ struct ReviewSplit {
 };
 // Loads `name`'s bytes as load_review_bytes does and splits them by that rule. Throws DataError
 // as the loaders do and when a class is missing (check_two_classes), std::invalid_argument for a
-// test_fraction outside [0, 1).
+// test_fraction outside [0, 1). The hold-out keeps each group on one side when the data names
+// groups (data/splits.hpp); by_group = false forgets the groups first (a random split, and no
+// grouped validation split later either).
 ReviewSplit load_review_bytes_split(const std::string& name, const std::uint8_t* data, std::size_t size,
                                     float test_fraction, std::uint64_t seed, const LoadLimits& limits = {},
-                                    const ProgressFn& progress = {}, bool use_source_test = true);
+                                    const ProgressFn& progress = {}, bool use_source_test = true, bool by_group = true);
 
 // The two-file layout (load_sentence_files) from bytes in memory, split by the same rule: it has
 // no test half of its own, so a stratified test_fraction is held out (seeded by `seed`).

@@ -21,6 +21,9 @@ struct LabelledText {
   std::string text;    // valid UTF-8
   int label = 0;       // 1 positive, 0 negative
   std::string origin;  // "file:line" or "archive:path"
+  // What the example belongs to, for grouped splits (data/splits.hpp): aclImdb's movie (its IMDb
+  // page from urls_pos.txt / urls_neg.txt), a CSV's or TSV's `group` column; "" = not known.
+  std::string group;
 };
 
 struct LoadProgress {

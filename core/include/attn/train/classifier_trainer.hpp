@@ -27,6 +27,9 @@ namespace attn {
 struct EncodedDataset {
   std::vector<std::vector<std::int32_t>> sequences;
   std::vector<int> labels;
+  // Each review's group (LabelledText::group) when any is known, else empty: the validation
+  // split then keeps each group on one side (data/splits.hpp, grouped_holdout).
+  std::vector<std::string> groups;
   std::size_t size() const { return sequences.size(); }
 };
 
@@ -35,7 +38,8 @@ EncodedDataset encode_dataset(const TextPipeline& pipeline, const std::vector<La
 
 // Splits `data` into (train, validation): round(fraction · n_c) examples of each class c go to
 // validation, chosen by a seeded shuffle; both parts keep the original relative order. fraction
-// in [0, 1). Deterministic for a given (data, fraction, seed).
+// in [0, 1). Deterministic for a given (data, fraction, seed). When data.groups is not empty the
+// split keeps each group on one side (grouped_holdout: at most round(fraction · n_c) per class).
 std::pair<EncodedDataset, EncodedDataset> stratified_split(const EncodedDataset& data, float fraction,
                                                            std::uint64_t seed);
 

@@ -12,6 +12,7 @@ import { sentenceFilesPicker, sentenceSource, type SentencePair } from './senten
 import { checkHoldout } from './recipes';
 import { CHOICES, DEFAULTS, type StudioSettings } from './settings';
 import type { HoldoutSplit, StatsPanel } from './stats_panel';
+import { splitNote } from './split_note';
 
 /** What the data panel needs from the Studio. */
 export interface DataHost {
@@ -327,7 +328,7 @@ export class DataPanel {
           this.status.textContent = `Reading… ${p.examples} reviews so far`;
         });
         this.status.textContent = '';
-        this.splitNote.textContent = '';
+        this.splitNote.textContent = splitNote(summary);
         this.element.dataset.testSet = summary.heldOut ? 'holdout' : 'source';
         await this.host.dataLoaded(summary);
         this.element.dataset.state = 'loaded';

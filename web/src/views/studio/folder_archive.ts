@@ -43,10 +43,16 @@ export function tarArchive(files: readonly (readonly [string, string | Uint8Arra
   return out;
 }
 
-/** Where a folder file belongs in an aclImdb archive ("aclImdb/train/pos/1_9.txt"), or null. */
+/**
+ * Where a folder file belongs in an aclImdb archive ("aclImdb/train/pos/1_9.txt"), or null. The
+ * urls_pos.txt / urls_neg.txt beside pos/ and neg/ come along: they name each review's movie, so
+ * the engine splits by movie.
+ */
 export function aclImdbPath(relativePath: string): string | null {
   const match = /(?:^|\/)(train|test)\/(pos|neg)\/([^/]+\.txt)$/.exec(relativePath);
-  return match ? `aclImdb/${match[1]}/${match[2]}/${match[3]}` : null;
+  if (match) return `aclImdb/${match[1]}/${match[2]}/${match[3]}`;
+  const urls = /(?:^|\/)(train|test)\/(urls_(?:pos|neg)\.txt)$/.exec(relativePath);
+  return urls ? `aclImdb/${urls[1]}/${urls[2]}` : null;
 }
 
 /** The folder's review files as a gzipped aclImdb archive; null when it holds none. */

@@ -73,15 +73,17 @@ export function cliModel(s: Pick<StudioSettings, 'encoder' | 'pooling'>): Sentim
  * Throws for "imdb" before useEngineRecipes.
  */
 export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder' | 'pooling'>): RecipeValues {
-  // The built-in corpus' recipe is the Studio's defaults.
+  // Before the engine's table arrives the built-in corpus' recipe is the Studio's defaults, which
+  // are the engine's built-in recipe for model (a) (a node test holds them equal).
   const base: RecipeValues = {
     ...(Object.fromEntries(RECIPE_KEYS.map((key) => [key, DEFAULTS[key]])) as RecipeValues),
     pooling: s.pooling,
   };
   if (name === 'preview') return { ...base, epochs: 2, maxlen: 100 };
-  if (name === 'builtin') return base;
+  if (name === 'builtin' && !engineRecipes) return base;
   const model = cliModel(s);
-  const r = engineRecipes?.find((recipe) => recipe.model === model);
+  const data = name === 'builtin' ? 'builtin' : 'real';
+  const r = engineRecipes?.find((recipe) => recipe.model === model && recipe.data === data);
   if (!r) throw new Error(`The engine's recipe for ${model} has not arrived yet.`);
   return {
     maxlen: r.maxlen,
@@ -99,7 +101,7 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
 
 /** The CLI's `bow` settings from the engine's table (the baseline trains as `attn train --model bow`). */
 export function baselineRecipe(): { epochs: number; learningRate: number } | null {
-  const r = engineRecipes?.find((recipe) => recipe.model === 'bow');
+  const r = engineRecipes?.find((recipe) => recipe.model === 'bow' && recipe.data === 'real');
   return r ? { epochs: r.epochs, learningRate: r.learningRate } : null;
 }
 

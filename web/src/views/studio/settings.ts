@@ -38,21 +38,25 @@ export function defaultWorkers(cores = globalThis.navigator?.hardwareConcurrency
   return cores >= 2 ? '2' : '1';
 }
 
-/** Model (a): embeddings (32) → BiLSTM (32 each way) → additive attention pooling → one unit. */
+/**
+ * Model (a): embeddings (32) → BiLSTM (32 each way) → additive attention pooling → one unit,
+ * trained with the engine's built-in-corpus recipe for it (train/recipes.cpp, the CLI's
+ * `attn train --data builtin`; tests/js/studio_recipes.test.mjs holds the two equal).
+ */
 export const DEFAULTS: StudioSettings = {
   encoder: 'bilstm',
   pooling: 'attention',
   score: 'additive',
   embedDim: 32,
   units: 32,
-  maxlen: 200,
+  maxlen: 64,
   numWords: 5000,
-  epochs: 5,
+  epochs: 15,
   batchSize: 32,
-  learningRate: 0.005,
-  dropout: 0,
-  wordDropout: 0,
-  schedule: 'constant',
+  learningRate: 0.002,
+  dropout: 0.3,
+  wordDropout: 0.2,
+  schedule: 'cosine',
   patience: 0,
   seed: 1,
   data: 'builtin',
@@ -214,7 +218,8 @@ export function settingsFromModel(
   out.score = pick('score', c.score);
   if (typeof c.embed_dim === 'number') out.embedDim = c.embed_dim;
   if (typeof c.units === 'number') out.units = c.units;
-  if (typeof c.dropout === 'number') out.dropout = c.dropout;
-  if (typeof c.word_dropout === 'number') out.wordDropout = c.word_dropout;
+  // Rates are stored as float32 (0.2 reads back as 0.200000003): shown as written.
+  if (typeof c.dropout === 'number') out.dropout = Number(c.dropout.toPrecision(6));
+  if (typeof c.word_dropout === 'number') out.wordDropout = Number(c.word_dropout.toPrecision(6));
   return out;
 }

@@ -27,6 +27,7 @@ import { ExplainPanel } from './explain_panel';
 import { ChallengerRejected, Race, sideLabels } from './race';
 import { baselineRecipe, loadEngineRecipes } from './recipes';
 import { SavePanel } from './save_panel';
+import { ShippedModelsPanel } from './shipped_models';
 import {
   DEFAULTS,
   describeDifference,
@@ -181,7 +182,12 @@ export class Studio {
         'div',
         { className: 'studio-workspace' },
         side,
-        el('div', { className: 'studio-main' }, this.training.element),
+        el(
+          'div',
+          { className: 'studio-main' },
+          new ShippedModelsPanel({ engine, busy, modelLoaded: (info) => this.modelLoaded(info) }).element,
+          this.training.element,
+        ),
       ),
       tabs.element,
     );
@@ -246,6 +252,19 @@ export class Studio {
     this.writeUrl();
     if (this.stats.has()) void this.refreshStats();
     this.modelTrained();
+    void this.watchLoadedModel();
+  }
+
+  /** A loaded model's attention on the watched reviews, as one snapshot (step 0) of the timeline. */
+  private async watchLoadedModel(): Promise<void> {
+    const texts = this.timeline.reset(false);
+    try {
+      const items = await Promise.all(texts.map(async (text) => ({ text, ...(await this.engine.predict(text)) })));
+      this.timeline.add(0, 0, items);
+      this.timeline.render();
+    } catch {
+      // A model without attention pooling (mean or last) has no weights to watch.
+    }
   }
 
   /** The engine holds a trained (or loaded) model: the explanations and its errors follow it. */
