@@ -265,3 +265,12 @@ test('studio_readouts.stopped early only when epochs were skipped; no test set, 
   const builtin = { source: 'builtin', heldOut: false, sourceHasTest: true, trainExamples: 528, testExamples: 132 };
   assert.equal(describeData(builtin, 10), 'Data: the built-in corpus — 528 training reviews, 132 test reviews.');
 });
+
+test('studio_readouts.the validation readout names its estimate: a random split or whole movies held out', () => {
+  const { validationLabel, validationNote } = readouts;
+  assert.equal(validationLabel('random'), 'Validation (a random 10% of the training reviews)');
+  assert.equal(validationLabel('by group'), 'Validation (10% of the training reviews, whole movies held out)');
+  assert.match(validationNote('random'), /random 10% of the training reviews .*same films/);
+  assert.match(validationNote('by group'), /chosen by movie .*no movie is on both sides/);
+  assert.doesNotMatch(validationNote('by group'), /random/);
+});

@@ -66,12 +66,31 @@ export function outcomeText(o: RunOutcome): string {
 }
 
 /** The validation readout's label: which estimate it is. */
-export const VALIDATION_LABEL = `Validation (a random ${100 * VALIDATION_SHARE}% of the training reviews)`;
+/** How the engine carved the validation split from the training reviews (DataSummary.split). */
+export type SplitKind = 'random' | 'by group';
+
+/** The validation readout's label: which estimate it is. */
+export function validationLabel(split: SplitKind): string {
+  return split === 'by group'
+    ? `Validation (${100 * VALIDATION_SHARE}% of the training reviews, whole movies held out)`
+    : `Validation (a random ${100 * VALIDATION_SHARE}% of the training reviews)`;
+}
 
 /** The note under the readouts: why validation and test accuracy differ. */
-export const VALIDATION_NOTE =
-  `Validation accuracy is measured after each epoch on a random ${100 * VALIDATION_SHARE}% of the training reviews ` +
-  'and picks the epoch the model keeps; the test accuracy at the end is measured once, on the test set. ' +
-  'Expect the test figure to be a little lower: the validation reviews come from the same pool as the training ' +
-  'reviews (in IMDB, reviews of the same films), while an aclImdb test half is of other films, and the kept epoch ' +
-  'was chosen because its validation score was good.';
+export function validationNote(split: SplitKind): string {
+  const how =
+    split === 'by group'
+      ? `on ${100 * VALIDATION_SHARE}% of the training reviews, chosen by movie (or group) so that no movie is on both sides, `
+      : `on a random ${100 * VALIDATION_SHARE}% of the training reviews `;
+  const why =
+    split === 'by group'
+      ? 'Expect the test figure to be close but usually a little lower: the kept epoch was chosen because its ' +
+        'validation score was good.'
+      : 'Expect the test figure to be a little lower: the validation reviews come from the same pool as the training ' +
+        'reviews (in IMDB, reviews of the same films), while an aclImdb test half is of other films, and the kept epoch ' +
+        'was chosen because its validation score was good.';
+  return (
+    `Validation accuracy is measured after each epoch ${how}and picks the epoch the model keeps; ` +
+    `the test accuracy at the end is measured once, on the test set. ${why}`
+  );
+}

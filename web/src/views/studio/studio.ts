@@ -239,6 +239,7 @@ export class Studio {
   private async dataLoaded(summary: DataSummary): Promise<void> {
     this.save.setModel(false);
     this.dataLine.textContent = describeData(summary, this.data.loadedSplit.percent);
+    this.training.setSplit(summary.split === 'by group' ? 'by group' : 'random');
     this.dataLine.dataset.testExamples = String(summary.testExamples);
     await this.stats.refresh(summary);
     this.bow.dataChanged();

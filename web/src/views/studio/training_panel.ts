@@ -6,7 +6,7 @@ import { el, errorMessage, readoutRow } from '../dom';
 import { RunControls, type RunControlsOptions } from '../run_controls';
 import { chartSeries, type Curves } from './curves';
 import { formatRate, RACES, type RaceKind } from './settings';
-import { VALIDATION_LABEL, VALIDATION_NOTE } from './readouts';
+import { validationLabel, validationNote, type SplitKind } from './readouts';
 import { percent } from '../format';
 
 /** Redrawing the charts about once a second is plenty, and keeps each frame's work small. */
@@ -34,6 +34,9 @@ export class TrainingPanel {
     speed: el('output', { id: 'train-speed' }),
     eta: el('output', { id: 'train-eta' }),
   };
+  // The validation readout names its estimate; setSplit follows the loaded data's split.
+  private readonly validationRow = readoutRow(validationLabel('random'), this.readout.validation);
+  private readonly validationNote = el('p', { className: 'hint', id: 'validation-note' }, validationNote('random'));
   readonly raceReadout = el('p', { id: 'race-readout', hidden: true });
   private readonly diverged = el('div', { className: 'diverged', id: 'diverged', hidden: true });
   private readonly divergedText = el('p', { className: 'error', role: 'alert', id: 'diverged-message' });
@@ -118,13 +121,20 @@ export class TrainingPanel {
         readoutRow('Step', this.readout.step),
         readoutRow('Loss (last batch)', this.readout.loss),
         readoutRow('Training accuracy (this epoch)', this.readout.accuracy),
-        readoutRow(VALIDATION_LABEL, this.readout.validation),
+        this.validationRow,
         readoutRow('Speed', this.readout.speed),
         readoutRow('Time left', this.readout.eta),
       ),
-      el('p', { className: 'hint', id: 'validation-note' }, VALIDATION_NOTE),
+      this.validationNote,
       this.raceReadout,
     ];
+  }
+
+  /** The loaded data's validation split: random, or whole movies (groups) held out. */
+  setSplit(split: SplitKind): void {
+    this.validationRow.querySelector('dt')!.textContent = validationLabel(split);
+    this.validationNote.textContent = validationNote(split);
+    this.validationRow.dataset.split = split;
   }
 
   raceKind(): RaceKind {
