@@ -87,7 +87,7 @@ std::vector<LabelledText> builtin_split(bool test) {
   const std::vector<BuiltinReview>& reviews = builtin_reviews();
   for (std::size_t i = 0; i < reviews.size(); ++i) {
     if (reviews[i].test != test) continue;
-    out.push_back({reviews[i].text, reviews[i].label, "builtin:" + std::to_string(i + 2)});
+    out.push_back({reviews[i].text, reviews[i].label, "builtin:" + std::to_string(i + 2), {}});
   }
   return out;
 }

@@ -477,7 +477,7 @@ void read_aclimdb_archive(ByteSource& tar_gz, const std::vector<std::string>& sp
     std::string text(static_cast<std::size_t>(entry.size), '\0');
     if (!text.empty()) tar.read(reinterpret_cast<std::uint8_t*>(&text[0]), text.size());
     require_utf8(text, origin, 0, "the review");
-    out[which].push_back(LabelledText{std::move(text), label, origin});
+    out[which].push_back(LabelledText{std::move(text), label, origin, {}});
     check_count(++count, limits, archive);
     if (count % kProgressEvery == 0) report();
   }
@@ -565,7 +565,7 @@ std::vector<LabelledText> load_aclimdb_folder(const std::string& root_or_split_d
       text.resize(got);  // the file may have shrunk since we looked
       bytes_read += got;
       require_utf8(text, path.string(), 0, "the review");
-      examples.push_back(LabelledText{std::move(text), label, path.string()});
+      examples.push_back(LabelledText{std::move(text), label, path.string(), {}});
       if (progress && examples.size() % kProgressEvery == 0)
         progress(LoadProgress{bytes_read, bytes_total, examples.size()});
     }
@@ -745,7 +745,7 @@ void read_sentence_file(ByteSource& source, int label, const LoadLimits& limits,
                       "sentence is longer than the limit of " + std::to_string(limits.max_example_bytes) + " bytes");
     }
     require_utf8(text, file, line, "the sentence");
-    out.push_back(LabelledText{text, label, file + ":" + std::to_string(line)});
+    out.push_back(LabelledText{text, label, file + ":" + std::to_string(line), {}});
     ++sentences;
     check_count(progress_base.examples + sentences, limits, file);
     if (sentences % kProgressEvery == 0) report();

@@ -62,7 +62,7 @@ std::vector<LabelledText> synthetic_labelled_texts(std::size_t count, std::uint6
   const std::vector<SyntheticReview> reviews = generate_synthetic_reviews(count, seed, options);
   out.reserve(reviews.size());
   for (std::size_t i = 0; i < reviews.size(); ++i) {
-    out.push_back({reviews[i].text, reviews[i].label, "synthetic:" + std::to_string(i)});
+    out.push_back({reviews[i].text, reviews[i].label, "synthetic:" + std::to_string(i), {}});
   }
   return out;
 }
