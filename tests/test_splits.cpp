@@ -407,7 +407,10 @@ TEST_CASE("splits.csv_and_tsv_group_columns_split_by_group") {
     plain_csv += text + "," + label + "\n";
   }
   const auto bytes = [](const std::string& s) { return reinterpret_cast<const std::uint8_t*>(s.data()); };
-  for (const auto& [name, text] : {std::pair<std::string, std::string>{"r.csv", csv}, {"r.tsv", tsv}}) {
+  for (const auto& file : {std::pair<std::string, std::string>{"r.csv", csv}, {"r.tsv", tsv}}) {
+    // Plain names, not a structured binding: CAPTURE's lambda may not capture one before C++20 (clang).
+    const std::string& name = file.first;
+    const std::string& text = file.second;
     CAPTURE(name);
     const ReviewSplit s = load_review_bytes_split(name, bytes(text), text.size(), 0.25f, 4);
     CHECK(group_count(s.train) + group_count(s.test) == 12);
