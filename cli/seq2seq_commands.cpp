@@ -138,10 +138,9 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   config.source_vocab = config.target_vocab = 5;  // placeholders: validate the rest before reading data
   config.validate();
 
-  const Seq2SeqData data =
-      task == "parallel"
-          ? parallel_seq2seq_data(load_parallel_text_file(args.get("data")), args.get("data"), data_options)
-          : generate_seq2seq_data(data_options);
+  const Seq2SeqData data = task == "parallel" ? parallel_seq2seq_data(load_parallel_text_file(args.get("data")),
+                                                                      args.get("data"), data_options)
+                                              : generate_seq2seq_data(data_options);
   config.source_vocab = data.vocabularies.source.size();
   config.target_vocab = data.vocabularies.target.size();
   config.max_source_len = std::max(longest(data.train_ids.sources), longest(data.test_ids.sources));

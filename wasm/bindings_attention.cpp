@@ -62,7 +62,8 @@ val js_matmul(const val& a, const val& b) {
 val js_gemm(const val& a, const val& b, const val& options) {
   return guarded([&] {
     return to_js(matmul_general(to_tensor<2>(a, "a"), to_tensor<2>(b, "b"), option_flag(options, "transposeA"),
-                                option_flag(options, "transposeB"), static_cast<float>(option_number(options, "alpha", 1))));
+                                option_flag(options, "transposeB"),
+                                static_cast<float>(option_number(options, "alpha", 1))));
   });
 }
 

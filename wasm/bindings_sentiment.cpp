@@ -216,8 +216,8 @@ class JsSentimentSession {
       for (const ExportedFile& file : attn::export_pytorch(session_.model())) {
         val entry = val::object();
         entry.set("name", file.name);
-        entry.set("bytes",
-                  typed_array_copy("Uint8Array", std::vector<std::uint8_t>(file.contents.begin(), file.contents.end())));
+        entry.set("bytes", typed_array_copy("Uint8Array",
+                                            std::vector<std::uint8_t>(file.contents.begin(), file.contents.end())));
         out.call<void>("push", entry);
       }
       return out;
@@ -276,14 +276,11 @@ class JsSentimentSession {
   val train_baseline(const val& options) {
     return guarded([&] {
       BagOfNgramsConfig config;
-      config.epochs =
-          option_whole(options, "epochs", 1e6, config.epochs);
+      config.epochs = option_whole(options, "epochs", 1e6, config.epochs);
       config.learning_rate = static_cast<float>(option_number(options, "learningRate", config.learning_rate));
       config.seed = option_whole(options, "seed", 4294967295.0, 1);
-      config.max_ngram =
-          option_whole(options, "maxNgram", 64, config.max_ngram);
-      config.min_count =
-          option_whole(options, "minCount", 1e9, config.min_count);
+      config.max_ngram = option_whole(options, "maxNgram", 64, config.max_ngram);
+      config.min_count = option_whole(options, "minCount", 1e9, config.min_count);
       config.max_features = option_whole(options, "maxFeatures", 1e9, config.max_features);
       session_.train_baseline(config);
       const std::size_t parameters = session_.baseline().parameter_count();

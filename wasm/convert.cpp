@@ -40,8 +40,7 @@ std::size_t read_whole(const val& x, const std::string& name, double max) {
 }
 
 std::size_t option_whole(const val& options, const char* key, double max, std::size_t fallback) {
-  return read_whole(is_absent(options) ? val::undefined() : options[key], std::string("options.") + key, max,
-                    fallback);
+  return read_whole(is_absent(options) ? val::undefined() : options[key], std::string("options.") + key, max, fallback);
 }
 
 double option_number(const val& options, const char* key, double fallback) {

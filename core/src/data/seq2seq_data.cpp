@@ -81,8 +81,6 @@ ParallelVocabularies read_seq2seq_vocabularies(const std::string& extra_json) {
   return {Seq2SeqVocabulary::read_json(json, "source_"), Seq2SeqVocabulary::read_json(json, "target_")};
 }
 
-std::string read_seq2seq_task(const std::string& extra_json) {
-  return FlatJson::parse(extra_json).get_string("task");
-}
+std::string read_seq2seq_task(const std::string& extra_json) { return FlatJson::parse(extra_json).get_string("task"); }
 
 }  // namespace attn

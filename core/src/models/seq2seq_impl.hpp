@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "attn/layers/decoder_attention.hpp"
-#include "attn/layers/gru.hpp"
-#include "attn/layers/lstm.hpp"
 #include "attn/layers/dense.hpp"
 #include "attn/layers/embedding.hpp"
+#include "attn/layers/gru.hpp"
+#include "attn/layers/lstm.hpp"
 #include "attn/losses/softmax_cross_entropy.hpp"
 #include "attn/models/seq2seq.hpp"
 #include "attn/models/sequence_encoder.hpp"
@@ -27,11 +27,11 @@ using Shape3 = std::array<std::size_t, 3>;
 // Everything the encoder produces for one source batch.
 struct EncoderState {
   EmbeddingCache embedding_cache;
-  Tensor3 embedded;    // [B, Tx, E]
-  Mask2 mask;          // [B, Tx]
+  Tensor3 embedded;                              // [B, Tx, E]
+  Mask2 mask;                                    // [B, Tx]
   std::unique_ptr<RecurrentEncoder::Cache> rnn;  // the encoder's, made on the first encode
   Tensor3 annotations;                           // [B, Tx, 2U]
-  Tensor2 init_in;      // [B, U] (bahdanau: ←h_1) or [B, 2U]
+  Tensor2 init_in;                               // [B, U] (bahdanau: ←h_1) or [B, 2U]
   DenseCache init_cache;
   Tensor2 s0;         // [B, Ds] tanh(init_in W + b)
   BahdanauKeys keys;  // bahdanau: [B, Tx, A]

@@ -30,6 +30,8 @@ void gather_rows(const T& from, const std::vector<std::size_t>& parents, std::si
 
 }  // namespace
 
+std::size_t Seq2SeqModel::source_vocab() const { return impl_->config.source_vocab; }
+
 std::size_t Seq2SeqModel::target_vocab() const { return impl_->config.target_vocab; }
 
 bool Seq2SeqModel::attends() const { return impl_->config.attention != AttentionForm::none; }

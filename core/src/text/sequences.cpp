@@ -55,9 +55,9 @@ void gather_padded(const std::vector<std::vector<std::int32_t>>& seqs, const std
     std::fill(mask->begin(), mask->end(), std::uint8_t{0});
   }
   for (std::size_t b = 0; b < count; ++b) {
-    ATTN_REQUIRE(indices[b] < seqs.size(), "gather_padded",
-                 "index " + std::to_string(indices[b]) + " is out of range for " + std::to_string(seqs.size()) +
-                     " sequences");
+    ATTN_REQUIRE(
+        indices[b] < seqs.size(), "gather_padded",
+        "index " + std::to_string(indices[b]) + " is out of range for " + std::to_string(seqs.size()) + " sequences");
     const std::vector<std::int32_t>& seq = seqs[indices[b]];
     const std::size_t n = std::min(seq.size(), width);
     const std::size_t skip = seq.size() - n;
@@ -71,9 +71,9 @@ std::size_t padded_width(const std::vector<std::vector<std::int32_t>>& seqs, con
                          std::size_t count, std::size_t maxlen) {
   std::size_t longest = 0;
   for (std::size_t b = 0; b < count; ++b) {
-    ATTN_REQUIRE(indices[b] < seqs.size(), "padded_width",
-                 "index " + std::to_string(indices[b]) + " is out of range for " + std::to_string(seqs.size()) +
-                     " sequences");
+    ATTN_REQUIRE(
+        indices[b] < seqs.size(), "padded_width",
+        "index " + std::to_string(indices[b]) + " is out of range for " + std::to_string(seqs.size()) + " sequences");
     longest = std::max(longest, seqs[indices[b]].size());
   }
   return std::max<std::size_t>(1, std::min(longest, maxlen));

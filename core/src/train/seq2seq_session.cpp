@@ -206,7 +206,9 @@ std::vector<std::string> Seq2SeqSession::target_tokens(const std::vector<int> &i
   return data_.vocabularies.target.tokens_of(ids);
 }
 
-std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const { return data_.vocabularies.target.decode(ids); }
+std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const {
+  return data_.vocabularies.target.decode(ids);
+}
 
 Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
   if (which != "test" && which != "train") {

@@ -27,12 +27,13 @@ void gather(const Sequences &rows, const std::size_t *indices, std::size_t count
   gather_padded(rows, indices, count, padded_width(rows, indices, count), PadMode::post, out, nullptr);
 }
 
-void check_data(const Seq2SeqModel &model, const Sequences &sources, const Sequences &targets, const char *which) {
+void check_data(const TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
+                const char *which) {
   if (sources.size() != targets.size()) {
     throw std::invalid_argument(std::string("train_seq2seq: ") + which + " set has " + std::to_string(sources.size()) +
                                 " sources but " + std::to_string(targets.size()) + " targets");
   }
-  const auto vs = static_cast<int>(model.config().source_vocab), vt = static_cast<int>(model.config().target_vocab);
+  const auto vs = static_cast<int>(model.source_vocab()), vt = static_cast<int>(model.target_vocab());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     for (int id : sources[i]) {
       if (id < 0 || id >= vs) {
@@ -55,7 +56,7 @@ void check_data(const Seq2SeqModel &model, const Sequences &sources, const Seque
 }
 
 // Teacher-forced mean token loss over a whole set (weighted by each batch's token count).
-double dataset_loss(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets, std::size_t batch) {
+double dataset_loss(TrainableTranslator &model, const Sequences &sources, const Sequences &targets, std::size_t batch) {
   TokenIds src, tgt;
   std::vector<std::size_t> indices(sources.size());
   std::iota(indices.begin(), indices.end(), 0);
@@ -181,7 +182,7 @@ Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences 
 }
 
 struct Seq2SeqTrainingRun::State {
-  Seq2SeqModel &model;
+  TrainableTranslator &model;
   const Sequences &sources, &targets, &validation_sources, &validation_targets;
   Seq2SeqTrainerConfig config;
   std::size_t max_decode = 0;
@@ -202,7 +203,7 @@ struct Seq2SeqTrainingRun::State {
   float ratio = 1;
   bool finished = false, finalised = false;
 
-  State(Seq2SeqModel &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
+  State(TrainableTranslator &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
         const Seq2SeqTrainerConfig &c)
       : model(m),
         sources(s),
@@ -232,7 +233,7 @@ struct Seq2SeqTrainingRun::State {
   }
 };
 
-Seq2SeqTrainingRun::Seq2SeqTrainingRun(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqTrainingRun::Seq2SeqTrainingRun(TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
                                        const Sequences &validation_sources, const Sequences &validation_targets,
                                        const Seq2SeqTrainerConfig &config) {
   config.validate();
@@ -350,7 +351,7 @@ const Seq2SeqHistory &Seq2SeqTrainingRun::finish(bool cancelled) {
   return s.history;
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
                              const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
   config.validate();
   if (sources.size() != targets.size()) check_data(model, sources, targets, "training");
@@ -359,7 +360,7 @@ Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, cons
                        split.validation_targets, config, callbacks);
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
                              const Sequences &validation_sources, const Sequences &validation_targets,
                              const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
   Seq2SeqTrainingRun run(model, sources, targets, validation_sources, validation_targets, config);

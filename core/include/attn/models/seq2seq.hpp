@@ -31,9 +31,9 @@
 //   * input_feeding only with luong is read (ignored otherwise); score is ignored for none.
 //   Because Ds = Dh = 2U, dot and scaled_dot never fail on sizes.
 //
-// Decoding: greedy and beam search (models/translator.hpp, written once for every translator) never emit PAD or BOS (their log-probabilities still come
-// from the softmax over all Vt tokens). At most max_len decoder steps run; a hypothesis that has
-// not produced EOS by then is returned as it is (its tokens, no EOS). Beam search ranks finished
+// Decoding: greedy and beam search (models/translator.hpp, written once for every translator) never emit PAD or BOS
+// (their log-probabilities still come from the softmax over all Vt tokens). At most max_len decoder steps run; a
+// hypothesis that has not produced EOS by then is returned as it is (its tokens, no EOS). Beam search ranks finished
 // hypotheses by the GNMT length penalty (Wu et al. 2016):
 //   score = log_prob / ((5 + len) / 6)^alpha,  len = decoder steps taken (tokens, + 1 with EOS);
 // alpha = 0 ranks by log_prob. See beam() for the search itself.
@@ -61,7 +61,7 @@ namespace attn {
 // models/sequence_encoder.hpp's.
 enum class AttentionForm { none, bahdanau, luong };
 
-const char* attention_form_name(AttentionForm form);    // "none", "bahdanau", "luong"
+const char* attention_form_name(AttentionForm form);  // "none", "bahdanau", "luong"
 AttentionForm attention_form_from_name(const std::string& name);
 
 struct Seq2SeqConfig {
@@ -110,9 +110,10 @@ struct Seq2SeqStep {
   std::vector<std::int32_t> tokens;  // [B] the greedy choice: best_emittable_token of each row
 };
 
-// A Translator (models/translator.hpp): greedy(), greedy_batch() and beam() are greedy_search and
-// beam_search over it.
-class Seq2SeqModel final : public Translator {
+// A TrainableTranslator (models/translator.hpp): greedy(), greedy_batch() and beam() are
+// greedy_search and beam_search over it, and train/seq2seq_trainer.hpp trains it through the
+// interface.
+class Seq2SeqModel final : public TrainableTranslator {
  public:
   // Validates `config`; draws every initial weight from Rng(seed).
   Seq2SeqModel(const Seq2SeqConfig& config, std::uint64_t seed);
@@ -123,7 +124,7 @@ class Seq2SeqModel final : public Translator {
   const Seq2SeqConfig& config() const;
   // Names: "source_embedding.weight", "encoder.{forward,backward}.*", "init.{w,b}",
   // "target_embedding.weight", "decoder.*", "attention.*" (not for none), "output.{w,b}".
-  ParameterList& parameters();
+  ParameterList& parameters() override;
   const ParameterList& parameters() const;  // the same views (values stay writable)
 
   // source [B, Tx] (ids < Vs), target [B, Ty] (ids < Vt, Ty >= 2) -> mean token cross-entropy
@@ -132,9 +133,9 @@ class Seq2SeqModel final : public Translator {
   // the gold token target[b, t] with probability ratio, else the argmax of the model's previous
   // logits (never PAD / BOS), drawn as rng.uniform() < ratio per (t, b); ratio 1 and 0 draw
   // nothing. Sampled inputs are constants for the gradient (scheduled sampling, Bengio et al. 2015).
-  float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng);
+  float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng) override;
   // Forward only, teacher forced: the same loss, no gradients.
-  float loss(const TokenIds& source, const TokenIds& target);
+  float loss(const TokenIds& source, const TokenIds& target) override;
   // Forward only with train_batch's scheduled sampling (same draws from rng): the function whose
   // gradient train_batch computes, for gradient checks at ratio < 1.
   float loss(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng);
@@ -170,6 +171,7 @@ class Seq2SeqModel final : public Translator {
   ScoreParams alignment_parameters() const;
 
   // Translator: a decoding holds the encoder's outputs and the decoder state (seq2seq_search.cpp).
+  std::size_t source_vocab() const override;
   std::size_t target_vocab() const override;
   bool attends() const override;  // attention is not 'none'
   std::unique_ptr<Decoding> start(const TokenIds& source) const override;

@@ -33,6 +33,8 @@
 #include <memory>
 #include <vector>
 
+#include "attn/layers/parameter.hpp"
+#include "attn/random.hpp"
 #include "attn/tensor.hpp"
 
 namespace attn {
@@ -69,6 +71,24 @@ class Translator {
   virtual const Tensor2* step(Decoding& decoding, const std::int32_t* previous, Tensor2& logits) const = 0;
   // Row i <- row parents[i] (parents[i] < the current rows); parents.size() rows from now on.
   virtual void reorder(Decoding& decoding, const std::vector<std::size_t>& parents) const = 0;
+};
+
+// A translator that learns: what the seq2seq trainer (train/seq2seq_trainer.hpp) and the page's
+// session drive. Legend as above, B = R; Ty target length (BOS y1 .. yn EOS, then PAD).
+class TrainableTranslator : public Translator {
+ public:
+  // Vs: source ids must be below it (the 4 special ids included).
+  virtual std::size_t source_vocab() const = 0;
+  // {name, value, grad} views in a stable order (layers/README.md); the trainer snapshots,
+  // restores, clips and steps them.
+  virtual ParameterList& parameters() = 0;
+  // source [B, Tx], target [B, Ty] -> mean token cross-entropy over the non-PAD target[:, 1:].
+  // Gradients ACCUMULATE into parameters() (the trainer zeroes them once per step). At each step
+  // the decoder reads the gold previous token with probability teacher_forcing_ratio (drawn from
+  // rng), else its own previous prediction; ratio 1 draws nothing.
+  virtual float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng) = 0;
+  // The same loss, teacher forced, forward only (no gradients).
+  virtual float loss(const TokenIds& source, const TokenIds& target) = 0;
 };
 
 // The decoding rules the searches share, for every translator: a decoder never emits PAD or BOS

@@ -1,8 +1,8 @@
 // A seq2seq workspace for the browser: it prepares a task's data with the pipeline the CLI uses
-// (data/seq2seq_data.hpp: dates, digit reversal or a TSV file's pairs), builds the model and trains it in chunks of optimiser steps so
-// a caller (the browser worker) can pause, resume or cancel between chunks.
-// Training is train_seq2seq's, step for step: both drive Seq2SeqTrainingRun
-// (train/seq2seq_trainer.hpp) on the same validation split.
+// (data/seq2seq_data.hpp: dates, digit reversal or a TSV file's pairs), builds the model and trains it in chunks of
+// optimiser steps so a caller (the browser worker) can pause, resume or cancel between chunks. Training is
+// train_seq2seq's, step for step: both drive Seq2SeqTrainingRun (train/seq2seq_trainer.hpp) on the same validation
+// split.
 //
 // Legend: Tx source tokens, Ty output tokens (EOS included when emitted), N
 // examples.

@@ -1,4 +1,5 @@
-// Training and evaluating a Seq2SeqModel: a held-out validation share (or an external validation
+// Training and evaluating any TrainableTranslator (models/translator.hpp; the RNN Seq2SeqModel of
+// models/seq2seq.hpp is one): a held-out validation share (or an external validation
 // set), per-epoch shuffling with length bucketing, Adam with global-norm clipping, scheduled
 // teacher forcing, early stopping on validation exact match (best parameters restored) and
 // divergence handling, with progress callbacks that can cancel. The batches, the run guard and the
@@ -115,7 +116,7 @@ class Seq2SeqTrainingRun {
  public:
   // Validates `config` and the data (exceptions as train_seq2seq); the
   // validation set may be empty.
-  Seq2SeqTrainingRun(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+  Seq2SeqTrainingRun(TrainableTranslator& model, const Sequences& sources, const Sequences& targets,
                      const Sequences& validation_sources, const Sequences& validation_targets,
                      const Seq2SeqTrainerConfig& config);
   ~Seq2SeqTrainingRun();
@@ -158,10 +159,10 @@ class Seq2SeqTrainingRun {
 // restores the parameters of the last finite step and throws std::runtime_error ("training
 // diverged at epoch E, step S ..."). Throws std::invalid_argument for a bad config, no training
 // examples, a target that is not BOS .. EOS, or ids outside the model's vocabularies.
-Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator& model, const Sequences& sources, const Sequences& targets,
                              const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks = {});
 // The same with an explicit validation set (validation_split is ignored; it may be empty).
-Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator& model, const Sequences& sources, const Sequences& targets,
                              const Sequences& validation_sources, const Sequences& validation_targets,
                              const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks = {});
 
