@@ -165,11 +165,11 @@ TEST_CASE("hostile_inputs.binary_garbage") {
 TEST_CASE("hostile_inputs.invalid_utf8") {
   const TempFile csv("latin1.csv", std::string("review,sentiment\ngood,1\ncaf\xe9 cr\xe8me,0\n"));
   check_fails(train_on(csv),
-              csv.path() + ":3: the text is not valid UTF-8 (bad byte at offset 3); save the file as UTF-8");
+              csv.path() + ":3: invalid UTF-8 (byte 0xe9 at column 4) in the text; save the file as UTF-8");
   const TempFile tsv("surrogate.tsv", std::string("good\t1\nbad \xed\xa0\x80 text\t0\n"));
-  check_fails(train_on(tsv), tsv.path() + ":2: the sentence is not valid UTF-8 (bad byte at offset 4)");
+  check_fails(train_on(tsv), tsv.path() + ":2: invalid UTF-8 (byte 0xed at column 5) in the sentence");
   const TempFile overlong("overlong.tsv", std::string("good\t1\n\xc0\xaf\t0\n"));
-  check_fails(train_on(overlong), overlong.path() + ":2: the sentence is not valid UTF-8 (bad byte at offset 0)");
+  check_fails(train_on(overlong), overlong.path() + ":2: invalid UTF-8 (byte 0xc0 at column 1) in the sentence");
 }
 
 TEST_CASE("hostile_inputs.truncated_and_corrupted_archives") {

@@ -128,8 +128,8 @@ TEST_CASE("review_loaders.aclimdb_limits_and_bad_text") {
   TarBuilder latin1;
   latin1.add("aclImdb/train/pos/0_9.txt", "caf\xe9");
   CHECK(archive_error(gzip_fixed(latin1.finish())) ==
-        "imdb.tar.gz:aclImdb/train/pos/0_9.txt: the review is not valid UTF-8 (bad byte at offset 3); save the file as "
-        "UTF-8");
+        "imdb.tar.gz:aclImdb/train/pos/0_9.txt:1: invalid UTF-8 (byte 0xe9 at column 4) in the review; save the file "
+        "as UTF-8");
 
   LoadLimits few;
   few.max_examples = 1;
@@ -314,7 +314,7 @@ TEST_CASE("review_loaders.csv_errors_name_the_line") {
   CHECK(csv_error("\xEF\xBB\xBF\r\n\n") == "reviews.csv: the file is empty");
   CHECK(csv_error("review,sentiment\n") == "reviews.csv: the file has a header but no rows");
   CHECK(csv_error("review,sentiment\n\xff\xfe,1\n") ==
-        "reviews.csv:2: the text is not valid UTF-8 (bad byte at offset 0); save the file as UTF-8");
+        "reviews.csv:2: invalid UTF-8 (byte 0xff at column 1) in the text; save the file as UTF-8");
   CsvOptions small;
   small.limits.max_example_bytes = 10;
   CHECK(csv_error("review,sentiment\n\"" + std::string(50, 'x') + "\",1\n", small) ==
@@ -429,7 +429,7 @@ TEST_CASE("review_loaders.sentence_files_refuse_what_is_not_the_layout") {
         "rt.neg: the file holds only blank lines; expected one negative sentence per line");
   CHECK(sentences_error("good\n\nfine\n", "bad\n").rfind("rt.pos:2: the line is blank", 0) == 0);
   CHECK(sentences_error("good\n", "bad\nd\xE9j\xE0 vu\n") ==
-        "rt.neg:2: the sentence is not valid UTF-8 (bad byte at offset 1); save the file as UTF-8");
+        "rt.neg:2: invalid UTF-8 (byte 0xe9 at column 2) in the sentence; save the file as UTF-8");
   CHECK(sentences_error(std::string("\xFF\xFEg\0o\0", 6), "bad\n").find("rt.pos: the file is UTF-16") == 0);
   CHECK(sentences_error("good\nfine\n", "good\nfine\n") ==
         "rt.pos and rt.neg hold the same sentences: pick one file per class (the same file twice?)");

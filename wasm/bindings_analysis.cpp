@@ -11,39 +11,15 @@
 namespace attn::wasm {
 namespace {
 
-template <class T>
-val copy_of(const char *type, const std::vector<T> &values) {
-  return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
-}
-
-val strings_of(const std::vector<std::string> &strings) {
-  val out = val::array();
-  for (const std::string &s : strings) out.call<void>("push", s);
-  return out;
-}
-
 // NaN (a test that does not apply: no attention pooling) travels as null.
 val number_or_null(float x) { return std::isnan(x) ? val::null() : val(x); }
-
-std::size_t whole(const val &options, const char *key, double fallback, double max) {
-  double x = fallback;
-  if (!is_absent(options) && !is_absent(options[key])) {
-    if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
-    x = options[key].as<double>();
-  }
-  if (!(x >= 0) || x != std::floor(x) || x > max) {
-    throw std::invalid_argument(std::string("options.") + key + " must be a whole number between 0 and " +
-                                std::to_string(static_cast<long long>(max)));
-  }
-  return static_cast<std::size_t>(x);
-}
 
 val explanation_of(const Explanation &e) {
   val out = val::object();
   out.set("probability", e.probability);
-  out.set("tokens", strings_of(e.tokens));
-  out.set("ids", copy_of("Int32Array", e.ids));
-  out.set("weights", copy_of("Float32Array", e.weights));
+  out.set("tokens", strings_to_js(e.tokens));
+  out.set("ids", typed_array_copy("Int32Array", e.ids));
+  out.set("weights", typed_array_copy("Float32Array", e.weights));
   return out;
 }
 
@@ -51,17 +27,17 @@ val explanation_of(const Explanation &e) {
 
 val analyze_review_js(const SentimentSession &session, const std::string &text, const val &options) {
   AnalysisOptions o;
-  o.shuffles = whole(options, "shuffles", 20, 1000);
-  o.seed = whole(options, "seed", 1, 4294967295.0);
+  o.shuffles = option_whole(options, "shuffles", 1000, 20);
+  o.seed = option_whole(options, "seed", 4294967295.0, 1);
   const ReviewAnalysis a = analyze_review(session.model(), text, o);
   val out = explanation_of(a.explanation);
   out.set("logit", a.logit);
-  out.set("scores", copy_of("Float32Array", a.scores));
-  out.set("contributions", copy_of("Float32Array", a.contributions));
+  out.set("scores", typed_array_copy("Float32Array", a.scores));
+  out.set("contributions", typed_array_copy("Float32Array", a.contributions));
   out.set("outputBias", a.output_bias);
-  out.set("saliency", copy_of("Float32Array", a.saliency));
-  out.set("leaveOneOut", copy_of("Float32Array", a.leave_one_out));
-  out.set("shuffledProbabilities", copy_of("Float32Array", a.shuffled_probabilities));
+  out.set("saliency", typed_array_copy("Float32Array", a.saliency));
+  out.set("leaveOneOut", typed_array_copy("Float32Array", a.leave_one_out));
+  out.set("shuffledProbabilities", typed_array_copy("Float32Array", a.shuffled_probabilities));
   out.set("shuffleMedianChange", number_or_null(a.shuffle_median_change));
   out.set("shuffleMaxChange", number_or_null(a.shuffle_max_change));
   out.set("uniformProbability", number_or_null(a.uniform_probability));
@@ -82,10 +58,10 @@ val predict_tokens_js(const SentimentSession &session, const val &tokens) {
 val pooling_probe_js(const SentimentSession &session, const std::string &text) {
   const PoolingProbe probe = pooling_probe(session.model(), text);
   val out = val::object();
-  out.set("tokens", strings_of(probe.tokens));
+  out.set("tokens", strings_to_js(probe.tokens));
   out.set("hidden", to_js(probe.hidden));
-  out.set("query", copy_of("Float32Array", probe.query));
-  out.set("weights", copy_of("Float32Array", probe.weights));
+  out.set("query", typed_array_copy("Float32Array", probe.query));
+  out.set("weights", typed_array_copy("Float32Array", probe.weights));
   out.set("probability", probe.probability);
   return out;
 }
@@ -111,8 +87,8 @@ val misclassified_js(const SentimentSession &session, const std::string &which, 
     item.set("origin", r.origin);
     item.set("label", r.label);
     item.set("probability", r.probability);
-    item.set("tokens", strings_of(r.tokens));
-    item.set("weights", copy_of("Float32Array", r.weights));
+    item.set("tokens", strings_to_js(r.tokens));
+    item.set("weights", typed_array_copy("Float32Array", r.weights));
     out.call<void>("push", item);
   }
   return out;

@@ -36,12 +36,6 @@ val score_params_to_js(const ScoreParams& p) {
   return out;
 }
 
-float option_number(const val& options, const char* key, float fallback) {
-  if (is_absent(options) || is_absent(options[key])) return fallback;
-  if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
-  return options[key].as<float>();
-}
-
 val js_version() { return val("attention-playground 0.1.0"); }
 
 bool js_simd_enabled() {
@@ -68,7 +62,8 @@ val js_matmul(const val& a, const val& b) {
 val js_gemm(const val& a, const val& b, const val& options) {
   return guarded([&] {
     return to_js(matmul_general(to_tensor<2>(a, "a"), to_tensor<2>(b, "b"), option_flag(options, "transposeA"),
-                                option_flag(options, "transposeB"), option_number(options, "alpha", 1.f)));
+                                option_flag(options, "transposeB"),
+                                static_cast<float>(option_number(options, "alpha", 1))));
   });
 }
 
@@ -98,8 +93,8 @@ val js_scores(const std::string& kind, const val& queries, const val& keys, cons
 template <std::size_t N>
 val softmax_rank(const val& x, const val& options) {
   const auto tensor = to_tensor<N>(x, "x", NonFinite::masked_scores);
-  const float temperature = option_number(options, "temperature", 1.f);
-  const float axis_number = option_number(options, "axis", static_cast<float>(N - 1));
+  const auto temperature = static_cast<float>(option_number(options, "temperature", 1));
+  const auto axis_number = static_cast<float>(option_number(options, "axis", static_cast<double>(N - 1)));
   if (axis_number < 0 || axis_number != static_cast<float>(static_cast<std::size_t>(axis_number))) {
     throw std::invalid_argument("options.axis must be a whole number >= 0");
   }
@@ -147,7 +142,7 @@ val js_weighted_annotations(const val& weights, const val& annotations) {
 val js_attend(const std::string& kind, const val& query, const val& annotations, const val& options) {
   return guarded([&] {
     const ScoreParams params = is_absent(options) ? ScoreParams{} : read_score_params(options["params"]);
-    const float temperature = option_number(options, "temperature", 1.f);
+    const auto temperature = static_cast<float>(option_number(options, "temperature", 1));
     Mask1 mask;
     const bool has_mask = !is_absent(options) && !is_absent(options["mask"]);
     if (has_mask) mask = to_mask<1>(options["mask"], "options.mask");

@@ -41,17 +41,6 @@ val epoch_to_js(const EpochProgress& e) {
   return out;
 }
 
-template <class T>
-val copy_array(const char* type, const std::vector<T>& values) {
-  return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
-}
-
-val strings_to_js(const std::vector<std::string>& strings) {
-  val out = val::array();
-  for (const std::string& s : strings) out.call<void>("push", s);
-  return out;
-}
-
 std::vector<std::string> read_strings(const val& array, const char* name) {
   if (is_absent(array) || !array.isArray()) {
     throw std::invalid_argument(std::string(name) + " must be an array of strings");
@@ -88,12 +77,6 @@ ProgressFn progress_fn(const val& on_progress) {
   };
 }
 
-double option(const val& options, const char* key, double fallback) {
-  if (is_absent(options) || is_absent(options[key])) return fallback;
-  if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
-  return options[key].as<double>();
-}
-
 // The JS handle. The last explanations are kept here so that explain()/snapshot() can hand
 // out typed_memory_views instead of copies.
 class JsSentimentSession {
@@ -113,10 +96,10 @@ class JsSentimentSession {
   val load_synthetic(const val& options) {
     return guarded([&] {
       SyntheticOptions synthetic;
-      synthetic.min_tokens = whole_number(option(options, "minTokens", 1), "options.minTokens", 1e5);
-      synthetic.max_tokens = whole_number(option(options, "maxTokens", 64), "options.maxTokens", 1e5);
-      const std::size_t count = whole_number(option(options, "count", 1000), "options.count", 1e6);
-      const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      synthetic.min_tokens = option_whole(options, "minTokens", 1e5, 1);
+      synthetic.max_tokens = option_whole(options, "maxTokens", 1e5, 64);
+      const std::size_t count = option_whole(options, "count", 1e6, 1000);
+      const std::uint64_t seed = option_whole(options, "seed", 4294967295.0, 1);
       std::vector<LabelledText> all = synthetic_labelled_texts(count, seed, synthetic);
       TrainTestSplit split = hold_out(std::move(all), test_fraction(options), seed);
       session_.set_data(std::move(split.train), std::move(split.test));
@@ -134,7 +117,7 @@ class JsSentimentSession {
     return guarded([&] {
       const std::vector<std::uint8_t> data = read_bytes(bytes, "bytes");
       const ProgressFn progress = progress_fn(on_progress);
-      const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      const std::uint64_t seed = option_whole(options, "seed", 4294967295.0, 1);
       const bool by_group = is_absent(options) || !read_flag(options["randomSplit"], "options.randomSplit");
       ReviewSplit split = load_review_bytes_split(name, data.data(), data.size(), test_fraction(options), seed, {},
                                                   progress, use_source_test(options), by_group);
@@ -153,7 +136,7 @@ class JsSentimentSession {
     return guarded([&] {
       const std::vector<std::uint8_t> positive = read_bytes(positive_bytes, "positiveBytes");
       const std::vector<std::uint8_t> negative = read_bytes(negative_bytes, "negativeBytes");
-      const std::uint64_t seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
+      const std::uint64_t seed = option_whole(options, "seed", 4294967295.0, 1);
       ReviewSplit split = load_sentence_bytes_split({positive_name, positive.data(), positive.size()},
                                                     {negative_name, negative.data(), negative.size()},
                                                     test_fraction(options), seed, {}, progress_fn(on_progress));
@@ -186,7 +169,7 @@ class JsSentimentSession {
       percentiles.set("p99", static_cast<double>(s.p99));
       out.set("percentiles", percentiles);
       std::vector<std::uint32_t> histogram(s.histogram.begin(), s.histogram.end());
-      out.set("histogram", copy_array("Uint32Array", histogram));
+      out.set("histogram", typed_array_copy("Uint32Array", histogram));
       out.set("binWidth", static_cast<double>(s.bin_width));
       if (session_.has_model()) {
         const VocabularyCoverage c = session_.coverage(test);
@@ -222,7 +205,7 @@ class JsSentimentSession {
   val save_model() {
     return guarded([&] {
       const std::vector<std::uint8_t> bytes = session_.save_model();
-      return copy_array("Uint8Array", bytes);
+      return typed_array_copy("Uint8Array", bytes);
     });
   }
 
@@ -234,8 +217,8 @@ class JsSentimentSession {
       for (const ExportedFile& file : attn::export_pytorch(session_.model())) {
         val entry = val::object();
         entry.set("name", file.name);
-        entry.set("bytes",
-                  copy_array("Uint8Array", std::vector<std::uint8_t>(file.contents.begin(), file.contents.end())));
+        entry.set("bytes", typed_array_copy("Uint8Array",
+                                            std::vector<std::uint8_t>(file.contents.begin(), file.contents.end())));
         out.call<void>("push", entry);
       }
       return out;
@@ -273,7 +256,7 @@ class JsSentimentSession {
   val shard_gradient(double shard, double shards) {
     return guarded([&] {
       session_.shard_gradient(whole_number(shard, "shard", 1e9), whole_number(shards, "shards", 1e9), exchange_);
-      return copy_array("Float32Array", exchange_);
+      return typed_array_copy("Float32Array", exchange_);
     });
   }
 
@@ -294,16 +277,12 @@ class JsSentimentSession {
   val train_baseline(const val& options) {
     return guarded([&] {
       BagOfNgramsConfig config;
-      config.epochs =
-          whole_number(option(options, "epochs", static_cast<double>(config.epochs)), "options.epochs", 1e6);
-      config.learning_rate = static_cast<float>(option(options, "learningRate", config.learning_rate));
-      config.seed = whole_number(option(options, "seed", 1), "options.seed", 4294967295.0);
-      config.max_ngram =
-          whole_number(option(options, "maxNgram", static_cast<double>(config.max_ngram)), "options.maxNgram", 64);
-      config.min_count =
-          whole_number(option(options, "minCount", static_cast<double>(config.min_count)), "options.minCount", 1e9);
-      config.max_features = whole_number(option(options, "maxFeatures", static_cast<double>(config.max_features)),
-                                         "options.maxFeatures", 1e9);
+      config.epochs = option_whole(options, "epochs", 1e6, config.epochs);
+      config.learning_rate = static_cast<float>(option_number(options, "learningRate", config.learning_rate));
+      config.seed = option_whole(options, "seed", 4294967295.0, 1);
+      config.max_ngram = option_whole(options, "maxNgram", 64, config.max_ngram);
+      config.min_count = option_whole(options, "minCount", 1e9, config.min_count);
+      config.max_features = option_whole(options, "maxFeatures", 1e9, config.max_features);
       session_.train_baseline(config);
       const std::size_t parameters = session_.baseline().parameter_count();
       val out = val::object();
@@ -328,7 +307,7 @@ class JsSentimentSession {
       out.set("probability", e.probability);
       out.set("bias", e.bias);
       out.set("tokens", strings_to_js(e.tokens));
-      out.set("contributions", copy_array("Float32Array", e.token_contributions));
+      out.set("contributions", typed_array_copy("Float32Array", e.token_contributions));
       val ngrams = val::array();
       for (const NgramContribution& n : e.ngrams) {
         val item = val::object();
@@ -356,7 +335,7 @@ class JsSentimentSession {
 
   // A copy: one probability per text.
   val predict(const val& texts) {
-    return guarded([&] { return copy_array("Float32Array", session_.predict(read_strings(texts, "texts"))); });
+    return guarded([&] { return typed_array_copy("Float32Array", session_.predict(read_strings(texts, "texts"))); });
   }
 
   // {probability, tokens, ids, weights}: ids and weights are views, valid until the next call.
@@ -411,7 +390,7 @@ class JsSentimentSession {
   }
 
   static float test_fraction(const val& options) {
-    const double fraction = option(options, "testFraction", 0.2);
+    const double fraction = option_number(options, "testFraction", 0.2);
     if (!(fraction >= 0 && fraction < 1)) throw std::invalid_argument("options.testFraction must be in [0, 1)");
     return static_cast<float>(fraction);
   }

@@ -14,23 +14,6 @@
 namespace attn::wasm {
 namespace {
 
-std::size_t whole(const val &x, const char *name, double max, std::size_t fallback) {
-  if (is_absent(x)) return fallback;
-  if (!x.isNumber()) throw std::invalid_argument(std::string(name) + " must be a number");
-  const double v = x.as<double>();
-  if (!(v >= 0) || v != std::floor(v) || v > max) {
-    throw std::invalid_argument(std::string(name) + " must be a whole number between 0 and " +
-                                std::to_string(static_cast<long long>(max)));
-  }
-  return static_cast<std::size_t>(v);
-}
-
-val strings_to_js(const std::vector<std::string> &strings) {
-  val out = val::array();
-  for (const std::string &s : strings) out.call<void>("push", s);
-  return out;
-}
-
 val metrics_to_js(const Seq2SeqMetrics &m) {
   val out = val::object();
   out.set("count", static_cast<double>(m.count));
@@ -156,7 +139,7 @@ class JsSeq2SeqSession {
   val samples(double count) const {
     return guarded([&] {
       const auto &test = session_->test_set();
-      const std::size_t n = std::min(test.size(), whole(val(count), "count", 1e6, 0));
+      const std::size_t n = std::min(test.size(), read_whole(val(count), "count", 1e6, 0));
       val out = val::array();
       for (std::size_t i = 0; i < n; ++i) {
         val pair = val::object();
@@ -184,7 +167,7 @@ class JsSeq2SeqSession {
 
   val run_steps(const val &steps) {
     return guarded([&] {
-      const Seq2SeqSessionProgress p = session_->run_steps(whole(steps, "steps", 1e9, 1));
+      const Seq2SeqSessionProgress p = session_->run_steps(read_whole(steps, "steps", 1e9, 1));
       val out = val::object();
       set_run_progress(out, p, static_cast<double>(session_->history().steps),
                        [](const Seq2SeqEpochProgress &e) { return epoch_to_js(e); });
@@ -204,7 +187,7 @@ class JsSeq2SeqSession {
   // post it).
   val translate(const std::string &text, const val &beam) {
     return guarded([&] {
-      translation_ = session_->translate(text, whole(beam, "beam", 64, 1));
+      translation_ = session_->translate(text, read_whole(beam, "beam", 64, 1));
       const Seq2SeqTranslation &t = translation_;
       val out = val::object();
       out.set("output", t.output);
@@ -295,7 +278,7 @@ class JsSeq2SeqSession {
 
   // which: "test" | "train"; limit: first pairs (0 / undefined = all).
   val evaluate(const std::string &which, const val &limit) {
-    return guarded([&] { return metrics_to_js(session_->evaluate(which, whole(limit, "limit", 1e7, 0))); });
+    return guarded([&] { return metrics_to_js(session_->evaluate(which, read_whole(limit, "limit", 1e7, 0))); });
   }
 
  private:

@@ -10,13 +10,6 @@
 namespace attn::wasm {
 namespace {
 
-std::size_t index_in(const val& v, const std::string& name) {
-  if (!v.isNumber()) throw std::invalid_argument(name + " must be a whole number");
-  const double x = v.as<double>();
-  if (!(x >= 0) || x != std::floor(x) || x > 1e6) throw std::invalid_argument(name + " must be a whole number >= 0");
-  return static_cast<std::size_t>(x);
-}
-
 TransformerInspectOptions read_options(const val& options) {
   TransformerInspectOptions out;
   if (is_absent(options)) return out;
@@ -31,7 +24,7 @@ TransformerInspectOptions read_options(const val& options) {
     if (!pair.isArray() || pair["length"].as<std::size_t>() != 2) {
       throw std::invalid_argument(name + " must be a [layer, head] pair");
     }
-    out.ablated.emplace_back(index_in(pair[0], name + "[0]"), index_in(pair[1], name + "[1]"));
+    out.ablated.emplace_back(read_whole(pair[0], name + "[0]", 1e6), read_whole(pair[1], name + "[1]", 1e6));
   }
   return out;
 }

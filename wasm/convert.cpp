@@ -30,6 +30,31 @@ std::size_t whole_number(double x, const std::string& name, double max) {
   return static_cast<std::size_t>(x);
 }
 
+std::size_t read_whole(const val& x, const std::string& name, double max, std::size_t fallback) {
+  return is_absent(x) ? fallback : read_whole(x, name, max);
+}
+
+std::size_t read_whole(const val& x, const std::string& name, double max) {
+  if (!x.isNumber()) throw std::invalid_argument(name + " must be a number");
+  return whole_number(x.as<double>(), name, max);
+}
+
+std::size_t option_whole(const val& options, const char* key, double max, std::size_t fallback) {
+  return read_whole(is_absent(options) ? val::undefined() : options[key], std::string("options.") + key, max, fallback);
+}
+
+double option_number(const val& options, const char* key, double fallback) {
+  if (is_absent(options) || is_absent(options[key])) return fallback;
+  if (!options[key].isNumber()) throw std::invalid_argument(std::string("options.") + key + " must be a number");
+  return options[key].as<double>();
+}
+
+val strings_to_js(const std::vector<std::string>& strings) {
+  val out = val::array();
+  for (const std::string& s : strings) out.call<void>("push", s);
+  return out;
+}
+
 void check_value_count(std::initializer_list<double> extents, const std::string& what) {
   double count = 1;
   for (double extent : extents) count *= extent;

@@ -66,6 +66,26 @@ void check_value_count(std::initializer_list<double> extents, const std::string&
 // unless x is a whole number in [0, max].
 std::size_t whole_number(double x, const std::string& name, double max);
 
+// The optional number arguments and options of every binding, one wording:
+// read_whole: `fallback` when x is absent; "<name> must be a number" for anything but a number;
+// whole_number's rule otherwise. option_whole / option_number read options[key] (options may be
+// absent) under the name "options.<key>"; option_number takes any number.
+std::size_t read_whole(const val& x, const std::string& name, double max, std::size_t fallback);
+// The same for an argument that must be given (absent: "<name> must be a number").
+std::size_t read_whole(const val& x, const std::string& name, double max);
+std::size_t option_whole(const val& options, const char* key, double max, std::size_t fallback);
+double option_number(const val& options, const char* key, double fallback);
+
+// A JS array of strings (a copy).
+val strings_to_js(const std::vector<std::string>& strings);
+
+// A new typed array of `type` ("Float32Array", "Int32Array", "Uint8Array", ...) holding a copy
+// of `values` (`new Float32Array(view)` copies out of the wasm heap).
+template <class T>
+val typed_array_copy(const char* type, const std::vector<T>& values) {
+  return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
+}
+
 // Reads obj.shape (an array of non-negative integers, their product within kMaxValues); `name`
 // is used in error messages.
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);

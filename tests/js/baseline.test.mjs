@@ -33,7 +33,7 @@ test('baseline.sentence files load with a seeded stratified hold-out; bad files 
   );
   assert.throws(
     () => session.loadSentenceFiles(pos, 'rt.pos', new Uint8Array([0x62, 0xe9, 0x0a]), 'rt.neg', null, null),
-    /rt\.neg:1: the sentence is not valid UTF-8/,
+    /rt\.neg:1: invalid UTF-8 \(byte 0xe9 at column 2\) in the sentence; save the file as UTF-8/,
   );
   assert.throws(
     () => session.loadSentenceFiles(pos, 'rt.pos', neg, 'rt.neg', { testFraction: 1 }, null),

@@ -79,3 +79,27 @@ test('include direction: an upward include is reported, sideways and downward on
     'tensor.hpp -> attn/linalg.hpp',
   ]);
 });
+
+// The interfaces a model implements — models/translator.hpp (what the searches, the seq2seq
+// trainer and the session drive) and models/sequence_encoder.hpp (the encoders) — include no
+// model header, so a new kind of translator or encoder builds on them without pulling in the
+// RNN seq2seq model or the classifier.
+const INTERFACES = ['models/translator.hpp', 'models/sequence_encoder.hpp'];
+
+const modelIncludes = (file, includes) =>
+  includes.filter((included) => included.startsWith('models/')).map((included) => `${file} -> attn/${included}`);
+
+test('include direction: the model interfaces include no model', () => {
+  const found = INTERFACES.flatMap((file) => {
+    const text = readFileSync(path.join(root, 'core/include/attn', file), 'utf8');
+    return modelIncludes(
+      file,
+      [...text.matchAll(/^#include "attn\/([^"]+)"/gm)].map((m) => m[1]),
+    );
+  });
+  assert.deepEqual(found, []);
+  // The check itself: what models/seq2seq.hpp includes would be reported.
+  assert.deepEqual(modelIncludes('models/translator.hpp', ['models/seq2seq.hpp', 'tensor.hpp']), [
+    'models/translator.hpp -> attn/models/seq2seq.hpp',
+  ]);
+});

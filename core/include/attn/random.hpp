@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "attn/tensor.hpp"
 
@@ -22,6 +24,13 @@ class Rng {
   float normal();
   // Uniform integer in [0, n), n >= 1, without modulo bias.
   std::uint32_t below(std::uint32_t n);
+  // Fisher–Yates from the back: for i = n .. 2, swap v[i-1] with v[below(i)]. Every shuffle in
+  // the engine is this one, so a seed gives the same order (and the same later draws) everywhere.
+  // n = 0 or 1 draws nothing.
+  template <class T>
+  void shuffle(std::vector<T>& v) {
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(static_cast<std::uint32_t>(i))]);
+  }
 
  private:
   std::uint64_t state_;

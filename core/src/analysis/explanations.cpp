@@ -81,10 +81,7 @@ float median_of(std::vector<float> values) {
 
 std::vector<float> shuffled_weights(const std::vector<float> &weights, Rng &rng) {
   std::vector<float> out = weights;
-  for (std::size_t i = out.size(); i > 1; --i) {
-    const std::size_t j = rng.below(static_cast<std::uint32_t>(i));
-    std::swap(out[i - 1], out[j]);
-  }
+  rng.shuffle(out);
   return out;
 }
 

@@ -93,18 +93,9 @@ std::vector<ParallelExample> load_parallel_text(ByteSource& tsv, const ParallelL
     }
     if (text.find('\0') != std::string::npos)
       throw DataError(file, line, "this is not a text file (it contains NUL bytes)");
-    std::size_t bad = 0;
-    if (find_invalid_utf8(text, bad)) {
-      // validate_utf8 words the problem (byte and code-point column); keep its text after "file:line: ".
-      try {
-        validate_utf8(text, file, line);
-      } catch (const TextError& e) {
-        const std::string what = e.what();
-        const std::string prefix = file + ":" + std::to_string(line) + ": ";
-        throw DataError(file, line,
-                        what.substr(what.rfind(prefix, 0) == 0 ? prefix.size() : 0) + "; save the file as UTF-8");
-      }
-    }
+    std::size_t bad_line = line;
+    const std::string problem = invalid_utf8_message(text, line, bad_line);
+    if (!problem.empty()) throw DataError(file, bad_line, problem + "; save the file as UTF-8");
     const std::size_t tab = text.find('\t');
     if (tab == std::string::npos) throw DataError(file, line, "expected 'source<TAB>target' but the line has no tab");
     const std::size_t second_tab = text.find('\t', tab + 1);

@@ -9,6 +9,7 @@
 #include "attn/io/gzip.hpp"
 #include "attn/io/line_reader.hpp"
 #include "attn/io/tar.hpp"
+#include "attn/text/utf8.hpp"
 
 #ifndef __EMSCRIPTEN__
 #include <filesystem>
@@ -18,53 +19,17 @@ namespace attn {
 
 namespace {
 
-constexpr std::size_t kNoError = static_cast<std::size_t>(-1);
 constexpr std::size_t kProgressEvery = 256;  // examples between progress reports
 constexpr std::size_t kMaxCsvFields = 4096;
 constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
-// Offset of the first byte that does not start a well-formed UTF-8 sequence (overlong forms,
-// surrogates and code points above U+10FFFF rejected), or kNoError. Kept local on purpose: the
-// text unit has its own UTF-8 helpers, and loaders need only this yes/no check.
-std::size_t first_invalid_utf8(const std::string& text) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const std::size_t n = text.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t length;
-    std::uint32_t code, smallest;
-    if ((c & 0xe0u) == 0xc0u) {
-      length = 2, code = c & 0x1fu, smallest = 0x80;
-    } else if ((c & 0xf0u) == 0xe0u) {
-      length = 3, code = c & 0x0fu, smallest = 0x800;
-    } else if ((c & 0xf8u) == 0xf0u) {
-      length = 4, code = c & 0x07u, smallest = 0x10000;
-    } else {
-      return i;
-    }
-    if (n - i < length) return i;
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((p[i + k] & 0xc0u) != 0x80u) return i;
-      code = (code << 6) | (p[i + k] & 0x3fu);
-    }
-    if (code < smallest || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
-    i += length;
-  }
-  return kNoError;
-}
-
+// The one UTF-8 wording (text/utf8.hpp), told which part of the record it is in: "<file>:<line>:
+// invalid UTF-8 (byte 0xNN at column C) in the text; save the file as UTF-8". `line` 0 (a file of
+// its own, as an aclImdb review) counts the text's lines from 1.
 void require_utf8(const std::string& text, const std::string& file, std::size_t line, const char* what) {
-  const std::size_t bad = first_invalid_utf8(text);
-  if (bad != kNoError) {
-    throw DataError(file, line,
-                    std::string(what) + " is not valid UTF-8 (bad byte at offset " + std::to_string(bad) +
-                        "); save the file as UTF-8");
-  }
+  std::size_t bad_line = line;
+  const std::string problem = invalid_utf8_message(text, line == 0 ? 1 : line, bad_line);
+  if (!problem.empty()) throw DataError(file, bad_line, problem + " in " + what + "; save the file as UTF-8");
 }
 
 std::string trimmed_lower(const std::string& s) {

@@ -20,9 +20,7 @@ std::vector<std::size_t> shuffled_members(const std::vector<int>& labels, int la
   for (std::size_t i = 0; i < labels.size(); ++i) {
     if (labels[i] == label) members.push_back(i);
   }
-  for (std::size_t i = members.size(); i > 1; --i) {
-    std::swap(members[i - 1], members[rng.below(static_cast<std::uint32_t>(i))]);
-  }
+  rng.shuffle(members);
   return members;
 }
 

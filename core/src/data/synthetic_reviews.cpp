@@ -211,7 +211,7 @@ std::vector<SyntheticReview> generate_synthetic_reviews(std::size_t count, std::
   // Exactly count/2 positives, shuffled (Fisher–Yates) so labels do not alternate.
   std::vector<int> labels(count, 0);
   for (std::size_t i = 0; i < count / 2; ++i) labels[i] = 1;
-  for (std::size_t i = count; i > 1; --i) std::swap(labels[i - 1], labels[rng.below(static_cast<std::uint32_t>(i))]);
+  rng.shuffle(labels);
 
   const char* patterns[] = {"plain", "negation", "intensifier", "contrast"};
   const float shares[] = {options.plain_share, options.negation_share, options.intensifier_share,

@@ -1,8 +1,10 @@
 #include "attn/data/toy_tasks.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "attn/random.hpp"
+#include "attn/text/sequences.hpp"
 
 namespace attn {
 namespace {
@@ -102,21 +104,10 @@ void make_batch(const SequenceDataset& data, const std::size_t* indices, std::si
         "index " + std::to_string(indices[i]) + " is out of range for " + std::to_string(data.size()) + " examples");
     longest = std::max(longest, data.tokens[indices[i]].size());
   }
-  const std::array<std::size_t, 2> shape{count, longest};
-  if (out.ids.shape() != shape) out.ids.resize(shape);
-  if (out.mask.shape() != shape) out.mask.resize(shape);
-  if (out.labels.shape(0) != count) out.labels.resize({count});
-  out.ids.fill(0);
-  out.mask.fill(0);
-  for (std::size_t b = 0; b < count; ++b) {
-    const auto& seq = data.tokens[indices[b]];
-    const std::size_t offset = padding == Padding::pre ? longest - seq.size() : 0;
-    for (std::size_t t = 0; t < seq.size(); ++t) {
-      out.ids(b, offset + t) = seq[t];
-      out.mask(b, offset + t) = 1;
-    }
-    out.labels(b) = data.labels[indices[b]];
-  }
+  gather_padded(data.tokens, indices, count, longest, padding == Padding::pre ? PadMode::pre : PadMode::post, out.ids,
+                &out.mask);
+  ensure_shape(out.labels, std::array<std::size_t, 1>{count});
+  for (std::size_t b = 0; b < count; ++b) out.labels(b) = data.labels[indices[b]];
 }
 
 }  // namespace attn

@@ -389,9 +389,7 @@ void BagOfNgramsClassifier::fit(const std::vector<std::vector<std::string>>& doc
   report.mean_loss = std::numeric_limits<double>::quiet_NaN();
   if (progress) progress(report);
   for (std::size_t epoch = 1; epoch <= config.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i) {
-      std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
-    }
+    rng.shuffle(order);
     double epoch_loss = 0.0;
     for (const std::uint32_t n : order) {
       const double z = row_logit(rows, n, w, bias_);

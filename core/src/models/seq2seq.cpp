@@ -25,8 +25,7 @@ Seq2SeqModel::Impl::Impl(const Seq2SeqConfig& c, Rng& rng)
                          : (c.attention == AttentionForm::luong && c.input_feeding ? 2 * c.units : 0))),
       dout(c.attention == AttentionForm::bahdanau ? 4 * c.units : 2 * c.units),
       source_embedding(c.source_vocab, c.embed, rng, kPadId),
-      encoder_lstm(c.cell == CellKind::lstm ? std::make_unique<BiLSTM>(c.embed, c.units, rng) : nullptr),
-      encoder_gru(c.cell == CellKind::gru ? std::make_unique<BiGRU>(c.embed, c.units, rng) : nullptr),
+      encoder(make_recurrent_encoder(c.cell, c.embed, c.units, rng)),
       init(c.attention == AttentionForm::bahdanau ? c.units : 2 * c.units, 2 * c.units, rng),
       target_embedding(c.target_vocab, c.embed, rng, kPadId),
       decoder_lstm(c.cell == CellKind::lstm ? std::make_unique<LSTM>(din, ds, rng) : nullptr),
@@ -39,8 +38,7 @@ Seq2SeqModel::Impl::Impl(const Seq2SeqConfig& c, Rng& rng)
                 : nullptr),
       output(dout, c.target_vocab, rng) {
   source_embedding.parameters(params, "source_embedding.");
-  if (encoder_lstm) encoder_lstm->parameters(params, "encoder.");
-  if (encoder_gru) encoder_gru->parameters(params, "encoder.");
+  encoder->parameters(params, "encoder.");
   init.parameters(params, "init.");
   target_embedding.parameters(params, "target_embedding.");
   if (decoder_lstm) decoder_lstm->parameters(params, "decoder.");
@@ -55,14 +53,8 @@ void Seq2SeqModel::Impl::encode(const TokenIds& source, EncoderState& e) const {
   source_embedding.forward(source, e.embedded, e.embedding_cache);
   ensure_shape(e.mask, Shape2{nb, nt});
   for (std::size_t i = 0; i < source.size(); ++i) e.mask.data()[i] = source.data()[i] != kPadId ? 1 : 0;
-  const Tensor2* last = nullptr;
-  if (encoder_lstm) {
-    encoder_lstm->forward(e.embedded, &e.mask, e.annotations, e.lstm);
-    last = &e.lstm.h_last;
-  } else {
-    encoder_gru->forward(e.embedded, &e.mask, e.annotations, e.gru);
-    last = &e.gru.h_last;
-  }
+  if (!e.rnn) e.rnn = encoder->make_cache();
+  const Tensor2* last = &encoder->encode(e.embedded, &e.mask, e.annotations, *e.rnn);
   // bahdanau: s_0 from ←h_1 (the backward RNN's state after reading the whole source);
   // otherwise from both final states.
   const bool backward_only = config.attention == AttentionForm::bahdanau;
@@ -290,11 +282,7 @@ void Seq2SeqModel::Impl::backward(std::size_t nb, std::size_t nsteps) {
     copy_into(dfinal, dinit_in);
   }
   // h = BiRNN(E x)
-  if (encoder_lstm) {
-    encoder_lstm->backward(dannotations, &dfinal, enc.lstm, dembedded_source);
-  } else {
-    encoder_gru->backward(dannotations, &dfinal, enc.gru, dembedded_source);
-  }
+  encoder->encode_backward(dannotations, &dfinal, *enc.rnn, dembedded_source);
   source_embedding.backward(dembedded_source, enc.embedding_cache);
 }
 

@@ -6,14 +6,6 @@
 
 namespace attn {
 
-const char* cell_kind_name(CellKind kind) { return kind == CellKind::gru ? "gru" : "lstm"; }
-
-CellKind cell_kind_from_name(const std::string& name) {
-  if (name == "lstm") return CellKind::lstm;
-  if (name == "gru") return CellKind::gru;
-  throw std::invalid_argument("unknown cell '" + name + "'; valid: lstm, gru");
-}
-
 const char* attention_form_name(AttentionForm form) {
   switch (form) {
     case AttentionForm::none:

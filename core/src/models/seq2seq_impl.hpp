@@ -9,12 +9,14 @@
 #include <memory>
 #include <vector>
 
-#include "attn/layers/bidirectional.hpp"
 #include "attn/layers/decoder_attention.hpp"
 #include "attn/layers/dense.hpp"
 #include "attn/layers/embedding.hpp"
+#include "attn/layers/gru.hpp"
+#include "attn/layers/lstm.hpp"
 #include "attn/losses/softmax_cross_entropy.hpp"
 #include "attn/models/seq2seq.hpp"
+#include "attn/models/sequence_encoder.hpp"
 
 namespace attn {
 namespace seq2seq_detail {
@@ -25,12 +27,11 @@ using Shape3 = std::array<std::size_t, 3>;
 // Everything the encoder produces for one source batch.
 struct EncoderState {
   EmbeddingCache embedding_cache;
-  Tensor3 embedded;    // [B, Tx, E]
-  Mask2 mask;          // [B, Tx]
-  BiLSTM::Cache lstm;  // one of the two is used
-  BiGRU::Cache gru;
-  Tensor3 annotations;  // [B, Tx, 2U]
-  Tensor2 init_in;      // [B, U] (bahdanau: ←h_1) or [B, 2U]
+  Tensor3 embedded;                              // [B, Tx, E]
+  Mask2 mask;                                    // [B, Tx]
+  std::unique_ptr<RecurrentEncoder::Cache> rnn;  // the encoder's, made on the first encode
+  Tensor3 annotations;                           // [B, Tx, 2U]
+  Tensor2 init_in;                               // [B, U] (bahdanau: ←h_1) or [B, 2U]
   DenseCache init_cache;
   Tensor2 s0;         // [B, Ds] tanh(init_in W + b)
   BahdanauKeys keys;  // bahdanau: [B, Tx, A]
@@ -60,19 +61,6 @@ inline void fill_zero(Tensor2& t, std::size_t rows, std::size_t cols) {
   std::fill(t.begin(), t.end(), 0.f);
 }
 
-// log Σ_v exp(z_v) of one logits row z [V], max-shifted: log p_v = z_v − log_normaliser(z).
-inline float log_normaliser(const float* z, std::size_t n) {
-  float m = z[0];
-  for (std::size_t v = 1; v < n; ++v) m = std::max(m, z[v]);
-  double sum = 0;
-  for (std::size_t v = 0; v < n; ++v) sum += std::exp(static_cast<double>(z[v] - m));
-  return m + static_cast<float>(std::log(sum));
-}
-
-inline bool emittable(std::size_t v) {
-  return v != static_cast<std::size_t>(kPadId) && v != static_cast<std::size_t>(kBosId);
-}
-
 // Concatenates row-wise: x[b] = [a[b]; c[b]] (a [rows, na], c [rows, nc]).
 inline void join_rows(const Tensor2& a, const Tensor2& c, std::size_t rows, float* x) {
   const std::size_t na = a.shape(1), nc = c.shape(1);
@@ -94,8 +82,7 @@ struct Seq2SeqModel::Impl {
   Seq2SeqConfig config;
   std::size_t ds, dh, din, dout;  // decoder state, annotation, cell input and output-layer input sizes
   Embedding source_embedding;
-  std::unique_ptr<BiLSTM> encoder_lstm;
-  std::unique_ptr<BiGRU> encoder_gru;
+  std::unique_ptr<RecurrentEncoder> encoder;  // BiLSTM | BiGRU (config.cell)
   Dense init;
   Embedding target_embedding;
   std::unique_ptr<LSTM> decoder_lstm;
@@ -139,7 +126,6 @@ struct Seq2SeqModel::Impl {
   void backward(std::size_t batch, std::size_t steps_count);
 
   void check_batch(const TokenIds& source, const TokenIds& target, const char* where) const;
-  std::vector<Decoded> decode_batch(const TokenIds& source, std::size_t max_len) const;
 };
 
 }  // namespace attn

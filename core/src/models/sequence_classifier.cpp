@@ -5,37 +5,12 @@
 
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
-#include "attn/layers/bidirectional.hpp"
-#include "attn/layers/gru.hpp"
 #include "attn/layers/layer_norm.hpp"
-#include "attn/layers/lstm.hpp"
 #include "attn/layers/positional_encoding.hpp"
 #include "attn/layers/transformer_encoder.hpp"
 
 namespace attn {
 namespace {
-
-// Embedding → BiLSTM/BiGRU. final_state = [→h_T; ←h_1].
-template <class Bi>
-class RecurrentEncoder final : public SequenceEncoder {
- public:
-  RecurrentEncoder(std::size_t input, std::size_t units, Rng& rng) : rnn_(input, units, rng), units_(units) {}
-
-  void forward(const Tensor3& x, const Mask2& mask, bool, Rng&, Tensor3& h, Tensor2& final_state) override {
-    rnn_.forward(x, &mask, h, cache_);
-    final_state = cache_.h_last;
-  }
-  void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) override {
-    rnn_.backward(dh, dfinal, cache_, dx);
-  }
-  void parameters(ParameterList& out, const std::string& prefix) override { rnn_.parameters(out, prefix); }
-  std::size_t output_dim() const override { return 2 * units_; }
-
- private:
-  Bi rnn_;
-  typename Bi::Cache cache_;
-  std::size_t units_;
-};
 
 // Embedding · √E + positional encoding → N pre-norm blocks → LayerNorm.
 class TransformerEncoder final : public SequenceEncoder {
@@ -129,9 +104,9 @@ class TransformerEncoder final : public SequenceEncoder {
 std::unique_ptr<SequenceEncoder> make_encoder(const ClassifierConfig& c, Rng& rng) {
   switch (c.encoder) {
     case EncoderKind::bilstm:
-      return std::make_unique<RecurrentEncoder<BiLSTM>>(c.embed_dim, c.units, rng);
+      return make_recurrent_encoder(CellKind::lstm, c.embed_dim, c.units, rng);
     case EncoderKind::bigru:
-      return std::make_unique<RecurrentEncoder<BiGRU>>(c.embed_dim, c.units, rng);
+      return make_recurrent_encoder(CellKind::gru, c.embed_dim, c.units, rng);
     case EncoderKind::transformer:
       return std::make_unique<TransformerEncoder>(c, rng);
   }
@@ -150,12 +125,6 @@ Kind kind_from_name(const std::string& name, std::initializer_list<Kind> kinds, 
 }
 
 }  // namespace
-
-const Tensor4* SequenceEncoder::self_attention(std::size_t) const { return nullptr; }
-MultiHeadSelfAttention* SequenceEncoder::attention_layer(std::size_t) { return nullptr; }
-const MultiHeadAttentionCache* SequenceEncoder::attention_cache(std::size_t) const { return nullptr; }
-const LearnedPositionalEncoding* SequenceEncoder::learned_positional() const { return nullptr; }
-void SequenceEncoder::set_causal(bool) {}
 
 const char* encoder_kind_name(EncoderKind kind) {
   switch (kind) {

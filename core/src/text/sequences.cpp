@@ -1,6 +1,7 @@
 #include "attn/text/sequences.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -42,6 +43,40 @@ PaddedBatch pad_to_longest(const std::vector<std::vector<std::int32_t>>& seqs, P
     return out;
   }
   return pad_sequences(seqs, longest, padding, PadMode::pre, value);
+}
+
+void gather_padded(const std::vector<std::vector<std::int32_t>>& seqs, const std::size_t* indices, std::size_t count,
+                   std::size_t width, PadMode padding, TokenIds& ids, Mask2* mask) {
+  const std::array<std::size_t, 2> shape{count, width};
+  ensure_shape(ids, shape);
+  std::fill(ids.begin(), ids.end(), 0);
+  if (mask != nullptr) {
+    ensure_shape(*mask, shape);
+    std::fill(mask->begin(), mask->end(), std::uint8_t{0});
+  }
+  for (std::size_t b = 0; b < count; ++b) {
+    ATTN_REQUIRE(
+        indices[b] < seqs.size(), "gather_padded",
+        "index " + std::to_string(indices[b]) + " is out of range for " + std::to_string(seqs.size()) + " sequences");
+    const std::vector<std::int32_t>& seq = seqs[indices[b]];
+    const std::size_t n = std::min(seq.size(), width);
+    const std::size_t skip = seq.size() - n;
+    const std::size_t offset = b * width + (padding == PadMode::pre ? width - n : 0);
+    std::copy(seq.begin() + static_cast<std::ptrdiff_t>(skip), seq.end(), ids.data() + offset);
+    if (mask != nullptr) std::fill(mask->data() + offset, mask->data() + offset + n, std::uint8_t{1});
+  }
+}
+
+std::size_t padded_width(const std::vector<std::vector<std::int32_t>>& seqs, const std::size_t* indices,
+                         std::size_t count, std::size_t maxlen) {
+  std::size_t longest = 0;
+  for (std::size_t b = 0; b < count; ++b) {
+    ATTN_REQUIRE(
+        indices[b] < seqs.size(), "padded_width",
+        "index " + std::to_string(indices[b]) + " is out of range for " + std::to_string(seqs.size()) + " sequences");
+    longest = std::max(longest, seqs[indices[b]].size());
+  }
+  return std::max<std::size_t>(1, std::min(longest, maxlen));
 }
 
 std::vector<std::size_t> sequence_lengths(const std::vector<std::vector<std::int32_t>>& seqs) {

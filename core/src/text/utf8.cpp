@@ -68,13 +68,13 @@ bool find_invalid_utf8(std::string_view text, std::size_t& offset) {
   return false;
 }
 
-void validate_utf8(std::string_view text, const std::string& source, std::size_t first_line) {
+std::string invalid_utf8_message(std::string_view text, std::size_t first_line, std::size_t& line) {
   std::size_t bad;
-  if (!find_invalid_utf8(text, bad)) return;
-  std::size_t line = first_line, line_start = 0;
+  if (!find_invalid_utf8(text, bad)) return "";
+  std::size_t at = first_line, line_start = 0;
   for (std::size_t i = 0; i < bad; ++i) {
     if (text[i] == '\n') {
-      ++line;
+      ++at;
       line_start = i + 1;
     }
   }
@@ -84,8 +84,14 @@ void validate_utf8(std::string_view text, const std::string& source, std::size_t
   }
   char byte[8];
   std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
-  throw TextError(source + ":" + std::to_string(line) + ": invalid UTF-8 (byte " + byte + " at column " +
-                  std::to_string(column) + ")");
+  line = at;
+  return std::string("invalid UTF-8 (byte ") + byte + " at column " + std::to_string(column) + ")";
+}
+
+void validate_utf8(std::string_view text, const std::string& source, std::size_t first_line) {
+  std::size_t line = first_line;
+  const std::string problem = invalid_utf8_message(text, first_line, line);
+  if (!problem.empty()) throw TextError(source + ":" + std::to_string(line) + ": " + problem);
 }
 
 bool decode_utf8(std::string_view text, std::size_t& pos, char32_t& code_point) {

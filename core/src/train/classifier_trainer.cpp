@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <numeric>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "attn/data/splits.hpp"
@@ -16,86 +13,29 @@
 #include "attn/optim/adam.hpp"
 #include "attn/optim/schedule.hpp"
 #include "attn/optim/sgd.hpp"
+#include "attn/text/sequences.hpp"
+#include "attn/train/batching.hpp"
 #include "attn/train/classifier_step.hpp"
+#include "attn/train/run_guard.hpp"
 
 namespace attn {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-std::string number_text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
+using Clock = RunClock;
 
 void fail_config(const std::string& field, const std::string& rule, const std::string& value) {
   throw std::invalid_argument("TrainerConfig: " + field + " must be " + rule + ", got " + value);
 }
 
-void shuffle(std::vector<std::size_t>& v, Rng& rng) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(static_cast<std::uint32_t>(i))]);
-}
-
-// Gathers data[indices[0..count)] into `out`: T = min(longest, maxlen), or `width` when not 0;
-// padding before the ids (pre) or after them (post). Sequences longer than maxlen keep their last ids, as encode's
-// default truncation does. Reuses `out`'s buffers when the shape repeats.
+// Gathers data[indices[0..count)] into `out` (text/sequences.hpp's gather_padded): T = min(longest,
+// maxlen), or `width` when not 0; longer sequences keep their last ids, as encode's default
+// truncation does. Reuses `out`'s buffers when the shape repeats.
 void gather_batch(const EncodedDataset& data, const std::size_t* indices, std::size_t count, std::size_t maxlen,
                   PadMode padding, ClassifierBatch& out, std::size_t width = 0) {
-  std::size_t longest = 0;
-  for (std::size_t b = 0; b < count; ++b) longest = std::max(longest, data.sequences[indices[b]].size());
-  const std::size_t T = width ? width : std::max<std::size_t>(1, std::min(longest, maxlen));
-  const std::array<std::size_t, 2> shape{count, T};
-  if (out.ids.shape() != shape) out.ids.resize(shape);
-  if (out.mask.shape() != shape) out.mask.resize(shape);
-  if (out.labels.shape() != std::array<std::size_t, 1>{count}) out.labels.resize({count});
-  std::fill(out.ids.begin(), out.ids.end(), Vocabulary::pad);
-  std::fill(out.mask.begin(), out.mask.end(), 0.f);
-  for (std::size_t b = 0; b < count; ++b) {
-    const std::vector<std::int32_t>& seq = data.sequences[indices[b]];
-    const std::size_t n = std::min(seq.size(), T);
-    const std::size_t skip = seq.size() - n;
-    const std::size_t offset = padding == PadMode::pre ? T - n : 0;
-    for (std::size_t t = 0; t < n; ++t) {
-      out.ids(b, offset + t) = seq[skip + t];
-      out.mask(b, offset + t) = 1.f;
-    }
-    out.labels(b) = static_cast<float>(data.labels[indices[b]]);
-  }
-}
-
-// Batches of one epoch: a shuffled order cut into batch_size slices. With bucketing, each chunk
-// of 50 batches is sorted by length first (similar lengths share a batch, so little padding),
-// then the order of the batches is shuffled so lengths do not march up within a chunk.
-std::vector<std::vector<std::size_t>> epoch_batches(const EncodedDataset& data, std::size_t batch_size, bool bucket,
-                                                    Rng& rng) {
-  std::vector<std::size_t> order(data.size());
-  std::iota(order.begin(), order.end(), 0);
-  shuffle(order, rng);
-  const std::size_t chunk = 50 * batch_size;
-  if (bucket) {
-    for (std::size_t start = 0; start < order.size(); start += chunk) {
-      const auto first = order.begin() + static_cast<std::ptrdiff_t>(start);
-      const auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), start + chunk));
-      std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
-        return data.sequences[a].size() < data.sequences[b].size();
-      });
-    }
-  }
-  std::vector<std::vector<std::size_t>> batches;
-  for (std::size_t start = 0; start < order.size(); start += batch_size) {
-    const std::size_t end = std::min(order.size(), start + batch_size);
-    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(start),
-                         order.begin() + static_cast<std::ptrdiff_t>(end));
-  }
-  if (bucket) {
-    for (std::size_t i = batches.size(); i > 1; --i) {
-      std::swap(batches[i - 1], batches[rng.below(static_cast<std::uint32_t>(i))]);
-    }
-  }
-  return batches;
+  if (width == 0) width = padded_width(data.sequences, indices, count, maxlen);
+  gather_padded(data.sequences, indices, count, width, padding, out.ids, &out.mask);
+  ensure_shape(out.labels, std::array<std::size_t, 1>{count});
+  for (std::size_t b = 0; b < count; ++b) out.labels(b) = static_cast<float>(data.labels[indices[b]]);
 }
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainerConfig& c) {
@@ -252,11 +192,7 @@ ClassificationMetrics classification_metrics(const std::vector<float>& probabili
 ClassificationMetrics evaluate_classifier(SequenceClassifier& model, const TextPipeline& pipeline,
                                           const EncodedDataset& data, std::size_t batch_size) {
   if (batch_size < 1) throw std::invalid_argument("evaluate_classifier: batch_size must be >= 1, got 0");
-  // Sorted by length so batches carry little padding; the metrics do not depend on the order.
-  std::vector<std::size_t> order(data.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return data.sequences[a].size() < data.sequences[b].size(); });
+  const std::vector<std::size_t> order = length_order(data.sequences);
   ClassifierBatch batch;
   StepBuffers buffers;
   Rng rng(0);  // inference draws nothing
@@ -294,15 +230,13 @@ struct ClassifierTrainingRun::State {
   Rng order_rng, dropout_rng;
   ClassifierBatch batch;
   StepBuffers buffers;
-  // last_good: parameters of the latest step whose loss and gradients were finite; before_step:
-  // the parameters about to be used. Swapped after every successful step (no reallocation).
-  ParameterSnapshot last_good, before_step, best;
+  RunGuard guard;  // the last step's parameters with a finite loss
+  BestEpoch best;  // the lowest validation loss; early stopping
 
   TrainingResult result;
   bool finished = false;   // no more steps: schedule done, early stop, divergence or finish()
   bool finalised = false;  // finish() ran (or divergence): the model holds its final parameters
   double best_loss = std::numeric_limits<double>::infinity();
-  std::size_t epochs_without_improvement = 0;
   std::size_t examples_seen = 0;
   double active_seconds = 0;  // time spent inside step/end_epoch (pauses excluded)
 
@@ -327,7 +261,9 @@ struct ClassifierTrainingRun::State {
         schedule(LearningRateSchedule::from_name(c.schedule, schedule_config(c, batches_per_epoch * c.epochs))),
         optimizer(make_optimizer(c)),
         order_rng(c.seed, 0x0de5),
-        dropout_rng(c.seed, 0xd20f) {}
+        dropout_rng(c.seed, 0xd20f),
+        guard(m.parameters()),
+        best(c.early_stopping_patience) {}
 
   static ScheduleConfig schedule_config(const TrainerConfig& c, std::size_t total_steps) {
     ScheduleConfig out;
@@ -341,13 +277,27 @@ struct ClassifierTrainingRun::State {
   StepProgress record(const BatchStats& stats, Clock::time_point start);
 
   [[noreturn]] void diverged(const std::string& what) {
-    restore_snapshot(model.parameters(), last_good);
+    guard.restore(model.parameters());
     finished = finalised = true;
-    throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
-                             std::to_string(result.steps + 1) + " (" + what +
-                             "); the parameters of the last step with a finite loss were restored. Try a lower "
-                             "learning rate (now " +
-                             number_text(config.learning_rate) + ") or clip_norm > 0");
+    throw std::runtime_error(RunGuard::divergence_message(epoch, result.steps, what, config.learning_rate));
+  }
+
+  // The step epilogue of step() and apply_gradient(): snapshot the parameters about to change,
+  // run `update` (train_step or apply_gradients), turn a non-finite loss or gradient (or a layer
+  // refusing NaN/Inf input on the way, e.g. softmax's invalid_argument) into divergence. A
+  // ShapeError is a bug in the caller or the model, not divergence: it ends the run as it is.
+  template <class Update>
+  void guarded(Update&& update) {
+    optimizer->set_learning_rate(schedule.at(result.steps));
+    guard.before_step(model.parameters());
+    try {
+      update();
+    } catch (const ShapeError&) {
+      finished = finalised = true;
+      throw;
+    } catch (const std::exception& e) {
+      diverged(e.what());
+    }
   }
 };
 
@@ -367,7 +317,6 @@ ClassifierTrainingRun::ClassifierTrainingRun(SequenceClassifier& model, const Te
                                              const EncodedDataset& train, const EncodedDataset& validation,
                                              const TrainerConfig& config)
     : state_(std::make_unique<State>(model, pipeline, train, validation, checked(config, train, validation, model))) {
-  take_snapshot(model.parameters(), state_->last_good);
   state_->result.train_examples = train.size();
   state_->result.validation_examples = validation.size();
 }
@@ -391,7 +340,9 @@ const std::vector<std::size_t>& ClassifierTrainingRun::State::next_indices(const
     throw std::logic_error(std::string(who) + ": end_epoch() is due first");
   }
   if (!batches_drawn) {
-    batches = epoch_batches(train, config.batch_size, config.bucket_by_length, order_rng);
+    // Bucketing sorts windows of 50 batches by length and shuffles the batch order.
+    const EpochBatching how{config.batch_size, config.bucket_by_length ? 50u : 1u, config.bucket_by_length};
+    batches = epoch_batches(train.sequences, how, order_rng);
     batches_drawn = true;
   }
   return batches[next_batch];
@@ -399,7 +350,7 @@ const std::vector<std::size_t>& ClassifierTrainingRun::State::next_indices(const
 
 // Bookkeeping after a successful optimiser step: stats of the whole batch.
 StepProgress ClassifierTrainingRun::State::record(const BatchStats& stats, Clock::time_point start) {
-  std::swap(last_good, before_step);
+  guard.step_succeeded();
   ++next_batch;
   ++result.steps;
   loss_sum += static_cast<double>(stats.loss) * static_cast<double>(stats.count);
@@ -426,22 +377,10 @@ StepProgress ClassifierTrainingRun::step() {
   State& s = *state_;
   const Clock::time_point start = Clock::now();
   const std::vector<std::size_t>& indices = s.next_indices("ClassifierTrainingRun::step");
-  const ParameterList& params = s.model.parameters();
   gather_batch(s.train, indices.data(), indices.size(), s.pipeline.config().maxlen, s.pipeline.config().padding,
                s.batch);
-  s.optimizer->set_learning_rate(s.schedule.at(s.result.steps));
-  take_snapshot(params, s.before_step);
   BatchStats stats;
-  try {
-    stats = train_step(s.model, *s.optimizer, s.batch, s.config.clip_norm, s.dropout_rng, s.buffers);
-  } catch (const ShapeError&) {
-    s.finished = s.finalised = true;
-    throw;  // a bug in the caller or the model, not divergence
-  } catch (const std::exception& e) {
-    // train_step's non-finite loss/gradient (runtime_error), or a layer refusing NaN/Inf
-    // input on the way there (e.g. softmax's invalid_argument): the weights have blown up.
-    s.diverged(e.what());
-  }
+  s.guarded([&] { stats = train_step(s.model, *s.optimizer, s.batch, s.config.clip_norm, s.dropout_rng, s.buffers); });
   return s.record(stats, start);
 }
 
@@ -470,9 +409,7 @@ void ClassifierTrainingRun::shard_gradient(std::size_t shard, std::size_t shards
   std::fill(out, out + size, 0.f);
   if (first == last) return;
   // Every shard is padded to the whole batch's width, so the shards compute what the batch would.
-  std::size_t longest = 0;
-  for (std::size_t i : indices) longest = std::max(longest, s.train.sequences[i].size());
-  const std::size_t width = std::max<std::size_t>(1, std::min(longest, s.pipeline.config().maxlen));
+  const std::size_t width = padded_width(s.train.sequences, indices.data(), B, s.pipeline.config().maxlen);
   gather_batch(s.train, indices.data() + first, last - first, s.pipeline.config().maxlen, s.pipeline.config().padding,
                s.batch, width);
   const std::uint64_t key = (static_cast<std::uint64_t>(s.result.steps) << 24) ^ (shards << 12) ^ shard;
@@ -511,16 +448,7 @@ StepProgress ClassifierTrainingRun::apply_gradient(const float* sum, std::size_t
   stats.correct = static_cast<std::size_t>(std::max(0.f, at[1]));
   stats.count = B;
   if (!std::isfinite(stats.loss)) s.diverged("training diverged: the loss is not finite");
-  s.optimizer->set_learning_rate(s.schedule.at(s.result.steps));
-  take_snapshot(params, s.before_step);
-  try {
-    stats.grad_norm = apply_gradients(s.model, *s.optimizer, s.config.clip_norm);
-  } catch (const ShapeError&) {
-    s.finished = s.finalised = true;
-    throw;
-  } catch (const std::exception& e) {
-    s.diverged(e.what());
-  }
+  s.guarded([&] { stats.grad_norm = apply_gradients(s.model, *s.optimizer, s.config.clip_norm); });
   return s.record(stats, start);
 }
 
@@ -538,17 +466,14 @@ const EpochProgress& ClassifierTrainingRun::end_epoch() {
     progress.has_validation = true;
     progress.validation = evaluate_classifier(s.model, s.pipeline, s.validation);
     if (!std::isfinite(progress.validation.loss)) s.diverged("the validation loss is not finite");
-    if (progress.validation.loss < s.best_loss) {
+    const bool improved = progress.validation.loss < s.best_loss;
+    if (improved) {
       s.best_loss = progress.validation.loss;
       s.result.best_epoch = static_cast<int>(s.epoch);
       s.result.best_validation = progress.validation;
-      take_snapshot(s.model.parameters(), s.best);
-      s.epochs_without_improvement = 0;
-    } else if (s.config.early_stopping_patience > 0 &&
-               ++s.epochs_without_improvement >= s.config.early_stopping_patience) {
-      s.result.early_stopped = true;
-      stop = true;
     }
+    stop = s.best.judge(improved, s.epoch, s.model.parameters());
+    if (stop) s.result.early_stopped = true;
   }
   const double seconds = seconds_since(start);
   s.active_seconds += seconds;
@@ -571,7 +496,7 @@ const TrainingResult& ClassifierTrainingRun::finish(bool cancelled) {
   if (cancelled) s.result.cancelled = true;
   if (s.finalised) return s.result;
   s.finished = s.finalised = true;
-  if (s.result.best_epoch >= 0) restore_snapshot(s.model.parameters(), s.best);
+  s.best.restore(s.model.parameters());
   s.result.seconds = s.active_seconds;
   return s.result;
 }
@@ -597,10 +522,7 @@ std::vector<float> predict(SequenceClassifier& model, const TextPipeline& pipeli
   data.sequences.reserve(texts.size());
   for (const std::string& text : texts) data.sequences.push_back(pipeline.encode(text));
   data.labels.assign(texts.size(), 0);
-  std::vector<std::size_t> order(data.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return data.sequences[a].size() < data.sequences[b].size(); });
+  const std::vector<std::size_t> order = length_order(data.sequences);
   std::vector<float> out(texts.size());
   ClassifierBatch batch;
   Tensor1 logits;

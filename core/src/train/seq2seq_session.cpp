@@ -4,10 +4,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "attn/data/seq2seq_tasks.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/models/seq2seq.hpp"
-#include "attn/random.hpp"
 #include "attn/text/sequences.hpp"
 
 namespace attn {
@@ -92,20 +90,13 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
 
 Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config) : config_(config) {
   if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
-  TaskSplit split;
-  if (config_.task == "dates") {
-    split = make_date_split(config_.train_size, config_.test_size, DateTaskConfig{}, config_.seed);
-  } else if (config_.task == "reverse") {
-    split = make_digit_split(DigitTask::reverse, config_.train_size, config_.test_size, config_.min_len,
-                             config_.max_len, config_.test_min_len, config_.test_max_len, config_.seed);
-  } else if (config_.task == "parallel") {
+  if (config_.task == "parallel") {
     throw std::invalid_argument("Seq2SeqSession: task 'parallel' needs the pairs: pass the text of a TSV file");
-  } else {
+  }
+  if (config_.task != "dates" && config_.task != "reverse") {
     throw std::invalid_argument("Seq2SeqSession: task must be 'reverse' or 'dates', got '" + config_.task + "'");
   }
-  train_ = std::move(split.train);
-  test_ = std::move(split.test);
-  prepare(TokenLevel::character);
+  adopt(generate_seq2seq_data(data_spec()));
 }
 
 Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::uint8_t *tsv, std::size_t size,
@@ -115,38 +106,29 @@ Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::ui
     throw std::invalid_argument("Seq2SeqSession: a TSV file is for task 'parallel', not '" + config_.task + "'");
   }
   if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
-  std::vector<ParallelExample> pairs = load_parallel_text_bytes(tsv, size, name);
-  // As `attn train --task parallel` (cli/seq2seq_data.cpp): a side with no word tokens (e.g. a
-  // lone apostrophe) would give an empty sequence, so skip it; shuffle; hold out the last
-  // test_size pairs but never more than half of a small file.
-  const Seq2SeqVocabulary words(TokenLevel::word);
-  pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
-                             [&](const ParallelExample &e) {
-                               return words.split(e.source).empty() || words.split(e.target).empty();
-                             }),
-              pairs.end());
-  if (pairs.size() < 2) throw DataError(name, 0, "needs at least 2 pairs (training and held-out)");
-  Rng rng(config_.seed);
-  for (std::size_t i = pairs.size() - 1; i > 0; --i) {  // Fisher-Yates
-    std::swap(pairs[i], pairs[rng.below(static_cast<std::uint32_t>(i + 1))]);
-  }
-  const std::size_t test = std::min(config_.test_size, pairs.size() / 2);
-  test_.assign(pairs.end() - static_cast<std::ptrdiff_t>(test), pairs.end());
-  pairs.resize(pairs.size() - test);
   // train_size keeps its generated-task default (2000) unless set: a file is used up to it.
-  if (pairs.size() > config_.train_size) pairs.resize(config_.train_size);
-  train_ = std::move(pairs);
-  prepare(TokenLevel::word);
+  adopt(parallel_seq2seq_data(load_parallel_text_bytes(tsv, size, name), name, data_spec()));
 }
 
-void Seq2SeqSession::prepare(TokenLevel level) {
-  const bool words = level == TokenLevel::word;
-  vocabularies_ =
-      fit_vocabularies(train_, level, words ? config_.source_vocab : 1000, words ? config_.target_vocab : 1000);
-  train_ids_ = encode_pairs(train_, vocabularies_);
-  test_ids_ = encode_pairs(test_, vocabularies_);
-  config_.model.source_vocab = vocabularies_.source.size();
-  config_.model.target_vocab = vocabularies_.target.size();
+Seq2SeqDataSpec Seq2SeqSession::data_spec() const {
+  Seq2SeqDataSpec spec;
+  spec.task = config_.task;
+  spec.train_size = config_.train_size;
+  spec.test_size = config_.test_size;
+  spec.min_len = config_.min_len;
+  spec.max_len = config_.max_len;
+  spec.test_min_len = config_.test_min_len;
+  spec.test_max_len = config_.test_max_len;
+  spec.source_vocab = config_.source_vocab;
+  spec.target_vocab = config_.target_vocab;
+  spec.seed = config_.seed;
+  return spec;
+}
+
+void Seq2SeqSession::adopt(Seq2SeqData data) {
+  data_ = std::move(data);
+  config_.model.source_vocab = data_.vocabularies.source.size();
+  config_.model.target_vocab = data_.vocabularies.target.size();
   config_.model.max_source_len = 64;
   model_ = std::make_unique<Seq2SeqModel>(config_.model, config_.seed);
 }
@@ -155,7 +137,7 @@ Seq2SeqSession::~Seq2SeqSession() = default;
 
 void Seq2SeqSession::start_training() {
   run_.reset();
-  split_ = split_seq2seq_validation(train_ids_.sources, train_ids_.targets, config_.trainer.validation_split,
+  split_ = split_seq2seq_validation(data_.train_ids.sources, data_.train_ids.targets, config_.trainer.validation_split,
                                     config_.trainer.seed);
   run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
                                               split_.validation_sources, split_.validation_targets, config_.trainer);
@@ -179,15 +161,16 @@ const Seq2SeqHistory &Seq2SeqSession::history() const {
 }
 
 Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_t beam, std::size_t max_len) const {
-  const std::vector<int> source = vocabularies_.source.encode(text);
+  const std::vector<int> source = data_.vocabularies.source.encode(text);
   if (source.empty()) throw std::invalid_argument("Seq2SeqSession::translate: the text is empty");
   if (max_len == 0) max_len = decode_limit();
-  const Decoded decoded =
-      beam <= 1 ? model_->greedy(source, max_len) : model_->beam(source, beam, 0.6f, max_len).front();
+  const Translator &translator = *model_;
+  const Decoded decoded = beam <= 1 ? std::move(greedy_search(translator, source_row(source), max_len)[0])
+                                    : std::move(beam_search(translator, source, beam, 0.6f, max_len)[0]);
   Seq2SeqTranslation out;
-  out.output = vocabularies_.target.decode(decoded.tokens);
-  out.source_tokens = vocabularies_.source.tokens_of(source);
-  out.output_tokens = vocabularies_.target.tokens_of(decoded.tokens);
+  out.output = data_.vocabularies.target.decode(decoded.tokens);
+  out.source_tokens = data_.vocabularies.source.tokens_of(source);
+  out.output_tokens = data_.vocabularies.target.tokens_of(decoded.tokens);
   if (decoded.finished) out.output_tokens.push_back("<eos>");
   out.alignment.assign(decoded.alignment.begin(), decoded.alignment.end());
   out.log_prob = decoded.log_prob;
@@ -197,8 +180,8 @@ Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_
 
 std::size_t Seq2SeqSession::decode_limit() const {
   std::size_t longest = 0;
-  for (const auto &t : test_ids_.targets) longest = std::max(longest, t.size());
-  for (const auto &t : train_ids_.targets) longest = std::max(longest, t.size());
+  for (const auto &t : data_.test_ids.targets) longest = std::max(longest, t.size());
+  for (const auto &t : data_.train_ids.targets) longest = std::max(longest, t.size());
   return longest + 4;
 }
 
@@ -208,28 +191,30 @@ Seq2SeqEncoding Seq2SeqSession::encode_texts(const std::vector<std::string> &tex
   if (texts.empty()) throw std::invalid_argument(std::string(where) + ": no texts");
   std::vector<std::vector<std::int32_t>> ids;
   for (std::size_t i = 0; i < texts.size(); ++i) {
-    const std::vector<int> source = vocabularies_.source.encode(texts[i]);
+    const std::vector<int> source = data_.vocabularies.source.encode(texts[i]);
     if (source.empty()) throw std::invalid_argument(std::string(where) + ": text " + std::to_string(i) + " is empty");
     ids.emplace_back(source.begin(), source.end());
   }
   if (tokens != nullptr) {
     tokens->clear();
-    for (const auto &row : ids) tokens->push_back(vocabularies_.source.tokens_of({row.begin(), row.end()}));
+    for (const auto &row : ids) tokens->push_back(data_.vocabularies.source.tokens_of({row.begin(), row.end()}));
   }
   return model_->encode(pad_to_longest(ids, PadMode::post, kPadId).ids);
 }
 
 std::vector<std::string> Seq2SeqSession::target_tokens(const std::vector<int> &ids) const {
-  return vocabularies_.target.tokens_of(ids);
+  return data_.vocabularies.target.tokens_of(ids);
 }
 
-std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const { return vocabularies_.target.decode(ids); }
+std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const {
+  return data_.vocabularies.target.decode(ids);
+}
 
 Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
   if (which != "test" && which != "train") {
     throw std::invalid_argument("Seq2SeqSession::evaluate: which must be 'test' or 'train', got '" + which + "'");
   }
-  const EncodedPairs &pairs = which == "test" ? test_ids_ : train_ids_;
+  const EncodedPairs &pairs = which == "test" ? data_.test_ids : data_.train_ids;
   const std::size_t n = limit == 0 ? pairs.sources.size() : std::min(limit, pairs.sources.size());
   const Sequences sources(pairs.sources.begin(), pairs.sources.begin() + static_cast<std::ptrdiff_t>(n));
   const Sequences targets(pairs.targets.begin(), pairs.targets.begin() + static_cast<std::ptrdiff_t>(n));
@@ -239,11 +224,7 @@ Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t li
 }
 
 std::vector<std::uint8_t> Seq2SeqSession::save_model() const {
-  FlatJson extra;
-  extra.set("task", config_.task);
-  vocabularies_.source.write_json(extra, "source_");
-  vocabularies_.target.write_json(extra, "target_");
-  return save_seq2seq(*model_, extra.dump());
+  return save_seq2seq(*model_, seq2seq_extra_json(config_.task, data_.vocabularies));
 }
 
 void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
@@ -251,8 +232,7 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
   Seq2SeqModel loaded = load_seq2seq(bytes, &extra_json);
   ParallelVocabularies vocabularies;
   try {
-    const FlatJson extra = FlatJson::parse(extra_json);
-    vocabularies = {Seq2SeqVocabulary::read_json(extra, "source_"), Seq2SeqVocabulary::read_json(extra, "target_")};
+    vocabularies = read_seq2seq_vocabularies(extra_json);
   } catch (const std::exception &error) {
     throw std::invalid_argument(
         std::string("Seq2SeqSession::load_model: the file has no usable vocabularies (save it from this app or "
@@ -265,9 +245,9 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
   }
   // Nothing below throws (bar allocation): the session changes only once the file is accepted.
   run_.reset();
-  vocabularies_ = std::move(vocabularies);
-  train_ids_ = encode_pairs(train_, vocabularies_);
-  test_ids_ = encode_pairs(test_, vocabularies_);
+  data_.vocabularies = std::move(vocabularies);
+  data_.train_ids = encode_pairs(data_.train, data_.vocabularies);
+  data_.test_ids = encode_pairs(data_.test, data_.vocabularies);
   config_.model = loaded.config();
   model_ = std::make_unique<Seq2SeqModel>(std::move(loaded));
 }

@@ -1,29 +1,22 @@
 #include "attn/train/seq2seq_trainer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "attn/optim/adam.hpp"
 #include "attn/optim/clip.hpp"
+#include "attn/text/sequences.hpp"
+#include "attn/train/batching.hpp"
+#include "attn/train/run_guard.hpp"
 
 namespace attn {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-std::string number_text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
+using Clock = RunClock;
 
 [[noreturn]] void fail_config(const char *field, const char *rule, const std::string &value) {
   throw std::invalid_argument(std::string("Seq2SeqTrainerConfig: ") + field + " must be " + rule + ", got " + value);
@@ -31,22 +24,16 @@ std::string number_text(double value) {
 
 // rows[indices] -> [B, max(1, longest)] padded 'post' with PAD.
 void gather(const Sequences &rows, const std::size_t *indices, std::size_t count, TokenIds &out) {
-  std::size_t width = 1;
-  for (std::size_t i = 0; i < count; ++i) width = std::max(width, rows[indices[i]].size());
-  ensure_shape(out, std::array<std::size_t, 2>{count, width});
-  std::fill(out.begin(), out.end(), kPadId);
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::vector<int> &row = rows[indices[i]];
-    std::copy(row.begin(), row.end(), out.data() + i * width);
-  }
+  gather_padded(rows, indices, count, padded_width(rows, indices, count), PadMode::post, out, nullptr);
 }
 
-void check_data(const Seq2SeqModel &model, const Sequences &sources, const Sequences &targets, const char *which) {
+void check_data(const TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
+                const char *which) {
   if (sources.size() != targets.size()) {
     throw std::invalid_argument(std::string("train_seq2seq: ") + which + " set has " + std::to_string(sources.size()) +
                                 " sources but " + std::to_string(targets.size()) + " targets");
   }
-  const auto vs = static_cast<int>(model.config().source_vocab), vt = static_cast<int>(model.config().target_vocab);
+  const auto vs = static_cast<int>(model.source_vocab()), vt = static_cast<int>(model.target_vocab());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     for (int id : sources[i]) {
       if (id < 0 || id >= vs) {
@@ -68,33 +55,8 @@ void check_data(const Seq2SeqModel &model, const Sequences &sources, const Seque
   }
 }
 
-// Shuffled batches of similar source length: shuffle, sort windows of `window` batches by
-// length, cut them into batches, shuffle the batch order.
-std::vector<std::vector<std::size_t>> epoch_batches(const Sequences &sources, std::size_t batch, std::size_t window,
-                                                    Rng &rng) {
-  const std::size_t n = sources.size();
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
-  const std::size_t span = batch * window;
-  for (std::size_t begin = 0; window > 1 && begin < n; begin += span) {
-    const auto first = order.begin() + static_cast<std::ptrdiff_t>(begin);
-    const auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(n, begin + span));
-    std::stable_sort(first, last, [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
-  }
-  std::vector<std::vector<std::size_t>> batches;
-  for (std::size_t begin = 0; begin < n; begin += batch) {
-    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                         order.begin() + static_cast<std::ptrdiff_t>(std::min(n, begin + batch)));
-  }
-  for (std::size_t i = batches.size(); i > 1; --i) {
-    std::swap(batches[i - 1], batches[rng.below(static_cast<std::uint32_t>(i))]);
-  }
-  return batches;
-}
-
 // Teacher-forced mean token loss over a whole set (weighted by each batch's token count).
-double dataset_loss(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets, std::size_t batch) {
+double dataset_loss(TrainableTranslator &model, const Sequences &sources, const Sequences &targets, std::size_t batch) {
   TokenIds src, tgt;
   std::vector<std::size_t> indices(sources.size());
   std::iota(indices.begin(), indices.end(), 0);
@@ -149,7 +111,7 @@ float Seq2SeqTrainerConfig::teacher_forcing_at(std::size_t epoch) const {
   return teacher_forcing_start + (teacher_forcing_end - teacher_forcing_start) * f;
 }
 
-Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqMetrics evaluate_seq2seq(const Translator &translator, const Sequences &sources, const Sequences &targets,
                                 std::size_t max_len, std::size_t batch) {
   if (sources.size() != targets.size()) {
     throw std::invalid_argument("evaluate_seq2seq: " + std::to_string(sources.size()) + " sources but " +
@@ -157,10 +119,7 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model, const Sequences &sour
   }
   if (batch == 0) throw std::invalid_argument("evaluate_seq2seq: batch must be >= 1, got 0");
   // Decode in order of source length so each batch pads little.
-  std::vector<std::size_t> order(sources.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
+  const std::vector<std::size_t> order = length_order(sources);
   Seq2SeqMetrics m;
   std::map<std::size_t, Seq2SeqLengthMetrics> by_length;
   std::size_t exact = 0, hits = 0, positions = 0;
@@ -168,7 +127,7 @@ Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel &model, const Sequences &sour
   for (std::size_t begin = 0; begin < order.size(); begin += batch) {
     const std::size_t count = std::min(batch, order.size() - begin);
     gather(sources, order.data() + begin, count, src);
-    const std::vector<Decoded> decoded = model.greedy_batch(src, max_len);
+    const std::vector<Decoded> decoded = greedy_search(translator, src, max_len);
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t index = order[begin + i];
       const std::vector<int> &gold = targets[index];  // BOS y EOS
@@ -204,7 +163,7 @@ Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences 
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   Rng rng(seed, 0x5011);
-  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
+  rng.shuffle(order);
   const auto held = static_cast<std::size_t>(std::lround(static_cast<double>(share) * n));
   std::vector<std::size_t> train_idx(order.begin(), order.end() - static_cast<std::ptrdiff_t>(held));
   std::vector<std::size_t> val_idx(order.end() - static_cast<std::ptrdiff_t>(held), order.end());
@@ -223,17 +182,18 @@ Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences 
 }
 
 struct Seq2SeqTrainingRun::State {
-  Seq2SeqModel &model;
+  TrainableTranslator &model;
   const Sequences &sources, &targets, &validation_sources, &validation_targets;
   Seq2SeqTrainerConfig config;
   std::size_t max_decode = 0;
   Adam optimizer;
   Rng order_rng, forcing_rng;
   TokenIds src, tgt;
-  ParameterSnapshot last_good, before_step, best;
+  RunGuard guard;  // the last step's parameters with a finite loss
+  BestEpoch best;  // by validation exact match, token accuracy, loss; early stopping
   Seq2SeqHistory history;
   Seq2SeqEpochProgress best_progress, last_epoch;
-  std::size_t epochs_without_improvement = 0, examples_seen = 0;
+  std::size_t examples_seen = 0;
   Clock::time_point start, epoch_start;
   // The current epoch: its batches, the next one to step, its loss sum over
   // target tokens.
@@ -243,7 +203,7 @@ struct Seq2SeqTrainingRun::State {
   float ratio = 1;
   bool finished = false, finalised = false;
 
-  State(Seq2SeqModel &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
+  State(TrainableTranslator &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
         const Seq2SeqTrainerConfig &c)
       : model(m),
         sources(s),
@@ -253,30 +213,27 @@ struct Seq2SeqTrainingRun::State {
         config(c),
         optimizer(c.learning_rate),
         order_rng(c.seed, 0x0de5),
-        forcing_rng(c.seed, 0xf0ce) {}
+        forcing_rng(c.seed, 0xf0ce),
+        guard(m.parameters()),
+        best(c.early_stopping_patience) {}
 
   void begin_epoch() {
     epoch_start = Clock::now();
     ratio = config.teacher_forcing_at(epoch);
-    batches = epoch_batches(sources, config.batch, config.bucket_window, order_rng);
+    batches = epoch_batches(sources, {config.batch, config.bucket_window, true}, order_rng);
     next_batch = 0;
     loss_sum = 0;
     tokens = 0;
   }
 
   [[noreturn]] void diverged(const std::string &what) {
-    restore_snapshot(model.parameters(), last_good);
+    guard.restore(model.parameters());
     finished = finalised = true;
-    throw std::runtime_error("training diverged at epoch " + std::to_string(epoch + 1) + ", step " +
-                             std::to_string(history.steps + 1) + " (" + what +
-                             "); the parameters of the last step with a finite loss were restored. "
-                             "Try a lower "
-                             "learning rate (now " +
-                             number_text(config.learning_rate) + ") or clip_norm > 0");
+    throw std::runtime_error(RunGuard::divergence_message(epoch, history.steps, what, config.learning_rate));
   }
 };
 
-Seq2SeqTrainingRun::Seq2SeqTrainingRun(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqTrainingRun::Seq2SeqTrainingRun(TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
                                        const Sequences &validation_sources, const Sequences &validation_targets,
                                        const Seq2SeqTrainerConfig &config) {
   config.validate();
@@ -289,7 +246,6 @@ Seq2SeqTrainingRun::Seq2SeqTrainingRun(Seq2SeqModel &model, const Sequences &sou
   if (s.max_decode == 0) {
     for (const auto &t : validation_targets) s.max_decode = std::max(s.max_decode, t.size());  // n + 2 = |BOS y EOS|
   }
-  take_snapshot(model.parameters(), s.last_good);
   s.history.train_examples = sources.size();
   s.history.validation_examples = validation_sources.size();
   s.start = Clock::now();
@@ -321,7 +277,7 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   const std::vector<std::size_t> &indices = s.batches[s.next_batch++];
   gather(s.sources, indices.data(), indices.size(), s.src);
   gather(s.targets, indices.data(), indices.size(), s.tgt);
-  take_snapshot(params, s.before_step);
+  s.guard.before_step(params);
   zero_grads(params);
   float loss = 0;
   try {
@@ -336,7 +292,7 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
       s.config.clip_norm > 0 ? clip_grad_norm(params, s.config.clip_norm) : static_cast<float>(grad_norm(params));
   if (!std::isfinite(norm)) s.diverged("the gradient norm is " + number_text(norm));
   s.optimizer.step(params);
-  std::swap(s.last_good, s.before_step);
+  s.guard.step_succeeded();
   ++s.history.steps;
   std::size_t count = 0;
   for (std::size_t i : indices) count += s.targets[i].size() - 1;
@@ -365,16 +321,13 @@ const Seq2SeqEpochProgress &Seq2SeqTrainingRun::end_epoch() {
     progress.validation_loss = dataset_loss(s.model, s.validation_sources, s.validation_targets, 256);
     if (!std::isfinite(progress.validation_loss)) s.diverged("the validation loss is not finite");
     progress.validation = evaluate_seq2seq(s.model, s.validation_sources, s.validation_targets, s.max_decode);
-    if (s.history.best_epoch < 0 || better(progress, s.best_progress)) {
+    const bool improved = s.history.best_epoch < 0 || better(progress, s.best_progress);
+    if (improved) {
       s.best_progress = progress;
       s.history.best_epoch = static_cast<int>(s.epoch);
-      take_snapshot(s.model.parameters(), s.best);
-      s.epochs_without_improvement = 0;
-    } else if (s.config.early_stopping_patience > 0 &&
-               ++s.epochs_without_improvement >= s.config.early_stopping_patience) {
-      s.history.early_stopped = true;
-      stop = true;
     }
+    stop = s.best.judge(improved, s.epoch, s.model.parameters());
+    if (stop) s.history.early_stopped = true;
   }
   progress.seconds = seconds_since(s.epoch_start);
   s.history.epochs.push_back(progress);
@@ -393,12 +346,12 @@ const Seq2SeqHistory &Seq2SeqTrainingRun::finish(bool cancelled) {
   if (s.finalised) return s.history;
   s.finished = s.finalised = true;
   s.history.cancelled = cancelled;
-  if (s.history.best_epoch >= 0) restore_snapshot(s.model.parameters(), s.best);
+  s.best.restore(s.model.parameters());
   s.history.seconds = seconds_since(s.start);
   return s.history;
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
                              const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
   config.validate();
   if (sources.size() != targets.size()) check_data(model, sources, targets, "training");
@@ -407,7 +360,7 @@ Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, cons
                        split.validation_targets, config, callbacks);
 }
 
-Seq2SeqHistory train_seq2seq(Seq2SeqModel &model, const Sequences &sources, const Sequences &targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator &model, const Sequences &sources, const Sequences &targets,
                              const Sequences &validation_sources, const Sequences &validation_targets,
                              const Seq2SeqTrainerConfig &config, const Seq2SeqCallbacks &callbacks) {
   Seq2SeqTrainingRun run(model, sources, targets, validation_sources, validation_targets, config);

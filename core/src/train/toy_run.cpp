@@ -110,9 +110,8 @@ std::vector<float> ToyRun::run_steps(std::size_t max_steps) {
   State& s = *state_;
   std::vector<float> out;
   while (out.size() < max_steps && !finished()) {
-    if (s.cursor + s.batch_size > s.order.size()) {  // new epoch: Fisher–Yates shuffle
-      for (std::size_t i = s.order.size(); i > 1; --i)
-        std::swap(s.order[i - 1], s.order[s.rng.below(static_cast<std::uint32_t>(i))]);
+    if (s.cursor + s.batch_size > s.order.size()) {  // new epoch
+      s.rng.shuffle(s.order);
       s.cursor = 0;
     }
     make_batch(s.train, s.order.data() + s.cursor, s.batch_size, s.config.padding, s.batch);

@@ -31,9 +31,9 @@
 //   * input_feeding only with luong is read (ignored otherwise); score is ignored for none.
 //   Because Ds = Dh = 2U, dot and scaled_dot never fail on sizes.
 //
-// Decoding: greedy and beam search never emit PAD or BOS (their log-probabilities still come
-// from the softmax over all Vt tokens). At most max_len decoder steps run; a hypothesis that has
-// not produced EOS by then is returned as it is (its tokens, no EOS). Beam search ranks finished
+// Decoding: greedy and beam search (models/translator.hpp, written once for every translator) never emit PAD or BOS
+// (their log-probabilities still come from the softmax over all Vt tokens). At most max_len decoder steps run; a
+// hypothesis that has not produced EOS by then is returned as it is (its tokens, no EOS). Beam search ranks finished
 // hypotheses by the GNMT length penalty (Wu et al. 2016):
 //   score = log_prob / ((5 + len) / 6)^alpha,  len = decoder steps taken (tokens, + 1 with EOS);
 // alpha = 0 ranks by log_prob. See beam() for the search itself.
@@ -50,19 +50,18 @@
 
 #include "attn/attention/scores.hpp"
 #include "attn/layers/parameter.hpp"
+#include "attn/models/sequence_encoder.hpp"
+#include "attn/models/translator.hpp"
 #include "attn/random.hpp"
 #include "attn/tensor.hpp"
 
 namespace attn {
 
-constexpr std::int32_t kPadId = 0, kBosId = 1, kEosId = 2, kUnkId = 3;
-
-enum class CellKind { lstm, gru };
+// kPadId .. kUnkId, Decoded and the searches are models/translator.hpp's; CellKind is
+// models/sequence_encoder.hpp's.
 enum class AttentionForm { none, bahdanau, luong };
 
-const char* cell_kind_name(CellKind kind);              // "lstm", "gru"
-CellKind cell_kind_from_name(const std::string& name);  // throws std::invalid_argument
-const char* attention_form_name(AttentionForm form);    // "none", "bahdanau", "luong"
+const char* attention_form_name(AttentionForm form);  // "none", "bahdanau", "luong"
 AttentionForm attention_form_from_name(const std::string& name);
 
 struct Seq2SeqConfig {
@@ -81,15 +80,6 @@ struct Seq2SeqConfig {
   // Flat JSON with "model": "seq2seq" and every field; from_json validates.
   std::string to_json() const;
   static Seq2SeqConfig from_json(const std::string& json);
-};
-
-struct Decoded {
-  std::vector<int> tokens;  // without BOS / EOS
-  float log_prob = 0;       // Σ log p of the emitted tokens, EOS included when it was emitted
-  bool finished = false;    // EOS was emitted (false: stopped at max_len)
-  // [rows, Tx]: attention weights of every decoder step, rows = tokens.size() (+ 1 for the EOS
-  // step when finished); shape [0, 0] for AttentionForm::none.
-  Tensor2 alignment;
 };
 
 // The decoder one step at a time, for attention computed outside the model (the course's
@@ -120,18 +110,21 @@ struct Seq2SeqStep {
   std::vector<std::int32_t> tokens;  // [B] the greedy choice: best_emittable_token of each row
 };
 
-class Seq2SeqModel {
+// A TrainableTranslator (models/translator.hpp): greedy(), greedy_batch() and beam() are
+// greedy_search and beam_search over it, and train/seq2seq_trainer.hpp trains it through the
+// interface.
+class Seq2SeqModel final : public TrainableTranslator {
  public:
   // Validates `config`; draws every initial weight from Rng(seed).
   Seq2SeqModel(const Seq2SeqConfig& config, std::uint64_t seed);
-  ~Seq2SeqModel();
+  ~Seq2SeqModel() override;
   Seq2SeqModel(Seq2SeqModel&&) noexcept;
   Seq2SeqModel& operator=(Seq2SeqModel&&) noexcept;
 
   const Seq2SeqConfig& config() const;
   // Names: "source_embedding.weight", "encoder.{forward,backward}.*", "init.{w,b}",
   // "target_embedding.weight", "decoder.*", "attention.*" (not for none), "output.{w,b}".
-  ParameterList& parameters();
+  ParameterList& parameters() override;
   const ParameterList& parameters() const;  // the same views (values stay writable)
 
   // source [B, Tx] (ids < Vs), target [B, Ty] (ids < Vt, Ty >= 2) -> mean token cross-entropy
@@ -140,9 +133,9 @@ class Seq2SeqModel {
   // the gold token target[b, t] with probability ratio, else the argmax of the model's previous
   // logits (never PAD / BOS), drawn as rng.uniform() < ratio per (t, b); ratio 1 and 0 draw
   // nothing. Sampled inputs are constants for the gradient (scheduled sampling, Bengio et al. 2015).
-  float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng);
+  float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng) override;
   // Forward only, teacher forced: the same loss, no gradients.
-  float loss(const TokenIds& source, const TokenIds& target);
+  float loss(const TokenIds& source, const TokenIds& target) override;
   // Forward only with train_batch's scheduled sampling (same draws from rng): the function whose
   // gradient train_batch computes, for gradient checks at ratio < 1.
   float loss(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng);
@@ -177,14 +170,19 @@ class Seq2SeqModel {
   // scores(additive, ...) and scores(concat, ...) give attend()'s scores before the softmax.
   ScoreParams alignment_parameters() const;
 
+  // Translator: a decoding holds the encoder's outputs and the decoder state (seq2seq_search.cpp).
+  std::size_t source_vocab() const override;
+  std::size_t target_vocab() const override;
+  bool attends() const override;  // attention is not 'none'
+  std::unique_ptr<Decoding> start(const TokenIds& source) const override;
+  const Tensor2* step(Decoding& decoding, const std::int32_t* previous, Tensor2& logits) const override;
+  void reorder(Decoding& decoding, const std::vector<std::size_t>& parents) const override;
+
   struct Impl;
 
  private:
   std::unique_ptr<Impl> impl_;
 };
-
-// GNMT length-penalised score: log_prob / ((5 + length) / 6)^alpha.
-float length_penalised_score(float log_prob, std::size_t length, float alpha);
 
 // The model file (io/model_file.hpp): config JSON (with `extra_json`, any text, stored as the
 // string field "extra") and every parameter.

@@ -20,13 +20,10 @@
 #include "attn/layers/dropout.hpp"
 #include "attn/layers/embedding.hpp"
 #include "attn/layers/parameter.hpp"
+#include "attn/models/sequence_encoder.hpp"
 #include "attn/random.hpp"
 
 namespace attn {
-
-class MultiHeadSelfAttention;
-struct MultiHeadAttentionCache;
-class LearnedPositionalEncoding;
 
 enum class EncoderKind { bilstm, bigru, transformer };
 enum class PoolingKind { attention, last, mean };
@@ -59,26 +56,6 @@ const char* encoder_kind_name(EncoderKind kind);
 EncoderKind encoder_kind_from_name(const std::string& name);
 const char* pooling_kind_name(PoolingKind kind);
 PoolingKind pooling_kind_from_name(const std::string& name);
-
-// The encoder between the embedding and the pooling (internal interface; see .cpp).
-class SequenceEncoder {
- public:
-  virtual ~SequenceEncoder() = default;
-  // x [B, T, E], mask [B, T] -> h [B, T, Dh]; final_state [B, Dh] for recurrent encoders.
-  virtual void forward(const Tensor3& x, const Mask2& mask, bool training, Rng& rng, Tensor3& h,
-                       Tensor2& final_state) = 0;
-  // dh [B, T, Dh], dfinal [B, Dh] or null -> dx [B, T, E]; parameter gradients accumulate.
-  virtual void backward(const Tensor3& dh, const Tensor2* dfinal, Tensor3& dx) = 0;
-  virtual void parameters(ParameterList& out, const std::string& prefix) = 0;
-  virtual std::size_t output_dim() const = 0;
-  // Self-attention weights of Transformer block `layer` from the last forward: [B, H, T, T].
-  virtual const Tensor4* self_attention(std::size_t layer) const;
-  // Inference what-ifs (analysis/transformer_inspect.hpp); null / no-op for recurrent encoders.
-  virtual MultiHeadSelfAttention* attention_layer(std::size_t layer);
-  virtual const MultiHeadAttentionCache* attention_cache(std::size_t layer) const;
-  virtual const LearnedPositionalEncoding* learned_positional() const;
-  virtual void set_causal(bool causal);
-};
 
 class SequenceClassifier {
  public:

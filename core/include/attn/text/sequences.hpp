@@ -32,6 +32,17 @@ PaddedBatch pad_sequences(const std::vector<std::vector<std::int32_t>>& seqs, st
 PaddedBatch pad_to_longest(const std::vector<std::vector<std::int32_t>>& seqs, PadMode padding = PadMode::pre,
                            std::int32_t value = 0);
 
+// The batch gather every trainer uses (the classifier, the seq2seq model, the toy tasks): rows
+// seqs[indices[0..B)] -> ids [B, T] (and mask [B, T] when not null), value 0 (PAD) elsewhere. A
+// row longer than T keeps its LAST T ids (pad_sequences' default truncation); padding 'pre' puts
+// the ids at the end of the row, 'post' at its start. Reuses the buffers when the shape repeats.
+// Throws ShapeError for an index outside seqs.
+void gather_padded(const std::vector<std::vector<std::int32_t>>& seqs, const std::size_t* indices, std::size_t count,
+                   std::size_t width, PadMode padding, TokenIds& ids, Mask2* mask);
+// The width of such a batch: min(longest row, maxlen), at least 1.
+std::size_t padded_width(const std::vector<std::vector<std::int32_t>>& seqs, const std::size_t* indices,
+                         std::size_t count, std::size_t maxlen = static_cast<std::size_t>(-1));
+
 // Length of each sequence: N ragged lists -> [N].
 std::vector<std::size_t> sequence_lengths(const std::vector<std::vector<std::int32_t>>& seqs);
 

@@ -25,6 +25,13 @@ class TextError : public std::runtime_error {
 // (offset untouched) for valid text.
 bool find_invalid_utf8(std::string_view text, std::size_t& offset);
 
+// The one wording of ill-formed UTF-8, used by validate_utf8 and by every file loader (which
+// add where and "; save the file as UTF-8"): "invalid UTF-8 (byte 0xNN at column C)" for the
+// first ill-formed sequence, C counting code points from 1 on its line (everything before the bad
+// byte is valid, so the column matches what an editor shows). `line` receives first_line plus the
+// line breaks before the bad byte. Returns "" (line untouched) for valid text.
+std::string invalid_utf8_message(std::string_view text, std::size_t first_line, std::size_t& line);
+
 // Throws TextError "<source>:<line>: invalid UTF-8 (byte 0xNN at column C)" for the first
 // ill-formed sequence. `text` starts on line `first_line` of `source` (so a caller validating one
 // record of a bigger file gets the file's line number). C counts code points from 1: everything

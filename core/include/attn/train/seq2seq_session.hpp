@@ -1,9 +1,8 @@
-// A seq2seq workspace for the browser: it generates a built-in task's data
-// (dates or digit reversal, data/seq2seq_tasks.hpp), fits the character
-// vocabularies, builds the model and trains it in chunks of optimiser steps so
-// a caller (the browser worker) can pause, resume or cancel between chunks.
-// Training is train_seq2seq's, step for step: both drive Seq2SeqTrainingRun
-// (train/seq2seq_trainer.hpp) on the same validation split.
+// A seq2seq workspace for the browser: it prepares a task's data with the pipeline the CLI uses
+// (data/seq2seq_data.hpp: dates, digit reversal or a TSV file's pairs), builds the model and trains it in chunks of
+// optimiser steps so a caller (the browser worker) can pause, resume or cancel between chunks. Training is
+// train_seq2seq's, step for step: both drive Seq2SeqTrainingRun (train/seq2seq_trainer.hpp) on the same validation
+// split.
 //
 // Legend: Tx source tokens, Ty output tokens (EOS included when emitted), N
 // examples.
@@ -15,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/data/parallel_text.hpp"
+#include "attn/data/seq2seq_data.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
 #include "attn/train/step_chunks.hpp"
 
@@ -81,9 +80,9 @@ class Seq2SeqSession {
 
   const Seq2SeqSessionConfig &config() const { return config_; }
   const Seq2SeqModel &model() const { return *model_; }
-  const ParallelVocabularies &vocabularies() const { return vocabularies_; }
-  const std::vector<ParallelExample> &train_set() const { return train_; }
-  const std::vector<ParallelExample> &test_set() const { return test_; }
+  const ParallelVocabularies &vocabularies() const { return data_.vocabularies; }
+  const std::vector<ParallelExample> &train_set() const { return data_.train; }
+  const std::vector<ParallelExample> &test_set() const { return data_.test; }
 
   // Starts a run from the model's current parameters (replacing a previous
   // run), holding out config.trainer.validation_split of the training pairs.
@@ -128,12 +127,12 @@ class Seq2SeqSession {
   void load_model(const std::vector<std::uint8_t> &bytes);
 
  private:
-  void prepare(TokenLevel level);
+  // The data pipeline's spec from the config, and taking its data (and a fresh model) in.
+  Seq2SeqDataSpec data_spec() const;
+  void adopt(Seq2SeqData data);
 
   Seq2SeqSessionConfig config_;
-  std::vector<ParallelExample> train_, test_;
-  ParallelVocabularies vocabularies_;
-  EncodedPairs train_ids_, test_ids_;
+  Seq2SeqData data_;  // pairs, vocabularies, ids (data/seq2seq_data.hpp, as the CLI's)
   std::unique_ptr<Seq2SeqModel> model_;
   Seq2SeqSplit split_;  // the run borrows it
   std::unique_ptr<Seq2SeqTrainingRun> run_;

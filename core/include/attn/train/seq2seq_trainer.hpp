@@ -1,7 +1,10 @@
-// Training and evaluating a Seq2SeqModel: a held-out validation share (or an external validation
+// Training and evaluating any TrainableTranslator (models/translator.hpp; the RNN Seq2SeqModel of
+// models/seq2seq.hpp is one): a held-out validation share (or an external validation
 // set), per-epoch shuffling with length bucketing, Adam with global-norm clipping, scheduled
 // teacher forcing, early stopping on validation exact match (best parameters restored) and
-// divergence handling, with progress callbacks that can cancel.
+// divergence handling, with progress callbacks that can cancel. The batches, the run guard and the
+// best-epoch bookkeeping are the training kit's (train/batching.hpp, train/run_guard.hpp), shared
+// with the classifier's trainer.
 //
 // Legend: N examples, B batch, Tx / Ty the longest source / target of one batch (each batch is
 // padded 'post' with PAD to its own longest sequence).
@@ -57,9 +60,10 @@ struct Seq2SeqMetrics {
   std::vector<Seq2SeqLengthMetrics> by_source_length;  // ascending source length
 };
 
-// Greedy-decodes every source (batches of `batch`, at most max_len steps) and compares with
-// targets [BOS y EOS]. Throws std::invalid_argument when the counts differ.
-Seq2SeqMetrics evaluate_seq2seq(const Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+// Greedy-decodes every source with any translator (greedy_search, models/translator.hpp; batches
+// of `batch`, at most max_len steps) and compares with targets [BOS y EOS]. Throws
+// std::invalid_argument when the counts differ.
+Seq2SeqMetrics evaluate_seq2seq(const Translator& translator, const Sequences& sources, const Sequences& targets,
                                 std::size_t max_len, std::size_t batch = 256);
 
 struct Seq2SeqStepProgress {
@@ -112,7 +116,7 @@ class Seq2SeqTrainingRun {
  public:
   // Validates `config` and the data (exceptions as train_seq2seq); the
   // validation set may be empty.
-  Seq2SeqTrainingRun(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+  Seq2SeqTrainingRun(TrainableTranslator& model, const Sequences& sources, const Sequences& targets,
                      const Sequences& validation_sources, const Sequences& validation_targets,
                      const Seq2SeqTrainerConfig& config);
   ~Seq2SeqTrainingRun();
@@ -155,10 +159,10 @@ class Seq2SeqTrainingRun {
 // restores the parameters of the last finite step and throws std::runtime_error ("training
 // diverged at epoch E, step S ..."). Throws std::invalid_argument for a bad config, no training
 // examples, a target that is not BOS .. EOS, or ids outside the model's vocabularies.
-Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator& model, const Sequences& sources, const Sequences& targets,
                              const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks = {});
 // The same with an explicit validation set (validation_split is ignored; it may be empty).
-Seq2SeqHistory train_seq2seq(Seq2SeqModel& model, const Sequences& sources, const Sequences& targets,
+Seq2SeqHistory train_seq2seq(TrainableTranslator& model, const Sequences& sources, const Sequences& targets,
                              const Sequences& validation_sources, const Sequences& validation_targets,
                              const Seq2SeqTrainerConfig& config, const Seq2SeqCallbacks& callbacks = {});
 

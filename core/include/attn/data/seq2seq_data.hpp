@@ -1,0 +1,64 @@
+// The data of a seq2seq run, prepared once for every caller (the CLI's `attn train --task ...`
+// and the page's Seq2SeqSession): the training and held-out pairs, their vocabularies and id
+// sequences, and the vocabularies' record in a model file's extra JSON.
+//   dates     generated (data/seq2seq_tasks.hpp), 1950..2049, character level
+//   reverse, sort, copy   generated digit strings, character level
+//   parallel  pairs read from a "source<TAB>target[<TAB>...]" file (data/parallel_text.hpp):
+//             pairs without word tokens dropped, shuffled by the seed (Rng::shuffle), the last
+//             test_size pairs — at most half — held out; word level (text/seq2seq_vocabulary.hpp
+//             says why)
+// Legend: N pairs, Tx source tokens, Ty target tokens (BOS .. EOS).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/data/parallel_text.hpp"
+#include "attn/data/seq2seq_tasks.hpp"
+
+namespace attn {
+
+struct Seq2SeqDataSpec {
+  std::string task = "reverse";  // dates | reverse | sort | copy | parallel
+  std::size_t train_size = 0;    // generated: pairs (>= 1); parallel: at most this many, 0 = every pair
+  std::size_t test_size = 1000;
+  std::size_t min_len = 5, max_len = 20;                 // digit tasks, training lengths
+  std::size_t test_min_len = 5, test_max_len = 20;       // digit tasks, held-out lengths
+  std::size_t source_vocab = 8000, target_vocab = 8000;  // parallel: most frequent words (+4 reserved)
+  std::uint64_t seed = 1;
+};
+
+struct Seq2SeqData {
+  std::vector<ParallelExample> train, test;
+  ParallelVocabularies vocabularies;
+  EncodedPairs train_ids, test_ids;  // N × [Tx] sources, N × [Ty] targets
+  std::string description;           // one line for the user: where the pairs came from
+};
+
+// A generated task (dates | reverse | sort | copy): its pairs, vocabularies and ids. Throws
+// std::invalid_argument for another task name (the digit tasks' message) or a bad size.
+Seq2SeqData generate_seq2seq_data(const Seq2SeqDataSpec& spec);
+
+// Task parallel from pairs already loaded from the file called `name`: drops pairs without word
+// tokens (e.g. a lone apostrophe), shuffles, holds out, caps the training pairs at train_size
+// (0 = no cap), fits word vocabularies and encodes. Throws DataError "<name>:0: needs at least 2
+// pairs (training and held-out)" when fewer than 2 pairs are left.
+Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std::string& name,
+                                  const Seq2SeqDataSpec& spec);
+
+// Fits the vocabularies on split.train (character level: at most 1000 tokens; word level: the
+// spec's sizes) and encodes both parts. The two functions above end here.
+Seq2SeqData encode_seq2seq_data(TaskSplit split, TokenLevel level, const Seq2SeqDataSpec& spec);
+
+// The model file's extra JSON: {"task", "source_level", "source_tokens", "target_level",
+// "target_tokens"}; read back by `attn translate` and Seq2SeqSession::load_model.
+std::string seq2seq_extra_json(const std::string& task, const ParallelVocabularies& vocabularies);
+// The vocabularies of such a JSON (std::invalid_argument naming the key when one is missing or
+// malformed; FlatJson's error when the text is not a JSON object).
+ParallelVocabularies read_seq2seq_vocabularies(const std::string& extra_json);
+// The task of such a JSON (std::invalid_argument when it has none).
+std::string read_seq2seq_task(const std::string& extra_json);
+
+}  // namespace attn

@@ -1,0 +1,86 @@
+#include "attn/data/seq2seq_data.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "attn/io/flat_json.hpp"
+#include "attn/random.hpp"
+
+namespace attn {
+
+Seq2SeqData generate_seq2seq_data(const Seq2SeqDataSpec& spec) {
+  TaskSplit split;
+  std::string description;
+  if (spec.task == "dates") {
+    const DateTaskConfig config;
+    split = make_date_split(spec.train_size, spec.test_size, config, spec.seed);
+    description = "dates " + std::to_string(config.first_year) + ".." + std::to_string(config.last_year) + " in " +
+                  std::to_string(kDateFormatCount) + " formats -> ISO 8601";
+  } else {
+    const DigitTask task = digit_task_from_name(spec.task);
+    split = make_digit_split(task, spec.train_size, spec.test_size, spec.min_len, spec.max_len, spec.test_min_len,
+                             spec.test_max_len, spec.seed);
+    description = std::string(digit_task_name(task)) + " digit strings of length " + std::to_string(spec.min_len) +
+                  ".." + std::to_string(spec.max_len) + " (held out: " + std::to_string(spec.test_min_len) + ".." +
+                  std::to_string(spec.test_max_len) + ")";
+  }
+  Seq2SeqData data = encode_seq2seq_data(std::move(split), TokenLevel::character, spec);
+  data.description = std::move(description);
+  return data;
+}
+
+Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std::string& name,
+                                  const Seq2SeqDataSpec& spec) {
+  // A side with no word tokens (e.g. a lone apostrophe) would give an empty sequence: skip it.
+  const Seq2SeqVocabulary words(TokenLevel::word);
+  const std::size_t loaded = pairs.size();
+  pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
+                             [&](const ParallelExample& e) {
+                               return words.split(e.source).empty() || words.split(e.target).empty();
+                             }),
+              pairs.end());
+  const std::size_t skipped = loaded - pairs.size();
+  if (pairs.size() < 2) throw DataError(name, 0, "needs at least 2 pairs (training and held-out)");
+  Rng rng(spec.seed);
+  rng.shuffle(pairs);
+  // Hold out test_size pairs, but never more than half of a small file.
+  const std::size_t test = std::min(spec.test_size, pairs.size() / 2);
+  TaskSplit split;
+  split.test.assign(pairs.end() - static_cast<std::ptrdiff_t>(test), pairs.end());
+  pairs.resize(pairs.size() - test);
+  if (spec.train_size != 0 && pairs.size() > spec.train_size) pairs.resize(spec.train_size);
+  split.train = std::move(pairs);
+  Seq2SeqData data = encode_seq2seq_data(std::move(split), TokenLevel::word, spec);
+  data.description = name + " (shuffled with seed " + std::to_string(spec.seed) +
+                     (skipped ? "; " + std::to_string(skipped) + " pairs without word tokens skipped" : "") + ")";
+  return data;
+}
+
+Seq2SeqData encode_seq2seq_data(TaskSplit split, TokenLevel level, const Seq2SeqDataSpec& spec) {
+  const bool words = level == TokenLevel::word;
+  Seq2SeqData data;
+  data.train = std::move(split.train);
+  data.test = std::move(split.test);
+  data.vocabularies =
+      fit_vocabularies(data.train, level, words ? spec.source_vocab : 1000, words ? spec.target_vocab : 1000);
+  data.train_ids = encode_pairs(data.train, data.vocabularies);
+  data.test_ids = encode_pairs(data.test, data.vocabularies);
+  return data;
+}
+
+std::string seq2seq_extra_json(const std::string& task, const ParallelVocabularies& vocabularies) {
+  FlatJson json;
+  json.set("task", task);
+  vocabularies.source.write_json(json, "source_");
+  vocabularies.target.write_json(json, "target_");
+  return json.dump();
+}
+
+ParallelVocabularies read_seq2seq_vocabularies(const std::string& extra_json) {
+  const FlatJson json = FlatJson::parse(extra_json);
+  return {Seq2SeqVocabulary::read_json(json, "source_"), Seq2SeqVocabulary::read_json(json, "target_")};
+}
+
+std::string read_seq2seq_task(const std::string& extra_json) { return FlatJson::parse(extra_json).get_string("task"); }
+
+}  // namespace attn

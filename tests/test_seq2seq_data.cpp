@@ -1,0 +1,99 @@
+// The one seq2seq data pipeline (data/seq2seq_data.hpp) that `attn train --task ...` and the
+// page's Seq2SeqSession both call.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "attn/data/seq2seq_data.hpp"
+#include "attn/random.hpp"
+#include "attn/train/seq2seq_session.hpp"
+
+using namespace attn;
+
+namespace {
+
+std::vector<ParallelExample> pairs_of(std::size_t n) {
+  std::vector<ParallelExample> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back({"w" + std::to_string(i) + " go .", "v" + std::to_string(i)});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("seq2seq_data.parallel_pairs_shuffled_held_out_and_encoded") {
+  std::vector<ParallelExample> pairs = pairs_of(9);
+  pairs.insert(pairs.begin() + 3, {"'", "x"});  // no word tokens on the source side: skipped
+  Seq2SeqDataSpec spec;
+  spec.task = "parallel";
+  spec.test_size = 100;  // at most half of a small file
+  spec.seed = 4;
+  const Seq2SeqData data = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  CHECK(data.test.size() == 4);
+  CHECK(data.train.size() == 5);
+  CHECK(data.description == "p.tsv (shuffled with seed 4; 1 pairs without word tokens skipped)");
+  // The order is Rng(seed).shuffle of the kept pairs; the held-out part is its end.
+  std::vector<ParallelExample> kept = pairs_of(9);
+  Rng rng(4);
+  rng.shuffle(kept);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(data.train[i].source == kept[i].source);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(data.test[i].source == kept[5 + i].source);
+  // Word level, fitted on the training pairs; every pair encoded.
+  CHECK(data.vocabularies.source.level() == TokenLevel::word);
+  CHECK(data.train_ids.sources.size() == 5);
+  CHECK(data.train_ids.targets[0].front() == Seq2SeqVocabulary::bos);
+  spec.train_size = 2;
+  CHECK(parallel_seq2seq_data(pairs, "p.tsv", spec).train.size() == 2);
+  CHECK_THROWS_WITH_AS(parallel_seq2seq_data({{"go .", "'"}, {"a", "b"}}, "q.tsv", spec),
+                       "q.tsv: needs at least 2 pairs (training and held-out)", DataError);
+}
+
+TEST_CASE("seq2seq_data.generated_tasks_and_the_model_file_record") {
+  Seq2SeqDataSpec spec;
+  spec.task = "sort";
+  spec.train_size = 30;
+  spec.test_size = 5;
+  spec.min_len = spec.test_min_len = 3;
+  spec.max_len = spec.test_max_len = 4;
+  const Seq2SeqData data = generate_seq2seq_data(spec);
+  const TaskSplit split = make_digit_split(DigitTask::sort, 30, 5, 3, 4, 3, 4, 1);
+  REQUIRE(data.train.size() == 30);
+  for (std::size_t i = 0; i < 30; ++i) CHECK(data.train[i].target == split.train[i].target);
+  CHECK(data.vocabularies.source.level() == TokenLevel::character);
+  CHECK(data.description == "sort digit strings of length 3..4 (held out: 3..4)");
+  spec.task = "dates";
+  CHECK(generate_seq2seq_data(spec).description == "dates 1950..2049 in 14 formats -> ISO 8601");
+  spec.task = "nope";
+  CHECK_THROWS_AS(generate_seq2seq_data(spec), std::invalid_argument);
+
+  const std::string extra = seq2seq_extra_json("sort", data.vocabularies);
+  CHECK(read_seq2seq_task(extra) == "sort");
+  const ParallelVocabularies back = read_seq2seq_vocabularies(extra);
+  CHECK(back.source.tokens() == data.vocabularies.source.tokens());
+  CHECK(back.target.tokens() == data.vocabularies.target.tokens());
+  CHECK_THROWS_AS(read_seq2seq_vocabularies(R"({"task":"sort"})"), std::invalid_argument);
+}
+
+TEST_CASE("seq2seq_data.the_session_prepares_what_the_cli_prepares") {
+  // Seq2SeqSession (the page) and `attn train` (the CLI) both call the pipeline: the same spec
+  // gives the same pairs and vocabularies.
+  Seq2SeqSessionConfig config;
+  config.task = "reverse";
+  config.train_size = 40;
+  config.test_size = 6;
+  config.seed = 9;
+  const Seq2SeqSession session(config);
+  Seq2SeqDataSpec spec;
+  spec.task = "reverse";
+  spec.train_size = 40;
+  spec.test_size = 6;
+  spec.min_len = config.min_len, spec.max_len = config.max_len;
+  spec.test_min_len = config.test_min_len, spec.test_max_len = config.test_max_len;
+  spec.seed = 9;
+  const Seq2SeqData data = generate_seq2seq_data(spec);
+  REQUIRE(session.train_set().size() == data.train.size());
+  for (std::size_t i = 0; i < data.train.size(); ++i) CHECK(session.train_set()[i].source == data.train[i].source);
+  CHECK(session.vocabularies().source.tokens() == data.vocabularies.source.tokens());
+}
