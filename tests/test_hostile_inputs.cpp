@@ -154,9 +154,14 @@ TEST_CASE("hostile_inputs.binary_garbage") {
   const Result r = train_on(gz);
   CHECK(r.code == 1);
   CHECK(r.err.find(gz.path()) != std::string::npos);
-  // NUL bytes and control characters inside a review are valid UTF-8: they are text.
+  // NUL bytes say the file is not text (a binary or UTF-16 file): one clear message, no garbage.
   const TempFile nul("nul.csv", std::string("review,sentiment\na\0b\x01 film,1\nc\0d film,0\n", 40));
-  CHECK(train_on(nul).code == 0);
+  const Result with_nul = train_on(nul);
+  CHECK(with_nul.code == 1);
+  CHECK(with_nul.err.find("not a text file") != std::string::npos);
+  // A stray control character inside a review is still valid UTF-8 text.
+  const TempFile control("control.csv", std::string("review,sentiment\nab\x01 film,1\ncd film,0\n"));
+  CHECK(train_on(control).code == 0);
   // A file of the wrong kind: the name says nothing and the bytes are not gzip.
   const TempFile unknown("garbage.bin", garbage);
   CHECK(train_on(unknown).code == 1);

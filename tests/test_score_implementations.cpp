@@ -91,10 +91,17 @@ TEST_CASE("score_implementations.dot_and_scaled_dot_agree") {
   for (ScoreKind kind : {ScoreKind::dot, ScoreKind::scaled_dot}) {
     const Tensor1 reference = reference_scores(kind, in.s, in.h, {});
     require_same(reference, luong_scores(kind, in, nullptr, nullptr, rng), "luong");
-    // Pooling's learned query q plays the decoder state.
+    // Pooling's learned query q plays the decoder state. scaled_dot pooling scores qᵀ(h W)/√A
+    // (keys h W): with W the identity (A = D) that is Luong's sᵀh/√D.
+    const std::size_t attention_dim = kind == ScoreKind::scaled_dot ? kD : 0;
     require_same(reference,
                  pooling_scores(
-                     kind, in, 0, rng, [](AttentionPooling& l, const Inputs& i, void*) { l.q = i.s; }, nullptr),
+                     kind, in, attention_dim, rng,
+                     [](AttentionPooling& l, const Inputs& i, void*) {
+                       l.q = i.s;
+                       if (l.kind() == ScoreKind::scaled_dot) l.w = xt::eye<float>(kD);
+                     },
+                     nullptr),
                  "pooling");
   }
 }
