@@ -338,7 +338,7 @@ TEST_CASE("review_loaders.binary_files_are_not_text") {
   // Text stays text: Latin-1 accents are a UTF-8 error on their line, tabs and form feeds are fine,
   // and a file longer than the sniffed head reads whole.
   CHECK(csv_error("review,sentiment\ncaf\xe9,1\n") ==
-        "reviews.csv:2: the text is not valid UTF-8 (bad byte at offset 3); save the file as UTF-8");
+        "reviews.csv:2: invalid UTF-8 (byte 0xe9 at column 4) in the text; save the file as UTF-8");
   std::string long_text = "review,sentiment\n";
   for (int i = 0; i < 200; ++i) long_text += "\"a\tfine\ffilm " + std::to_string(i) + "\",1\nawful,0\n";
   CHECK(csv(long_text).size() == 400);
