@@ -473,7 +473,7 @@ val js_grouped_holdout(const val& labels, const val& groups, double fraction, do
         grouped_holdout(read_labels(labels), read_strings(groups, "groups"), static_cast<float>(fraction),
                         whole_number(seed, "seed", 4294967295.0));
     const std::vector<std::uint8_t> flags(held.begin(), held.end());
-    return copy_array("Uint8Array", flags);
+    return typed_array_copy("Uint8Array", flags);
   });
 }
 
@@ -484,7 +484,7 @@ val js_grouped_folds(const val& labels, const val& groups, double k, double seed
         grouped_folds(read_labels(labels), read_strings(groups, "groups"), whole_number(k, "k", 1e6),
                       whole_number(seed, "seed", 4294967295.0));
     const std::vector<std::uint32_t> out(folds.begin(), folds.end());
-    return copy_array("Uint32Array", out);
+    return typed_array_copy("Uint32Array", out);
   });
 }
 
