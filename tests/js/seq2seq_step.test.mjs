@@ -22,7 +22,7 @@ const REVERSAL = {
   embed: 16,
   units: 32,
   attentionDim: 32,
-  epochs: 6,
+  epochs: 8,
   batch: 32,
   learningRate: 0.01,
   earlyStoppingPatience: 0,

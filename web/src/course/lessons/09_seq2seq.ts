@@ -179,7 +179,7 @@ export const lesson09: Lesson = {
           embed: 16,
           units: 32,
           attentionDim: 32,
-          epochs: 6,
+          epochs: 8,
           learningRate: 0.01,
           earlyStoppingPatience: 0,
           seed: 2,
