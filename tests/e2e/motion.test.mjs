@@ -190,9 +190,7 @@ async function watchFocus(page) {
   await page.evaluate(() => {
     const view = document.querySelector('.seq2seq');
     const focus = view.querySelector('.s2s-focus');
-    // start: where it is drawn when the watch begins (it may still be gliding to step 0's peak).
-    const start = getComputedStyle(focus).transform;
-    const record = { targets: [], samples: [], events: [], running: 0, done: false, checks: [], start };
+    const record = { targets: [], samples: [], events: [], running: 0, done: false, checks: [] };
     window.__focusMotion = record;
     const target = () => {
       const m = /translate\(([-\d.]+)px, ([-\d.]+)px\) scaleX\(([-\d.]+)\)/.exec(focus.style.transform);
@@ -250,8 +248,7 @@ test('seq2seq: decoding slides a highlight over the source (motion) and jumps it
   const moving = await page.evaluate(() => window.__focusMotion);
   assert.ok(moving.targets.length >= 2, `the peak moves during the decode: ${JSON.stringify(moving.targets)}`);
   assert.ok(moving.events.includes('transitionstart'), `transitions run: ${moving.events}`);
-  // The highlight glides between peaks, and from where it was drawn when the watch began.
-  const xs = [...moving.targets.map((t) => t.x), ...(moving.start === 'none' ? [] : [placed(moving.start).x])];
+  const xs = moving.targets.map((t) => t.x);
   const between = moving.samples
     .filter((m) => m !== 'none')
     .map(placed)

@@ -322,6 +322,7 @@ export class DecodePanel {
     });
     const step = this.host.dataset.decodeStep;
     this.source.setAttribute('aria-label', weights ? `Attention of step ${step} over the input` : 'The input');
+    const appearing = this.focus.hidden;
     this.focus.hidden = peak < 0;
     if (peak < 0) {
       delete this.source.dataset.focus;
@@ -330,7 +331,13 @@ export class DecodePanel {
     const target = this.sourceTokens[peak];
     this.source.dataset.focus = String(peak);
     this.focus.style.height = `${target.offsetHeight}px`;
+    // A highlight that was hidden appears at its first peak; it glides only from one peak to the next.
+    if (appearing) this.focus.style.transition = 'none';
     this.focus.style.transform = `translate(${target.offsetLeft}px, ${target.offsetTop}px) scaleX(${target.offsetWidth})`;
+    if (appearing) {
+      void this.focus.offsetWidth; // commits the placement before transitions come back
+      this.focus.style.transition = '';
+    }
   }
 
   /** Shows the first `step` decoder steps: output so far, the latest step's attention, the matrix. */
