@@ -1,6 +1,7 @@
 // The `attn` command line, run in-process through attn::cli::run (the binary's main calls it).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -338,13 +339,18 @@ TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
                        "luong",    "--score", "dot",      "--save", model,     "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   const attn::FlatJson done = last_json_line(r.out);
-  CHECK(done.get_number("train_examples") == 35);
-  CHECK(done.get_number("test_examples") == 5);
+  // --test-size 5 holds out 5 of the 10 sentences with their 4 copies each.
+  CHECK(done.get_number("train_examples") == 20);
+  CHECK(done.get_number("test_examples") == 20);
   CHECK(done.get_string("score") == "dot");
   CHECK(r.out.find("\"exact_match_by_length\"") == std::string::npos);  // digit tasks only
   r = run_attn({"translate", "--model-file", model, "--text", "I see!", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
-  CHECK(r.out.find("\"source_tokens\":[\"i\",\"see\",\"!\"]") != std::string::npos);
+  // "I see!" is three word tokens (each "<unk>" when its sentence was held out).
+  const std::size_t tokens = r.out.find("\"source_tokens\":[");
+  REQUIRE(tokens != std::string::npos);
+  const std::string list = r.out.substr(tokens, r.out.find(']', tokens) - tokens);
+  CHECK(std::count(list.begin(), list.end(), ',') == 2);
   r = run_attn({"train", "--task", "parallel", "--data", temp_path("missing.tsv")});
   CHECK(r.code == 1);
   std::remove(tsv.c_str());
