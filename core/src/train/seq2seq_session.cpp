@@ -9,6 +9,7 @@
 #include "attn/models/seq2seq.hpp"
 #include "attn/models/translator_file.hpp"
 #include "attn/text/sequences.hpp"
+#include "attn/train/translation_scores.hpp"
 
 namespace attn {
 
@@ -279,54 +280,10 @@ std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const {
   return data_.vocabularies.target.decode(ids);
 }
 
-namespace {
-// Greedy output of every group's source, scored against the group's references (lowercased).
-struct GroupScores {
-  BleuResult bleu;
-  ChrfResult chrf;
-  ExactMatch exact;
-  std::vector<LengthBucket> by_length;
-};
-
-GroupScores score_groups(const Translator &translator, const ParallelVocabularies &vocabularies,
-                         const std::vector<ReferenceGroup> &groups, std::size_t max_len) {
-  std::vector<std::string> sources, hypotheses;
-  std::vector<std::vector<std::string>> references;
-  std::vector<std::vector<std::int32_t>> batch;
-  std::vector<std::size_t> members;
-  auto flush = [&] {
-    if (batch.empty()) return;
-    const std::vector<Decoded> decoded =
-        greedy_search(translator, pad_to_longest(batch, PadMode::post, kPadId).ids, max_len);
-    for (std::size_t i = 0; i < decoded.size(); ++i)
-      hypotheses.push_back(vocabularies.target.decode(decoded[i].tokens));
-    batch.clear();
-  };
-  for (const ReferenceGroup &g : groups) {
-    const std::vector<int> ids = vocabularies.source.encode(g.source);
-    if (ids.empty()) continue;  // no word tokens: nothing to translate (the pipeline drops such pairs)
-    sources.push_back(g.source);
-    references.push_back(g.references);
-    batch.emplace_back(ids.begin(), ids.end());
-    if (batch.size() == 64) flush();
-  }
-  flush();
-  MetricOptions options;
-  options.lowercase = true;
-  GroupScores out;
-  if (hypotheses.empty()) return out;
-  out.bleu = corpus_bleu(hypotheses, references, options);
-  out.chrf = corpus_chrf(hypotheses, references, options);
-  out.exact = exact_match(hypotheses, references, options);
-  out.by_length = bleu_by_source_length(sources, hypotheses, references, options);
-  return out;
-}
-}  // namespace
-
 double Seq2SeqSession::held_out_bleu(std::size_t sources) const {
   std::vector<ReferenceGroup> groups = group_references(data_.test);
   if (groups.size() > sources) groups.resize(sources);
-  return score_groups(*model_, data_.vocabularies, groups, decode_limit()).bleu.score;
+  return score_translations(*model_, data_.vocabularies, groups, decode_limit()).bleu.score;
 }
 
 Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
@@ -344,8 +301,8 @@ Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t
   out.pairs = evaluate_seq2seq(*model_, sources, targets, max_len);
   out.teacher_forced_accuracy = teacher_forced_accuracy(*model_, sources, targets);
   const std::vector<ParallelExample> first(texts.begin(), texts.begin() + static_cast<std::ptrdiff_t>(n));
-  const GroupScores scores = score_groups(*model_, data_.vocabularies, group_references(first), max_len);
-  out.sentences = scores.exact.sentences;
+  const TranslationScores scores = score_translations(*model_, data_.vocabularies, group_references(first), max_len);
+  out.sentences = scores.sentences;
   out.bleu = scores.bleu.score;
   out.chrf = scores.chrf.score;
   out.exact_match = scores.exact.rate();
