@@ -141,8 +141,13 @@ TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {
   CHECK(b.alignment.size() == b.output_tokens.size() * 4);
   CHECK_THROWS_WITH_AS(session.translate("", 1), "Seq2SeqSession::translate: the text is empty", std::invalid_argument);
 
-  const Seq2SeqMetrics m = session.evaluate("test", 5).pairs;
+  const Seq2SeqEvaluation evaluation = session.evaluate("test", 5);
+  const Seq2SeqMetrics &m = evaluation.pairs;
   CHECK(m.count == 5);
+  // Digit strings are one 13a token each: no BLEU for a built-in task (nor per epoch).
+  CHECK_FALSE(evaluation.has_bleu);
+  CHECK(evaluation.by_length.empty());
+  CHECK_FALSE(rest.epochs.back().has_score);
   CHECK_THROWS_WITH_AS(session.evaluate("dev"), "Seq2SeqSession::evaluate: which must be 'test' or 'train', got 'dev'",
                        std::invalid_argument);
 }
@@ -351,6 +356,7 @@ TEST_CASE("seq2seq_session.transformer_trains_with_held_out_bleu" * doctest::tim
   CHECK(e.sentences == 24);
   CHECK(e.pairs.count == session.test_set().size());
   CHECK(session.test_set().size() > 24);
+  CHECK(e.has_bleu);
   CHECK(e.by_length.size() == 5);
   CHECK(e.by_length[0].sentences == e.sentences);  // every phrase has 4 words
   CHECK(e.bleu == doctest::Approx(e.by_length[0].bleu.score));

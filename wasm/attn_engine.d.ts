@@ -487,11 +487,8 @@ export interface Seq2SeqSettings {
   dropout?: number;
   /** transformer (snake_case: label_smoothing): ε in [0, 1) (default 0.1). */
   labelSmoothing?: number;
-  /** transformer (snake_case: share_embeddings): one embedding table for both sides and the
-   *  output layer (needs one vocabulary: sourceVocab = targetVocab and the same words; default false). */
-  shareEmbeddings?: boolean;
-  /** snake_case bleu_sentences: held-out sources decoded for each epoch's BLEU (default 200; 0 = no
-   *  per-epoch BLEU, `bleu` is then null). */
+  /** snake_case bleu_sentences: task 'parallel', held-out sources decoded for each epoch's BLEU
+   *  (default 200; 0 = no per-epoch BLEU, `bleu` is then null). */
   bleuSentences?: number;
   epochs?: number;
   batch?: number;
@@ -534,24 +531,27 @@ export interface Seq2SeqBleuBucket {
 /** evaluate(): greedy (free-running) output scored against ALL references of each held-out source
  *  (pairs grouped by source sentence), lowercased, 13a tokens. */
 export interface Seq2SeqEvaluation extends Seq2SeqMetrics {
-  /** Corpus BLEU-4 in [0, 100] over the held-out sources. */
-  bleu: number;
+  /** Corpus BLEU-4 in [0, 100] over the held-out sources; null for the built-in tasks (reverse,
+   *  dates: each output is one 13a token, so BLEU has no 2-grams to count). */
+  bleu: number | null;
   /** Corpus chrF2 in [0, 100]. */
   chrf: number;
   /** Sources scored for bleu / chrf / bleuByLength (distinct held-out sources, at most `limit`). */
   sentences: number;
-  /** The five buckets 1-5, 6-10, 11-15, 16-20, 21+ words, empty ones included. */
+  /** The five buckets 1-5, 6-10, 11-15, 16-20, 21+ words, empty ones included ([] when bleu is null). */
   bleuByLength: Seq2SeqBleuBucket[];
   /** TEACHER-FORCED token accuracy (gold previous tokens fed in, argmax of each step compared with
    *  the gold next token, EOS included): not a translation quality; shown labelled as such. */
   teacherForcedAccuracy: number;
-  /** exactMatch here is by source: the output equals ANY reference of its source (13a tokens, lowercased). */
+  /** exactMatch here is by source: the output equals ANY reference of its source (13a tokens,
+   *  lowercased), over `sentences`; pairExactMatch is Seq2SeqMetrics' per-pair one, over `count`. */
+  pairExactMatch: number;
 }
 export interface Seq2SeqEpochReport {
   epoch: number;
   trainLoss: number;
-  /** Greedy held-out corpus BLEU-4 after this epoch on at most bleuSentences held-out sources (all
-   *  references of each); null when bleuSentences is 0. */
+  /** Task 'parallel': greedy held-out corpus BLEU-4 after this epoch on the first bleuSentences
+   *  held-out sources (all references of each); null when bleuSentences is 0 or for a built-in task. */
   bleu: number | null;
   teacherForcing: number;
   validationLoss: number | null;

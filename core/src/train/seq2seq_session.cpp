@@ -191,7 +191,7 @@ void Seq2SeqSession::start_training() {
                                     config_.trainer.seed);
   run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
                                               split_.validation_sources, split_.validation_targets, config_.trainer);
-  if (config_.bleu_sentences > 0) {
+  if (config_.bleu_sentences > 0 && config_.task == "parallel") {
     run_->score_epochs_with([this](const Translator &) { return held_out_bleu(config_.bleu_sentences); });
   }
 }
@@ -302,11 +302,12 @@ Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t
   out.teacher_forced_accuracy = teacher_forced_accuracy(*model_, sources, targets);
   const std::vector<ParallelExample> first(texts.begin(), texts.begin() + static_cast<std::ptrdiff_t>(n));
   const TranslationScores scores = score_translations(*model_, data_.vocabularies, group_references(first), max_len);
+  out.has_bleu = config_.task == "parallel";
   out.sentences = scores.sentences;
   out.bleu = scores.bleu.score;
   out.chrf = scores.chrf.score;
   out.exact_match = scores.exact.rate();
-  out.by_length = scores.by_length;
+  if (out.has_bleu) out.by_length = scores.by_length;
   return out;
 }
 

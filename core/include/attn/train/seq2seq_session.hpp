@@ -39,7 +39,8 @@ namespace attn {
 //                 dropout (0.1), label_smoothing (0.1)
 //   epochs (10), batch (32), learning_rate (0.005), clip_norm (5), validation_split (0.1),
 //   early_stopping_patience (3)
-//   bleu_sentences  held-out sources decoded for each epoch's BLEU (default 200; 0 = none)
+//   bleu_sentences  task parallel: held-out sources decoded for each epoch's BLEU (default 200;
+//                 0 = none; the built-in tasks have no BLEU, see Seq2SeqEvaluation)
 //   seed          data, initialisation and training (default 1)
 // Unknown keys throw std::invalid_argument "Seq2SeqSessionConfig: unknown
 // setting 'x'".
@@ -89,7 +90,10 @@ struct Seq2SeqTranslation {
 // Held-out translation quality (text/translation_metrics.hpp, lowercased): greedy output of each
 // distinct source against all its references.
 struct Seq2SeqEvaluation {
-  Seq2SeqMetrics pairs;                 // per pair, against its own target (evaluate_seq2seq)
+  Seq2SeqMetrics pairs;  // per pair, against its own target (evaluate_seq2seq)
+  // BLEU needs words: the built-in tasks' outputs are one 13a token each (no 2-gram, BLEU 0), so
+  // bleu and by_length are only computed for task "parallel".
+  bool has_bleu = false;
   std::size_t sentences = 0;            // distinct sources scored
   double bleu = 0, chrf = 0;            // corpus BLEU-4 and chrF2, in [0, 100]
   double exact_match = 0;               // share of sources whose output equals one of its references
