@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/text/translation_metrics.hpp"
 #include "attn/data/parallel_split.hpp"
 #include "attn/text/mt_tokenizer.hpp"
+#include "attn/text/translation_metrics.hpp"
 #include "convert.hpp"
 
 namespace attn::wasm {
