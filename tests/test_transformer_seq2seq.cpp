@@ -545,3 +545,53 @@ TEST_CASE("transformer_seq2seq.trained_by_the_seq2seq_trainer" * doctest::timeou
                                   << history.epochs.back().validation.exact_match);
   CHECK(test.exact_match >= 0.9);
 }
+
+TEST_CASE("transformer_seq2seq.teacher_forced_accuracy_equals_the_parallel_forward") {
+  // teacher_forced_accuracy feeds the gold prefix one step at a time through the Translator
+  // interface; the teacher-forced forward computes every position at once. Their best emittable
+  // tokens (never PAD / BOS) must agree: hits / positions over y1 .. yn EOS.
+  TransformerSeq2Seq model(tiny_config(), 13);
+  Rng rng(9);
+  randomise_vectors(model.parameters(), rng);
+  const Sequences sources = {{4, 5, 6, 7}, {8, 4, 5}, {6}};
+  const Sequences targets = {{1, 7, 6, 5, 4, 2}, {1, 5, 4, 8, 2}, {1, 6, 2}};
+  const auto parallel_forward_accuracy = [&] {
+    std::size_t hits = 0, positions = 0;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      TokenIds source = xt::empty<std::int32_t>({std::size_t{1}, sources[i].size()});
+      for (std::size_t t = 0; t < sources[i].size(); ++t) source(0, t) = sources[i][t];
+      const std::size_t nt = targets[i].size() - 1;
+      TokenIds input = xt::empty<std::int32_t>({std::size_t{1}, nt});
+      for (std::size_t t = 0; t < nt; ++t) input(0, t) = targets[i][t];
+      Rng unused(0);
+      const Tensor2 logits = model.forward(source, input, false, unused);
+      for (std::size_t t = 0; t < nt; ++t) {
+        std::size_t best = kEosId;
+        for (std::size_t v = kEosId; v < 9; ++v) {
+          if (logits(t, v) > logits(t, best)) best = v;
+        }
+        hits += static_cast<int>(best) == targets[i][t + 1] ? 1 : 0;
+        ++positions;
+      }
+    }
+    return static_cast<double>(hits) / static_cast<double>(positions);
+  };
+  // Untrained (few hits), then fitted to the three pairs for 150 Adam steps (most positions hit).
+  for (int phase = 0; phase < 2; ++phase) {
+    const double expected = parallel_forward_accuracy();
+    CHECK(teacher_forced_accuracy(model, sources, targets) == doctest::Approx(expected));
+    CHECK(teacher_forced_accuracy(model, sources, targets, 2) == doctest::Approx(expected));  // across batches
+    MESSAGE("phase " << phase << ": teacher-forced accuracy " << expected);
+    if (phase == 1) CHECK(expected > 0.8);
+    const TokenIds batch_sources = {{4, 5, 6, 7}, {8, 4, 5, 0}, {6, 0, 0, 0}};  // the same pairs, padded
+    const TokenIds batch_targets = {{1, 7, 6, 5, 4, 2}, {1, 5, 4, 8, 2, 0}, {1, 6, 2, 0, 0, 0}};
+    Adam adam(1e-2f);
+    Rng drop(1);
+    for (int step = 0; step < 150; ++step) {
+      zero_grads(model.parameters());
+      model.train_batch(batch_sources, batch_targets, drop);
+      adam.step(model.parameters());
+    }
+  }
+  CHECK_THROWS_AS(teacher_forced_accuracy(model, sources, {targets[0]}), std::invalid_argument);
+}
