@@ -543,8 +543,9 @@ export interface Seq2SeqEvaluation extends Seq2SeqMetrics {
   /** TEACHER-FORCED token accuracy (gold previous tokens fed in, argmax of each step compared with
    *  the gold next token, EOS included): not a translation quality; shown labelled as such. */
   teacherForcedAccuracy: number;
-  /** exactMatch here is by source: the output equals ANY reference of its source (13a tokens,
-   *  lowercased), over `sentences`; pairExactMatch is Seq2SeqMetrics' per-pair one, over `count`. */
+  /** Task 'parallel': exactMatch here is by source — the output equals ANY reference of its source
+   *  (13a tokens, lowercased), over `sentences`. The built-in tasks keep the per-pair figure.
+   *  pairExactMatch is always Seq2SeqMetrics' per-pair one, over `count`. */
   pairExactMatch: number;
 }
 export interface Seq2SeqEpochReport {

@@ -35,7 +35,8 @@ val metrics_to_js(const Seq2SeqMetrics &m) {
 val evaluation_to_js(const Seq2SeqEvaluation &e) {
   val out = metrics_to_js(e.pairs);
   out.set("pairExactMatch", e.pairs.exact_match);
-  out.set("exactMatch", e.exact_match);
+  // Task parallel: by source against all its references; the built-in tasks keep the per-pair figure.
+  if (e.has_bleu) out.set("exactMatch", e.exact_match);
   out.set("sentences", static_cast<double>(e.sentences));
   out.set("bleu", e.has_bleu ? val(e.bleu) : val::null());
   out.set("chrf", e.chrf);

@@ -179,6 +179,7 @@ test('built-in tasks: no BLEU (one token per output), chrF and teacher-forced ac
   const m = s.evaluate('test', 0);
   assert.equal(m.bleu, null);
   assert.deepEqual(m.bleuByLength, []);
+  assert.equal(m.exactMatch, m.pairExactMatch, 'a built-in task keeps the per-pair exact match');
   assert.equal(typeof m.chrf, 'number');
   assert.equal(typeof m.teacherForcedAccuracy, 'number');
   const t = s.translate('123', 2);
