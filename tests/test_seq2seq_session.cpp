@@ -310,6 +310,10 @@ TEST_CASE("seq2seq_session.transformer_config_from_json") {
   CHECK(c.transformer.dropout == doctest::Approx(0.2f));
   CHECK(c.transformer.label_smoothing == doctest::Approx(0.05f));
   CHECK(c.bleu_sentences == 7);
+  CHECK(c.trainer.learning_rate == doctest::Approx(0.001f));  // the Transformer's default
+  CHECK(d.trainer.learning_rate == doctest::Approx(0.005f));
+  CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "learning_rate": 0.01})").trainer.learning_rate ==
+        doctest::Approx(0.01f));
   CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "ff": 10})").transformer.ff_dim == 10);
   CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"model": "cnn"})"),
                        "Seq2SeqSessionConfig: model must be 'rnn' or 'transformer', got 'cnn'", std::invalid_argument);

@@ -492,6 +492,7 @@ export interface Seq2SeqSettings {
   bleuSentences?: number;
   epochs?: number;
   batch?: number;
+  /** Adam's learning rate (default 0.005; model 'transformer': 0.001). */
   learningRate?: number;
   clipNorm?: number;
   validationSplit?: number;

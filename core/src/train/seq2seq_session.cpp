@@ -112,6 +112,8 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
   Seq2SeqTrainerConfig &t = c.trainer;
   if (j.has("epochs")) t.epochs = j.get_size("epochs");
   if (j.has("batch")) t.batch = j.get_size("batch");
+  // Adam without warm-up: the Transformer trains steadily at 0.001 (the CLI's default too).
+  if (c.kind == "transformer") t.learning_rate = 0.001f;
   if (j.has("learning_rate")) t.learning_rate = static_cast<float>(j.get_number("learning_rate"));
   if (j.has("clip_norm")) t.clip_norm = static_cast<float>(j.get_number("clip_norm"));
   if (j.has("validation_split")) t.validation_split = static_cast<float>(j.get_number("validation_split"));

@@ -37,7 +37,7 @@ namespace attn {
 //                 "general");  cell "lstm" | "gru" (default);  embed (16), units (32), attention_dim (32)
 //   transformer:  d_model (64), heads (4), layers (encoder and decoder blocks, each: 2), ff (2·d_model),
 //                 dropout (0.1), label_smoothing (0.1)
-//   epochs (10), batch (32), learning_rate (0.005), clip_norm (5), validation_split (0.1),
+//   epochs (10), batch (32), learning_rate (0.005; transformer 0.001), clip_norm (5), validation_split (0.1),
 //   early_stopping_patience (3)
 //   bleu_sentences  task parallel: held-out sources decoded for each epoch's BLEU (default 200;
 //                 0 = none; the built-in tasks have no BLEU, see Seq2SeqEvaluation)
