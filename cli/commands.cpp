@@ -43,7 +43,9 @@ const CommandSpec kTrain{
       "split at random even when the data names groups (aclImdb's urls_*.txt movies, a CSV/TSV group column); "
       "by default the hold-out, validation split and cv folds keep each group on one side"},
      {"model", "NAME",
-      "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq. "
+      "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq "
+      "(no attention) | transformer-seq2seq (encoder-decoder: --embed is d_model, default 64; --heads 4, --layers 2 "
+      "encoder and 2 decoder blocks, --ff 2 x d_model, --dropout 0.1, --label-smoothing 0.1, lr 0.001). "
       "Sentiment recipes (defaults): bilstm-attention and bilstm 4 epochs, lr 0.002 cosine, dropout 0.2, word "
       "dropout 0.2; transformer 6 epochs, lr 0.0005, mean pooling, dropout 0.3; bow 10 epochs, lr 0.02"},
      {"vocab", "N", "vocabulary size, Keras' num_words (default 5000; parallel: per side, default 8000)"},
@@ -62,7 +64,9 @@ const CommandSpec kTrain{
      {"attention", "NAME", "seq2seq-attention: bahdanau | luong (default: luong for dates, bahdanau otherwise)"},
      {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
      {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
-     {"test-size", "N", "seq2seq: held-out pairs (default 1000)"},
+     {"test-size", "N",
+      "seq2seq: held-out pairs (default 1000); parallel: held-out source sentences, with all their translations"},
+     {"label-smoothing", "X", "transformer-seq2seq: label smoothing in [0, 1) (default 0.1)"},
      {"min-len", "N", "digit tasks: shortest training string (default 5)"},
      {"max-len", "N", "digit tasks: longest training string (default 20)"},
      {"test-min-len", "N", "digit tasks: shortest held-out string (default --min-len)"},
@@ -84,8 +88,11 @@ const CommandSpec kTrain{
     {}};
 
 const CommandSpec kEval{"eval",
-                        "evaluate a saved model on labelled data",
+                        "evaluate a saved model on labelled data or sentence pairs",
                         {{"model-file", "FILE", "a model written by attn train --save"},
+                         {"pairs", "FILE",
+                          "seq2seq models: source<TAB>target lines, scored greedily against every target of each "
+                          "source (BLEU, chrF, exact match, BLEU by source length)"},
                          {"data", "PATH", "labelled reviews (for aclImdb: its test half)"},
                          {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
                          {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
@@ -103,10 +110,14 @@ const CommandSpec kTranslate{"translate",
                              "decode one text with a seq2seq model; show the output and its alignment",
                              {{"model-file", "FILE", "a model written by attn train --task <seq2seq task> --save"},
                               {"text", "TEXT", "the source text (a date, digits, a sentence)"},
+                              {"input", "FILE",
+                               "instead of --text: one sentence per line (before a tab, if any); prints one JSON "
+                               "object per line {\"line\", \"source\", \"output\"}"},
+                              {"alignments", "", "with --input: add each output's \"alignment\" [output][source]"},
                               {"beam", "K", "beam width (default 1: greedy)"},
                               {"alpha", "X", "beam search length penalty exponent, GNMT (default 0.6)"},
                               {"json", "", "print one JSON object (tokens and the alignment matrix)"}},
-                             {"model-file", "text"}};
+                             {"model-file"}};
 
 const CommandSpec kExport{
     "export",
@@ -149,9 +160,9 @@ const CommandSpec kCv = cv_spec();
 const std::vector<const CommandSpec*> kCommands = {&kTrain, &kCv, &kEval, &kPredict, &kTranslate, &kExport};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
-const std::vector<std::string> kSentimentOnly = {
-    "data-pos", "data-neg", "test",    "holdout",   "maxlen",       "no-group-split", "pooling", "layers",
-    "ff",       "heads",    "dropout", "optimizer", "weight-decay", "schedule",       "warmup",  "word-dropout"};
+const std::vector<std::string> kSentimentOnly = {"data-pos",     "data-neg",       "test",    "holdout",
+                                                 "maxlen",       "no-group-split", "pooling", "optimizer",
+                                                 "weight-decay", "schedule",       "warmup",  "word-dropout"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";
@@ -561,6 +572,11 @@ std::string model_kind(const std::vector<std::uint8_t>& bytes) {
 }
 
 int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.has("pairs")) {
+    if (args.has("data") || args.has("data-pos") || args.has("data-neg"))
+      throw UsageError("--pairs scores a seq2seq model; --data, --data-pos and --data-neg are for sentiment models");
+    return seq2seq_eval_command(args, out, err);
+  }
   const bool sentence_files = uses_sentence_files(args);  // usage errors before any file is read
   const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));
   const std::string kind = model_kind(bytes);

@@ -5,14 +5,19 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 
 #include "attn/attention/scores.hpp"
+#include "attn/data/parallel_split.hpp"
 #include "attn/data/seq2seq_data.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/models/seq2seq.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
+#include "attn/models/translator_file.hpp"
 #include "attn/train/date_alignment.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
+#include "attn/train/translation_scores.hpp"
 #include "progress.hpp"
 
 namespace attn::cli {
@@ -65,6 +70,70 @@ std::string per_field_json(const DateAlignmentReport& r, const Measure& measure)
   return text;
 }
 
+// The done line's translation fields: bleu, chrf, exact_match (by source), sentences,
+// bleu_by_length with its buckets' labels and sizes, and BLEU's parts.
+void add_translation_scores(FlatJson& j, const TranslationScores& t) {
+  std::vector<double> bleu, sentences, precisions;
+  std::vector<std::string> labels;
+  for (const LengthBucket& b : t.by_length) {
+    bleu.push_back(b.bleu.score);
+    sentences.push_back(static_cast<double>(b.sentences));
+    labels.push_back(b.label);
+  }
+  for (const double p : t.bleu.precisions) precisions.push_back(p);
+  j.set("bleu", t.bleu.score)
+      .set("chrf", t.chrf.score)
+      .set("exact_match", t.exact.rate())
+      .set("sentences", static_cast<double>(t.sentences))
+      .set("bleu_by_length", bleu)
+      .set("bleu_by_length_sentences", sentences)
+      .set("length_buckets", labels)
+      .set("bleu_precisions", precisions)
+      .set("brevity_penalty", t.bleu.brevity_penalty);
+}
+
+void print_translation_scores(std::ostream& out, const TranslationScores& t) {
+  out << "held out (" << t.sentences << " source sentences, all their references, lowercased): BLEU "
+      << fixed(t.bleu.score, 2) << ", chrF " << fixed(t.chrf.score, 2) << ", exact match "
+      << fixed(100 * t.exact.rate(), 2) << "%\nBLEU by source length:";
+  for (const LengthBucket& b : t.by_length) {
+    out << " " << b.label << " words: " << (b.sentences ? fixed(b.bleu.score, 1) : std::string("-")) << " ("
+        << b.sentences << ")";
+  }
+  out << "\n";
+}
+
+// The alignment [rows][cols] as a JSON array of arrays.
+std::string matrix_json(const Tensor2& a) {
+  std::string matrix = "[";
+  for (std::size_t r = 0; r < a.shape(0); ++r) {
+    matrix += r ? ",[" : "[";
+    for (std::size_t c = 0; c < a.shape(1); ++c) {
+      char number[32];
+      std::snprintf(number, sizeof number, "%s%.6g", c ? "," : "", static_cast<double>(a(r, c)));
+      matrix += number;
+    }
+    matrix += "]";
+  }
+  return matrix + "]";
+}
+
+// A seq2seq model file with its vocabularies, whichever kind.
+struct LoadedTranslator {
+  std::unique_ptr<TrainableTranslator> model;
+  std::string task;
+  ParallelVocabularies vocabularies;
+};
+
+LoadedTranslator load_translator_file(const std::string& path) {
+  std::string extra;
+  LoadedTranslator out;
+  out.model = load_translator(read_file(path), &extra);
+  out.task = read_seq2seq_task(extra);
+  out.vocabularies = read_seq2seq_vocabularies(extra);
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& seq2seq_task_names() {
@@ -73,8 +142,9 @@ const std::vector<std::string>& seq2seq_task_names() {
 }
 
 const std::vector<std::string>& seq2seq_only_options() {
-  static const std::vector<std::string> names = {"attention", "train-size",   "test-size",    "min-len",
-                                                 "max-len",   "test-min-len", "test-max-len", "attention-dim"};
+  static const std::vector<std::string> names = {"attention",    "train-size",    "test-size",
+                                                 "min-len",      "max-len",       "test-min-len",
+                                                 "test-max-len", "attention-dim", "label-smoothing"};
   return names;
 }
 
@@ -90,10 +160,29 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
     throw UsageError("--task parallel needs --data PATH (source<TAB>target lines)");
   if (task != "parallel" && args.has("data")) throw UsageError("--data applies to --task sentiment or parallel only");
   if (task != "parallel" && args.has("vocab")) throw UsageError("--vocab applies to --task sentiment or parallel only");
-  const std::string model_name = args.choice("model", "seq2seq-attention", {"seq2seq-attention", "seq2seq"});
+  const std::string model_name =
+      args.choice("model", "seq2seq-attention", {"seq2seq-attention", "seq2seq", "transformer-seq2seq"});
+  const bool transformer = model_name == "transformer-seq2seq";
   const bool attention = model_name == "seq2seq-attention";
   if (!attention && (args.has("attention") || args.has("score") || args.has("attention-dim"))) {
     throw UsageError("--attention, --score and --attention-dim need --model seq2seq-attention");
+  }
+  for (const char* name : {"heads", "layers", "ff", "dropout", "label-smoothing"}) {
+    if (!transformer && args.has(name))
+      throw UsageError(std::string("--") + name + " applies to --model transformer-seq2seq (and sentiment) only");
+  }
+  if (transformer && (args.has("units") || args.has("cell")))
+    throw UsageError("--units and --cell are the RNN's; --model transformer-seq2seq is sized by --embed (d_model)");
+  TransformerSeq2SeqConfig transformer_config;
+  if (transformer) {
+    transformer_config.d_model = args.whole("embed", 64, 1, 4096);
+    transformer_config.heads = args.whole("heads", 4, 1, 64);
+    transformer_config.encoder_layers = transformer_config.decoder_layers = args.whole("layers", 2, 1, 64);
+    transformer_config.ff_dim = args.whole("ff", 2 * transformer_config.d_model, 1, 16384);
+    transformer_config.dropout = static_cast<float>(args.number("dropout", 0.1, -1, 0.99));
+    transformer_config.label_smoothing = static_cast<float>(args.number("label-smoothing", 0.1, -1, 0.99));
+    transformer_config.source_vocab = transformer_config.target_vocab = 5;  // placeholders, as below
+    transformer_config.validate();
   }
 
   Seq2SeqConfig config;
@@ -130,7 +219,7 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   Seq2SeqTrainerConfig trainer;
   trainer.epochs = args.whole("epochs", kDefaultEpochs, 1, 1000);
   trainer.batch = args.whole("batch", 64, 1, 65536);
-  trainer.learning_rate = static_cast<float>(args.number("lr", 0.002, 0, 10));
+  trainer.learning_rate = static_cast<float>(args.number("lr", transformer ? 0.001 : 0.002, 0, 10));
   trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
   trainer.early_stopping_patience = args.whole("patience", 3, 0, 1000);
   trainer.seed = data_options.seed;
@@ -162,7 +251,15 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
         << std::flush;
   }
 
-  Seq2SeqModel model(config, data_options.seed);
+  std::unique_ptr<TrainableTranslator> trained;
+  if (transformer) {
+    transformer_config.source_vocab = config.source_vocab;
+    transformer_config.target_vocab = config.target_vocab;
+    trained = std::make_unique<TransformerSeq2Seq>(transformer_config, data_options.seed);
+  } else {
+    trained = std::make_unique<Seq2SeqModel>(config, data_options.seed);
+  }
+  TrainableTranslator& model = *trained;
   const auto start = Clock::now();
   ProgressPrinter progress(json, out, err);
   Seq2SeqCallbacks callbacks;
@@ -208,7 +305,7 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   done.set("event", "done")
       .set("task", task)
       .set("model", model_name)
-      .set("attention", attention_form_name(config.attention))
+      .set("attention", transformer ? "transformer" : attention_form_name(config.attention))
       .set("train_examples", static_cast<double>(data.train.size()))
       .set("test_examples", static_cast<double>(data.test.size()))
       .set("exact_match", m.exact_match)
@@ -219,6 +316,20 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
       .set("best_epoch", static_cast<double>(history.best_epoch + 1))
       .set("early_stopped", history.early_stopped);
   if (attention) done.set("score", score_kind_name(config.score));
+  if (transformer) {
+    done.set("d_model", static_cast<double>(transformer_config.d_model))
+        .set("heads", static_cast<double>(transformer_config.heads))
+        .set("layers", static_cast<double>(transformer_config.encoder_layers))
+        .set("ff", static_cast<double>(transformer_config.ff_dim));
+  }
+  if (task == "parallel") {
+    // Held-out translation quality: each held-out sentence against all its translations.
+    const TranslationScores t = score_translations(model, data.vocabularies, group_references(data.test),
+                                                   decode_limit(longest(data.test_ids.sources)));
+    add_translation_scores(done, t);
+    done.set("pair_exact_match", m.exact_match);
+    if (!json) print_translation_scores(out, t);
+  }
   std::vector<double> lengths, by_length;
   if (digits) {
     for (const Seq2SeqLengthMetrics& l : m.by_source_length) {
@@ -227,7 +338,7 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
     }
     done.set("lengths", lengths).set("exact_match_by_length", by_length);
   }
-  if (!json) {
+  if (!json && task != "parallel") {
     out << "held out: exact match " << fixed(100 * m.exact_match, 2) << "%, token accuracy "
         << fixed(100 * m.token_accuracy, 2) << "%\n";
     if (digits) {
@@ -240,8 +351,9 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   // Dates: does each ISO field attend to the same field of the source (date_alignment.hpp)?
   std::string alignment_json;
   if (task == "dates" && attention) {
-    const DateAlignmentReport r = date_alignment_report(
-        model, data.test, data.vocabularies, DateTaskConfig().first_year, decode_limit(longest(data.test_ids.sources)));
+    const DateAlignmentReport r =
+        date_alignment_report(static_cast<const Seq2SeqModel&>(model), data.test, data.vocabularies,
+                              DateTaskConfig().first_year, decode_limit(longest(data.test_ids.sources)));
     const auto mass = [](const FieldAlignment& f) { return f.mean_mass(); };
     const auto argmax = [](const FieldAlignment& f) { return f.argmax_share(); };
     alignment_json = ",\"alignment\":" + per_field_json(r, mass) + ",\"alignment_argmax\":" + per_field_json(r, argmax);
@@ -257,7 +369,7 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
     }
   }
   if (args.has("save")) {
-    const std::vector<std::uint8_t> bytes = save_seq2seq(model, seq2seq_extra_json(task, data.vocabularies));
+    const std::vector<std::uint8_t> bytes = save_translator(model, seq2seq_extra_json(task, data.vocabularies));
     write_file_atomically(args.get("save"), bytes);
     done.set("saved", args.get("save"));
     if (!json) out << "saved " << args.get("save") << " (" << bytes.size() << " bytes)\n";
@@ -272,13 +384,69 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   return 0;
 }
 
+namespace {
+// attn translate --input FILE: one JSON object per non-blank line, in order.
+int translate_lines(const Args& args, std::size_t width, float alpha, std::ostream& out) {
+  const std::vector<SourceLine> lines = load_source_lines_file(args.get("input"));  // file errors first
+  const LoadedTranslator loaded = load_translator_file(args.get("model-file"));
+  const bool alignments = args.flag("alignments");
+  for (const SourceLine& line : lines) {
+    const std::vector<int> source = loaded.vocabularies.source.encode(line.text);
+    FlatJson j;
+    j.set("line", static_cast<double>(line.line)).set("source", line.text);
+    if (source.empty()) {  // e.g. a line of punctuation the tokenizer drops
+      j.set("output", "").set("error", "no tokens to translate");
+      out << j.dump() << "\n";
+      continue;
+    }
+    const std::size_t max_len = decode_limit(source.size());
+    const Decoded best = width == 1 ? std::move(greedy_search(*loaded.model, source_row(source), max_len)[0])
+                                    : std::move(beam_search(*loaded.model, source, width, alpha, max_len)[0]);
+    j.set("output", loaded.vocabularies.target.decode(best.tokens));
+    std::string text = j.dump();
+    if (alignments) {
+      const bool has = best.alignment.dimension() == 2 && best.alignment.size() > 0;
+      text.insert(text.size() - 1, ",\"alignment\":" + (has ? matrix_json(best.alignment) : std::string("null")));
+    }
+    out << text << "\n" << std::flush;
+  }
+  return 0;
+}
+}  // namespace
+
+int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream&) {
+  ParallelLoadReport report;
+  const std::vector<ParallelExample> pairs = load_parallel_text_file(args.get("pairs"), {}, &report);
+  const LoadedTranslator loaded = load_translator_file(args.get("model-file"));
+  const std::vector<ReferenceGroup> groups = group_references(pairs);
+  std::size_t longest_source = 0;
+  for (const ReferenceGroup& g : groups)
+    longest_source = std::max(longest_source, loaded.vocabularies.source.encode(g.source).size());
+  const TranslationScores t =
+      score_translations(*loaded.model, loaded.vocabularies, groups, decode_limit(longest_source));
+  if (args.flag("json")) {
+    FlatJson j;
+    j.set("event", "done").set("task", loaded.task).set("pairs", static_cast<double>(pairs.size()));
+    add_translation_scores(j, t);
+    out << j.dump() << "\n";
+  } else {
+    out << args.get("pairs") << ": " << report.summary() << "\n";
+    print_translation_scores(out, t);
+  }
+  return 0;
+}
+
 int translate_command(const Args& args, std::ostream& out, std::ostream&) {
   const std::size_t width = args.whole("beam", 1, 1, 64);
   const float alpha = static_cast<float>(args.number("alpha", 0.6, -1e-9, 10));
-  std::string extra;
-  const Seq2SeqModel model = load_seq2seq(read_file(args.get("model-file")), &extra);
-  const std::string task = read_seq2seq_task(extra);
-  const ParallelVocabularies vocabularies = read_seq2seq_vocabularies(extra);
+  if (args.has("text") == args.has("input")) throw UsageError("give either --text TEXT or --input FILE");
+  if (args.flag("alignments") && !args.has("input"))
+    throw UsageError("--alignments goes with --input (with --text, --json prints the alignment)");
+  if (args.has("input")) return translate_lines(args, width, alpha, out);
+  const LoadedTranslator loaded = load_translator_file(args.get("model-file"));
+  const TrainableTranslator& model = *loaded.model;
+  const std::string& task = loaded.task;
+  const ParallelVocabularies& vocabularies = loaded.vocabularies;
   const std::vector<int> source = vocabularies.source.encode(args.get("text"));
   if (source.empty()) throw UsageError("--text has no tokens to translate");
   const std::size_t max_len = decode_limit(source.size());
@@ -302,20 +470,8 @@ int translate_command(const Args& args, std::ostream& out, std::ostream&) {
         .set("source_tokens", source_tokens)
         .set("output_tokens", output_tokens);
     std::string line = j.dump();
-    if (has_alignment) {
-      // FlatJson writes flat arrays only; the matrix [output token][source token] is added by hand.
-      std::string matrix = "[";
-      for (std::size_t r = 0; r < best.alignment.shape(0); ++r) {
-        matrix += r ? ",[" : "[";
-        for (std::size_t c = 0; c < best.alignment.shape(1); ++c) {
-          char number[32];
-          std::snprintf(number, sizeof number, "%s%.6g", c ? "," : "", static_cast<double>(best.alignment(r, c)));
-          matrix += number;
-        }
-        matrix += "]";
-      }
-      line.insert(line.size() - 1, ",\"alignment\":" + matrix + "]");
-    }
+    // FlatJson writes flat arrays only; the matrix [output token][source token] is added by hand.
+    if (has_alignment) line.insert(line.size() - 1, ",\"alignment\":" + matrix_json(best.alignment));
     out << line << "\n";
     return 0;
   }

@@ -1,5 +1,6 @@
-// attn train --task dates|reverse|sort|copy|parallel and attn translate: the sequence-to-sequence
-// half of the CLI (models/seq2seq.hpp, train/seq2seq_trainer.hpp). commands.cpp owns the option
+// attn train --task dates|reverse|sort|copy|parallel, attn translate and attn eval --pairs: the
+// sequence-to-sequence half of the CLI (the RNN of models/seq2seq.hpp and the Transformer of
+// models/transformer_seq2seq.hpp, trained by train/seq2seq_trainer.hpp). commands.cpp owns the option
 // tables and dispatches here; exit codes and error handling are the same as for sentiment.
 #pragma once
 
@@ -17,5 +18,7 @@ const std::vector<std::string>& seq2seq_only_options();
 
 int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err);
 int translate_command(const Args& args, std::ostream& out, std::ostream& err);
+// attn eval --model-file M --pairs FILE: a seq2seq model (either kind) scored on sentence pairs.
+int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace attn::cli

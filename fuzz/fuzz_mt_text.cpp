@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
-#include "attn/analysis/translation_metrics.hpp"
 #include "attn/text/mt_tokenizer.hpp"
 #include "attn/text/nfc.hpp"
+#include "attn/text/translation_metrics.hpp"
 #include "attn/text/utf8.hpp"
 
 namespace {

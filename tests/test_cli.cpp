@@ -1,6 +1,7 @@
 // The `attn` command line, run in-process through attn::cli::run (the binary's main calls it).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -250,7 +251,21 @@ TEST_CASE("cli.seq2seq_argument_errors") {
       {{"train", "--task", "reverse", "--model", "seq2seq", "--attention", "luong"},
        "attn train: --attention, --score and --attention-dim need --model seq2seq-attention"},
       {{"train", "--task", "reverse", "--model", "bilstm"},
-       "attn train: --model must be one of seq2seq-attention|seq2seq, got 'bilstm'"},
+       "attn train: --model must be one of seq2seq-attention|seq2seq|transformer-seq2seq, got 'bilstm'"},
+      {{"train", "--task", "reverse", "--heads", "2"},
+       "attn train: --heads applies to --model transformer-seq2seq (and sentiment) only"},
+      {{"train", "--task", "reverse", "--model", "transformer-seq2seq", "--units", "8"},
+       "attn train: --units and --cell are the RNN's; --model transformer-seq2seq is sized by --embed (d_model)"},
+      {{"train", "--task", "reverse", "--model", "transformer-seq2seq", "--embed", "10", "--heads", "4"},
+       "attn train: TransformerSeq2SeqConfig: d_model (10) must be divisible by heads (4)"},
+      {{"train", "--data", "builtin", "--label-smoothing", "0.1"},
+       "attn train: --label-smoothing applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only"},
+      {{"translate", "--model-file", "x.model", "--text", "1", "--input", "f.txt"},
+       "attn translate: give either --text TEXT or --input FILE"},
+      {{"translate", "--model-file", "x.model", "--text", "1", "--alignments"},
+       "attn translate: --alignments goes with --input"},
+      {{"eval", "--model-file", "x.model", "--pairs", "p.tsv", "--data", "builtin"},
+       "attn eval: --pairs scores a seq2seq model; --data, --data-pos and --data-neg are for sentiment models"},
       {{"train", "--task", "parallel"}, "attn train: --task parallel needs --data PATH (source<TAB>target lines)"},
       {{"train", "--task", "dates", "--maxlen", "10"}, "attn train: --maxlen applies to --task sentiment only"},
       {{"train", "--task", "dates", "--min-len", "3"},
@@ -261,7 +276,7 @@ TEST_CASE("cli.seq2seq_argument_errors") {
        "attn train: --max-len must be a whole number from 6 to 1000, got '5'"},
       {{"translate", "--model-file", "x.model", "--text", "123", "--beam", "0"},
        "attn translate: --beam must be a whole number from 1 to 64, got '0'"},
-      {{"translate", "--model-file", "x.model"}, "attn translate: missing required option --text"},
+      {{"translate", "--model-file", "x.model"}, "attn translate: give either --text TEXT or --input FILE"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.message);
@@ -338,13 +353,18 @@ TEST_CASE("cli.seq2seq_parallel_text_train_then_translate") {
                        "luong",    "--score", "dot",      "--save", model,     "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   const attn::FlatJson done = last_json_line(r.out);
-  CHECK(done.get_number("train_examples") == 35);
-  CHECK(done.get_number("test_examples") == 5);
+  // --test-size 5 holds out 5 of the 10 sentences with their 4 copies each.
+  CHECK(done.get_number("train_examples") == 20);
+  CHECK(done.get_number("test_examples") == 20);
   CHECK(done.get_string("score") == "dot");
   CHECK(r.out.find("\"exact_match_by_length\"") == std::string::npos);  // digit tasks only
   r = run_attn({"translate", "--model-file", model, "--text", "I see!", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
-  CHECK(r.out.find("\"source_tokens\":[\"i\",\"see\",\"!\"]") != std::string::npos);
+  // "I see!" is three word tokens (each "<unk>" when its sentence was held out).
+  const std::size_t tokens = r.out.find("\"source_tokens\":[");
+  REQUIRE(tokens != std::string::npos);
+  const std::string list = r.out.substr(tokens, r.out.find(']', tokens) - tokens);
+  CHECK(std::count(list.begin(), list.end(), ',') == 2);
   r = run_attn({"train", "--task", "parallel", "--data", temp_path("missing.tsv")});
   CHECK(r.code == 1);
   std::remove(tsv.c_str());
@@ -516,4 +536,151 @@ TEST_CASE("cli.group_column_splits_by_group_unless_no_group_split") {
   CHECK(r.code == 2);
   CHECK(r.err.find("--no-group-split applies to --task sentiment only") != std::string::npos);
   std::remove(csv.c_str());
+}
+
+namespace {
+// English → French phrases; "a ..." has two translations (two references for one source).
+void write_phrase_pairs(const std::string& path) {
+  std::ofstream f(path);
+  const char* const nouns[][2] = {{"cat", "chat"}, {"dog", "chien"}, {"house", "maison"}, {"car", "voiture"}};
+  const char* const adjectives[][2] = {{"red", "rouge"}, {"big", "grand"}, {"old", "vieux"}};
+  for (const auto& n : nouns) {
+    for (const auto& a : adjectives) {
+      f << "the " << a[0] << " " << n[0] << " .\tle " << n[1] << " " << a[1] << " .\n";
+      f << "a " << a[0] << " " << n[0] << " .\tun " << n[1] << " " << a[1] << " .\n";
+      f << "a " << a[0] << " " << n[0] << " .\tune " << n[1] << " " << a[1] << " .\n";
+    }
+  }
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
+  const std::string tsv = temp_path("phrases.tsv");
+  write_phrase_pairs(tsv);
+  const std::string model = temp_path("phrases_transformer.model");
+  Result r = run_attn({"train",       "--task",   "parallel", "--data",  tsv,       "--model", "transformer-seq2seq",
+                       "--test-size", "6",        "--epochs", "2",       "--embed", "16",      "--heads",
+                       "2",           "--layers", "1",        "--batch", "8",       "--save",  model,
+                       "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const attn::FlatJson done = last_json_line(r.out);
+  CHECK(done.get_string("model") == "transformer-seq2seq");
+  CHECK(done.get_string("attention") == "transformer");
+  CHECK(done.get_number("d_model") == 16);
+  CHECK(done.get_number("sentences") == 6);  // held-out source sentences, each with all its references
+  for (const char* key : {"bleu", "chrf", "exact_match", "pair_exact_match", "token_accuracy"}) {
+    CAPTURE(key);
+    CHECK(done.get_number(key) >= 0);
+  }
+  const std::string last = lines_of(r.out).back();
+  CHECK(last.find("\"bleu_by_length\":[") != std::string::npos);
+  CHECK(last.find("\"length_buckets\":[\"1-5\",\"6-10\",\"11-15\",\"16-20\",\"21+\"]") != std::string::npos);
+  CHECK(last.find("\"bleu_by_length_sentences\":[6,0,0,0,0]") != std::string::npos);
+
+  // The same run without --json says it in words.
+  r = run_attn({"train", "--task", "parallel", "--data", tsv, "--model", "transformer-seq2seq", "--test-size", "6",
+                "--epochs", "1", "--embed", "8", "--heads", "2", "--layers", "1"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("held out (6 source sentences, all their references, lowercased): BLEU ") != std::string::npos);
+  CHECK(r.out.find("BLEU by source length: 1-5 words: ") != std::string::npos);
+
+  // translate --input: one JSON line per non-blank line, alignments on request.
+  const std::string input = temp_path("sentences.txt");
+  {
+    std::ofstream f(input);
+    f << "the red cat .\n\na big dog .\tignored target\n";
+  }
+  r = run_attn({"translate", "--model-file", model, "--input", input, "--alignments"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::vector<std::string> out = lines_of(r.out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].find("{\"line\":1,\"output\":\"") == 0);
+  CHECK(out[0].find("\"source\":\"the red cat .\"") != std::string::npos);
+  CHECK(out[1].find("{\"line\":3,\"output\":\"") == 0);
+  CHECK(out[1].find("\"source\":\"a big dog .\"") != std::string::npos);
+  CHECK(out[0].find(",\"alignment\":[[") != std::string::npos);
+  r = run_attn({"translate", "--model-file", model, "--input", input, "--beam", "3"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"alignment\"") == std::string::npos);
+  r = run_attn({"translate", "--model-file", model, "--text", "the red cat .", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"alignment\":[[") != std::string::npos);
+
+  // eval --pairs: references grouped by source (12 sentences from 36 pairs).
+  r = run_attn({"eval", "--model-file", model, "--pairs", tsv, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const attn::FlatJson scored = last_json_line(r.out);
+  CHECK(scored.get_number("pairs") == 36);
+  CHECK(scored.get_number("sentences") == 24);
+  CHECK(scored.get_number("bleu") >= 0);
+  CHECK(scored.get_number("chrf") >= 0);
+  CHECK(scored.get_number("exact_match") >= 0);
+  CHECK(lines_of(r.out).back().find("\"bleu_by_length\":[") != std::string::npos);
+
+  // The RNN's file works the same way.
+  const std::string rnn = temp_path("phrases_rnn.model");
+  r = run_attn({"train", "--task", "parallel", "--data", tsv, "--test-size", "6", "--epochs", "1", "--embed", "8",
+                "--units", "8", "--save", rnn, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(last_json_line(r.out).get_number("sentences") == 6);
+  r = run_attn({"translate", "--model-file", rnn, "--input", input, "--alignments"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(lines_of(r.out).size() == 2);
+  CHECK(r.out.find(",\"alignment\":[[") != std::string::npos);
+  r = run_attn({"eval", "--model-file", rnn, "--pairs", tsv});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("36 pairs from 36 lines") != std::string::npos);
+  CHECK(r.out.find("held out (24 source sentences") != std::string::npos);
+
+  // Bad files get the pipeline's messages (exit 1, file and line named); nothing is printed.
+  struct Bad {
+    std::string bytes, message;
+  };
+  const std::vector<Bad> bad = {
+      {"go .\tva !\nno tab\n", "pairs.tsv:2: expected 'source<TAB>target' but the line has no tab"},
+      {"go .\t \n", "pairs.tsv:1: the target (after the first tab) is empty"},
+      {"go .\tva \xff!\n", "pairs.tsv:1: invalid UTF-8 (byte 0xff at column 9); save the file as UTF-8"},
+      {std::string("PK\x03\x04zip", 7), "pairs.tsv: this is a zip archive, not a text file"},
+      {std::string("a\0b\tc\n", 6), "pairs.tsv: this is not a text file (it contains NUL bytes)"},
+      {std::string(70000, 'a') + "\tb\n", "pairs.tsv:1: line is longer than the limit of 65536 bytes"},
+  };
+  const std::string file = temp_path("pairs.tsv");
+  for (const Bad& b : bad) {
+    CAPTURE(b.message);
+    {
+      std::ofstream f(file, std::ios::binary);
+      f << b.bytes;
+    }
+    r = run_attn({"eval", "--model-file", model, "--pairs", file});
+    CHECK(r.code == 1);
+    CHECK(r.err.find(b.message) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  const std::vector<Bad> bad_input = {
+      {"ok\nva \xff!\n", "sentences.txt:2: invalid UTF-8 (byte 0xff at column 4); save the file as UTF-8"},
+      {std::string("\x1f\x8b\x08", 3), "sentences.txt: this is a gzip-compressed file, not a text file"},
+      {std::string(70000, 'a'), "sentences.txt:1: line is longer than the limit of 65536 bytes"},
+      {"\n  \n", "sentences.txt: the file is empty"},
+  };
+  for (const Bad& b : bad_input) {
+    CAPTURE(b.message);
+    {
+      std::ofstream f(input, std::ios::binary);
+      f << b.bytes;
+    }
+    r = run_attn({"translate", "--model-file", model, "--input", input});
+    CHECK(r.code == 1);
+    CHECK(r.err.find(b.message) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  r = run_attn({"eval", "--model-file", tsv, "--pairs", tsv});  // not a model file
+  CHECK(r.code == 1);
+  for (const std::string& path : {tsv, model, rnn, input, file}) std::remove(path.c_str());
 }

@@ -3,10 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "attn/data/parallel_split.hpp"
 #include "attn/data/seq2seq_data.hpp"
 #include "attn/random.hpp"
 #include "attn/train/seq2seq_session.hpp"
@@ -34,12 +36,13 @@ TEST_CASE("seq2seq_data.parallel_pairs_shuffled_held_out_and_encoded") {
   CHECK(data.test.size() == 4);
   CHECK(data.train.size() == 5);
   CHECK(data.description == "p.tsv (shuffled with seed 4; 1 pairs without word tokens skipped)");
-  // The order is Rng(seed).shuffle of the kept pairs; the held-out part is its end.
-  std::vector<ParallelExample> kept = pairs_of(9);
-  Rng rng(4);
-  rng.shuffle(kept);
-  for (std::size_t i = 0; i < 5; ++i) CHECK(data.train[i].source == kept[i].source);
-  for (std::size_t i = 0; i < 4; ++i) CHECK(data.test[i].source == kept[5 + i].source);
+  // Every kept pair is on exactly one side.
+  std::multiset<std::string> seen;
+  for (const auto& e : data.train) seen.insert(e.source);
+  for (const auto& e : data.test) seen.insert(e.source);
+  std::multiset<std::string> kept;
+  for (const auto& e : pairs_of(9)) kept.insert(e.source);
+  CHECK(seen == kept);
   // Word level, fitted on the training pairs; every pair encoded.
   CHECK(data.vocabularies.source.level() == TokenLevel::word);
   CHECK(data.train_ids.sources.size() == 5);
@@ -48,6 +51,39 @@ TEST_CASE("seq2seq_data.parallel_pairs_shuffled_held_out_and_encoded") {
   CHECK(parallel_seq2seq_data(pairs, "p.tsv", spec).train.size() == 2);
   CHECK_THROWS_WITH_AS(parallel_seq2seq_data({{"go .", "'"}, {"a", "b"}}, "q.tsv", spec),
                        "q.tsv: needs at least 2 pairs (training and held-out)", DataError);
+}
+
+TEST_CASE("seq2seq_data.parallel_holds_out_by_source_sentence") {
+  // 12 sources with 3 translations each ("Go." / "go ." / "GO !" variants are one source): every
+  // held-out source has all 3 of its translations held out, none in training; test_size counts
+  // sources. The training part is shuffled, so a cap keeps pairs of many sources.
+  std::vector<ParallelExample> pairs;
+  for (int i = 0; i < 12; ++i) {
+    const std::string w = "w" + std::to_string(i);
+    pairs.push_back({w + " go.", "a" + std::to_string(i)});
+    pairs.push_back({w + " go .", "b" + std::to_string(i)});
+    pairs.push_back({w + " GO.", "c" + std::to_string(i)});
+  }
+  Seq2SeqDataSpec spec;
+  spec.task = "parallel";
+  spec.test_size = 4;
+  spec.seed = 7;
+  const Seq2SeqData data = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  CHECK(data.test.size() == 12);
+  CHECK(data.train.size() == 24);
+  std::set<std::string> held_out, trained;
+  for (const auto& e : data.test) held_out.insert(source_key(e.source));
+  for (const auto& e : data.train) trained.insert(source_key(e.source));
+  CHECK(held_out.size() == 4);
+  for (const std::string& key : held_out) CHECK(trained.count(key) == 0);
+  for (const ReferenceGroup& g : group_references(data.test)) CHECK(g.references.size() == 3);
+  spec.train_size = 6;
+  const Seq2SeqData capped = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  std::set<std::string> capped_sources;
+  for (const auto& e : capped.train) capped_sources.insert(source_key(e.source));
+  CHECK(capped_sources.size() >= 3);  // a random share, not the file's first two sources
+  CHECK_THROWS_WITH_AS(parallel_seq2seq_data({{"go .", "va"}, {"Go.", "allez"}}, "one.tsv", spec),
+                       doctest::Contains("needs at least 2 distinct source sentences"), DataError);
 }
 
 TEST_CASE("seq2seq_data.generated_tasks_and_the_model_file_record") {

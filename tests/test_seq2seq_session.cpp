@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
+#include "attn/data/parallel_split.hpp"
 #include "attn/io/model_file.hpp"
 #include "attn/train/seq2seq_session.hpp"
 
@@ -34,7 +36,7 @@ Seq2SeqConfig small_config() {
   return c;
 }
 
-std::vector<float> flat_parameters(const Seq2SeqModel &model) {
+std::vector<float> flat_parameters(TrainableTranslator &model) {
   std::vector<float> out;
   for (const Parameter &p : model.parameters()) out.insert(out.end(), p.value, p.value + p.size);
   return out;
@@ -139,8 +141,13 @@ TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {
   CHECK(b.alignment.size() == b.output_tokens.size() * 4);
   CHECK_THROWS_WITH_AS(session.translate("", 1), "Seq2SeqSession::translate: the text is empty", std::invalid_argument);
 
-  const Seq2SeqMetrics m = session.evaluate("test", 5);
+  const Seq2SeqEvaluation evaluation = session.evaluate("test", 5);
+  const Seq2SeqMetrics &m = evaluation.pairs;
   CHECK(m.count == 5);
+  // Digit strings are one 13a token each: no BLEU for a built-in task (nor per epoch).
+  CHECK_FALSE(evaluation.has_bleu);
+  CHECK(evaluation.by_length.empty());
+  CHECK_FALSE(rest.epochs.back().has_score);
   CHECK_THROWS_WITH_AS(session.evaluate("dev"), "Seq2SeqSession::evaluate: which must be 'test' or 'train', got 'dev'",
                        std::invalid_argument);
 }
@@ -239,8 +246,8 @@ TEST_CASE("seq2seq_session.step_api_on_texts_decodes_as_translate") {
   std::vector<std::vector<float>> alignment(3);
   std::vector<bool> done(3, false);
   for (std::size_t t = 0; t < session.decode_limit(); ++t) {
-    const Seq2SeqAttention a = session.model().attend(enc, state.s);
-    Seq2SeqStep step = session.model().decoder_step(previous, state, a.context);
+    const Seq2SeqAttention a = session.rnn_model().attend(enc, state.s);
+    Seq2SeqStep step = session.rnn_model().decoder_step(previous, state, a.context);
     for (std::size_t b = 0; b < 3; ++b) {
       if (done[b]) continue;
       for (std::size_t j = 0; j < tokens[b].size(); ++j) alignment[b].push_back(a.weights(b, j));
@@ -265,4 +272,145 @@ TEST_CASE("seq2seq_session.step_api_on_texts_decodes_as_translate") {
   CHECK_THROWS_WITH_AS(session.encode_texts({"1 May 1990", ""}), "Seq2SeqSession::encode_texts: text 1 is empty",
                        std::invalid_argument);
   CHECK_THROWS_AS(session.encode_texts({}), std::invalid_argument);
+}
+
+namespace {
+// A tiny English→French "grammar" (the French adjective follows its noun), every phrase with a
+// second translation for "a" (un / une are both accepted here: two references for one source).
+std::string phrase_pairs() {
+  const char *nouns[][2] = {{"cat", "chat"},    {"dog", "chien"},  {"house", "maison"}, {"car", "voiture"},
+                            {"bird", "oiseau"}, {"tree", "arbre"}, {"book", "livre"},   {"boat", "bateau"}};
+  const char *adjectives[][2] = {{"red", "rouge"}, {"big", "grand"}, {"small", "petit"},
+                                 {"old", "vieux"}, {"new", "neuf"},  {"black", "noir"}};
+  std::string out;
+  for (const auto &n : nouns) {
+    for (const auto &a : adjectives) {
+      out += std::string("the ") + a[0] + " " + n[0] + " .\tle " + n[1] + " " + a[1] + " .\n";
+      out += std::string("a ") + a[0] + " " + n[0] + " .\tun " + n[1] + " " + a[1] + " .\n";
+      out += std::string("a ") + a[0] + " " + n[0] + " .\tune " + n[1] + " " + a[1] + " .\n";
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("seq2seq_session.transformer_config_from_json") {
+  const Seq2SeqSessionConfig d = Seq2SeqSessionConfig::from_json("{}");
+  CHECK(d.kind == "rnn");
+  CHECK(d.bleu_sentences == 200);
+  const Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
+      R"({"model": "transformer", "d_model": 24, "heads": 3, "layers": 1, "dropout": 0.2, "label_smoothing": 0.05,
+          "bleu_sentences": 7})");
+  CHECK(c.kind == "transformer");
+  CHECK(c.transformer.d_model == 24);
+  CHECK(c.transformer.heads == 3);
+  CHECK(c.transformer.ff_dim == 48);  // 2 · d_model unless given
+  CHECK(c.transformer.encoder_layers == 1);
+  CHECK(c.transformer.decoder_layers == 1);
+  CHECK(c.transformer.dropout == doctest::Approx(0.2f));
+  CHECK(c.transformer.label_smoothing == doctest::Approx(0.05f));
+  CHECK(c.bleu_sentences == 7);
+  CHECK(c.trainer.learning_rate == doctest::Approx(0.001f));  // the Transformer's default
+  CHECK(d.trainer.learning_rate == doctest::Approx(0.005f));
+  CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "learning_rate": 0.01})").trainer.learning_rate ==
+        doctest::Approx(0.01f));
+  CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "ff": 10})").transformer.ff_dim == 10);
+  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"model": "cnn"})"),
+                       "Seq2SeqSessionConfig: model must be 'rnn' or 'transformer', got 'cnn'", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "d_model": 10, "heads": 4})"),
+                       doctest::Contains("divisible by heads"), std::invalid_argument);
+}
+
+TEST_CASE("seq2seq_session.transformer_trains_with_held_out_bleu" * doctest::timeout(120)) {
+  const std::vector<std::uint8_t> tsv = bytes_of(phrase_pairs());
+  Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
+      R"({"task": "parallel", "model": "transformer", "d_model": 32, "heads": 4, "layers": 1, "dropout": 0,
+          "label_smoothing": 0, "test_size": 24, "train_size": 1000, "epochs": 12, "batch": 16,
+          "learning_rate": 0.003, "early_stopping_patience": 0, "bleu_sentences": 10, "seed": 2})");
+  Seq2SeqSession session(c, tsv.data(), tsv.size(), "phrases.tsv");
+  CHECK(session.is_transformer());
+  CHECK(dynamic_cast<TransformerSeq2Seq *>(&session.model()) != nullptr);
+  CHECK_THROWS_WITH_AS(session.rnn_model(), doctest::Contains("this session trains a Transformer"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(session.encode_texts({"the red cat ."}), doctest::Contains("this session trains a Transformer"),
+                       std::invalid_argument);
+  session.start_training();
+  std::vector<double> bleu;
+  for (;;) {
+    const Seq2SeqSessionProgress p = session.run_steps(40);
+    for (const Seq2SeqEpochProgress &e : p.epochs) {
+      REQUIRE(e.has_score);
+      CHECK(e.score >= 0.0);
+      CHECK(e.score <= 100.0);
+      bleu.push_back(e.score);
+    }
+    if (p.done) break;
+  }
+  REQUIRE(bleu.size() == 12);
+  MESSAGE("held-out BLEU per epoch: first " << bleu.front() << ", last " << bleu.back());
+  CHECK(bleu.back() > bleu.front());
+  CHECK(bleu.back() >= 50.0);
+
+  const Seq2SeqEvaluation e = session.evaluate("test");
+  // 24 held-out sources with all their translations: the "a ..." ones have two (un / une), both
+  // held out and both references of one sentence.
+  std::set<std::string> distinct;
+  for (const ParallelExample &pair : session.test_set()) distinct.insert(source_key(pair.source));
+  CHECK(distinct.size() == 24);
+  CHECK(e.sentences == 24);
+  CHECK(e.pairs.count == session.test_set().size());
+  CHECK(session.test_set().size() > 24);
+  CHECK(e.has_bleu);
+  CHECK(e.by_length.size() == 5);
+  CHECK(e.by_length[0].sentences == e.sentences);  // every phrase has 4 words
+  CHECK(e.bleu == doctest::Approx(e.by_length[0].bleu.score));
+  CHECK(e.chrf > 0.0);
+  CHECK(e.teacher_forced_accuracy > 0.5);
+  CHECK(e.teacher_forced_accuracy <= 1.0);
+  MESSAGE("held-out BLEU " << e.bleu << ", chrF " << e.chrf << ", exact " << e.exact_match << ", teacher-forced "
+                           << e.teacher_forced_accuracy);
+
+  const Seq2SeqTranslation t = session.translate("the red cat .", 3);
+  REQUIRE(!t.candidates.empty());
+  CHECK(t.candidates.size() <= 3);
+  CHECK(t.candidates[0].text == t.output);
+  for (std::size_t i = 1; i < t.candidates.size(); ++i) CHECK(t.candidates[i - 1].score >= t.candidates[i].score);
+  const std::size_t ty = t.output_tokens.size(), tx = t.source_tokens.size();
+  CHECK(t.cross_shape == std::array<std::size_t, 4>{1, 4, ty, tx});
+  CHECK(t.self_shape == std::array<std::size_t, 4>{1, 4, ty, ty});
+  REQUIRE(t.cross_attention.size() == 4 * ty * tx);
+  REQUIRE(t.self_attention.size() == 4 * ty * ty);
+  REQUIRE(t.alignment.size() == ty * tx);
+  for (std::size_t r = 0; r < ty; ++r) {
+    float mean = 0;  // alignment = the last layer's head mean, column 0
+    for (std::size_t h = 0; h < 4; ++h) mean += t.cross_attention[(h * ty + r) * tx] / 4;
+    CHECK(mean == doctest::Approx(t.alignment[r * tx]).epsilon(1e-5));
+    for (std::size_t j = r + 1; j < ty; ++j) CHECK(t.self_attention[(2 * ty + r) * ty + j] == 0.f);
+  }
+  const Seq2SeqTranslation g = session.translate("the red cat .", 1);
+  CHECK(g.candidates.size() == 1);
+
+  // The file holds the Transformer; an RNN session that loads it becomes a Transformer session.
+  const std::vector<std::uint8_t> file = session.save_model();
+  Seq2SeqSessionConfig rnn = parallel_config();
+  Seq2SeqSession other(rnn, tsv.data(), tsv.size(), "phrases.tsv");
+  CHECK_FALSE(other.is_transformer());
+  other.load_model(file);
+  CHECK(other.is_transformer());
+  const Seq2SeqTranslation again = other.translate("the red cat .", 3);
+  CHECK(again.output == t.output);
+  CHECK(again.cross_attention == t.cross_attention);
+}
+
+TEST_CASE("seq2seq_session.rnn_translation_has_candidates_and_no_layers") {
+  const std::vector<std::uint8_t> tsv = bytes_of(kPairs);
+  Seq2SeqSession s(parallel_config(), tsv.data(), tsv.size(), "pairs.tsv");
+  const Seq2SeqTranslation t = s.translate("go .", 2);
+  CHECK(!t.candidates.empty());
+  CHECK(t.candidates[0].text == t.output);
+  CHECK(t.cross_attention.empty());
+  CHECK(t.self_shape == std::array<std::size_t, 4>{0, 0, 0, 0});
+  const Seq2SeqEvaluation e = s.evaluate("test");
+  CHECK(e.sentences == 2);
+  CHECK(e.by_length.size() == 5);
 }

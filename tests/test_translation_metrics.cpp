@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis/translation_metrics.hpp"
+#include "attn/text/translation_metrics.hpp"
 #include "attn/text/utf8.hpp"
 #include "support/bleu_cases.hpp"
 

@@ -264,7 +264,12 @@ export interface BaselineExplanation {
 export interface SentimentSession {
   /** The built-in corpus with its fixed train/test split. */
   loadBuiltin(): DataSummary;
-  loadSynthetic(options: { count?: number; seed?: number; testFraction?: number; minTokens?: number; maxTokens?: number } | undefined | null): DataSummary;
+  loadSynthetic(
+    options:
+      | { count?: number; seed?: number; testFraction?: number; minTokens?: number; maxTokens?: number }
+      | undefined
+      | null,
+  ): DataSummary;
   /**
    * An aclImdb .tar.gz, a .csv or a .tsv/.txt. The test set is the archive's own test half where
    * it has one; otherwise (CSV, TSV, an archive holding only train/) a stratified, seeded
@@ -460,14 +465,34 @@ export interface Seq2SeqSettings {
   /** parallel: most frequent words kept per side (default 8000). */
   sourceVocab?: number;
   targetVocab?: number;
+  /** 'rnn' (default): the RNN encoder–decoder with `attention`; 'transformer': the Transformer
+   *  encoder–decoder sized by dModel, heads, layers, ff (the RNN's keys are then ignored). */
+  model?: 'rnn' | 'transformer';
+  /** rnn: 'none' is RNNenc (no attention), 'bahdanau' / 'luong' RNNsearch. */
   attention?: 'bahdanau' | 'luong' | 'none';
   score?: ScoreKindName;
   cell?: 'lstm' | 'gru';
   embed?: number;
   units?: number;
   attentionDim?: number;
+  /** transformer (snake_case: d_model): model size D, a multiple of heads (default 64). */
+  dModel?: number;
+  /** transformer: attention heads H (default 4). */
+  heads?: number;
+  /** transformer: encoder blocks and decoder blocks, each (default 2). */
+  layers?: number;
+  /** transformer: feed-forward size F (default 2·dModel). */
+  ff?: number;
+  /** transformer: dropout in [0, 1) while training (decoding never drops; default 0.1). */
+  dropout?: number;
+  /** transformer (snake_case: label_smoothing): ε in [0, 1) (default 0.1). */
+  labelSmoothing?: number;
+  /** snake_case bleu_sentences: task 'parallel', held-out sources decoded for each epoch's BLEU
+   *  (default 200; 0 = no per-epoch BLEU, `bleu` is then null). */
+  bleuSentences?: number;
   epochs?: number;
   batch?: number;
+  /** Adam's learning rate (default 0.005; model 'transformer': 0.001). */
   learningRate?: number;
   clipNorm?: number;
   validationSplit?: number;
@@ -476,6 +501,9 @@ export interface Seq2SeqSettings {
 }
 export interface Seq2SeqInfo {
   task: string;
+  /** 'rnn' | 'transformer'. */
+  model: string;
+  /** rnn: 'none' | 'bahdanau' | 'luong'; transformer: 'transformer'. */
   attention: string;
   cell: string;
   parameters: number;
@@ -486,13 +514,47 @@ export interface Seq2SeqInfo {
 }
 export interface Seq2SeqMetrics {
   count: number;
+  /** Greedy output equal to its gold target (per pair). */
   exactMatch: number;
+  /** FREE-RUNNING position-wise accuracy: the greedy output holds the gold token at that position
+   *  (the name predates the BLEU fields; it is not teacher forced). */
   tokenAccuracy: number;
   byLength: { sourceLength: number; count: number; exact: number }[];
+}
+/** One bucket of held-out BLEU by source length (words; maxLength 0 = no upper bound). */
+export interface Seq2SeqBleuBucket {
+  minLength: number;
+  maxLength: number;
+  /** Held-out sources in the bucket (0: bleu is 0). */
+  sentences: number;
+  bleu: number;
+}
+/** evaluate(): greedy (free-running) output scored against ALL references of each held-out source
+ *  (pairs grouped by source sentence), lowercased, 13a tokens. */
+export interface Seq2SeqEvaluation extends Seq2SeqMetrics {
+  /** Corpus BLEU-4 in [0, 100] over the held-out sources; null for the built-in tasks (reverse,
+   *  dates: each output is one 13a token, so BLEU has no 2-grams to count). */
+  bleu: number | null;
+  /** Corpus chrF2 in [0, 100]. */
+  chrf: number;
+  /** Sources scored for bleu / chrf / bleuByLength (distinct held-out sources, at most `limit`). */
+  sentences: number;
+  /** The five buckets 1-5, 6-10, 11-15, 16-20, 21+ words, empty ones included ([] when bleu is null). */
+  bleuByLength: Seq2SeqBleuBucket[];
+  /** TEACHER-FORCED token accuracy (gold previous tokens fed in, argmax of each step compared with
+   *  the gold next token, EOS included): not a translation quality; shown labelled as such. */
+  teacherForcedAccuracy: number;
+  /** Task 'parallel': exactMatch here is by source — the output equals ANY reference of its source
+   *  (13a tokens, lowercased), over `sentences`. The built-in tasks keep the per-pair figure.
+   *  pairExactMatch is always Seq2SeqMetrics' per-pair one, over `count`. */
+  pairExactMatch: number;
 }
 export interface Seq2SeqEpochReport {
   epoch: number;
   trainLoss: number;
+  /** Task 'parallel': greedy held-out corpus BLEU-4 after this epoch on the first bleuSentences
+   *  held-out sources (all references of each); null when bleuSentences is 0 or for a built-in task. */
+  bleu: number | null;
   teacherForcing: number;
   validationLoss: number | null;
   validation: Seq2SeqMetrics | null;
@@ -524,6 +586,19 @@ export interface Seq2SeqTranslationView {
   alignment: { rows: number; cols: number; data: Float32Array };
   logProb: number;
   finished: boolean;
+  /** The beam's hypotheses, best first (one for greedy): text and GNMT length-penalised score
+   *  (alpha 0.6; log_prob / ((5 + steps) / 6)^0.6). candidates[0].text === output. */
+  candidates: { text: string; score: number; logProb: number; finished: boolean }[];
+  /** transformer: every decoder block's cross-attention of the chosen output, COPY, row-major
+   *  [layers, heads, Ty, Tx] (crossShape; Ty = outputTokens.length, Tx = sourceTokens.length);
+   *  each [Ty, Tx] row sums to 1. alignment is the last layer's head mean. null for the RNN. */
+  crossAttention: Float32Array | null;
+  crossShape: [number, number, number, number] | null;
+  /** transformer: the decoder's masked self-attention, COPY, [layers, heads, Ty, Ty] (selfShape):
+   *  row t (the step that produced outputTokens[t], its input the previous token, BOS first) is
+   *  exactly 0 beyond column t. null for the RNN. */
+  selfAttention: Float32Array | null;
+  selfShape: [number, number, number, number] | null;
 }
 /** A seq2seq decoder's state: s [B, Ds] and an LSTM's cell state c [B, Ds] (zeros for a GRU). */
 export interface Seq2SeqDecoderState {
@@ -563,13 +638,18 @@ export interface Seq2SeqSession {
   isTraining(): boolean;
   /** Greedy (beam <= 1) or beam search of that width. */
   translate(text: string, beam: number | undefined | null): Seq2SeqTranslationView;
-  /** Greedy exact match on the first `limit` pairs (0 / undefined: all). */
-  evaluate(which: 'test' | 'train', limit: number | undefined | null): Seq2SeqMetrics;
-  /** The step API (Bahdanau models; others throw): the texts' annotations, mask, s_0 and alignment
-   *  network, for attention computed outside the engine. */
+  /** Greedy decoding of the first `limit` pairs (0 / undefined: all) with the per-pair metrics, and
+   *  BLEU / chrF / exact match / BLEU by length over the distinct sources of those pairs, each
+   *  against all its references in that part. */
+  evaluate(which: 'test' | 'train', limit: number | undefined | null): Seq2SeqEvaluation;
+  /** The step API (RNN Bahdanau models; others, the Transformer included, throw): the texts'
+   *  annotations, mask, s_0 and alignment network, for attention computed outside the engine. */
   stepEncode(texts: string[]): Seq2SeqStepEncoding;
   /** The model's own attention for states s [B, Ds]: weights [B, Tx], context [B, Dh] (copies). */
-  stepAttend(encoding: { annotations: Tensor; mask: Seq2SeqStepEncoding['mask'] }, s: Tensor): {
+  stepAttend(
+    encoding: { annotations: Tensor; mask: Seq2SeqStepEncoding['mask'] },
+    s: Tensor,
+  ): {
     weights: Tensor;
     context: Tensor;
   };
@@ -691,10 +771,27 @@ export interface AttnEngine {
   contextVector(weights: Tensor, annotations: Tensor): OutTensor;
   /** weights [T], annotations [T, D] -> [T, D]. */
   weightedAnnotations(weights: Tensor, annotations: Tensor): OutTensor;
-  attend(kind: ScoreKindName, query: Tensor, annotations: Tensor, options: AttendOptions | undefined | null): AttendResult;
-  initScoreParams(kind: ScoreKindName, ds: number, dh: number, t: number, attentionDim: number, seed: number): OutScoreParams;
+  attend(
+    kind: ScoreKindName,
+    query: Tensor,
+    annotations: Tensor,
+    options: AttendOptions | undefined | null,
+  ): AttendResult;
+  initScoreParams(
+    kind: ScoreKindName,
+    ds: number,
+    dh: number,
+    t: number,
+    attentionDim: number,
+    seed: number,
+  ): OutScoreParams;
   /** q [Tq, dk] k [Tk, dk] v [Tk, dv], or the same with a leading heads axis; mask [Tq, Tk]. */
-  scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, options: { mask?: Mask } | undefined | null): AttentionOutput;
+  scaledDotProductAttention(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    options: { mask?: Mask } | undefined | null,
+  ): AttentionOutput;
   causalMask(n: number): OutMask;
   paddingMask(tq: number, tk: number, validKeys: number): OutMask;
   combineMasks(a: Mask, b: Mask): OutMask;

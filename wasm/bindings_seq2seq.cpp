@@ -31,10 +31,47 @@ val metrics_to_js(const Seq2SeqMetrics &m) {
   return out;
 }
 
+// Seq2SeqEvaluation -> Seq2SeqMetrics' fields (per pair) with exactMatch by source, and the BLEU fields.
+val evaluation_to_js(const Seq2SeqEvaluation &e) {
+  val out = metrics_to_js(e.pairs);
+  out.set("pairExactMatch", e.pairs.exact_match);
+  // Task parallel: by source against all its references; the built-in tasks keep the per-pair figure.
+  if (e.has_bleu) out.set("exactMatch", e.exact_match);
+  out.set("sentences", static_cast<double>(e.sentences));
+  out.set("bleu", e.has_bleu ? val(e.bleu) : val::null());
+  out.set("chrf", e.chrf);
+  out.set("teacherForcedAccuracy", e.teacher_forced_accuracy);
+  val buckets = val::array();
+  for (const LengthBucket &b : e.by_length) {
+    val row = val::object();
+    row.set("minLength", static_cast<double>(b.min_words));
+    row.set("maxLength", static_cast<double>(b.max_words));
+    row.set("sentences", static_cast<double>(b.sentences));
+    row.set("bleu", b.bleu.score);
+    buckets.call<void>("push", row);
+  }
+  out.set("bleuByLength", buckets);
+  return out;
+}
+
+// A row-major float buffer as a Float32Array COPY (it owns its buffer), or null when empty.
+val float_copy_or_null(const std::vector<float> &values) {
+  if (values.empty()) return val::null();
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(values.size(), values.data()));
+}
+
+val shape_or_null(const std::array<std::size_t, 4> &shape, bool present) {
+  if (!present) return val::null();
+  val out = val::array();
+  for (const std::size_t n : shape) out.call<void>("push", static_cast<double>(n));
+  return out;
+}
+
 val epoch_to_js(const Seq2SeqEpochProgress &e) {
   val out = val::object();
   out.set("epoch", static_cast<double>(e.epoch));
   out.set("trainLoss", e.train_loss);
+  out.set("bleu", e.has_score ? val(e.score) : val::null());
   out.set("teacherForcing", e.teacher_forcing);
   out.set("validationLoss", e.has_validation ? val(e.validation_loss) : val::null());
   out.set("validation", e.has_validation ? metrics_to_js(e.validation) : val::null());
@@ -124,8 +161,10 @@ class JsSeq2SeqSession {
       const Seq2SeqSessionConfig &c = session_->config();
       val out = val::object();
       out.set("task", c.task);
-      out.set("attention", std::string(attention_form_name(c.model.attention)));
-      out.set("cell", std::string(cell_kind_name(c.model.cell)));
+      out.set("model", c.kind);
+      const bool transformer = session_->is_transformer();
+      out.set("attention", transformer ? std::string("transformer") : attention_form_name(c.model.attention));
+      out.set("cell", transformer ? std::string("none") : cell_kind_name(c.model.cell));
       out.set("parameters", static_cast<double>(parameter_count(session_->model().parameters())));
       out.set("sourceVocabulary", static_cast<double>(session_->vocabularies().source.size()));
       out.set("targetVocabulary", static_cast<double>(session_->vocabularies().target.size()));
@@ -182,9 +221,9 @@ class JsSeq2SeqSession {
   bool is_training() const { return session_->training(); }
 
   // {output, sourceTokens, outputTokens, alignment: {rows, cols, data},
-  // logProb, finished}: alignment.data is a Float32Array VIEW of wasm memory
-  // [rows × cols], valid until the next translate() call (copy it to keep it or
-  // post it).
+  // logProb, finished, candidates, crossAttention, crossShape, selfAttention, selfShape}:
+  // alignment.data is a Float32Array VIEW of wasm memory [rows × cols], valid until the next
+  // translate() call (copy it to keep it or post it); crossAttention / selfAttention are COPIES.
   val translate(const std::string &text, const val &beam) {
     return guarded([&] {
       translation_ = session_->translate(text, read_whole(beam, "beam", 64, 1));
@@ -201,6 +240,20 @@ class JsSeq2SeqSession {
       out.set("alignment", alignment);
       out.set("logProb", t.log_prob);
       out.set("finished", t.finished);
+      val candidates = val::array();
+      for (const Seq2SeqCandidate &c : t.candidates) {
+        val row = val::object();
+        row.set("text", c.text);
+        row.set("score", c.score);
+        row.set("logProb", c.log_prob);
+        row.set("finished", c.finished);
+        candidates.call<void>("push", row);
+      }
+      out.set("candidates", candidates);
+      out.set("crossAttention", float_copy_or_null(t.cross_attention));
+      out.set("crossShape", shape_or_null(t.cross_shape, !t.cross_attention.empty()));
+      out.set("selfAttention", float_copy_or_null(t.self_attention));
+      out.set("selfShape", shape_or_null(t.self_shape, !t.self_attention.empty()));
       return out;
     });
   }
@@ -219,7 +272,7 @@ class JsSeq2SeqSession {
       }
       std::vector<std::vector<std::string>> tokens;
       const Seq2SeqEncoding e = session_->encode_texts(list, &tokens);
-      const ScoreParams p = session_->model().alignment_parameters();
+      const ScoreParams p = session_->rnn_model().alignment_parameters();
       val sources = val::array();
       for (const auto &row : tokens) sources.call<void>("push", strings_to_js(row));
       val alignment = val::object();
@@ -243,7 +296,7 @@ class JsSeq2SeqSession {
       Seq2SeqEncoding e;
       e.annotations = to_tensor<3>(encoding["annotations"], "encoding.annotations");
       e.mask = to_mask<2>(encoding["mask"], "encoding.mask");
-      const Seq2SeqAttention a = session_->model().attend(e, to_tensor<2>(s, "s"));
+      const Seq2SeqAttention a = session_->rnn_model().attend(e, to_tensor<2>(s, "s"));
       val out = val::object();
       out.set("weights", to_js(a.weights));
       out.set("context", to_js(a.context));
@@ -254,7 +307,7 @@ class JsSeq2SeqSession {
   // decoderStep(previous [B], state {s, c}, context [B, Dh]) -> {state, probabilities [B, V], tokens [B]}.
   val decoder_step(const val &previous, const val &state, const val &context) const {
     return guarded([&] {
-      const Seq2SeqStep step = session_->model().decoder_step(
+      const Seq2SeqStep step = session_->rnn_model().decoder_step(
           read_ids(previous, "previous"), decoder_state_from_js(state), to_tensor<2>(context, "context"));
       val out = val::object();
       out.set("state", decoder_state_to_js(step.state));
@@ -278,7 +331,7 @@ class JsSeq2SeqSession {
 
   // which: "test" | "train"; limit: first pairs (0 / undefined = all).
   val evaluate(const std::string &which, const val &limit) {
-    return guarded([&] { return metrics_to_js(session_->evaluate(which, read_whole(limit, "limit", 1e7, 0))); });
+    return guarded([&] { return evaluation_to_js(session_->evaluate(which, read_whole(limit, "limit", 1e7, 0))); });
   }
 
  private:

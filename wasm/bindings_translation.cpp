@@ -1,5 +1,5 @@
 // Embind bindings for translation text and metrics (core/include/attn/text/mt_tokenizer.hpp,
-// core/include/attn/analysis/translation_metrics.hpp): the page and the course tokenise and
+// core/include/attn/text/translation_metrics.hpp): the page and the course tokenise and
 // detokenise sentences, split pairs by source sentence (data/parallel_split.hpp) and score
 // translations with BLEU (with its parts) and chrF. Conversion only: every computation happens
 // in attn_core. Every call copies its inputs and outputs. See attn_engine.d.ts for the JS-side
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis/translation_metrics.hpp"
 #include "attn/data/parallel_split.hpp"
 #include "attn/text/mt_tokenizer.hpp"
+#include "attn/text/translation_metrics.hpp"
 #include "convert.hpp"
 
 namespace attn::wasm {

@@ -131,6 +131,36 @@ std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, 
   return load_parallel_text(source, limits, {}, report);
 }
 
+std::vector<SourceLine> load_source_lines(ByteSource& text, const ParallelLimits& limits) {
+  const std::string file = text.name();
+  TextSniffer sniffed(text);
+  LineReader lines(sniffed, limits.max_line_bytes);
+  std::vector<SourceLine> out;
+  std::string line_text;
+  while (lines.next(line_text)) {
+    const std::size_t line = lines.line_number();
+    if (line_text.find('\0') != std::string::npos)
+      throw DataError(file, line, "this is not a text file (it contains NUL bytes)");
+    std::size_t bad_line = line;
+    const std::string problem = invalid_utf8_message(line_text, line, bad_line);
+    if (!problem.empty()) throw DataError(file, bad_line, problem + "; save the file as UTF-8");
+    const std::size_t tab = line_text.find('\t');
+    std::string sentence = trimmed(line_text, 0, tab == std::string::npos ? line_text.size() : tab);
+    if (sentence.empty()) continue;
+    if (out.size() == limits.max_examples) {
+      throw DataError(file, 0, "more than " + std::to_string(limits.max_examples) + " sentences (the limit)");
+    }
+    out.push_back({line, std::move(sentence)});
+  }
+  if (out.empty()) throw DataError(file, 0, "the file is empty");
+  return out;
+}
+
+std::vector<SourceLine> load_source_lines_file(const std::string& path, const ParallelLimits& limits) {
+  FileSource file(path);
+  return load_source_lines(file, limits);
+}
+
 ParallelVocabularies fit_vocabularies(const std::vector<ParallelExample>& examples, TokenLevel level,
                                       std::size_t max_source_size, std::size_t max_target_size) {
   std::vector<std::string> sources, targets;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "attn/data/parallel_split.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/random.hpp"
 
@@ -41,15 +42,20 @@ Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std:
               pairs.end());
   const std::size_t skipped = loaded - pairs.size();
   if (pairs.size() < 2) throw DataError(name, 0, "needs at least 2 pairs (training and held-out)");
+  // Hold out test_size source sentences with ALL their translations (split_by_source: a sentence
+  // is never scored while another translation of it was trained on), never more than half of
+  // the sources of a small file; both parts are then shuffled, so a file sorted by length gives
+  // held-out sentences of every length and train_size keeps a random share.
+  const std::size_t sources = group_references(pairs).size();
+  if (sources < 2) throw DataError(name, 0, "needs at least 2 distinct source sentences (training and held-out)");
+  SourceSplit by_source = split_by_source(pairs, std::min(spec.test_size, sources / 2), spec.seed);
   Rng rng(spec.seed);
-  rng.shuffle(pairs);
-  // Hold out test_size pairs, but never more than half of a small file.
-  const std::size_t test = std::min(spec.test_size, pairs.size() / 2);
+  rng.shuffle(by_source.train);
+  rng.shuffle(by_source.held_out);
   TaskSplit split;
-  split.test.assign(pairs.end() - static_cast<std::ptrdiff_t>(test), pairs.end());
-  pairs.resize(pairs.size() - test);
-  if (spec.train_size != 0 && pairs.size() > spec.train_size) pairs.resize(spec.train_size);
-  split.train = std::move(pairs);
+  split.test = std::move(by_source.held_out);
+  if (spec.train_size != 0 && by_source.train.size() > spec.train_size) by_source.train.resize(spec.train_size);
+  split.train = std::move(by_source.train);
   Seq2SeqData data = encode_seq2seq_data(std::move(split), TokenLevel::word, spec);
   data.description = name + " (shuffled with seed " + std::to_string(spec.seed) +
                      (skipped ? "; " + std::to_string(skipped) + " pairs without word tokens skipped" : "") + ")";

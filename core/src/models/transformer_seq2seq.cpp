@@ -240,3 +240,20 @@ CrossEntropyResult TransformerSeq2Seq::train_batch(const TokenIds& source, const
 }
 
 }  // namespace attn
+
+namespace attn {
+
+float TransformerSeq2Seq::train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio,
+                                      Rng& rng) {
+  if (teacher_forcing_ratio != 1.f) {
+    throw std::invalid_argument(
+        "TransformerSeq2Seq trains every target position at once with the gold previous tokens, so the "
+        "teacher-forcing ratio must be 1, got " +
+        std::to_string(teacher_forcing_ratio));
+  }
+  return train_batch(source, target, rng).loss;
+}
+
+float TransformerSeq2Seq::loss(const TokenIds& source, const TokenIds& target) { return evaluate(source, target).loss; }
+
+}  // namespace attn

@@ -146,3 +146,76 @@ void TransformerSeq2Seq::reorder(TransformerDecodingState& state, const std::vec
 }
 
 }  // namespace attn
+
+namespace attn {
+
+// --- the Translator interface (models/translator.hpp) ---
+
+namespace {
+struct TransformerDecoding final : Translator::Decoding {
+  TransformerDecodingState state;
+  std::vector<std::int32_t> previous;  // [R] the step's input tokens
+  Tensor2 alignment;                   // [R, Tx] the last block's head-mean cross-attention
+};
+}  // namespace
+
+std::size_t TransformerSeq2Seq::source_vocab() const { return impl_->config.source_vocab; }
+
+std::size_t TransformerSeq2Seq::target_vocab() const { return impl_->config.target_vocab; }
+
+std::unique_ptr<Translator::Decoding> TransformerSeq2Seq::start(const TokenIds& source) const {
+  auto decoding = std::make_unique<TransformerDecoding>();
+  decoding->state = encode(source);
+  return decoding;
+}
+
+const Tensor2* TransformerSeq2Seq::step(Decoding& decoding, const std::int32_t* previous, Tensor2& logits) const {
+  auto& s = static_cast<TransformerDecoding&>(decoding);
+  const std::size_t rows = s.state.batch(), nx = s.state.memory.shape(1);
+  s.previous.assign(previous, previous + rows);
+  TransformerStepResult result = step(s.state, s.previous);
+  logits = std::move(result.log_probs);  // log-softmax: a softmax of it is p again
+  // alignment = mean over heads of the last block's cross-attention [R, H, 1, Tx]
+  const Tensor4& cross = result.cross_weights.back();
+  const std::size_t heads = cross.shape(1);
+  ensure_shape(s.alignment, std::array<std::size_t, 2>{rows, nx});
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < nx; ++j) {
+      float sum = 0.f;
+      for (std::size_t h = 0; h < heads; ++h) sum += cross(r, h, 0, j);
+      s.alignment(r, j) = sum / static_cast<float>(heads);
+    }
+  }
+  return &s.alignment;
+}
+
+void TransformerSeq2Seq::reorder(Decoding& decoding, const std::vector<std::size_t>& parents) const {
+  reorder(static_cast<TransformerDecoding&>(decoding).state, parents);
+}
+
+TransformerAttentionMaps TransformerSeq2Seq::attention_maps(const std::vector<int>& source,
+                                                            const std::vector<int>& outputs) const {
+  ATTN_REQUIRE(!source.empty() && !outputs.empty(), "TransformerSeq2Seq::attention_maps",
+               "source has " + std::to_string(source.size()) + " tokens and outputs " + std::to_string(outputs.size()) +
+                   "; both need at least one");
+  TransformerDecodingState state = encode(source_row(source));
+  const std::size_t layers = impl_->config.decoder_layers, heads = impl_->config.heads;
+  const std::size_t ny = outputs.size(), nx = source.size();
+  TransformerAttentionMaps maps;
+  maps.cross = xt::zeros<float>({layers, heads, ny, nx});
+  maps.self = xt::zeros<float>({layers, heads, ny, ny});
+  std::vector<std::int32_t> previous{kBosId};
+  for (std::size_t t = 0; t < ny; ++t) {
+    const TransformerStepResult result = step(state, previous);
+    for (std::size_t l = 0; l < layers; ++l) {
+      for (std::size_t h = 0; h < heads; ++h) {
+        for (std::size_t j = 0; j < nx; ++j) maps.cross(l, h, t, j) = result.cross_weights[l](0, h, 0, j);
+        for (std::size_t j = 0; j <= t; ++j) maps.self(l, h, t, j) = result.self_weights[l](0, h, 0, j);
+      }
+    }
+    previous[0] = outputs[t];
+  }
+  return maps;
+}
+
+}  // namespace attn

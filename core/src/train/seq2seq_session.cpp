@@ -4,9 +4,12 @@
 #include <set>
 #include <stdexcept>
 
+#include "attn/data/parallel_split.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/models/seq2seq.hpp"
+#include "attn/models/translator_file.hpp"
 #include "attn/text/sequences.hpp"
+#include "attn/train/translation_scores.hpp"
 
 namespace attn {
 
@@ -17,6 +20,12 @@ Seq2SeqSessionConfig::Seq2SeqSessionConfig() {
   model.units = 32;
   model.attention_dim = 32;
   model.cell = CellKind::gru;
+  transformer.d_model = 64;
+  transformer.heads = 4;
+  transformer.ff_dim = 128;
+  transformer.encoder_layers = transformer.decoder_layers = 2;
+  transformer.dropout = 0.1f;
+  transformer.label_smoothing = 0.1f;
   trainer.epochs = 10;
   trainer.batch = 32;
   trainer.learning_rate = 0.005f;
@@ -45,7 +54,15 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
                                               "early_stopping_patience",
                                               "seed",
                                               "source_vocab",
-                                              "target_vocab"};
+                                              "target_vocab",
+                                              "model",
+                                              "d_model",
+                                              "heads",
+                                              "layers",
+                                              "ff",
+                                              "dropout",
+                                              "label_smoothing",
+                                              "bleu_sentences"};
   for (const std::string &key : j.keys()) {
     if (!known.count(key)) throw std::invalid_argument("Seq2SeqSessionConfig: unknown setting '" + key + "'");
   }
@@ -75,9 +92,28 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
   if (j.has("embed")) m.embed = j.get_size("embed");
   if (j.has("units")) m.units = j.get_size("units");
   if (j.has("attention_dim")) m.attention_dim = j.get_size("attention_dim");
+  if (j.has("model")) c.kind = j.get_string("model");
+  if (c.kind != "rnn" && c.kind != "transformer") {
+    throw std::invalid_argument("Seq2SeqSessionConfig: model must be 'rnn' or 'transformer', got '" + c.kind + "'");
+  }
+  TransformerSeq2SeqConfig &x = c.transformer;
+  if (j.has("d_model")) x.d_model = j.get_size("d_model");
+  x.ff_dim = j.has("ff") ? j.get_size("ff") : 2 * x.d_model;
+  if (j.has("heads")) x.heads = j.get_size("heads");
+  if (j.has("layers")) x.encoder_layers = x.decoder_layers = j.get_size("layers");
+  if (j.has("dropout")) x.dropout = static_cast<float>(j.get_number("dropout"));
+  if (j.has("label_smoothing")) x.label_smoothing = static_cast<float>(j.get_number("label_smoothing"));
+  if (c.kind == "transformer") {
+    TransformerSeq2SeqConfig sized = x;  // the vocabularies come from the data: check the rest now
+    sized.source_vocab = sized.target_vocab = 4;
+    sized.validate();
+  }
+  if (j.has("bleu_sentences")) c.bleu_sentences = j.get_size("bleu_sentences");
   Seq2SeqTrainerConfig &t = c.trainer;
   if (j.has("epochs")) t.epochs = j.get_size("epochs");
   if (j.has("batch")) t.batch = j.get_size("batch");
+  // Adam without warm-up: the Transformer trains steadily at 0.001 (the CLI's default too).
+  if (c.kind == "transformer") t.learning_rate = 0.001f;
   if (j.has("learning_rate")) t.learning_rate = static_cast<float>(j.get_number("learning_rate"));
   if (j.has("clip_norm")) t.clip_norm = static_cast<float>(j.get_number("clip_norm"));
   if (j.has("validation_split")) t.validation_split = static_cast<float>(j.get_number("validation_split"));
@@ -130,7 +166,23 @@ void Seq2SeqSession::adopt(Seq2SeqData data) {
   config_.model.source_vocab = data_.vocabularies.source.size();
   config_.model.target_vocab = data_.vocabularies.target.size();
   config_.model.max_source_len = 64;
-  model_ = std::make_unique<Seq2SeqModel>(config_.model, config_.seed);
+  config_.transformer.source_vocab = data_.vocabularies.source.size();
+  config_.transformer.target_vocab = data_.vocabularies.target.size();
+  if (is_transformer()) {
+    model_ = std::make_unique<TransformerSeq2Seq>(config_.transformer, config_.seed);
+  } else {
+    model_ = std::make_unique<Seq2SeqModel>(config_.model, config_.seed);
+  }
+}
+
+const Seq2SeqModel &Seq2SeqSession::rnn_model() const {
+  const auto *rnn = dynamic_cast<const Seq2SeqModel *>(model_.get());
+  if (rnn == nullptr) {
+    throw std::invalid_argument(
+        "Seq2SeqSession: the step API (stepEncode / stepAttend / decoderStep) is the RNN decoder's with Bahdanau "
+        "attention; this session trains a Transformer");
+  }
+  return *rnn;
 }
 
 Seq2SeqSession::~Seq2SeqSession() = default;
@@ -141,6 +193,9 @@ void Seq2SeqSession::start_training() {
                                     config_.trainer.seed);
   run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
                                               split_.validation_sources, split_.validation_targets, config_.trainer);
+  if (config_.bleu_sentences > 0 && config_.task == "parallel") {
+    run_->score_epochs_with([this](const Translator &) { return held_out_bleu(config_.bleu_sentences); });
+  }
 }
 
 Seq2SeqSessionProgress Seq2SeqSession::run_steps(std::size_t max_steps) {
@@ -164,9 +219,11 @@ Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_
   const std::vector<int> source = data_.vocabularies.source.encode(text);
   if (source.empty()) throw std::invalid_argument("Seq2SeqSession::translate: the text is empty");
   if (max_len == 0) max_len = decode_limit();
+  constexpr float kLengthAlpha = 0.6f;
   const Translator &translator = *model_;
-  const Decoded decoded = beam <= 1 ? std::move(greedy_search(translator, source_row(source), max_len)[0])
-                                    : std::move(beam_search(translator, source, beam, 0.6f, max_len)[0]);
+  const std::vector<Decoded> hypotheses = beam <= 1 ? greedy_search(translator, source_row(source), max_len)
+                                                    : beam_search(translator, source, beam, kLengthAlpha, max_len);
+  const Decoded &decoded = hypotheses.front();
   Seq2SeqTranslation out;
   out.output = data_.vocabularies.target.decode(decoded.tokens);
   out.source_tokens = data_.vocabularies.source.tokens_of(source);
@@ -175,6 +232,21 @@ Seq2SeqTranslation Seq2SeqSession::translate(const std::string &text, std::size_
   out.alignment.assign(decoded.alignment.begin(), decoded.alignment.end());
   out.log_prob = decoded.log_prob;
   out.finished = decoded.finished;
+  for (const Decoded &h : hypotheses) {
+    const std::size_t steps = h.tokens.size() + (h.finished ? 1 : 0);
+    out.candidates.push_back({data_.vocabularies.target.decode(h.tokens),
+                              length_penalised_score(h.log_prob, steps, kLengthAlpha), h.log_prob, h.finished});
+  }
+  const auto *transformer = dynamic_cast<const TransformerSeq2Seq *>(model_.get());
+  if (transformer != nullptr && !out.output_tokens.empty()) {
+    std::vector<int> outputs = decoded.tokens;
+    if (decoded.finished) outputs.push_back(kEosId);
+    const TransformerAttentionMaps maps = transformer->attention_maps(source, outputs);
+    out.cross_attention.assign(maps.cross.begin(), maps.cross.end());
+    out.self_attention.assign(maps.self.begin(), maps.self.end());
+    std::copy(maps.cross.shape().begin(), maps.cross.shape().end(), out.cross_shape.begin());
+    std::copy(maps.self.shape().begin(), maps.self.shape().end(), out.self_shape.begin());
+  }
   return out;
 }
 
@@ -199,7 +271,7 @@ Seq2SeqEncoding Seq2SeqSession::encode_texts(const std::vector<std::string> &tex
     tokens->clear();
     for (const auto &row : ids) tokens->push_back(data_.vocabularies.source.tokens_of({row.begin(), row.end()}));
   }
-  return model_->encode(pad_to_longest(ids, PadMode::post, kPadId).ids);
+  return rnn_model().encode(pad_to_longest(ids, PadMode::post, kPadId).ids);
 }
 
 std::vector<std::string> Seq2SeqSession::target_tokens(const std::vector<int> &ids) const {
@@ -210,26 +282,44 @@ std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const {
   return data_.vocabularies.target.decode(ids);
 }
 
-Seq2SeqMetrics Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
+double Seq2SeqSession::held_out_bleu(std::size_t sources) const {
+  std::vector<ReferenceGroup> groups = group_references(data_.test);
+  if (groups.size() > sources) groups.resize(sources);
+  return score_translations(*model_, data_.vocabularies, groups, decode_limit()).bleu.score;
+}
+
+Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
   if (which != "test" && which != "train") {
     throw std::invalid_argument("Seq2SeqSession::evaluate: which must be 'test' or 'train', got '" + which + "'");
   }
   const EncodedPairs &pairs = which == "test" ? data_.test_ids : data_.train_ids;
+  const std::vector<ParallelExample> &texts = which == "test" ? data_.test : data_.train;
   const std::size_t n = limit == 0 ? pairs.sources.size() : std::min(limit, pairs.sources.size());
   const Sequences sources(pairs.sources.begin(), pairs.sources.begin() + static_cast<std::ptrdiff_t>(n));
   const Sequences targets(pairs.targets.begin(), pairs.targets.begin() + static_cast<std::ptrdiff_t>(n));
   std::size_t max_len = 0;
   for (const auto &t : targets) max_len = std::max(max_len, t.size());
-  return evaluate_seq2seq(*model_, sources, targets, max_len);
+  Seq2SeqEvaluation out;
+  out.pairs = evaluate_seq2seq(*model_, sources, targets, max_len);
+  out.teacher_forced_accuracy = teacher_forced_accuracy(*model_, sources, targets);
+  const std::vector<ParallelExample> first(texts.begin(), texts.begin() + static_cast<std::ptrdiff_t>(n));
+  const TranslationScores scores = score_translations(*model_, data_.vocabularies, group_references(first), max_len);
+  out.has_bleu = config_.task == "parallel";
+  out.sentences = scores.sentences;
+  out.bleu = scores.bleu.score;
+  out.chrf = scores.chrf.score;
+  out.exact_match = scores.exact.rate();
+  if (out.has_bleu) out.by_length = scores.by_length;
+  return out;
 }
 
 std::vector<std::uint8_t> Seq2SeqSession::save_model() const {
-  return save_seq2seq(*model_, seq2seq_extra_json(config_.task, data_.vocabularies));
+  return save_translator(*model_, seq2seq_extra_json(config_.task, data_.vocabularies));
 }
 
 void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
   std::string extra_json;
-  Seq2SeqModel loaded = load_seq2seq(bytes, &extra_json);
+  std::unique_ptr<TrainableTranslator> loaded = load_translator(bytes, &extra_json);
   ParallelVocabularies vocabularies;
   try {
     vocabularies = read_seq2seq_vocabularies(extra_json);
@@ -239,8 +329,7 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
                     "`attn train --save`): ") +
         error.what());
   }
-  if (vocabularies.source.size() != loaded.config().source_vocab ||
-      vocabularies.target.size() != loaded.config().target_vocab) {
+  if (vocabularies.source.size() != loaded->source_vocab() || vocabularies.target.size() != loaded->target_vocab()) {
     throw std::invalid_argument("Seq2SeqSession::load_model: the file's vocabularies do not match its model");
   }
   // Nothing below throws (bar allocation): the session changes only once the file is accepted.
@@ -248,8 +337,14 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
   data_.vocabularies = std::move(vocabularies);
   data_.train_ids = encode_pairs(data_.train, data_.vocabularies);
   data_.test_ids = encode_pairs(data_.test, data_.vocabularies);
-  config_.model = loaded.config();
-  model_ = std::make_unique<Seq2SeqModel>(std::move(loaded));
+  if (const auto *transformer = dynamic_cast<const TransformerSeq2Seq *>(loaded.get())) {
+    config_.kind = "transformer";
+    config_.transformer = transformer->config();
+  } else {
+    config_.kind = "rnn";
+    config_.model = static_cast<const Seq2SeqModel &>(*loaded).config();
+  }
+  model_ = std::move(loaded);
 }
 
 }  // namespace attn

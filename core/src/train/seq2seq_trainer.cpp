@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "attn/models/seq2seq_decoding.hpp"
 #include "attn/optim/adam.hpp"
 #include "attn/optim/clip.hpp"
 #include "attn/text/sequences.hpp"
@@ -152,6 +153,44 @@ Seq2SeqMetrics evaluate_seq2seq(const Translator &translator, const Sequences &s
   return m;
 }
 
+double teacher_forced_accuracy(const Translator &translator, const Sequences &sources, const Sequences &targets,
+                               std::size_t batch) {
+  if (sources.size() != targets.size()) {
+    throw std::invalid_argument("teacher_forced_accuracy: " + std::to_string(sources.size()) + " sources but " +
+                                std::to_string(targets.size()) + " targets");
+  }
+  if (batch == 0) throw std::invalid_argument("teacher_forced_accuracy: batch must be >= 1, got 0");
+  const std::vector<std::size_t> order = length_order(sources);
+  const std::size_t nv = translator.target_vocab();
+  std::size_t hits = 0, positions = 0;
+  TokenIds src;
+  Tensor2 logits;
+  std::vector<std::int32_t> previous;
+  for (std::size_t begin = 0; begin < order.size(); begin += batch) {
+    const std::size_t count = std::min(batch, order.size() - begin);
+    gather(sources, order.data() + begin, count, src);
+    std::size_t longest = 0;
+    for (std::size_t i = 0; i < count; ++i) longest = std::max(longest, targets[order[begin + i]].size());
+    const std::unique_ptr<Translator::Decoding> decoding = translator.start(src);
+    previous.assign(count, kPadId);
+    // Step t reads the gold y_t (BOS at t = 0) and predicts y_{t+1}; finished rows read PAD.
+    for (std::size_t t = 0; t + 1 < longest; ++t) {
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::vector<int> &gold = targets[order[begin + i]];
+        previous[i] = t + 1 < gold.size() ? gold[t] : kPadId;
+      }
+      translator.step(*decoding, previous.data(), logits);
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::vector<int> &gold = targets[order[begin + i]];
+        if (t + 1 >= gold.size()) continue;
+        hits += best_emittable_token(logits.data() + i * nv, nv) == gold[t + 1] ? 1 : 0;
+        ++positions;
+      }
+    }
+  }
+  return positions > 0 ? static_cast<double>(hits) / static_cast<double>(positions) : 0.0;
+}
+
 Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences &targets, float share,
                                       std::uint64_t seed) {
   if (sources.size() != targets.size()) {
@@ -202,6 +241,7 @@ struct Seq2SeqTrainingRun::State {
   double loss_sum = 0;
   float ratio = 1;
   bool finished = false, finalised = false;
+  std::function<double(const Translator &)> scorer;
 
   State(TrainableTranslator &m, const Sequences &s, const Sequences &t, const Sequences &vs, const Sequences &vt,
         const Seq2SeqTrainerConfig &c)
@@ -308,6 +348,10 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   return p;
 }
 
+void Seq2SeqTrainingRun::score_epochs_with(std::function<double(const Translator &)> scorer) {
+  state_->scorer = std::move(scorer);
+}
+
 const Seq2SeqEpochProgress &Seq2SeqTrainingRun::end_epoch() {
   State &s = *state_;
   if (!epoch_complete()) throw std::logic_error("Seq2SeqTrainingRun::end_epoch: the epoch is not complete");
@@ -330,6 +374,10 @@ const Seq2SeqEpochProgress &Seq2SeqTrainingRun::end_epoch() {
     if (stop) s.history.early_stopped = true;
   }
   progress.seconds = seconds_since(s.epoch_start);
+  if (s.scorer) {
+    progress.has_score = true;
+    progress.score = s.scorer(s.model);
+  }
   s.history.epochs.push_back(progress);
   ++s.epoch;
   if (stop || s.epoch >= s.config.epochs) {

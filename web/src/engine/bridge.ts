@@ -12,7 +12,7 @@
 //   inspectTransformer(text, {causal, ablated}), headAblation(limit), positionalEncoding(positions)
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
-//   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqMetrics,
+//   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqEvaluation,
 //   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo, seq2seqSamples(count);
 //   the step API seq2seqStepEncode(texts), seq2seqStepAttend(encoding, s), seq2seqDecoderStep(previous,
 //   state, context), seq2seqTargetText(ids) (course/seq2seq_step_decode.ts drives it).
@@ -39,7 +39,7 @@ import type {
   ModelInfo,
   SentimentModelConfig,
   Seq2SeqInfo,
-  Seq2SeqMetrics,
+  Seq2SeqEvaluation,
   Tensor,
 } from '../../generated/attn_engine.mjs';
 import type {
@@ -383,7 +383,7 @@ export class EngineBridge {
   seq2seqTranslate(text: string, beam = 1): Promise<Seq2SeqTranslation> {
     return this.seq2seq('translate', { text, beam });
   }
-  seq2seqEvaluate(which: 'test' | 'train' = 'test', limit = 0): Promise<Seq2SeqMetrics> {
+  seq2seqEvaluate(which: 'test' | 'train' = 'test', limit = 0): Promise<Seq2SeqEvaluation> {
     return this.seq2seq('evaluate', { which, limit });
   }
   /** The seq2seq model file with its vocabularies (the CLI's format). */

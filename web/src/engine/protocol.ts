@@ -10,7 +10,8 @@ import type {
   SentimentModelConfig,
   Seq2SeqEpochReport,
   Seq2SeqInfo,
-  Seq2SeqMetrics,
+  Seq2SeqEvaluation,
+  Seq2SeqTranslationView,
   Seq2SeqDecoderState,
   Seq2SeqDecoderStepResult,
   Seq2SeqSettings,
@@ -257,6 +258,14 @@ export interface Seq2SeqTranslation {
   cols: number;
   logProb: number;
   finished: boolean;
+  /** The beam's hypotheses, best first (attn_engine.d.ts Seq2SeqTranslationView.candidates). */
+  candidates: Seq2SeqTranslationView['candidates'];
+  /** Transformer only (null for the RNN): [layers, heads, Ty, Tx] cross-attention and
+   *  [layers, heads, Ty, Ty] masked self-attention, row-major, with their shapes. */
+  crossAttention: Float32Array | null;
+  crossShape: [number, number, number, number] | null;
+  selfAttention: Float32Array | null;
+  selfShape: [number, number, number, number] | null;
 }
 
 export interface Seq2SeqTrainOptions {
@@ -284,7 +293,7 @@ export interface Seq2SeqOps {
   resume: { args: Record<string, never>; result: { paused: boolean } };
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
   translate: { args: { text: string; beam: number }; result: Seq2SeqTranslation };
-  evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqMetrics };
+  evaluate: { args: { which: 'test' | 'train'; limit?: number }; result: Seq2SeqEvaluation };
   saveModel: { args: Record<string, never>; result: ArrayBuffer };
   loadModel: { args: { bytes: ArrayBuffer }; result: Seq2SeqInfo };
   /** The first `count` held-out pairs. */

@@ -53,7 +53,8 @@ export class Seq2SeqHost {
         return { value: { cancelled: this.runner.stop() } };
       case 'translate': {
         const t = s.translate(request.text, request.beam);
-        // The alignment is a view over wasm memory: copy it once, then transfer the copy.
+        // The alignment is a view over wasm memory: copy it once, then transfer the copy (the
+        // Transformer's attention maps are copies already).
         const value: Seq2SeqTranslation = {
           output: t.output,
           sourceTokens: t.sourceTokens,
@@ -63,8 +64,16 @@ export class Seq2SeqHost {
           cols: t.alignment.cols,
           logProb: t.logProb,
           finished: t.finished,
+          candidates: t.candidates,
+          crossAttention: t.crossAttention,
+          crossShape: t.crossShape,
+          selfAttention: t.selfAttention,
+          selfShape: t.selfShape,
         };
-        return { value, transfer: [value.alignment.buffer as ArrayBuffer] };
+        const transfer: Transferable[] = [value.alignment.buffer as ArrayBuffer];
+        if (t.crossAttention) transfer.push(t.crossAttention.buffer as ArrayBuffer);
+        if (t.selfAttention) transfer.push(t.selfAttention.buffer as ArrayBuffer);
+        return { value, transfer };
       }
       case 'evaluate':
         return { value: s.evaluate(request.which, request.limit ?? 0) };

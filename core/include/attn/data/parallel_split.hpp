@@ -6,7 +6,7 @@
 // Why by source: Tatoeba gives the same English sentence several French translations ("Run!" ->
 // "Cours !", "Courez !"). A split by pair puts some of them in training and scores the model on
 // the others — a sentence it has seen, so the score is optimistic. Grouping by source also lets
-// BLEU use all references of a sentence (analysis/translation_metrics.hpp).
+// BLEU use all references of a sentence (text/translation_metrics.hpp).
 //
 // Determinism: sources are numbered in order of first appearance and shuffled by Fisher–Yates
 // from attn::Rng (PCG32), so the split depends only on the file's order and the seed — never on

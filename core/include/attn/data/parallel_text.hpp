@@ -65,6 +65,17 @@ std::vector<ParallelExample> load_parallel_text_bytes(const std::uint8_t* data, 
                                                       const std::string& name, const ParallelLimits& limits = {},
                                                       ParallelLoadReport* report = nullptr);
 
+// Sentences to translate, one per line (`attn translate --input`): the same checks and messages
+// as load_parallel_text (binary files, invalid UTF-8, NUL bytes, over-long lines, an empty file),
+// but no tab is needed; on a line with a tab only the text before it is read, so a pairs file
+// gives its sources. Blank lines are skipped; each sentence keeps its 1-based line number.
+struct SourceLine {
+  std::size_t line = 0;
+  std::string text;  // trimmed of spaces and tabs, never empty
+};
+std::vector<SourceLine> load_source_lines(ByteSource& text, const ParallelLimits& limits = {});
+std::vector<SourceLine> load_source_lines_file(const std::string& path, const ParallelLimits& limits = {});
+
 struct ParallelVocabularies {
   Seq2SeqVocabulary source;
   Seq2SeqVocabulary target;

@@ -4,9 +4,11 @@
 //   dates     generated (data/seq2seq_tasks.hpp), 1950..2049, character level
 //   reverse, sort, copy   generated digit strings, character level
 //   parallel  pairs read from a "source<TAB>target[<TAB>...]" file (data/parallel_text.hpp):
-//             pairs without word tokens dropped, shuffled by the seed (Rng::shuffle), the last
-//             test_size pairs — at most half — held out; word level (text/seq2seq_vocabulary.hpp
-//             says why)
+//             pairs without word tokens dropped, test_size SOURCE SENTENCES — at most half of
+//             them — held out with all their translations (data/parallel_split.hpp's
+//             split_by_source, so the held-out references of a sentence are all its targets and
+//             none of them was trained on), both parts shuffled by the seed; word level
+//             (text/seq2seq_vocabulary.hpp says why)
 // Legend: N pairs, Tx source tokens, Ty target tokens (BOS .. EOS).
 #pragma once
 
@@ -21,10 +23,10 @@
 namespace attn {
 
 struct Seq2SeqDataSpec {
-  std::string task = "reverse";  // dates | reverse | sort | copy | parallel
-  std::size_t train_size = 0;    // generated: pairs (>= 1); parallel: at most this many, 0 = every pair
-  std::size_t test_size = 1000;
-  std::size_t min_len = 5, max_len = 20;                 // digit tasks, training lengths
+  std::string task = "reverse";           // dates | reverse | sort | copy | parallel
+  std::size_t train_size = 0;             // generated: pairs (>= 1); parallel: at most this many, 0 = every pair
+  std::size_t test_size = 1000;           // generated: pairs; parallel: held-out source sentences
+  std::size_t min_len = 5, max_len = 20;  // digit tasks, training lengths
   std::size_t test_min_len = 5, test_max_len = 20;       // digit tasks, held-out lengths
   std::size_t source_vocab = 8000, target_vocab = 8000;  // parallel: most frequent words (+4 reserved)
   std::uint64_t seed = 1;
@@ -42,9 +44,10 @@ struct Seq2SeqData {
 Seq2SeqData generate_seq2seq_data(const Seq2SeqDataSpec& spec);
 
 // Task parallel from pairs already loaded from the file called `name`: drops pairs without word
-// tokens (e.g. a lone apostrophe), shuffles, holds out, caps the training pairs at train_size
-// (0 = no cap), fits word vocabularies and encodes. Throws DataError "<name>:0: needs at least 2
-// pairs (training and held-out)" when fewer than 2 pairs are left.
+// tokens (e.g. a lone apostrophe), holds out by source sentence, shuffles, caps the training pairs
+// at train_size (0 = no cap), fits word vocabularies and encodes. Throws DataError "<name>:0:
+// needs at least 2 pairs (training and held-out)" when fewer than 2 pairs are left, and "...
+// needs at least 2 distinct source sentences ..." when every pair has the same source.
 Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std::string& name,
                                   const Seq2SeqDataSpec& spec);
 

@@ -43,6 +43,14 @@
 //                     expands one source into k hypotheses and reorders them after each step.
 // Decoding never uses dropout.
 //
+// As a TrainableTranslator (models/translator.hpp) the shared greedy / beam search, the seq2seq
+// trainer, the metrics and the page's session drive it unchanged: a Translator decoding holds a
+// TransformerDecodingState; a Translator step returns log p as its logits (a softmax of them is
+// p) and, as its alignment [R, Tx], the LAST decoder block's cross-attention averaged over heads.
+// Training is teacher forced at every position at once, so train_batch accepts only
+// teacher_forcing_ratio 1 (std::invalid_argument otherwise: there is no previous prediction to
+// feed back in a parallel forward).
+//
 // The model owns its training caches, so one model trains one batch at a time (not thread-safe;
 // the const decoding functions use their own buffers).
 #pragma once
@@ -57,6 +65,7 @@
 #include "attn/layers/parameter.hpp"
 #include "attn/layers/transformer_decoder.hpp"
 #include "attn/losses/softmax_cross_entropy.hpp"
+#include "attn/models/translator.hpp"
 #include "attn/random.hpp"
 
 namespace attn {
@@ -97,11 +106,17 @@ struct TransformerStepResult {
   std::vector<Tensor4> cross_weights;  // N_d × [B, H, 1, Tx] cross-attention (PAD columns 0)
 };
 
-class TransformerSeq2Seq {
+// What every decoder block attended to over one whole decoding (for display): Ty output steps.
+struct TransformerAttentionMaps {
+  Tensor4 cross;  // [N_d, H, Ty, Tx] cross-attention of each step over the source (PAD columns 0)
+  Tensor4 self;   // [N_d, H, Ty, Ty] masked self-attention; row t is 0 beyond column t
+};
+
+class TransformerSeq2Seq final : public TrainableTranslator {
  public:
   // Validates `config`; draws every initial weight from Rng(seed).
   TransformerSeq2Seq(const TransformerSeq2SeqConfig& config, std::uint64_t seed);
-  ~TransformerSeq2Seq();
+  ~TransformerSeq2Seq() override;
   TransformerSeq2Seq(TransformerSeq2Seq&&) noexcept;
   TransformerSeq2Seq& operator=(TransformerSeq2Seq&&) noexcept;
 
@@ -110,7 +125,7 @@ class TransformerSeq2Seq {
   // shared), "encoder.<i>.*" (TransformerEncoderBlock), "encoder_norm.{gamma,beta}",
   // "decoder.<i>.*" (TransformerDecoderBlock), "decoder_norm.{gamma,beta}", "output.w" (untied)
   // and "output.b".
-  ParameterList& parameters();
+  ParameterList& parameters() override;
   const ParameterList& parameters() const;
 
   // Teacher forcing. source [B, Tx] (ids < Vs), decoder_input [B, T] (BOS y1 .., ids < Vt)
@@ -133,6 +148,22 @@ class TransformerSeq2Seq {
   TransformerStepResult step(TransformerDecodingState& state, const std::vector<std::int32_t>& previous) const;
   // state row i := old row rows[i] (each < B); B becomes rows.size() (>= 1).
   static void reorder(TransformerDecodingState& state, const std::vector<std::size_t>& rows);
+  // source [Tx] (one sentence, ids < Vs, Tx >= 1), outputs [Ty] (ids < Vt, Ty >= 1: the decoded
+  // tokens, EOS last when it was emitted) -> the weights of the Ty steps that fed BOS, outputs[0],
+  // .., outputs[Ty - 2] (row t: the step that produced outputs[t]).
+  TransformerAttentionMaps attention_maps(const std::vector<int>& source, const std::vector<int>& outputs) const;
+
+  // TrainableTranslator (see the header comment).
+  std::size_t source_vocab() const override;
+  std::size_t target_vocab() const override;
+  bool attends() const override { return true; }
+  std::unique_ptr<Decoding> start(const TokenIds& source) const override;
+  const Tensor2* step(Decoding& decoding, const std::int32_t* previous, Tensor2& logits) const override;
+  void reorder(Decoding& decoding, const std::vector<std::size_t>& parents) const override;
+  // train_batch(source, target, rng).loss; teacher_forcing_ratio must be 1.
+  float train_batch(const TokenIds& source, const TokenIds& target, float teacher_forcing_ratio, Rng& rng) override;
+  // evaluate(source, target).loss (label smoothed when the config smooths).
+  float loss(const TokenIds& source, const TokenIds& target) override;
 
   struct Impl;
 

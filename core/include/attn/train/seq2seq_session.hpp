@@ -8,6 +8,7 @@
 // examples.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "attn/data/seq2seq_data.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
+#include "attn/text/translation_metrics.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
 #include "attn/train/step_chunks.hpp"
 
@@ -22,17 +25,22 @@ namespace attn {
 
 // What Seq2SeqSession needs, from one flat JSON object (every key optional):
 //   task          "reverse" (default) | "dates" | "parallel" (a TSV file's pairs, handed to the
-//                 constructor: shuffled by seed, the last test_size pairs — at most half —
-//                 held out, word level, as `attn train --task parallel`)
+//                 constructor: test_size source sentences — at most half — held out with all
+//                 their translations, shuffled by seed, word level, as `attn train --task parallel`)
 //   source_vocab, target_vocab   parallel only: most frequent words per side (default 8000)
-//   train_size    training pairs (default 2000), test_size held-out pairs
+//   train_size    training pairs (default 2000), test_size held-out pairs (parallel: source sentences)
 //   (default 200) min_len, max_len, test_min_len, test_max_len   reverse only:
 //   digit-string lengths
 //                 (defaults 3, 8, 3, 8)
-//   attention     "bahdanau" (default) | "luong" | "none";  score (luong:
-//   default "general") cell          "lstm" | "gru" (default);  embed (16),
-//   units (32), attention_dim (32) epochs (10), batch (32), learning_rate
-//   (0.005), clip_norm (5), validation_split (0.1), early_stopping_patience (3)
+//   model         "rnn" (default) | "transformer"
+//   rnn:          attention "bahdanau" (default) | "luong" | "none";  score (luong: default
+//                 "general");  cell "lstm" | "gru" (default);  embed (16), units (32), attention_dim (32)
+//   transformer:  d_model (64), heads (4), layers (encoder and decoder blocks, each: 2), ff (2·d_model),
+//                 dropout (0.1), label_smoothing (0.1)
+//   epochs (10), batch (32), learning_rate (0.005; transformer 0.001), clip_norm (5), validation_split (0.1),
+//   early_stopping_patience (3)
+//   bleu_sentences  task parallel: held-out sources decoded for each epoch's BLEU (default 200;
+//                 0 = none; the built-in tasks have no BLEU, see Seq2SeqEvaluation)
 //   seed          data, initialisation and training (default 1)
 // Unknown keys throw std::invalid_argument "Seq2SeqSessionConfig: unknown
 // setting 'x'".
@@ -41,7 +49,10 @@ struct Seq2SeqSessionConfig {
   std::size_t train_size = 2000, test_size = 200;
   std::size_t min_len = 3, max_len = 8, test_min_len = 3, test_max_len = 8;
   std::size_t source_vocab = 8000, target_vocab = 8000;
-  Seq2SeqConfig model;  // vocabulary sizes are filled in from the data
+  std::string kind = "rnn";              // "model": rnn | transformer
+  Seq2SeqConfig model;                   // rnn; vocabulary sizes are filled in from the data
+  TransformerSeq2SeqConfig transformer;  // transformer; likewise
+  std::size_t bleu_sentences = 200;
   Seq2SeqTrainerConfig trainer;
   std::uint64_t seed = 1;
 
@@ -52,6 +63,14 @@ struct Seq2SeqSessionConfig {
 // What one run_steps call did.
 using Seq2SeqSessionProgress = ChunkProgress<Seq2SeqStepProgress, Seq2SeqEpochProgress>;  // see train/step_chunks.hpp
 
+// One hypothesis of a beam (or the greedy output).
+struct Seq2SeqCandidate {
+  std::string text;
+  float score = 0;  // length_penalised_score(log_prob, steps, 0.6)
+  float log_prob = 0;
+  bool finished = false;
+};
+
 // One decoding, ready to show: the tokens as text and the attention of every
 // output step.
 struct Seq2SeqTranslation {
@@ -61,6 +80,25 @@ struct Seq2SeqTranslation {
   std::vector<float> alignment;            // [Ty, Tx] row-major; empty for attention "none"
   float log_prob = 0;
   bool finished = false;
+  std::vector<Seq2SeqCandidate> candidates;  // best first; candidates[0] is the output
+  // Transformer only (empty for the RNN): every decoder block's attention of the output,
+  // row-major, cross [L, H, Ty, Tx] and masked self [L, H, Ty, Ty] (TransformerAttentionMaps).
+  std::vector<float> cross_attention, self_attention;
+  std::array<std::size_t, 4> cross_shape{}, self_shape{};
+};
+
+// Held-out translation quality (text/translation_metrics.hpp, lowercased): greedy output of each
+// distinct source against all its references.
+struct Seq2SeqEvaluation {
+  Seq2SeqMetrics pairs;  // per pair, against its own target (evaluate_seq2seq)
+  // BLEU needs words: the built-in tasks' outputs are one 13a token each (no 2-gram, BLEU 0), so
+  // bleu and by_length are only computed for task "parallel".
+  bool has_bleu = false;
+  std::size_t sentences = 0;            // distinct sources scored
+  double bleu = 0, chrf = 0;            // corpus BLEU-4 and chrF2, in [0, 100]
+  double exact_match = 0;               // share of sources whose output equals one of its references
+  std::vector<LengthBucket> by_length;  // BLEU by source length (five buckets)
+  double teacher_forced_accuracy = 0;   // teacher_forced_accuracy over the pairs
 };
 
 class Seq2SeqSession {
@@ -79,7 +117,11 @@ class Seq2SeqSession {
   Seq2SeqSession &operator=(const Seq2SeqSession &) = delete;
 
   const Seq2SeqSessionConfig &config() const { return config_; }
-  const Seq2SeqModel &model() const { return *model_; }
+  // The model, whichever kind (its parameters stay writable through it, as ParameterList's views are).
+  TrainableTranslator &model() const { return *model_; }
+  // The RNN model, for the step API; std::invalid_argument for a Transformer session.
+  const Seq2SeqModel &rnn_model() const;
+  bool is_transformer() const { return config_.kind == "transformer"; }
   const ParallelVocabularies &vocabularies() const { return data_.vocabularies; }
   const std::vector<ParallelExample> &train_set() const { return data_.train; }
   const std::vector<ParallelExample> &test_set() const { return data_.test; }
@@ -113,16 +155,19 @@ class Seq2SeqSession {
   // The longest decoding translate runs by default: the longest target in the data + 4.
   std::size_t decode_limit() const;
 
-  // Greedy exact match / token accuracy / by source length on the first `limit`
-  // (0 = all) pairs of "test" or "train".
-  Seq2SeqMetrics evaluate(const std::string &which, std::size_t limit = 0) const;
+  // On the first `limit` (0 = all) pairs of "test" or "train": per-pair greedy metrics, BLEU /
+  // chrF / exact match / BLEU by length over their distinct sources (references: every target of
+  // the source among those pairs) and the teacher-forced token accuracy.
+  Seq2SeqEvaluation evaluate(const std::string &which, std::size_t limit = 0) const;
+  // Greedy corpus BLEU of the first `sources` held-out sources (each against all its references).
+  double held_out_bleu(std::size_t sources) const;
 
-  // The model file (save_seq2seq) with the vocabularies in its extra JSON, in the CLI's format
+  // The model file (save_translator: either kind) with the vocabularies in its extra JSON, in the CLI's format
   // ({"task", "source_*", "target_*"}): `attn translate` reads it, and load_model reads the CLI's.
   std::vector<std::uint8_t> save_model() const;
   // Replaces the model and the vocabularies with a saved file's (ending any run); the session's
   // pairs are re-encoded with the file's vocabularies (unknown tokens become <unk>). Throws what
-  // load_seq2seq throws (ModelFileError: damaged, foreign, checksum) or std::invalid_argument for
+  // load_translator throws (ModelFileError: damaged, foreign, checksum) or std::invalid_argument for
   // a file without vocabularies; the session is unchanged then.
   void load_model(const std::vector<std::uint8_t> &bytes);
 
@@ -133,7 +178,7 @@ class Seq2SeqSession {
 
   Seq2SeqSessionConfig config_;
   Seq2SeqData data_;  // pairs, vocabularies, ids (data/seq2seq_data.hpp, as the CLI's)
-  std::unique_ptr<Seq2SeqModel> model_;
+  std::unique_ptr<TrainableTranslator> model_;
   Seq2SeqSplit split_;  // the run borrows it
   std::unique_ptr<Seq2SeqTrainingRun> run_;
 };

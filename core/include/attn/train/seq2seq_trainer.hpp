@@ -66,6 +66,13 @@ struct Seq2SeqMetrics {
 Seq2SeqMetrics evaluate_seq2seq(const Translator& translator, const Sequences& sources, const Sequences& targets,
                                 std::size_t max_len, std::size_t batch = 256);
 
+// Teacher-forced token accuracy: each target's gold prefix BOS y1 .. y_{t-1} is fed in and the
+// step's best emittable token (never PAD / BOS) is compared with y_t, over y1 .. yn EOS. Not a
+// translation quality (the decoder never sees its own mistakes): report it labelled as such.
+// Batches of `batch` sources padded 'post'. std::invalid_argument when the counts differ.
+double teacher_forced_accuracy(const Translator& translator, const Sequences& sources, const Sequences& targets,
+                               std::size_t batch = 256);
+
 struct Seq2SeqStepProgress {
   std::size_t step = 0, epoch = 0;  // step: 1-based optimiser steps; epoch: 0-based
   float loss = 0;                   // this batch's mean token cross-entropy
@@ -80,7 +87,11 @@ struct Seq2SeqEpochProgress {
   bool has_validation = false;
   double validation_loss = 0;  // teacher-forced
   Seq2SeqMetrics validation;   // greedy decoding
-  double seconds = 0;
+  // The run's epoch scorer's number (Seq2SeqTrainingRun::score_epochs_with; the page's session:
+  // held-out BLEU), taken while the model holds this epoch's parameters.
+  bool has_score = false;
+  double score = 0;
+  double seconds = 0;  // training and validation, without the scorer
 };
 
 // Return false to cancel: training stops after the current step / epoch, without throwing.
@@ -144,6 +155,9 @@ class Seq2SeqTrainingRun {
   const Seq2SeqHistory& finish(bool cancelled = false);
 
   const Seq2SeqHistory& history() const;
+  // Called by every end_epoch() after validation, with the model holding that epoch's parameters;
+  // its result is the epoch's `score` (it does not rank epochs). Null: no score.
+  void score_epochs_with(std::function<double(const Translator&)> scorer);
   // epochs × batches per epoch; early stopping may end sooner.
   std::size_t planned_steps() const;
   std::size_t batches_per_epoch() const;

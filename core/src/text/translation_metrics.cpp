@@ -1,4 +1,4 @@
-#include "attn/analysis/translation_metrics.hpp"
+#include "attn/text/translation_metrics.hpp"
 
 #include <algorithm>
 #include <cmath>

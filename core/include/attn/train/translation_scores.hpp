@@ -1,0 +1,36 @@
+// Free-running translation quality of any translator on sentences grouped by source, as the
+// page's session (each epoch and evaluate), `attn train --task parallel`'s done line and
+// `attn eval --pairs` report it: greedy output of each distinct source sentence, scored against
+// ALL its references (data/parallel_split.hpp's group_references), lowercased, with the metrics
+// of text/translation_metrics.hpp (corpus BLEU-4, chrF2, exact match, BLEU by source length).
+// Legend: K source groups.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "attn/data/parallel_split.hpp"
+#include "attn/data/parallel_text.hpp"
+#include "attn/models/translator.hpp"
+#include "attn/text/translation_metrics.hpp"
+
+namespace attn {
+
+struct TranslationScores {
+  std::size_t sentences = 0;  // sources scored (groups whose source has word tokens)
+  BleuResult bleu;
+  ChrfResult chrf;
+  ExactMatch exact;                              // the output equals one of the source's references
+  std::vector<LengthBucket> by_length;           // the five buckets of bleu_by_source_length
+  std::vector<std::string> sources, hypotheses;  // [sentences] what was scored, in group order
+};
+
+// Greedy-decodes every group's source (encoded with vocabularies.source; at most max_len steps,
+// batches of `batch`) and scores the outputs (decoded with vocabularies.target). Groups whose
+// source has no token are skipped. All zero (and the five empty buckets) for no group.
+TranslationScores score_translations(const Translator& translator, const ParallelVocabularies& vocabularies,
+                                     const std::vector<ReferenceGroup>& groups, std::size_t max_len,
+                                     std::size_t batch = 64);
+
+}  // namespace attn
