@@ -811,6 +811,64 @@ test('course: lesson 10 trains a sentiment model on the built-in corpus and read
   await page.close();
 });
 
+test('course: lesson 10 opens the model trained on IMDB in one click; its answers and drawn attention are its own', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../web/public/models/manifest.json', import.meta.url), 'utf8'));
+  const shipped = manifest.models.find((m) => m.model === 'bilstm-attention');
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const demo = page.locator('[data-testid="sentiment-imdb-attention"]');
+  const reading = demo.locator('[data-testid="sentiment-reading"]');
+  /** Reads `text` with the model in the session: P(positive) and the drawn colour of every token. */
+  const read = async (text) => {
+    await demo.getByRole('textbox', { name: 'Your sentence' }).fill(text);
+    await demo.getByRole('button', { name: 'Read its attention' }).click();
+    await page.waitForFunction(
+      (words) => {
+        const r = document.querySelector('[data-testid="sentiment-reading"]');
+        const heads = [...(r?.querySelectorAll('thead th[scope="col"]') ?? [])].map((th) => th.textContent);
+        return r?.dataset.state === 'read' && heads.join(' ') === words;
+      },
+      `<start> ${text.toLowerCase().replace(/,/g, '')}`, // the tokenizer drops punctuation
+    );
+    const probability = Number(
+      (await reading.locator('[data-testid="sentiment-probability"]').textContent()).match(/= (0\.\d+)/)[1],
+    );
+    const colours = await reading
+      .locator('[data-testid="sentiment-weights"] tbody td')
+      .evaluateAll((cells) => cells.map((td) => getComputedStyle(td).backgroundColor));
+    return { probability, colours };
+  };
+
+  // A model trained here first (the quick run), read on a sentence.
+  await demo.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="sentiment-imdb-attention"][data-state="trained"]', { timeout: 120000 });
+  const sentence = 'a wonderful film with a moving story';
+  const own = await read(sentence);
+
+  // One click, with the held-out accuracy on unseen movies on the button and in the outcome.
+  const percent = `${(100 * shipped.heldOutAccuracy).toFixed(1)}%`;
+  const button = demo.locator('[data-testid="sentiment-shipped"]');
+  assert.equal(await button.textContent(), `Open a trained IMDB model — ${percent} on reviews of unseen movies`);
+  await button.click();
+  await page.waitForSelector(
+    `[data-testid="sentiment-imdb-attention"][data-model="${shipped.file}"][data-state="trained"]`,
+  );
+  assert.equal(await demo.locator('[data-testid="sentiment-accuracy"]').textContent(), percent);
+  const about = await demo.locator('.sentiment-outcome').textContent();
+  assert.match(about, /a BiLSTM of 32 units, additive attention pooling \(32\)/);
+  assert.ok(
+    about.includes(`on 22,500 IMDB reviews. ${percent} on 2,500 held-out reviews of movies it never saw`),
+    about,
+  );
+
+  const opened = await read(sentence);
+  assert.ok(opened.probability > 0.5, `“${sentence}”: ${opened.probability}`);
+  assert.equal(opened.colours.length, own.colours.length);
+  assert.notDeepEqual(opened.colours, own.colours, 'the drawn weights are the opened model’s');
+  assert.ok((await read('a dull, lifeless film')).probability < 0.5, 'negative');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('course: lesson 10 trains on an aclImdb archive the learner picks; a broken file gets a clear message', async () => {
   const loaded = await loadWebModules('/src/views/studio/folder_archive.ts');
   const archive = gzipSync(loaded.modules[0].tarArchive(aclImdbFiles(40, 10)));
