@@ -708,9 +708,10 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   await run.click();
   await page.waitForSelector('[data-testid="pooling-your-pooling"][data-state="done"]', { timeout: 30000 });
   const accuracy = await demo.locator('[data-testid="pooling-accuracy"]').textContent();
-  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your pooling (\d+\.\d) %/);
+  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d)%, with your pooling (\d+\.\d)%/);
   assert.equal(mine, engineAccuracy);
   assert.match(await demo.locator('[role="status"]').textContent(), /the same predictions as the engine’s own/);
+  assert.equal(await demo.locator('[data-testid="pooling-evidence"]').count(), 0, 'no leak to explain');
   assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 8);
   await demo.locator('[data-testid="pooling-weights"]').waitFor();
 
@@ -732,12 +733,17 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   await page.waitForFunction(
     () =>
       document.querySelector('[data-testid="pooling-your-pooling"]')?.dataset.state === 'done' &&
-      /gives padding up to \d+\.\d % of a review’s weight, and that changes what the model says/.test(
+      /gives padding up to \d+\.\d% of a review’s weight, and that changes what the model says/.test(
         document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
       ),
     null,
     { timeout: 30000 },
   );
+  // Why the answers move: the evidence is scaled by k and slides toward σ(b), the no-evidence answer.
+  const evidence = await demo.locator('[data-testid="pooling-evidence"]').textContent();
+  assert.match(evidence, /scaled by k, the weight you leave on the review \(here 0\.\d\d to 0\.\d\d\)/);
+  assert.match(evidence, /σ\(b\) = 0\.\d{3}/);
+  assert.match(evidence, /None of these answers changed side|\d of 8 answers changed side/);
   const leaked = (await paddingColumn()).map(Number);
   assert.ok(
     leaked.every((w) => w > 0.05),
