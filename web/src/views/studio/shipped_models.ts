@@ -32,7 +32,7 @@ export interface ShippedModel {
       heads: number;
       ff_dim: number;
     };
-    trainer: { learning_rate: number; batch_size: number; schedule: string };
+    trainer: { learning_rate: number; batch_size: number; schedule: string; validation_split: number };
   };
   parameters: number;
   bytes: number;
@@ -82,8 +82,8 @@ export function shippedLabel(m: ShippedModel): string {
 /**
  * What a shipped model is, in a sentence: its shape, its recipe and its held-out accuracy, e.g.
  * "1 Transformer layer of 2 heads (d_model 32, feed-forward 64), mean pooling; 5,000 words, reviews
- * cut at 500 tokens; trained 6 epochs (Adam 0.0005, batch 32) on 22,500 IMDB reviews. 86.7% on
- * 2,500 held-out reviews of movies it never saw."
+ * cut at 500 tokens; trained on 22,500 IMDB reviews (Adam 0.0005, batch 32; 10% of them set aside to
+ * keep the best of 3 epochs). 86.7% on 2,500 held-out reviews of movies it never saw."
  */
 export function shippedRecipe(m: ShippedModel): string {
   const c = m.recipe.classifier;
@@ -95,11 +95,12 @@ export function shippedRecipe(m: ShippedModel): string {
         `feed-forward ${c.ff_dim}), ${c.pooling} pooling`
       : `embeddings of ${c.embed_dim}, a ${c.encoder === 'bigru' ? 'BiGRU' : 'BiLSTM'} of ${c.units} units, ` +
         `${c.pooling === 'attention' ? `${c.score} attention pooling (${c.attention_dim})` : `${c.pooling} pooling`}`;
+  const epochs = m.epochsRun === 1 ? '1 epoch' : `the best of ${m.epochsRun} epochs`;
   return (
-    `${shape}; ${en(m.recipe.vocabulary)} words, reviews cut at ${m.recipe.maxlen} tokens; trained ` +
-    `${m.epochsRun} epochs (Adam ${Number(t.learning_rate.toPrecision(2))}, batch ${t.batch_size}) on ` +
-    `${en(m.trainingReviews)} IMDB reviews. ${percent(m.heldOutAccuracy)} on ${en(m.heldOutReviews)} held-out ` +
-    'reviews of movies it never saw.'
+    `${shape}; ${en(m.recipe.vocabulary)} words, reviews cut at ${m.recipe.maxlen} tokens; trained on ` +
+    `${en(m.trainingReviews)} IMDB reviews (Adam ${Number(t.learning_rate.toPrecision(2))}, batch ${t.batch_size}; ` +
+    `${Math.round(100 * t.validation_split)}% of them set aside to keep ${epochs}). ` +
+    `${percent(m.heldOutAccuracy)} on ${en(m.heldOutReviews)} held-out reviews of movies it never saw.`
   );
 }
 
