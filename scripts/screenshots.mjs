@@ -79,11 +79,10 @@ const SHOTS = {
   transformer: {
     hash: '#/transformer',
     async prepare(page) {
-      await page
-        .locator('[data-testid="view-transformer"] button', { hasText: /^Train/ })
-        .first()
-        .click();
-      await finished(page, 'transformer', 300000);
+      // The trained IMDB Transformer the view offers first: a model worth reading.
+      await page.waitForFunction(() => document.querySelector('#tf-shipped')?.disabled === false);
+      await page.locator('#tf-shipped').click();
+      await visible(page, '.transformer[data-model][data-state="finished"]:not([data-inspecting])', 60000);
       return { focus: '[data-testid="view-transformer"] figure.heatmap' };
     },
   },

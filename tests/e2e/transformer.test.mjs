@@ -228,6 +228,11 @@ test('transformer view: one click opens the trained IMDB Transformer, says what 
   const ownValues = await matrix(page, 'tf-head-0-0');
   const ownColours = await drawn(page, 'tf-head-0-0');
 
+  // The form set for another run; opening a model shows that model's shape instead.
+  await page.locator('#tf-layers').selectOption('2');
+  await page.locator('#tf-heads').selectOption('4');
+  await page.locator('#tf-pooling').selectOption('attention');
+
   // One click, with the held-out accuracy on the button.
   const button = page.locator('#tf-shipped');
   await page.waitForFunction(() => !document.querySelector('#tf-shipped')?.disabled);
@@ -254,6 +259,11 @@ test('transformer view: one click opens the trained IMDB Transformer, says what 
   );
   assert.ok(about.includes(`${percent} on 2,500 held-out reviews of movies it never saw`), about);
   assert.equal(await page.locator('figure[data-testid^="tf-head-"]').count(), 2, 'its 1 layer × 2 heads');
+  assert.deepEqual(
+    await Promise.all(['#tf-layers', '#tf-heads', '#tf-pooling'].map((s) => page.locator(s).inputValue())),
+    ['1', '2', 'mean'],
+    'the form shows its shape',
+  );
 
   // The same sentence, drawn from the shipped model's attention: other weights, other colours.
   const loadedValues = await matrix(page, 'tf-head-0-0');

@@ -80,7 +80,7 @@ export function createSentimentDemoView(
   const root = el(
     'section',
     { className: 'training sentiment-demo', dataset: { testid: `sentiment-${demo.id}`, state: 'idle' } },
-    el('h3', {}, 'Train a sentiment model, then read its attention'),
+    el('h3', {}, 'Train or open a sentiment model, then read its attention'),
     el(
       'fieldset',
       { className: 'sentiment-data' },

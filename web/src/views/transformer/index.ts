@@ -375,9 +375,16 @@ class TransformerPanel {
 
   /** A new model: its size sets the grid, the ablation boxes, the line-view choices and the PE map. */
   private async modelReady(classifierJson: string): Promise<void> {
-    const config = JSON.parse(classifierJson) as { layers: number; heads: number };
+    const config = JSON.parse(classifierJson) as { layers: number; heads: number; pooling?: string };
     this.layers = config.layers;
     this.headCount = config.heads;
+    // The form shows the model on show where it has the choice (a loaded model's shape).
+    for (const [select, value] of [
+      [this.layersSelect, String(config.layers)],
+      [this.headsSelect, String(config.heads)],
+      [this.poolingSelect, config.pooling ?? ''],
+    ] as const)
+      if ([...select.options].some((o) => o.value === value)) select.value = value;
     this.ablation.reset(true);
     this.ablationBoxes.replaceChildren(el('legend', {}, 'Ablate heads (their output is zeroed before W_o)'));
     this.lines.reset(this.layers, this.headCount);
