@@ -96,7 +96,8 @@ const SHOTS = {
       await page.waitForFunction(() => document.querySelector('#tf-shipped')?.disabled === false);
       await page.locator('#tf-shipped').click();
       await visible(page, '.transformer[data-model][data-state="finished"]:not([data-inspecting])', 60000);
-      return { focus: '[data-testid="view-transformer"] figure.heatmap' };
+      // The card of the sentence's self-attention: P(positive), the scale's note and the heads.
+      return { focus: '.transformer .dash-main > .view-part:nth-child(2)' };
     },
   },
   course: {
