@@ -720,6 +720,26 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
       .locator('[data-testid="pooling-table"] tbody tr')
       .evaluateAll((rows) => rows.map((r) => r.cells[3].textContent));
   assert.deepEqual([...new Set(await paddingColumn())], ['0.000'], 'the solution gives padding no weight');
+  // Drawn: each review's P with the engine's pooling (dot) and with the learner's (ring).
+  const shift = () =>
+    demo.locator('[data-testid="pooling-shift"]').evaluate((svg) => {
+      const x = (e) => Number(e.getAttribute('cx'));
+      const rows = [...svg.querySelectorAll('.shift-row')].map((g) => ({
+        dot: x(g.querySelector('.shift-engine')),
+        ring: x(g.querySelector('.shift-mine')),
+      }));
+      const none = Number(svg.querySelector('.shift-none').getAttribute('x1'));
+      const dotFill = getComputedStyle(svg.querySelector('.shift-engine')).fill;
+      const ringStroke = getComputedStyle(svg.querySelector('.shift-mine')).stroke;
+      return { rows, none, dotFill, ringStroke };
+    });
+  const right = await shift();
+  assert.equal(right.rows.length, 8);
+  assert.ok(
+    right.rows.every((r) => Math.abs(r.ring - r.dot) < 0.5),
+    'the solution’s rings sit on the engine’s dots',
+  );
+  assert.notEqual(right.dotFill, right.ringStroke, 'dot and ring are drawn apart');
   // The batch holds padding: every review is padded to the model's 64 positions.
   for (const cell of await demo.locator('[data-testid="pooling-table"] tbody tr td:nth-child(3)').allTextContents()) {
     const [, real, pad] = cell.match(/^(\d+) \+ (\d+) padding$/).map(Number);
@@ -744,6 +764,11 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   assert.match(evidence, /scaled by k, the weight you leave on the review \(here 0\.\d\d to 0\.\d\d\)/);
   assert.match(evidence, /σ\(b\) = 0\.\d{3}/);
   assert.match(evidence, /None of these answers changed side|\d of 8 answers changed side/);
+  const wrong = await shift();
+  assert.ok(
+    wrong.rows.every((r) => Math.abs(r.ring - wrong.none) < Math.abs(r.dot - wrong.none)),
+    `every ring slides toward σ(b): ${JSON.stringify(wrong)}`,
+  );
   const leaked = (await paddingColumn()).map(Number);
   assert.ok(
     leaked.every((w) => w > 0.05),

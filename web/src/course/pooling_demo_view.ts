@@ -17,6 +17,7 @@ import { EXERCISES } from './exercises';
 import type { PoolingDemo } from './lessons/types';
 import { NP_SOURCE } from './np_helper';
 import { paddedBatch, splitWeights } from './pooling_batch';
+import { drawPoolingShift } from './pooling_shift';
 import { sentence } from './grader';
 import type { ProgressStore } from './progress';
 import { runInSandbox } from './sandbox';
@@ -155,11 +156,11 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
         el(
           'tbody',
           {},
-          ...rows.map((r) =>
+          ...rows.map((r, i) =>
             el(
               'tr',
               {},
-              el('td', {}, r.text),
+              el('td', {}, `${i + 1}. ${r.text}`),
               el('td', {}, r.label ? 'positive' : 'negative'),
               el('td', {}, `${r.tokens.length} + ${width - r.tokens.length} padding`),
               el('td', {}, r.onPadding === null ? '—' : r.onPadding.toFixed(3)),
@@ -222,6 +223,20 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
               ),
             ]
           : []),
+        el(
+          'figure',
+          { className: 'pooling-shift-figure' },
+          el(
+            'figcaption',
+            {},
+            'P(positive) of each review (numbered as in the table): filled dot with the engine’s pooling, ring with ' +
+              'yours; dashed line 0.5, dotted line the model’s answer from no evidence, σ(b).',
+          ),
+          drawPoolingShift(
+            rows.map((r) => ({ text: r.text, engine: r.pEngine, mine: r.pMine })),
+            pNothing,
+          ),
+        ),
         heatmap.element,
         table,
       );
