@@ -879,10 +879,13 @@ test('course: lesson 10 opens the model trained on IMDB in one click; its answer
   const percent = `${(100 * shipped.heldOutAccuracy).toFixed(1)}%`;
   const button = demo.locator('[data-testid="sentiment-shipped"]');
   assert.equal(await button.textContent(), `Open a trained IMDB model — ${percent} on reviews of unseen movies`);
-  await button.click();
+  // From the keyboard; the focus stays on the button (it is disabled while the model loads).
+  await button.focus();
+  await page.keyboard.press('Enter');
   await page.waitForSelector(
     `[data-testid="sentiment-imdb-attention"][data-model="${shipped.file}"][data-state="trained"]`,
   );
+  assert.equal(await button.evaluate((b) => document.activeElement === b), true, 'the focus is kept');
   assert.equal(await demo.locator('[data-testid="sentiment-accuracy"]').textContent(), percent);
   const about = await demo.locator('.sentiment-outcome').textContent();
   assert.match(about, /a BiLSTM of 32 units, additive attention pooling \(32\)/);

@@ -241,13 +241,16 @@ test('transformer view: one click opens the trained IMDB Transformer, says what 
     await button.textContent(),
     `Open the trained IMDB Transformer — ${percent} on reviews of unseen movies`,
   );
-  await button.click();
+  // From the keyboard; the focus stays on the button (it is disabled while the model loads).
+  await button.focus();
+  await page.keyboard.press('Enter');
   await page.waitForSelector(
     `.transformer[data-model="${shipped.file}"][data-state="finished"]:not([data-inspecting])`,
     {
       timeout: 30000,
     },
   );
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tf-shipped', 'the focus is kept');
   // What it is: its shape, its recipe, its held-out accuracy on movies it never saw.
   const about = await page.locator('#tf-model-about').textContent();
   assert.match(about, /1 Transformer layer of 2 heads \(d_model 32, feed-forward 64\), mean pooling/);

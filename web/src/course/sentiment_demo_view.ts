@@ -218,6 +218,8 @@ export function createSentimentDemoView(
           running = false;
           trainButton.disabled = false;
           shippedButton.disabled = false;
+          // Disabled while it loaded, the button lost the focus: give it back (keyboard users).
+          if (document.activeElement === document.body) shippedButton.focus({ preventScroll: true });
         }
       });
     },

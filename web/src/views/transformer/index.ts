@@ -308,6 +308,8 @@ class TransformerPanel {
     const m = this.shipped;
     if (!m) return;
     const opened = await this.loadModel(m.title, () => fetchShippedModel(m.file), `Opened ${m.title}`);
+    // The button was disabled while it loaded, which drops the focus: give it back (keyboard users).
+    if (document.activeElement === document.body) this.shippedButton.focus({ preventScroll: true });
     if (!opened) return;
     this.about.textContent = `${m.title}: ${shippedRecipe(m)}`;
     this.about.dataset.heldOutAccuracy = String(m.heldOutAccuracy);
