@@ -36,6 +36,8 @@ const SHOTS = {
   lab: {
     hash: '#/lab',
     file: 'attention-lab',
+    // The README's picture is the whole view: the pipeline, the √d_k experiment and the masks.
+    fullPageDesktop: true,
     async prepare(page) {
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="heatmap-self-weights"] td').length > 0);
     },
@@ -49,8 +51,19 @@ const SHOTS = {
         .click();
       await finished(page, 'studio', 300000);
       await shoot('studio', '.train-panel');
-      await page.locator('#predict-text').fill('not the best film, but the acting was wonderful and the story moving');
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="explain-panel"] td').length > 0);
+      // The explanation of a model worth reading: the one trained on IMDB that the Studio ships.
+      await page.locator('#shipped-models button[data-file="imdb-bilstm-attention.attn"]').click();
+      await visible(page, '#shipped-models[data-loaded="imdb-bilstm-attention.attn"]', 60000);
+      const text = 'not the best film, but the acting was wonderful and the story moving';
+      await page.locator('#predict-text').fill(text);
+      // Until the panel's tokens are the typed text's (the tokenizer drops punctuation).
+      await page.waitForFunction(
+        (wanted) =>
+          [...document.querySelectorAll('[data-testid="explain-panel"] [data-testid="explain-tokens"] .token')]
+            .map((t) => t.textContent)
+            .join(' ') === wanted && document.querySelectorAll('[data-testid="explain-panel"] td').length > 0,
+        `<start> ${text.replace(/,/g, '')}`,
+      );
       return { file: 'studio-explain', focus: '[data-testid="explain-panel"]' };
     },
   },
@@ -79,12 +92,12 @@ const SHOTS = {
   transformer: {
     hash: '#/transformer',
     async prepare(page) {
-      await page
-        .locator('[data-testid="view-transformer"] button', { hasText: /^Train/ })
-        .first()
-        .click();
-      await finished(page, 'transformer', 300000);
-      return { focus: '[data-testid="view-transformer"] figure.heatmap' };
+      // The trained IMDB Transformer the view offers first: a model worth reading.
+      await page.waitForFunction(() => document.querySelector('#tf-shipped')?.disabled === false);
+      await page.locator('#tf-shipped').click();
+      await visible(page, '.transformer[data-model][data-state="finished"]:not([data-inspecting])', 60000);
+      // The card of the sentence's self-attention: P(positive), the scale's note and the heads.
+      return { focus: '.transformer .dash-main > .view-part:nth-child(2)' };
     },
   },
   course: {
@@ -131,7 +144,7 @@ try {
         await page.setViewportSize(viewport);
         await scrollTo(page, focus);
         const where = path.join(dir, `${file}.png`);
-        await page.screenshot({ path: where });
+        await page.screenshot({ path: where, fullPage: dir === out && shot.fullPageDesktop === true });
         process.stderr.write(
           `${name}: ${path.relative(root, where)}${problems.length ? ` (${problems.join('; ')})` : ''}\n`,
         );

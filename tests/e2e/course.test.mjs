@@ -708,9 +708,10 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   await run.click();
   await page.waitForSelector('[data-testid="pooling-your-pooling"][data-state="done"]', { timeout: 30000 });
   const accuracy = await demo.locator('[data-testid="pooling-accuracy"]').textContent();
-  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d) %, with your pooling (\d+\.\d) %/);
+  const [, engineAccuracy, mine] = accuracy.match(/engine (\d+\.\d)%, with your pooling (\d+\.\d)%/);
   assert.equal(mine, engineAccuracy);
   assert.match(await demo.locator('[role="status"]').textContent(), /the same predictions as the engine’s own/);
+  assert.equal(await demo.locator('[data-testid="pooling-evidence"]').count(), 0, 'no leak to explain');
   assert.equal(await demo.locator('[data-testid="pooling-table"] tbody tr').count(), 8);
   await demo.locator('[data-testid="pooling-weights"]').waitFor();
 
@@ -719,6 +720,26 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
       .locator('[data-testid="pooling-table"] tbody tr')
       .evaluateAll((rows) => rows.map((r) => r.cells[3].textContent));
   assert.deepEqual([...new Set(await paddingColumn())], ['0.000'], 'the solution gives padding no weight');
+  // Drawn: each review's P with the engine's pooling (dot) and with the learner's (ring).
+  const shift = () =>
+    demo.locator('[data-testid="pooling-shift"]').evaluate((svg) => {
+      const x = (e) => Number(e.getAttribute('cx'));
+      const rows = [...svg.querySelectorAll('.shift-row')].map((g) => ({
+        dot: x(g.querySelector('.shift-engine')),
+        ring: x(g.querySelector('.shift-mine')),
+      }));
+      const none = Number(svg.querySelector('.shift-none').getAttribute('x1'));
+      const dotFill = getComputedStyle(svg.querySelector('.shift-engine')).fill;
+      const ringStroke = getComputedStyle(svg.querySelector('.shift-mine')).stroke;
+      return { rows, none, dotFill, ringStroke };
+    });
+  const right = await shift();
+  assert.equal(right.rows.length, 8);
+  assert.ok(
+    right.rows.every((r) => Math.abs(r.ring - r.dot) < 0.5),
+    'the solution’s rings sit on the engine’s dots',
+  );
+  assert.notEqual(right.dotFill, right.ringStroke, 'dot and ring are drawn apart');
   // The batch holds padding: every review is padded to the model's 64 positions.
   for (const cell of await demo.locator('[data-testid="pooling-table"] tbody tr td:nth-child(3)').allTextContents()) {
     const [, real, pad] = cell.match(/^(\d+) \+ (\d+) padding$/).map(Number);
@@ -732,11 +753,21 @@ test('course: lesson 10 runs the learner’s attentionPool inside a classifier t
   await page.waitForFunction(
     () =>
       document.querySelector('[data-testid="pooling-your-pooling"]')?.dataset.state === 'done' &&
-      /gives padding up to \d+\.\d % of a review’s weight, and that changes what the model says/.test(
+      /gives padding up to \d+\.\d% of a review’s weight, and that changes what the model says/.test(
         document.querySelector('[data-testid="pooling-your-pooling"] [role="status"]').textContent,
       ),
     null,
     { timeout: 30000 },
+  );
+  // Why the answers move: the evidence is scaled by k and slides toward σ(b), the no-evidence answer.
+  const evidence = await demo.locator('[data-testid="pooling-evidence"]').textContent();
+  assert.match(evidence, /scaled by k, the weight you leave on the review \(here 0\.\d\d to 0\.\d\d\)/);
+  assert.match(evidence, /σ\(b\) = 0\.\d{3}/);
+  assert.match(evidence, /None of these answers changed side|\d of 8 answers changed side/);
+  const wrong = await shift();
+  assert.ok(
+    wrong.rows.every((r) => Math.abs(r.ring - wrong.none) < Math.abs(r.dot - wrong.none)),
+    `every ring slides toward σ(b): ${JSON.stringify(wrong)}`,
   );
   const leaked = (await paddingColumn()).map(Number);
   assert.ok(
@@ -807,6 +838,69 @@ test('course: lesson 10 trains a sentiment model on the built-in corpus and read
     await page.locator('[data-testid="progress-lesson-10"] [data-testid="models-trained"]').textContent(),
     '1 / 2',
   );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('course: lesson 10 opens the model trained on IMDB in one click; its answers and drawn attention are its own', async () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../web/public/models/manifest.json', import.meta.url), 'utf8'));
+  const shipped = manifest.models.find((m) => m.model === 'bilstm-attention');
+  const { page, problems } = await openLesson(10, '?s2s-quick');
+  const demo = page.locator('[data-testid="sentiment-imdb-attention"]');
+  const reading = demo.locator('[data-testid="sentiment-reading"]');
+  /** Reads `text` with the model in the session: P(positive) and the drawn colour of every token. */
+  const read = async (text) => {
+    await demo.getByRole('textbox', { name: 'Your sentence' }).fill(text);
+    await demo.getByRole('button', { name: 'Read its attention' }).click();
+    await page.waitForFunction(
+      (words) => {
+        const r = document.querySelector('[data-testid="sentiment-reading"]');
+        const heads = [...(r?.querySelectorAll('thead th[scope="col"]') ?? [])].map((th) => th.textContent);
+        return r?.dataset.state === 'read' && heads.join(' ') === words;
+      },
+      `<start> ${text.toLowerCase().replace(/,/g, '')}`, // the tokenizer drops punctuation
+    );
+    const probability = Number(
+      (await reading.locator('[data-testid="sentiment-probability"]').textContent()).match(/= (0\.\d+)/)[1],
+    );
+    const colours = await reading
+      .locator('[data-testid="sentiment-weights"] tbody td')
+      .evaluateAll((cells) => cells.map((td) => getComputedStyle(td).backgroundColor));
+    return { probability, colours };
+  };
+
+  // A model trained here first (the quick run), read on a sentence.
+  await demo.getByRole('button', { name: 'Train the classifier' }).click();
+  await page.waitForSelector('[data-testid="sentiment-imdb-attention"][data-state="trained"]', { timeout: 120000 });
+  const sentence = 'a wonderful film with a moving story';
+  const own = await read(sentence);
+
+  // One click, with the held-out accuracy on unseen movies on the button and in the outcome.
+  const percent = `${(100 * shipped.heldOutAccuracy).toFixed(1)}%`;
+  const button = demo.locator('[data-testid="sentiment-shipped"]');
+  assert.equal(await button.textContent(), `Open a trained IMDB model — ${percent} on reviews of unseen movies`);
+  // From the keyboard; the focus stays on the button (it is disabled while the model loads).
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(
+    `[data-testid="sentiment-imdb-attention"][data-model="${shipped.file}"][data-state="trained"]`,
+  );
+  assert.equal(await button.evaluate((b) => document.activeElement === b), true, 'the focus is kept');
+  assert.equal(await demo.locator('[data-testid="sentiment-accuracy"]').textContent(), percent);
+  const about = await demo.locator('.sentiment-outcome').textContent();
+  assert.match(about, /a BiLSTM of 32 units, additive attention pooling \(32\)/);
+  assert.ok(
+    about.includes(
+      `keep the best of ${shipped.epochsRun} epochs). ${percent} on 2,500 held-out reviews of movies it never saw`,
+    ),
+    about,
+  );
+
+  const opened = await read(sentence);
+  assert.ok(opened.probability > 0.5, `“${sentence}”: ${opened.probability}`);
+  assert.equal(opened.colours.length, own.colours.length);
+  assert.notDeepEqual(opened.colours, own.colours, 'the drawn weights are the opened model’s');
+  assert.ok((await read('a dull, lifeless film')).probability < 0.5, 'negative');
   assert.deepEqual(problems, []);
   await page.close();
 });

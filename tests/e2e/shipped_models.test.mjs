@@ -41,7 +41,7 @@ test('shipped models: one click above the fold opens the IMDB model; explanation
   const label = await button.textContent();
   assert.equal(
     label,
-    `Open a trained IMDB model — ${(100 * model.heldOutAccuracy).toFixed(1)} % on reviews of unseen movies`,
+    `Open a trained IMDB model — ${(100 * model.heldOutAccuracy).toFixed(1)}% on reviews of unseen movies`,
   );
   // Drawn where a learner sees it first: inside the 1366×900 window, as a filled primary button.
   const box = await button.boundingBox();

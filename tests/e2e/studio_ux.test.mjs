@@ -242,6 +242,37 @@ test('phone ux: at 390×844 every header destination is on screen and whole; tap
   await page.close();
 });
 
+test('phone ux: at 390×844 the training readouts show their values beside their labels, inside the panel', async () => {
+  // The readout grid gave its label column the longest label's width ("Validation (a random 10%
+  // of the training reviews)", 399 px) and pushed the values outside the 332 px panel, where the
+  // panel's paint containment hid them: a phone showed "Step" and blank space.
+  const { page, problems } = await openPage(env, '#/studio');
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const route of ['studio', 'transformer', 'seq2seq']) {
+    await page.goto(`${env.baseUrl}#/${route}`);
+    await page.waitForSelector(`[data-testid="view-${route}"]:not([hidden])`);
+    const rows = await page.locator(`[data-testid="view-${route}"] .train-readout`).evaluateAll((dls) =>
+      dls.flatMap((dl) => {
+        const panel = dl.getBoundingClientRect().toJSON();
+        return [...dl.querySelectorAll('dd')].map((dd) => {
+          const r = dd.getBoundingClientRect();
+          return { label: dd.previousElementSibling?.textContent, left: r.left, right: r.right, width: r.width, panel };
+        });
+      }),
+    );
+    assert.ok(rows.length > 0, `${route} has readouts`);
+    for (const r of rows) {
+      assert.ok(
+        r.left >= r.panel.left && r.right <= r.panel.right + 0.5,
+        `${route}: ${r.label}'s value inside (${r.left}–${r.right})`,
+      );
+      assert.ok(r.width >= 0.4 * r.panel.width, `${route}: ${r.label}'s value ${r.width} px of ${r.panel.width}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('phone ux: a tapped route change focuses the heading without a ring; a key press shows it', async () => {
   const { page, problems } = await openPage(env, '#/lab');
   await page.setViewportSize({ width: 390, height: 844 });

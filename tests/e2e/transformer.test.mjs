@@ -190,3 +190,107 @@ test('transformer view: train, inspect heads, causal mask, ablation, positional 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** The colours a head map draws, cell by cell. */
+const drawn = (page, testId) =>
+  page
+    .locator(`[data-testid="${testId}"] tbody td`)
+    .evaluateAll((cells) => cells.map((td) => getComputedStyle(td).backgroundColor));
+
+/** Inspects `text` and returns P(positive) once the maps are that request's. */
+async function inspect(page, text) {
+  await page.locator('#tf-text').fill(text);
+  await page.locator('[data-testid="view-transformer"]').getByRole('button', { name: 'Inspect' }).click();
+  await page.waitForSelector('.transformer:not([data-inspecting])');
+  return probability(page);
+}
+
+test('transformer view: one click opens the trained IMDB Transformer, says what it is and draws its attention', async () => {
+  const manifest = JSON.parse(
+    await readFile(new URL('../../web/public/models/manifest.json', import.meta.url), 'utf8'),
+  );
+  const shipped = manifest.models.find((m) => m.model === 'transformer');
+  const { page, problems } = await openPage(env, '#/transformer');
+  await page.waitForSelector('[data-testid="view-transformer"]:not([hidden])');
+  const view = page.locator('[data-testid="view-transformer"]');
+
+  // First a model of the same shape trained here for one epoch: its maps, as drawn.
+  await page.locator('#tf-layers').selectOption('1');
+  await page.locator('#tf-heads').selectOption('2');
+  await page.locator('#tf-pooling').selectOption('mean');
+  await page.locator('#tf-epochs').fill('1');
+  await view.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForSelector('.transformer[data-state="finished"]', { timeout: 120000 });
+  await page.waitForFunction(() =>
+    /Test accuracy/.test(document.querySelector('.transformer .train-status')?.textContent ?? ''),
+  );
+  await page.waitForSelector('.transformer:not([data-inspecting])');
+  const ownValues = await matrix(page, 'tf-head-0-0');
+  const ownColours = await drawn(page, 'tf-head-0-0');
+
+  // The form set for another run; opening a model shows that model's shape instead.
+  await page.locator('#tf-layers').selectOption('2');
+  await page.locator('#tf-heads').selectOption('4');
+  await page.locator('#tf-pooling').selectOption('attention');
+
+  // One click, with the held-out accuracy on the button.
+  const button = page.locator('#tf-shipped');
+  await page.waitForFunction(() => !document.querySelector('#tf-shipped')?.disabled);
+  const percent = `${(100 * shipped.heldOutAccuracy).toFixed(1)}%`;
+  assert.equal(
+    await button.textContent(),
+    `Open the trained IMDB Transformer — ${percent} on reviews of unseen movies`,
+  );
+  // From the keyboard; the focus stays on the button (it is disabled while the model loads).
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(
+    `.transformer[data-model="${shipped.file}"][data-state="finished"]:not([data-inspecting])`,
+    {
+      timeout: 30000,
+    },
+  );
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tf-shipped', 'the focus is kept');
+  // What it is: its shape, its recipe, its held-out accuracy on movies it never saw.
+  const about = await page.locator('#tf-model-about').textContent();
+  assert.match(about, /1 Transformer layer of 2 heads \(d_model 32, feed-forward 64\), mean pooling/);
+  assert.ok(
+    about.includes(
+      `trained on 22,500 IMDB reviews (Adam 0.0005, batch 32; 10% of them set aside to keep the best of ${shipped.epochsRun} epochs)`,
+    ),
+    about,
+  );
+  assert.ok(about.includes(`${percent} on 2,500 held-out reviews of movies it never saw`), about);
+  assert.equal(await page.locator('figure[data-testid^="tf-head-"]').count(), 2, 'its 1 layer × 2 heads');
+  assert.deepEqual(
+    await Promise.all(['#tf-layers', '#tf-heads', '#tf-pooling'].map((s) => page.locator(s).inputValue())),
+    ['1', '2', 'mean'],
+    'the form shows its shape',
+  );
+
+  // The same sentence, drawn from the shipped model's attention: other weights, other colours.
+  const loadedValues = await matrix(page, 'tf-head-0-0');
+  assert.equal(loadedValues.length, ownValues.length);
+  assert.notDeepEqual(loadedValues, ownValues);
+  const loadedColours = await drawn(page, 'tf-head-0-0');
+  const changed = loadedColours.filter((c, i) => c !== ownColours[i]).length;
+  assert.ok(changed >= loadedColours.length / 4, `${changed} of ${loadedColours.length} cells change colour`);
+  // The colour follows the weight: the cell of a row's largest weight is not drawn like its smallest.
+  for (const [q, row] of loadedValues.entries()) {
+    const hi = row.indexOf(Math.max(...row));
+    const lo = row.indexOf(Math.min(...row));
+    if (row[hi] - row[lo] > 0.2)
+      assert.notEqual(loadedColours[q * row.length + hi], loadedColours[q * row.length + lo]);
+  }
+
+  // Its answers on obvious sentences.
+  assert.ok((await inspect(page, 'a wonderful film with a moving story')) > 0.5, 'positive');
+  assert.ok((await inspect(page, 'a dull, lifeless film')) < 0.5, 'negative');
+
+  // Training a model of its own replaces it, and the description goes with it.
+  await view.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForSelector('.transformer:not([data-model])');
+  assert.equal(await page.locator('#tf-model-about').textContent(), '');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

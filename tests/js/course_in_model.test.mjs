@@ -178,6 +178,39 @@ test('in a padded batch: on lesson 10’s own reviews, the starter visibly chang
   assert.ok(confidence(wrong, 'mine') < 0.7 * confidence(right, 'engine'), 'the confidence falls by 30 % or more');
 });
 
+test('in a padded batch: the starter scales each review’s evidence by the weight it leaves on the review, so answers slide toward σ(b)', () => {
+  // What the page says under the table: padding's states are zero, so the starter's pooled vector
+  // is the engine's times k = 1 − (weight on padding), and logit = b + k·(w·c). σ(b) is the model's
+  // answer with every weight 0.
+  const logit = (p) => Math.log(p / (1 - p));
+  const zeros = session.poolingProbe(lessonDemo.reviews[0].text).weights.length;
+  const b = logit(
+    session.probabilityWithWeights(lessonDemo.reviews[0].text, { shape: [zeros], data: new Float32Array(zeros) }),
+  );
+  for (const items of [lessonDemo.reviews, reviews]) {
+    const wrong = runPadded(EXERCISES.attention_pooling.starter, items, items === reviews ? 16 : items.length);
+    let flipped = 0;
+    for (const r of wrong) {
+      const k = 1 - r.onPadding;
+      const predicted = b + k * (logit(r.engine) - b);
+      assert.ok(
+        Math.abs(logit(r.mine) - predicted) < 1e-3 * (1 + Math.abs(predicted)),
+        `${logit(r.mine)} vs ${predicted}`,
+      );
+      if (r.mine > 0.5 !== r.engine > 0.5) {
+        flipped++;
+        // A class changes only where the scaled evidence is smaller than the bias.
+        assert.ok(k * Math.abs(logit(r.engine) - b) <= Math.abs(b) + 1e-4);
+      }
+    }
+    console.log(
+      `σ(b) = ${(1 / (1 + Math.exp(-b))).toFixed(4)}; ${items.length} reviews, k from ` +
+        `${Math.min(...wrong.map((r) => 1 - r.onPadding)).toFixed(2)} to ${Math.max(...wrong.map((r) => 1 - r.onPadding)).toFixed(2)}, ` +
+        `${flipped} answers change side`,
+    );
+  }
+});
+
 test('in the model: bad calls get clear messages', () => {
   assert.throws(() => session.probabilityWithWeights('a fine film', { shape: [1], data: [1] }), /tokens but 1 weights/);
   assert.throws(() => session.poolingProbe(''), /no words/);

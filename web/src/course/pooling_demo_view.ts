@@ -6,7 +6,9 @@
 // from the learner's weights on its real tokens (probabilityWithWeights). Their weights, weight
 // on padding, P(positive) and accuracy are shown next to the engine's own. A right function
 // matches the engine to float tolerance; one that gives padding weight takes it from the review
-// (padding's states are zero) and visibly changes what the model says.
+// (padding's states are zero) and visibly changes what the model says: the pooled vector is the
+// engine's scaled by k (the weight left on the review), so the logit is b + k·(w·c) and every
+// answer slides toward P(no evidence) = σ(b) — confidence falls, the class rarely changes.
 import type { EngineBridge } from '../engine/bridge';
 import { el } from '../views/dom';
 import { createInModelDemo } from './in_model_demo';
@@ -15,10 +17,12 @@ import { EXERCISES } from './exercises';
 import type { PoolingDemo } from './lessons/types';
 import { NP_SOURCE } from './np_helper';
 import { paddedBatch, splitWeights } from './pooling_batch';
+import { drawPoolingShift } from './pooling_shift';
 import { sentence } from './grader';
 import type { ProgressStore } from './progress';
 import { runInSandbox } from './sandbox';
 import { claimSentimentSession, ownsSentimentSession } from './sentiment_owner';
+import { percent, quickMode } from '../views/format';
 
 /** The bridge calls the demo needs (the page's EngineBridge). */
 export type PoolingEngine = Pick<
@@ -27,11 +31,6 @@ export type PoolingEngine = Pick<
 >;
 
 const EXERCISE_ID = 'attention_pooling';
-const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
-
-function quickMode(): boolean {
-  return new URLSearchParams(location.search).has('s2s-quick');
-}
 
 export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, progress: ProgressStore): HTMLElement {
   return createInModelDemo({
@@ -129,6 +128,14 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
         ? rows.reduce((a, r) => a + Math.abs((r.pMine as number) - 0.5), 0) / rows.length
         : null;
       const mineAccuracy = rows.filter((r) => correct(r.pMine, r.label)).length / rows.length;
+      // The model's answer from no evidence at all (every weight 0, a zero pooled vector): σ(b).
+      const first0 = demo.reviews[0];
+      const pNothing = await engine.probabilityWithWeights(
+        first0.text,
+        new Array<number>(probes[0].weights.length).fill(0),
+      );
+      const changedSide = rows.filter((r) => r.pMine !== null && r.pMine > 0.5 !== r.pEngine > 0.5).length;
+      const kept = rows.filter((r) => r.onPadding !== null).map((r) => 1 - (r.onPadding as number));
       const table = el(
         'table',
         { className: 'pooling-table', dataset: { testid: 'pooling-table' } },
@@ -149,11 +156,11 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
         el(
           'tbody',
           {},
-          ...rows.map((r) =>
+          ...rows.map((r, i) =>
             el(
               'tr',
               {},
-              el('td', {}, r.text),
+              el('td', {}, `${i + 1}. ${r.text}`),
               el('td', {}, r.label ? 'positive' : 'negative'),
               el('td', {}, `${r.tokens.length} + ${width - r.tokens.length} padding`),
               el('td', {}, r.onPadding === null ? '—' : r.onPadding.toFixed(3)),
@@ -199,6 +206,37 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
             mineConfidence === null ? '—' : mineConfidence.toFixed(3)
           }.`,
         ),
+        ...(kept.length && Math.max(...rows.map((r) => r.onPadding ?? 0)) > 1e-6
+          ? [
+              el(
+                'p',
+                { dataset: { testid: 'pooling-evidence' } },
+                `Why the answers move but rarely change side: padding’s states are zero, so your pooled vector is the ` +
+                  `engine’s scaled by k, the weight you leave on the review (here ${Math.min(...kept).toFixed(2)} to ` +
+                  `${Math.max(...kept).toFixed(2)}). The model’s logit becomes b + k·(w·c): every answer slides toward ` +
+                  `its answer from no evidence at all, σ(b) = ${pNothing.toFixed(3)}, and crosses 0.5 only where k is ` +
+                  `tiny. ${
+                    changedSide === 0
+                      ? 'None of these answers changed side: the model is less sure of everything, not more often wrong.'
+                      : `${changedSide} of ${rows.length} answers changed side.`
+                  }`,
+              ),
+            ]
+          : []),
+        el(
+          'figure',
+          { className: 'pooling-shift-figure' },
+          el(
+            'figcaption',
+            {},
+            'P(positive) of each review (numbered as in the table): filled dot with the engine’s pooling, ring with ' +
+              'yours; dashed line 0.5, dotted line the model’s answer from no evidence, σ(b).',
+          ),
+          drawPoolingShift(
+            rows.map((r) => ({ text: r.text, engine: r.pEngine, mine: r.pMine })),
+            pNothing,
+          ),
+        ),
         heatmap.element,
         table,
       );
@@ -210,7 +248,8 @@ export function createPoolingDemoView(demo: PoolingDemo, engine: PoolingEngine, 
           ? 'Your pooling gives the model the same predictions as the engine’s own.'
           : leaked > 1e-6
             ? `Your pooling gives padding up to ${percent(leaked)} of a review’s weight, and that changes what the model says: ` +
-              'padding’s states are zero, so that weight is taken from the review and its answer drifts toward 0.5. Compare the columns.'
+              'padding’s states are zero, so that weight is taken from the review and its answer drifts toward the ' +
+              'model’s answer from no evidence, near 0.5. Compare the columns.'
             : 'Your pooling changes what the model says: compare the columns.',
       );
     },

@@ -1,8 +1,9 @@
 // Lesson 10's sentiment model: trains the Studio's attention classifier (its recipes: 'builtin'
 // for the built-in corpus, 'imdb' for an aclImdb archive the learner picks) in the engine worker's
 // sentiment session, through the same bridge calls the Studio makes (loadData, createModel, train,
-// evaluate), then reads its attention on the learner's own sentences: P(positive) and the weight
-// of every token.
+// evaluate) — or opens, in one click, the BiLSTM-attention model the project trained on IMDB
+// (web/public/models/, the Studio's loadModel path) — then reads its attention on the learner's
+// own sentences: P(positive) and the weight of every token.
 import type { EngineBridge } from '../engine/bridge';
 import { createLineChart } from '../views/chart';
 import { el } from '../views/dom';
@@ -13,11 +14,12 @@ import type { SentimentDemo } from './lessons/types';
 import type { ProgressStore } from './progress';
 import { claimSentimentSession, ownsSentimentSession } from './sentiment_owner';
 import { percent, quickMode } from '../views/format';
+import { fetchShippedModel, findShippedModel, shippedLabel, shippedRecipe } from '../views/studio/shipped_models';
 
 /** The bridge calls the demo needs (the page's EngineBridge). */
 export type SentimentEngine = Pick<
   EngineBridge,
-  'loadData' | 'createModel' | 'train' | 'cancel' | 'evaluate' | 'predict' | 'call'
+  'loadData' | 'createModel' | 'train' | 'cancel' | 'evaluate' | 'predict' | 'call' | 'loadModel'
 >;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -45,7 +47,14 @@ export function createSentimentDemoView(
     });
   }
   const trainButton = el('button', { type: 'button', className: 'primary' }, 'Train the classifier');
-  const status = el('p', { role: 'status' }, 'Choose the data and train.');
+  // The model the project trained on 22,500 IMDB reviews: a model worth reading, one click away.
+  const shippedButton = el('button', {
+    type: 'button',
+    disabled: true,
+    dataset: { testid: 'sentiment-shipped' },
+    textContent: 'Open the model trained on IMDB',
+  });
+  const status = el('p', { role: 'status' }, 'Choose the data and train, or open the model trained on IMDB.');
   const bar = el('progress', { max: 1, value: 0, hidden: true });
   const chart = createLineChart({
     title: 'Training loss of the sentiment model',
@@ -71,7 +80,7 @@ export function createSentimentDemoView(
   const root = el(
     'section',
     { className: 'training sentiment-demo', dataset: { testid: `sentiment-${demo.id}`, state: 'idle' } },
-    el('h3', {}, 'Train a sentiment model, then read its attention'),
+    el('h3', {}, 'Train or open a sentiment model, then read its attention'),
     el(
       'fieldset',
       { className: 'sentiment-data' },
@@ -79,7 +88,7 @@ export function createSentimentDemoView(
       el('label', {}, builtin, ' the built-in corpus (a few seconds)'),
       el('label', {}, archive, ' an aclImdb archive from your disk (aclImdb_v1.tar.gz; a few minutes) ', fileInput),
     ),
-    el('div', { className: 'buttons' }, trainButton),
+    el('div', { className: 'buttons' }, trainButton, shippedButton),
     status,
     bar,
     chart.element,
@@ -107,11 +116,13 @@ export function createSentimentDemoView(
     }
     running = true;
     stopped = false;
+    shippedButton.disabled = true;
     trainButton.textContent = 'Stop';
     readButton.disabled = true;
     outcome.replaceChildren();
     reading.replaceChildren();
     delete reading.dataset.state;
+    delete root.dataset.model;
     token = claimSentimentSession();
     try {
       // The real-data recipe is the engine's table (train/recipes.hpp), fetched once.
@@ -166,10 +177,57 @@ export function createSentimentDemoView(
       else setState('error', `${file ? `Could not train on ${file.name}` : 'Training failed'}: ${message(error)}`);
     } finally {
       running = false;
+      shippedButton.disabled = false;
       bar.hidden = true;
       trainButton.textContent = 'Train again';
     }
   });
+
+  void findShippedModel('bilstm-attention').then(
+    (m) => {
+      shippedButton.textContent = shippedLabel(m);
+      shippedButton.disabled = running;
+      shippedButton.addEventListener('click', async () => {
+        if (running) return;
+        running = true;
+        trainButton.disabled = true;
+        shippedButton.disabled = true;
+        readButton.disabled = true;
+        outcome.replaceChildren();
+        reading.replaceChildren();
+        delete reading.dataset.state;
+        chart.element.hidden = true;
+        token = claimSentimentSession();
+        setState('loading', `Loading ${m.title}…`);
+        try {
+          await engine.loadModel(await fetchShippedModel(m.file));
+          outcome.replaceChildren(
+            el('dt', {}, 'model'),
+            el('dd', {}, `${m.title}: ${shippedRecipe(m)}`),
+            el('dt', {}, 'held-out accuracy'),
+            el('dd', { dataset: { testid: 'sentiment-accuracy' } }, percent(m.heldOutAccuracy)),
+          );
+          root.dataset.model = m.file;
+          readButton.disabled = false;
+          setState('trained', 'Opened. Type a sentence of your own and read the model’s attention on it.');
+          void read();
+        } catch (error) {
+          token = 0;
+          setState('error', `Could not open ${m.title}: ${message(error)}`);
+        } finally {
+          running = false;
+          trainButton.disabled = false;
+          shippedButton.disabled = false;
+          // Disabled while it loaded, the button lost the focus: give it back (keyboard users).
+          if (document.activeElement === document.body) shippedButton.focus({ preventScroll: true });
+        }
+      });
+    },
+    (error: unknown) => {
+      shippedButton.hidden = true;
+      status.textContent += ` (The trained model is not available: ${message(error)}.)`;
+    },
+  );
 
   const read = async () => {
     if (!ownsSentimentSession(token)) {

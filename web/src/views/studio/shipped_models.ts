@@ -5,6 +5,7 @@
 import type { EngineBridge } from '../../engine/bridge';
 import type { ModelInfo } from '../../../generated/attn_engine.mjs';
 import { el, errorMessage } from '../dom';
+import { percent } from '../format';
 
 /** One entry of web/public/models/manifest.json. */
 export interface ShippedModel {
@@ -14,6 +15,25 @@ export interface ShippedModel {
   /** Accuracy on the held-out reviews, all of movies the model never saw in training. */
   heldOutAccuracy: number;
   heldOutReviews: number;
+  trainingReviews: number;
+  epochsRun: number;
+  /** The engine's settings the model was trained with (the CLI's recipe for IMDB). */
+  recipe: {
+    vocabulary: number;
+    maxlen: number;
+    classifier: {
+      encoder: string;
+      pooling: string;
+      score: string;
+      embed_dim: number;
+      units: number;
+      attention_dim: number;
+      layers: number;
+      heads: number;
+      ff_dim: number;
+    };
+    trainer: { learning_rate: number; batch_size: number; schedule: string; validation_split: number };
+  };
   parameters: number;
   bytes: number;
   date: string;
@@ -43,10 +63,45 @@ export async function fetchShippedModel(file: string, fetchImpl: typeof fetch = 
   return response.arrayBuffer();
 }
 
-/** "Open a trained IMDB model — 88.2 % on reviews of unseen movies". */
+/** The manifest's entry for one kind of model (the Transformer view wants the Transformer). */
+export async function findShippedModel(
+  model: ShippedModel['model'],
+  fetchImpl: typeof fetch = fetch,
+): Promise<ShippedModel> {
+  const found = (await fetchShippedManifest(fetchImpl)).models.find((m) => m.model === model);
+  if (!found) throw new Error(`models/manifest.json lists no ${model} model`);
+  return found;
+}
+
+/** "Open a trained IMDB model — 88.2% on reviews of unseen movies". */
 export function shippedLabel(m: ShippedModel): string {
   const what = m.model === 'transformer' ? 'Open the trained IMDB Transformer' : 'Open a trained IMDB model';
-  return `${what} — ${(100 * m.heldOutAccuracy).toFixed(1)} % on reviews of unseen movies`;
+  return `${what} — ${percent(m.heldOutAccuracy)} on reviews of unseen movies`;
+}
+
+/**
+ * What a shipped model is, in a sentence: its shape, its recipe and its held-out accuracy, e.g.
+ * "1 Transformer layer of 2 heads (d_model 32, feed-forward 64), mean pooling; 5,000 words, reviews
+ * cut at 500 tokens; trained on 22,500 IMDB reviews (Adam 0.0005, batch 32; 10% of them set aside to
+ * keep the best of 3 epochs). 86.7% on 2,500 held-out reviews of movies it never saw."
+ */
+export function shippedRecipe(m: ShippedModel): string {
+  const c = m.recipe.classifier;
+  const t = m.recipe.trainer;
+  const en = (n: number) => n.toLocaleString('en');
+  const shape =
+    c.encoder === 'transformer'
+      ? `${c.layers} Transformer layer${c.layers === 1 ? '' : 's'} of ${c.heads} heads (d_model ${c.embed_dim}, ` +
+        `feed-forward ${c.ff_dim}), ${c.pooling} pooling`
+      : `embeddings of ${c.embed_dim}, a ${c.encoder === 'bigru' ? 'BiGRU' : 'BiLSTM'} of ${c.units} units, ` +
+        `${c.pooling === 'attention' ? `${c.score} attention pooling (${c.attention_dim})` : `${c.pooling} pooling`}`;
+  const epochs = m.epochsRun === 1 ? '1 epoch' : `the best of ${m.epochsRun} epochs`;
+  return (
+    `${shape}; ${en(m.recipe.vocabulary)} words, reviews cut at ${m.recipe.maxlen} tokens; trained on ` +
+    `${en(m.trainingReviews)} IMDB reviews (Adam ${Number(t.learning_rate.toPrecision(2))}, batch ${t.batch_size}; ` +
+    `${Math.round(100 * t.validation_split)}% of them set aside to keep ${epochs}). ` +
+    `${percent(m.heldOutAccuracy)} on ${en(m.heldOutReviews)} held-out reviews of movies it never saw.`
+  );
 }
 
 /** What the panel needs from the Studio. */
@@ -122,7 +177,7 @@ export class ShippedModelsPanel {
     try {
       const info = await this.host.engine.loadModel(await fetchShippedModel(m.file));
       this.status.textContent =
-        `Opened ${m.title}: ${(100 * m.heldOutAccuracy).toFixed(1)} % on ${m.heldOutReviews.toLocaleString('en')} ` +
+        `Opened ${m.title}: ${percent(m.heldOutAccuracy)} on ${m.heldOutReviews.toLocaleString('en')} ` +
         `reviews of movies it never saw; ${info.parameters.toLocaleString('en')} parameters. ` +
         'Explain a prediction below, or see its attention on the watched reviews.';
       this.element.dataset.loaded = m.file;

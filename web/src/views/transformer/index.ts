@@ -1,5 +1,5 @@
-// Transformer view: train (or load) a small Transformer sentiment classifier in a worker of its
-// own, then look at its self-attention per layer and head — a grid of heatmaps with each layer's
+// Transformer view: open the Transformer the project trained on IMDB (web/public/models/, one
+// click), or train (or load) a small Transformer sentiment classifier in a worker of its own, then look at its self-attention per layer and head — a grid of heatmaps with each layer's
 // head average, a token-to-token line view of one head, what-ifs (a causal mask the model was not
 // trained with, heads ablated with the change in P(positive) and in test accuracy) and the
 // positional encodings the encoder adds to its embeddings. The view's own EngineBridge (created
@@ -10,7 +10,7 @@ import { VIEW_TITLES } from '../../app/nav';
 import { EngineBridge } from '../../engine/bridge';
 import type { TrainingProgress } from '../../engine/protocol';
 import type { TransformerInspection } from '../../../generated/attn_engine.mjs';
-import { dashboard, el, readoutRow, trainCard, viewPart } from '../dom';
+import { dashboard, el, errorMessage, readoutRow, trainCard, viewPart } from '../dom';
 import './transformer.css';
 import { percent } from '../format';
 import { AblationPanel } from './ablation_panel';
@@ -20,6 +20,13 @@ import { PositionalPanel } from './positional_panel';
 import { RunControls } from '../run_controls';
 import type { ViewDefinition } from '../types';
 import { explainedIn } from '../../app/course_links';
+import {
+  fetchShippedModel,
+  findShippedModel,
+  shippedLabel,
+  shippedRecipe,
+  type ShippedModel,
+} from '../studio/shipped_models';
 
 const DEFAULT_TEXT = 'the acting was not good but the music was wonderful';
 
@@ -54,6 +61,7 @@ class TransformerPanel {
     onChange: (_, busy) => {
       for (const c of [this.layersSelect, this.headsSelect, this.poolingSelect, this.epochsInput]) c.disabled = busy;
       this.fileInput.disabled = busy;
+      this.shippedButton.disabled = busy || this.shipped === null;
       this.ablation.lock(busy);
     },
   });
@@ -62,6 +70,17 @@ class TransformerPanel {
     type: 'file',
     accept: '.attn,.bin,application/octet-stream',
   });
+  /** The Transformer the project trained on IMDB (web/public/models/): a model worth reading, one click away. */
+  private shipped: ShippedModel | null = null;
+  private readonly shippedButton = el('button', {
+    type: 'button',
+    id: 'tf-shipped',
+    className: 'primary',
+    textContent: 'Open the trained IMDB Transformer',
+    disabled: true,
+  });
+  /** What the model on show is: its recipe and held-out accuracy (or how it was trained here). */
+  private readonly about = el('p', { id: 'tf-model-about' });
   private readonly progress = el('progress', { id: 'tf-progress', max: 1, value: 0 });
   private readonly stepOut = el('output', { id: 'tf-step' });
   private readonly lossOut = el('output', { id: 'tf-loss' });
@@ -121,6 +140,8 @@ class TransformerPanel {
     this.textInput.value = DEFAULT_TEXT;
 
     this.fileInput.addEventListener('change', () => void this.loadFile());
+    this.shippedButton.addEventListener('click', () => void this.openShipped());
+    void this.listShipped();
     this.inspectButton.addEventListener('click', () => void this.inspect());
     this.textInput.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !this.inspectButton.disabled) void this.inspect();
@@ -133,6 +154,17 @@ class TransformerPanel {
     this.element.append(
       dashboard(
         [
+          viewPart(
+            el('h3', {}, 'A model worth reading'),
+            el(
+              'p',
+              { className: 'hint' },
+              'A Transformer trained by the project on 22,500 IMDB reviews: its heads have learned something, so ' +
+                'its maps are worth reading. Or train a small one yourself below and watch its heads form.',
+            ),
+            this.shippedButton,
+            this.about,
+          ),
           trainCard(
             [
               ['Layers', this.layersSelect],
@@ -207,6 +239,9 @@ class TransformerPanel {
 
   private async train(): Promise<void> {
     this.error.textContent = '';
+    this.about.textContent = '';
+    delete this.about.dataset.heldOutAccuracy;
+    delete this.element.dataset.model;
     this.firstLoss = null;
     this.stepOut.textContent = '';
     this.lossOut.textContent = '';
@@ -253,13 +288,50 @@ class TransformerPanel {
   private async loadFile(): Promise<void> {
     const file = this.fileInput.files?.[0];
     if (!file) return;
+    await this.loadModel(file.name, () => file.arrayBuffer(), `Loaded ${file.name}`);
+  }
+
+  /** The shipped Transformer's manifest entry: the button says what it is and how good. */
+  private async listShipped(): Promise<void> {
+    try {
+      this.shipped = await findShippedModel('transformer');
+      this.shippedButton.textContent = shippedLabel(this.shipped);
+      this.shippedButton.title = this.shipped.title;
+      this.run.refresh();
+    } catch (error) {
+      this.shippedButton.hidden = true;
+      this.about.textContent = `The trained model is not available: ${errorMessage(error)}`;
+    }
+  }
+
+  private async openShipped(): Promise<void> {
+    const m = this.shipped;
+    if (!m) return;
+    const opened = await this.loadModel(m.title, () => fetchShippedModel(m.file), `Opened ${m.title}`);
+    // The button was disabled while it loaded, which drops the focus: give it back (keyboard users).
+    if (document.activeElement === document.body) this.shippedButton.focus({ preventScroll: true });
+    if (!opened) return;
+    this.about.textContent = `${m.title}: ${shippedRecipe(m)}`;
+    this.about.dataset.heldOutAccuracy = String(m.heldOutAccuracy);
+    this.element.dataset.model = m.file;
+  }
+
+  /**
+   * Loads a model file into the view's worker (with the built-in corpus, whose test reviews the
+   * head ablation measures) and inspects the sentence with it; false when it failed or is not a
+   * Transformer.
+   */
+  private async loadModel(name: string, bytes: () => Promise<ArrayBuffer>, done: string): Promise<boolean> {
     this.error.textContent = '';
-    this.run.send('prepare', `Loading ${file.name}…`);
+    this.about.textContent = '';
+    delete this.about.dataset.heldOutAccuracy;
+    delete this.element.dataset.model;
+    this.run.send('prepare', `Loading ${name}…`);
     try {
       const engine = this.bridge();
       await engine.ready;
       await engine.loadData({ kind: 'builtin' });
-      const info = await engine.loadModel(await file.arrayBuffer());
+      const info = await engine.loadModel(await bytes());
       const config = JSON.parse(info.classifier) as { encoder?: string };
       if (config.encoder !== 'transformer') {
         // The worker now holds that model: nothing here can be inspected until the next one.
@@ -269,15 +341,17 @@ class TransformerPanel {
         this.ablationBoxes.replaceChildren();
         this.inspectButton.disabled = true;
         throw new Error(
-          `${file.name} holds a ${config.encoder ?? 'non-Transformer'} model: the Transformer view needs a transformer model`,
+          `${name} holds a ${config.encoder ?? 'non-Transformer'} model: the Transformer view needs a transformer model`,
         );
       }
       await this.modelReady(info.classifier);
-      this.run.send('finish', `Loaded ${file.name} (${info.parameters.toLocaleString()} parameters).`);
+      this.run.send('finish', `${done} (${info.parameters.toLocaleString('en')} parameters).`);
       await this.inspect();
+      return true;
     } catch (error) {
       this.fail(error);
       this.run.send('fail');
+      return false;
     }
   }
 
@@ -303,9 +377,16 @@ class TransformerPanel {
 
   /** A new model: its size sets the grid, the ablation boxes, the line-view choices and the PE map. */
   private async modelReady(classifierJson: string): Promise<void> {
-    const config = JSON.parse(classifierJson) as { layers: number; heads: number };
+    const config = JSON.parse(classifierJson) as { layers: number; heads: number; pooling?: string };
     this.layers = config.layers;
     this.headCount = config.heads;
+    // The form shows the model on show where it has the choice (a loaded model's shape).
+    for (const [select, value] of [
+      [this.layersSelect, String(config.layers)],
+      [this.headsSelect, String(config.heads)],
+      [this.poolingSelect, config.pooling ?? ''],
+    ] as const)
+      if ([...select.options].some((o) => o.value === value)) select.value = value;
     this.ablation.reset(true);
     this.ablationBoxes.replaceChildren(el('legend', {}, 'Ablate heads (their output is zeroed before W_o)'));
     this.lines.reset(this.layers, this.headCount);
@@ -337,6 +418,8 @@ class TransformerPanel {
     const causal = this.causalBox.checked;
     const ablated = this.ablated();
     this.error.textContent = '';
+    // data-inspecting marks maps that are not yet the latest request's (the tests wait it out).
+    this.element.dataset.inspecting = '';
     try {
       const engine = this.bridge();
       const r = await engine.inspectTransformer(text, { causal, ablated });
@@ -347,6 +430,8 @@ class TransformerPanel {
       this.saveParams();
     } catch (error) {
       this.fail(error);
+    } finally {
+      if (seq === this.inspectSeq) delete this.element.dataset.inspecting;
     }
   }
 
@@ -383,8 +468,8 @@ export const transformerView: ViewDefinition = {
     const intro = el(
       'p',
       { className: 'intro' },
-      'Train a small Transformer sentiment classifier (in a worker of its own; the maps refresh about once a ' +
-        'second while it trains), then look inside it: the ' +
+      'Open the Transformer sentiment classifier the project trained on IMDB reviews, or train a small one here ' +
+        '(in a worker of its own; the maps refresh about once a second while it trains), then look inside it: the ' +
         'self-attention of every layer and head for a sentence, each layer’s head average, a token-to-token line ' +
         'view, what happens under a causal mask or with heads switched off, and the positional encodings.',
     );
