@@ -32,6 +32,8 @@ const PAGES = [
   ['transformer', '#/transformer', '[data-testid="view-transformer"]:not([hidden])'],
   ['course map', 'course.html', '[data-testid="map-lesson-10"]'],
   ['lesson 4', 'course.html#lesson-4', '[data-testid="lesson-4"] .katex'],
+  ['lesson 11', 'course.html#lesson-11', '[data-testid="lesson-11"] .live-figure[data-state="ready"]'],
+  ['lesson 12', 'course.html#lesson-12', '[data-testid="lesson-12"] .live-figure[data-state="ready"]'],
 ];
 
 async function settle(page, selector) {

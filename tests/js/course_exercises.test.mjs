@@ -236,11 +236,13 @@ const MISTAKES = {
   // Lessons 11 and 12 (issue 28): each starter is a typical wrong answer.
   decoder_mask: {
     code: null, // the causal mask only, padding visible
-    message: /Case “one real token then 3 padding positions \(length 1, T = 4\)” failed at \[0\]\[1\]\[1\]: expected 0, got 1/,
+    message:
+      /Case “one real token then 3 padding positions \(length 1, T = 4\)” failed at \[0\]\[1\]\[1\]: expected 0, got 1/,
   },
   cross_attention: {
     code: null, // keys and values from the decoder, no scaling, no padding mask
-    message: /Case “one decoding step \(T_tgt = 1\), one sentence, no padding” failed at \.weights\[0\]\[0\]: expected 4 entries, got 1/,
+    message:
+      /Case “one decoding step \(T_tgt = 1\), one sentence, no padding” failed at \.weights\[0\]\[0\]: expected 4 entries, got 1/,
   },
   cached_decoding_step: {
     code: null, // attends to the new position only, no cache
@@ -248,7 +250,8 @@ const MISTAKES = {
   },
   no_peeking: {
     code: null, // never perturbs anything: reports no peeking
-    message: /Case “no mask at all: every earlier position sees every later one” failed at \[0\]\[1\]: expected 1, got 0/,
+    message:
+      /Case “no mask at all: every earlier position sees every later one” failed at \[0\]\[1\]: expected 1, got 0/,
   },
   french_tokens: {
     code: null, // white space only
@@ -256,7 +259,8 @@ const MISTAKES = {
   },
   clipped_precision: {
     code: null, // unclipped matches
-    message: /Case “unigrams of \"the the the the the the the\" against two references: 2 of 7” failed at \.matches: expected 2, got 7/,
+    message:
+      /Case “unigrams of \"the the the the the the the\" against two references: 2 of 7” failed at \.matches: expected 2, got 7/,
   },
   brevity_penalty: {
     code: null, // the first reference, a penalty above 1 for long output
@@ -264,7 +268,8 @@ const MISTAKES = {
   },
   corpus_bleu: {
     code: 'SOLUTION:const bp = c >= r ? 1 : Math.exp(1 - r / c);=>const bp = 1;',
-    message: /Case “two sentences: one has no 4-gram match but the corpus does \(sum first, then divide\)” failed: expected 71\.772, got 81\.329/,
+    message:
+      /Case “two sentences: one has no 4-gram match but the corpus does \(sum first, then divide\)” failed: expected 71\.772, got 81\.329/,
   },
 };
 

@@ -35,7 +35,9 @@ export function coursePairs() {
         const verb = person === 3 ? third : base;
         lines.push(`${en} ${verb} ${enObject} .\t${fr} ${forms[person - 1]} ${frObject} .`);
         const dont = person === 3 ? "doesn't" : "don't";
-        const neg = /^[aeiou]/.test(forms[person - 1]) ? `${fr} n'${forms[person - 1]}` : `${fr} ne ${forms[person - 1]}`;
+        const neg = /^[aeiou]/.test(forms[person - 1])
+          ? `${fr} n'${forms[person - 1]}`
+          : `${fr} ne ${forms[person - 1]}`;
         lines.push(`${en} ${dont} ${base} ${enObject} .\t${neg} pas ${frObject} .`);
       }
     }

@@ -38,7 +38,10 @@ interface Scored {
 const bleu = (parts: BleuParts) => parts.score.toFixed(1);
 
 /** Held-out pairs grouped by source, in first-seen order: every translation is a reference. */
-export function groupBySource(pairs: { source: string; target: string }[]): { sources: string[]; references: string[][] } {
+export function groupBySource(pairs: { source: string; target: string }[]): {
+  sources: string[];
+  references: string[][];
+} {
   const groups = new Map<string, string[]>();
   for (const p of pairs) {
     const refs = groups.get(p.source);
@@ -91,12 +94,21 @@ async function readPairs(demo: TranslationDemo, file: File | undefined): Promise
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new Error(`the built-in pairs file ${demo.pairsUrl} could not be loaded (${String(error)}): pick a pairs file`);
+    throw new Error(
+      `the built-in pairs file ${demo.pairsUrl} could not be loaded (${String(error)}): pick a pairs file`,
+    );
   }
   if (!response.ok) {
     throw new Error(`the built-in pairs file ${demo.pairsUrl} is missing (HTTP ${response.status}): pick a pairs file`);
   }
-  return { data: await response.text(), name: demo.pairsUrl.split('/').pop() ?? 'pairs.tsv' };
+  const data = await response.text();
+  // A static host (and vite preview) may answer a missing file with the page itself.
+  if (/^\s*<(!doctype|html)/i.test(data)) {
+    throw new Error(
+      `the built-in pairs file ${demo.pairsUrl} is missing (the server sent a web page): pick a pairs file`,
+    );
+  }
+  return { data, name: demo.pairsUrl.split('/').pop() ?? 'pairs.tsv' };
 }
 
 export function createTranslationDemoView(
@@ -120,8 +132,8 @@ export function createTranslationDemoView(
     title: 'A translator trained in your browser',
     intro:
       'An encoder–decoder with Bahdanau attention (a bidirectional GRU encoder over the English words, a GRU ' +
-      'decoder writing French words) learns from the sentence pairs; pairs whose English sentence was held out ' +
-      'are only used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
+      'decoder writing French words) learns from the sentence pairs; a share of the pairs is held out and only ' +
+      'used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
       'scores them with BLEU; "Score with my corpusBleu" scores the same translations with your function from the ' +
       'exercise above.',
     trainLabel: 'Train the translator',
@@ -292,14 +304,17 @@ export function createTranslationDemoView(
                 el(
                   'td',
                   { dataset: { testid: 'mt-your-score' } },
-                  typeof yours[i] === 'number' ? `${(yours[i] as number).toFixed(2)} ${agree[i] ? '✓' : '✗'}` : String(yours[i]),
+                  typeof yours[i] === 'number'
+                    ? `${(yours[i] as number).toFixed(2)} ${agree[i] ? '✓' : '✗'}`
+                    : String(yours[i]),
                 ),
               ),
             ),
           ),
         ),
       );
-      if (agree.every(Boolean)) setState('done', 'Your corpusBleu gives the engine’s BLEU on the model’s translations.');
+      if (agree.every(Boolean))
+        setState('done', 'Your corpusBleu gives the engine’s BLEU on the model’s translations.');
       else setState('done', 'Your corpusBleu scores the model differently from the engine: compare the columns.');
     },
   });

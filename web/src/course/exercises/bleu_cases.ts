@@ -2,7 +2,22 @@
 // hypotheses made from references by dropping, swapping and replacing words.
 import { seededRandom } from '../grader';
 
-export const WORDS = ['le', 'chat', 'est', 'sur', 'la', 'table', 'il', 'aime', 'les', 'pommes', 'un', 'chien', 'noir', 'dort'];
+export const WORDS = [
+  'le',
+  'chat',
+  'est',
+  'sur',
+  'la',
+  'table',
+  'il',
+  'aime',
+  'les',
+  'pommes',
+  'un',
+  'chien',
+  'noir',
+  'dort',
+];
 
 /** `count` hypotheses, each with 1–3 references, drawn from WORDS (a fixed seed per exercise). */
 export function randomCorpus(seed: number, count: number): { hypotheses: string[][]; references: string[][][] } {

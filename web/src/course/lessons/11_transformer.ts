@@ -47,7 +47,7 @@ export const lesson11: Lesson = {
       positions.</p>
       <div class="lesson-table-wrap"><table class="lesson-table">
         <caption>Recurrence and self-attention over a sentence of $n$ words</caption>
-        <thead><tr><th scope="col"></th><th scope="col">recurrent layer</th><th scope="col">self-attention layer</th></tr></thead>
+        <thead><tr><th scope="col">over $n$ words</th><th scope="col">recurrent layer</th><th scope="col">self-attention layer</th></tr></thead>
         <tbody>
           <tr><th scope="row">steps from word 1 to word $n$</th><td>$n - 1$, one state after another</td><td>1: every word looks at every word</td></tr>
           <tr><th scope="row">operations that must wait for each other</th><td>$n$ (step $t$ needs $s_{t-1}$)</td><td>1 (all positions at once)</td></tr>
@@ -85,7 +85,7 @@ export const lesson11: Lesson = {
         caption: `What the decoder's self-attention may see in one padded batch, computed by the
           engine (<code>causalMask</code>, <code>paddingMask</code>, <code>combineMasks</code>):
           a seven-token target and a three-token one padded to seven. Rows are queries, columns
-          keys; white is hidden. The short sentence's padding is hidden from every query.`,
+          keys; 1 (yellow) is visible, 0 (dark) hidden. The short sentence's padding is hidden from every query.`,
         async compute(call) {
           const T = TARGET.length;
           const full = fromTensor(await call('causalMask', T));

@@ -50,7 +50,7 @@ export const lesson12: Lesson = {
       it can commit early to a word that leads nowhere. <em>Beam search</em> keeps the $k$ best
       partial translations at every step, extends each with every next word, and keeps the $k$
       best of those. It compares hypotheses by their log probability
-      $\\log p(y \\mid x) = \\sum_t \\log p(y_t \\mid y_{&lt;t}, x)$ — and every word adds a
+      $\\log p(y \\mid x) = \\sum_t \\log p(y_t \\mid y_{\\lt t}, x)$ — and every word adds a
       negative term, so short translations win. The engine divides by the GNMT length penalty
       (Wu et al., 2016) before comparing finished hypotheses:</p>
       $$\\operatorname{score}(y) = \\frac{\\log p(y \\mid x)}{\\operatorname{lp}(y)},\\qquad \\operatorname{lp}(y) = \\left(\\frac{5 + |y|}{6}\\right)^{\\alpha},$$
@@ -135,10 +135,10 @@ export const lesson12: Lesson = {
       },
     },
     {
-      html: `<p><strong>What a Transformer adds.</strong> The same page trains a Transformer
-      encoder–decoder (lesson 11) once the engine's session has one: its cross-attention gives
-      one such matrix per layer and head instead of one, and its masked self-attention shows what
-      each French word looked at among the words already written.</p>
+      html: `<p><strong>What a Transformer adds.</strong> A Transformer encoder–decoder (lesson 11)
+      trained on the same pairs has one cross-attention matrix like this per layer and head
+      instead of a single one, and its masked self-attention shows what each French word looked
+      at among the words already written.</p>
       <p class="go-further"><strong>Go further.</strong> ${viewLink('seq2seq', 'The Seq2seq Alignment view')}
       trains encoder–decoders with Bahdanau, Luong or no attention, compares greedy decoding with
       beam search and steps through decoding one output at a time.

@@ -30,7 +30,7 @@ export const brevityPenalty: Exercise = {
     references. Return <code>{ c, r, bp }</code> with $c$ the total hypothesis length, $r$ the sum,
     sentence by sentence, of the reference length <em>closest</em> to the hypothesis' length (on a
     tie, the shorter reference), and
-    $$\\mathrm{BP} = \\begin{cases} 1 & c \\ge r \\\\ e^{\\,1 - r/c} & 0 &lt; c &lt; r \\\\ 0 & c = 0. \\end{cases}$$`,
+    $$\\mathrm{BP} = \\begin{cases} 1 & c \\ge r \\\\ e^{\\,1 - r/c} & 0 \\lt c \\lt r \\\\ 0 & c = 0. \\end{cases}$$`,
   starter: `function brevityPenalty(hypothesisLengths, referenceLengths) {
   // hypothesisLengths: [N], referenceLengths: [N][R_i]  ->  { c, r, bp }
   let c = 0, r = 0;
@@ -67,15 +67,29 @@ export const brevityPenalty: Exercise = {
     const randomCase = (k: number) => {
       const n = 3 + Math.floor(random() * 4);
       const hyps = Array.from({ length: n }, () => 1 + Math.floor(random() * 12));
-      const refs = hyps.map((h) => Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.max(1, h + Math.floor(random() * 7) - 4)));
+      const refs = hyps.map((h) =>
+        Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.max(1, h + Math.floor(random() * 7) - 4)),
+      );
       return { name: `random corpus ${k} of ${n} sentences`, args: [hyps, refs] };
     };
     return [
       { name: 'one short translation: 1 token against a 4-token reference', args: [[1], [[4]]] },
       { name: 'a tie: hypothesis of 4 tokens, references of 3 and 5 (take 3)', args: [[4], [[5, 3]]] },
       { name: 'longer than every reference: no penalty', args: [[9], [[6, 7]]] },
-      { name: 'an empty corpus output (every translation empty)', args: [[0, 0], [[3], [2, 4]]] },
-      { name: 'three sentences, several references each', args: [[5, 7, 2], [[6, 4, 9], [8], [2, 3]]] },
+      {
+        name: 'an empty corpus output (every translation empty)',
+        args: [
+          [0, 0],
+          [[3], [2, 4]],
+        ],
+      },
+      {
+        name: 'three sentences, several references each',
+        args: [
+          [5, 7, 2],
+          [[6, 4, 9], [8], [2, 3]],
+        ],
+      },
       randomCase(1),
       randomCase(2),
     ];

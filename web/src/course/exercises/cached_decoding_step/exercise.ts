@@ -66,7 +66,12 @@ ${DRIVER}`,
     const random = seededRandom(113);
     const make = (name: string, t: number, d: number, dk: number) => ({
       name,
-      args: [randomMatrix(random, t, d), randomMatrix(random, d, dk, 1), randomMatrix(random, d, dk, 1), randomMatrix(random, d, dk, 1)],
+      args: [
+        randomMatrix(random, t, d),
+        randomMatrix(random, d, dk, 1),
+        randomMatrix(random, d, dk, 1),
+        randomMatrix(random, d, dk, 1),
+      ],
     });
     return [
       make('the first step only (one position)', 1, 3, 2),

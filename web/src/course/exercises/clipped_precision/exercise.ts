@@ -15,7 +15,8 @@ const SOLUTION = `function clippedPrecision(hypothesis, references, n) {
   const refs = references.map(grams);
   let matches = 0, total = 0;
   for (const [g, count] of hyp) {
-    const most = Math.max(0, ...refs.map((r) => r.get(g) || 0)); // the most any one reference has
+    // the most times any one reference has it
+    const most = Math.max(0, ...refs.map((r) => r.get(g) || 0));
     matches += Math.min(count, most);
     total += count;
   }
@@ -65,15 +66,28 @@ export const clippedPrecision: Exercise = {
     return [
       {
         name: 'unigrams of "the the the the the the the" against two references: 2 of 7',
-        args: [words('the the the the the the the'), [words('the cat is on the mat'), words('there is a cat on the mat')], 1],
+        args: [
+          words('the the the the the the the'),
+          [words('the cat is on the mat'), words('there is a cat on the mat')],
+          1,
+        ],
       },
       {
         name: 'bigrams: the count is clipped per reference, not summed over references',
         args: [words('le chat le chat le chat'), [words('le chat dort'), words('un chat le chat noir')], 2],
       },
-      { name: 'a hypothesis shorter than n (2 tokens, n = 3): total 0', args: [words('il dort'), [words('il dort bien')], 3] },
-      { name: '4-grams of a perfect match', args: [words('il aime les pommes rouges'), [words('il aime les pommes rouges')], 4] },
-      ...hypotheses.map((h, i) => ({ name: `random sentence ${i + 1}, n = ${i + 1}`, args: [h, references[i], i + 1] })),
+      {
+        name: 'a hypothesis shorter than n (2 tokens, n = 3): total 0',
+        args: [words('il dort'), [words('il dort bien')], 3],
+      },
+      {
+        name: '4-grams of a perfect match',
+        args: [words('il aime les pommes rouges'), [words('il aime les pommes rouges')], 4],
+      },
+      ...hypotheses.map((h, i) => ({
+        name: `random sentence ${i + 1}, n = ${i + 1}`,
+        args: [h, references[i], i + 1],
+      })),
     ];
   },
   async reference(call, [hypothesis, references, n]) {

@@ -77,7 +77,10 @@ export const corpusBleu: Exercise = {
     const a = randomCorpus(123, 6);
     const b = randomCorpus(124, 10);
     return [
-      { name: 'one perfect translation: 100', args: [[words('il aime les pommes .')], [[words('il aime les pommes .')]]] },
+      {
+        name: 'one perfect translation: 100',
+        args: [[words('il aime les pommes .')], [[words('il aime les pommes .')]]],
+      },
       {
         name: 'no 4-gram matches anywhere: 0',
         args: [[words('le chat dort sur la chaise')], [[words('le chat dort sous la table')]]],
@@ -104,5 +107,7 @@ export const corpusBleu: Exercise = {
     return (await call('corpusBleuTokens', hypotheses as string[][], references as string[][][], 'none')).score;
   },
   figure: (value) =>
-    typeof value === 'number' ? { values: [value], rows: 1, cols: 1, rowLabels: [''], colLabels: ['BLEU'], range: [0, 100] } : null,
+    typeof value === 'number'
+      ? { values: [value], rows: 1, cols: 1, rowLabels: [''], colLabels: ['BLEU'], range: [0, 100] }
+      : null,
 };

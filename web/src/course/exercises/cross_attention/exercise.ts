@@ -26,7 +26,16 @@ const SOLUTION = `function crossAttention(decoderStates, encoderStates, sourceLe
 }
 `;
 
-function batchCase(random: () => number, name: string, B: number, tt: number, ts: number, d: number, dk: number, lengths?: number[]) {
+function batchCase(
+  random: () => number,
+  name: string,
+  B: number,
+  tt: number,
+  ts: number,
+  d: number,
+  dk: number,
+  lengths?: number[],
+) {
   return {
     name,
     args: [
@@ -109,7 +118,14 @@ export const crossAttention: Exercise = {
     ];
   },
   async reference(call, args) {
-    const [xs, hs, lengths, wq, wk, wv] = args as [number[][][], number[][][], number[], number[][], number[][], number[][]];
+    const [xs, hs, lengths, wq, wk, wv] = args as [
+      number[][][],
+      number[][][],
+      number[],
+      number[][],
+      number[][],
+      number[][],
+    ];
     const weights = [];
     const output = [];
     for (let b = 0; b < xs.length; b++) {

@@ -5,7 +5,9 @@ import type { Exercise } from '../types';
 
 const SOLUTION = `function decoderMask(lengths, T) {
   return lengths.map((len) =>
-    Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j <= i && j < len ? 1 : 0))),
+    Array.from({ length: T }, (_, i) =>
+      Array.from({ length: T }, (_, j) => (j <= i && j < len ? 1 : 0)),
+    ),
   );
 }
 `;
@@ -18,12 +20,14 @@ export const decoderMask: Exercise = {
     self-attention all at once (teacher forcing). Complete <code>decoderMask(lengths, T)</code>:
     return a $B \\times T \\times T$ array of 1 (visible) and 0 (hidden), one $T \\times T$ mask per
     sentence, where query $i$ may see key $j$ only when $j$ is not in the future ($j \\le i$)
-    <em>and</em> key $j$ is a real token of that sentence ($j &lt; $ <code>lengths[b]</code>).
+    <em>and</em> key $j$ is a real token of that sentence (<code>j &lt; lengths[b]</code>).
     Rows of padding queries follow the same rule (their outputs are never used by the loss).`,
   starter: `function decoderMask(lengths, T) {
   // lengths: [B] real tokens per sentence, T: padded length  ->  [B][T][T], 1 = visible
   return lengths.map((len) =>
-    Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j <= i ? 1 : 0))), // TODO: padding
+    Array.from({ length: T }, (_, i) =>
+      Array.from({ length: T }, (_, j) => (j <= i ? 1 : 0)), // TODO: hide the padding keys too
+    ),
   );
 }
 `,
@@ -66,7 +70,11 @@ export const decoderMask: Exercise = {
   async reference(call, [lengths, T]) {
     const out = [];
     for (const len of lengths as number[]) {
-      const mask = await call('combineMasks', await call('causalMask', T as number), await call('paddingMask', T as number, T as number, len));
+      const mask = await call(
+        'combineMasks',
+        await call('causalMask', T as number),
+        await call('paddingMask', T as number, T as number, len),
+      );
       out.push(fromTensor(mask));
     }
     return out;

@@ -3,9 +3,10 @@ import { seededRandom } from '../../grader';
 import type { Exercise } from '../types';
 
 const SOLUTION = `function frenchTokens(text) {
-  const ELISIONS = ['l', 'd', 'j', 'm', 'n', 's', 't', 'c', 'ç', 'qu', 'jusqu', 'lorsqu', 'puisqu', 'quoiqu'];
-  const CLITICS = ['je', 'tu', 'il', 'elle', 'on', 'nous', 'vous', 'ils', 'elles', 'ce', 'moi', 'toi',
-    'lui', 'leur', 'le', 'la', 'les', 'en', 'y', 'ci', 'là'];
+  const ELISIONS = ['l', 'd', 'j', 'm', 'n', 's', 't', 'c', 'ç',
+    'qu', 'jusqu', 'lorsqu', 'puisqu', 'quoiqu'];
+  const CLITICS = ['je', 'tu', 'il', 'elle', 'on', 'nous', 'vous', 'ils', 'elles',
+    'ce', 'moi', 'toi', 'lui', 'leur', 'le', 'la', 'les', 'en', 'y', 'ci', 'là'];
   const tokens = [];
   for (const chunk of text.toLowerCase().split(/\\s+/)) {
     for (let word of chunk.split(/([.,!?;:«»])/)) {
@@ -33,9 +34,9 @@ const SENTENCES = [
   "Qu'est-ce qu'il veut ?",
   "L'homme aime l'eau.",
   "Tu m'entends ?",
-  "Dis-moi la vérité !",
+  'Dis-moi la vérité !',
   "C'est peut-être vrai.",
-  "Où vas-tu ?",
+  'Où vas-tu ?',
   "Elle s'appelle Marie.",
   "J'arrive, attends-moi.",
   "Lorsqu'il pleut, on reste là-bas.",
@@ -71,9 +72,9 @@ export const frenchTokens: Exercise = {
   mistakes: [
     mistake(
       SOLUTION,
-      "tokens.push(m[1] + \"'\");",
+      'tokens.push(m[1] + "\'");',
       'tokens.push(m[1]);',
-      "The elision keeps its apostrophe: \"l'homme\" gives \"l'\" and \"homme\", so that l' (before a vowel) and le stay different tokens.",
+      'The elision keeps its apostrophe: "l\'homme" gives "l\'" and "homme", so that l\' (before a vowel) and le stay different tokens.',
     ),
   ],
   cases() {
@@ -83,9 +84,15 @@ export const frenchTokens: Exercise = {
       { name: 'elision and a full stop: "Il n\'aime pas les pommes."', args: ["Il n'aime pas les pommes."] },
       { name: 'a question with an inversion: "Qu\'est-ce que c\'est ?"', args: ["Qu'est-ce que c'est ?"] },
       { name: 'guillemets and an exclamation: "J\'ai dit « non » !"', args: ["J'ai dit « non » !"] },
-      { name: 'aujourd\'hui stays whole; a euphonic t: "Aujourd\'hui, l\'homme y va-t-il ?"', args: ["Aujourd'hui, l'homme y va-t-il ?"] },
+      {
+        name: "aujourd'hui stays whole; a euphonic t: \"Aujourd'hui, l'homme y va-t-il ?\"",
+        args: ["Aujourd'hui, l'homme y va-t-il ?"],
+      },
       { name: 'two clitics and s\'il: "Donne-le-moi, s\'il te plaît."', args: ["Donne-le-moi, s'il te plaît."] },
-      { name: 'compounds that stay whole: "C\'est peut-être là-bas, jusqu\'à demain."', args: ["C'est peut-être là-bas, jusqu'à demain."] },
+      {
+        name: 'compounds that stay whole: "C\'est peut-être là-bas, jusqu\'à demain."',
+        args: ["C'est peut-être là-bas, jusqu'à demain."],
+      },
       { name: 'random sentences 1', args: [`${pick()} ${pick()}`] },
       { name: 'random sentences 2', args: [`${pick()} ${pick()} ${pick()}`] },
     ];

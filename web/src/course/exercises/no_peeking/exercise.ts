@@ -33,7 +33,8 @@ const SOLUTION = `function peeks(layers, X) {
   const base = runDecoder(layers, X);
   const result = X.map(() => new Array(T).fill(0));
   for (let s = 0; s < T; s++) {
-    const changed = X.map((row, r) => (r === s ? row.map((v) => v + 1) : row)); // perturb token s
+    // perturb token s
+    const changed = X.map((row, r) => (r === s ? row.map((v) => v + 1) : row));
     const out = runDecoder(layers, changed);
     for (let t = 0; t < s; t++) {
       if (out[t].some((v, c) => Math.abs(v - base[t][c]) > 1e-9)) result[t][s] = 1;
@@ -44,11 +45,17 @@ const SOLUTION = `function peeks(layers, X) {
 
 ${RUN_DECODER}`;
 
-const causal = (n: number) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i ? 1 : 0)));
+const causal = (n: number) =>
+  Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i ? 1 : 0)));
 const full = (n: number) => Array.from({ length: n }, () => new Array(n).fill(1));
 
 function layer(random: () => number, d: number, mask: number[][]): Layer {
-  return { Wq: randomMatrix(random, d, d, 1), Wk: randomMatrix(random, d, d, 1), Wv: randomMatrix(random, d, d, 1), mask };
+  return {
+    Wq: randomMatrix(random, d, d, 1),
+    Wk: randomMatrix(random, d, d, 1),
+    Wv: randomMatrix(random, d, d, 1),
+    mask,
+  };
 }
 
 /** The engine's decoder output: per layer X + scaledDotProductAttention(XWq, XWk, XWv, mask). */
@@ -59,7 +66,9 @@ export async function engineDecoder(call: EngineCall, layers: Layer[], x: number
     const q = await call('matmul', t, toTensor(l.Wq));
     const k = await call('matmul', t, toTensor(l.Wk));
     const v = await call('matmul', t, toTensor(l.Wv));
-    const out = fromTensor((await call('scaledDotProductAttention', q, k, v, { mask: toMask(l.mask) })).output) as number[][];
+    const out = fromTensor(
+      (await call('scaledDotProductAttention', q, k, v, { mask: toMask(l.mask) })).output,
+    ) as number[][];
     xs = xs.map((row, i) => row.map((value, c) => value + out[i][c]));
   }
   return xs;
@@ -70,15 +79,16 @@ export const noPeeking: Exercise = {
   title: 'A "no peeking" checker',
   functionName: 'peeks',
   prompt: `How do you know a decoder cannot see the future? Not by reading its code: by
-    experiment. Change the input at position $s$ and watch the outputs at positions $t &lt; s$:
+    experiment. Change the input at position $s$ and watch the outputs at positions $t \\lt s$:
     if any of them moves, position $t$ peeked at $s$. Complete <code>peeks(layers, X)</code>:
     <code>runDecoder(layers, X)</code> (given) runs a stack of masked self-attention layers on
-    $X$ ($T \\times d$). Return a $T \\times T$ matrix with a 1 at $[t][s]$ when $s &gt; t$ and changing
+    $X$ ($T \\times d$). Return a $T \\times T$ matrix with a 1 at $[t][s]$ when $s \\gt t$ and changing
     token $s$ (add 1 to each of its numbers) changes output $t$ by more than $10^{-9}$, and 0
     everywhere else. Treat the decoder as a black box: some layers' masks let the future in
     through weights that ignore it, and a leak can pass through two layers.`,
   starter: `function peeks(layers, X) {
-  // layers: [{ Wq, Wk, Wv, mask }], X: [T][d]  ->  [T][T], 1 where output t depends on a later token s
+  // layers: [{ Wq, Wk, Wv, mask }], X: [T][d]
+  //   ->  [T][T], 1 where output t depends on a later token s
   const T = X.length;
   const base = runDecoder(layers, X);
   const result = X.map(() => new Array(T).fill(0));
@@ -107,7 +117,8 @@ ${RUN_DECODER}`,
     const d = 3;
     const x = () => randomMatrix(random, T, d);
     const offByOne = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j <= i + 1 ? 1 : 0)));
-    const oneLeak = (t: number, s: number) => causal(T).map((row, i) => row.map((v, j) => (i === t && j === s ? 1 : v)));
+    const oneLeak = (t: number, s: number) =>
+      causal(T).map((row, i) => row.map((v, j) => (i === t && j === s ? 1 : v)));
     const blind: Layer = {
       Wq: randomMatrix(random, d, d, 1),
       Wk: Array.from({ length: d }, () => new Array(d).fill(0)),
