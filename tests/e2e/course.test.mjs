@@ -460,7 +460,7 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
   );
   assert.match(
     await page.locator('[data-testid="course-summary"]').textContent(),
-    /^1 of 26 coding exercises solved; 1 of 7 prediction questions answered\.$/,
+    /^1 of 34 coding exercises solved; 1 of 7 prediction questions answered\.$/,
   );
 
   const reset = page.getByRole('button', { name: 'Reset my progress' });

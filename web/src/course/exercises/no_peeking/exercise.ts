@@ -11,18 +11,14 @@ export interface Layer {
 }
 
 // The decoder the learner probes, as plain JavaScript (the same maths as the engine's reference).
-const RUN_DECODER = `// Given: a stack of masked self-attention layers with residuals, Y = X + attention(X).
-function runDecoder(layers, X) {
+const RUN_DECODER = `function runDecoder(layers, X) { // given: Y = X + attention(X), layer by layer
   for (const { Wq, Wk, Wv, mask } of layers) {
     const Q = np.matmul(X, Wq), K = np.matmul(X, Wk), V = np.matmul(X, Wv);
-    const A = Q.map((q, i) => {
-      const s = K.map((k) => np.dot(q, k) / Math.sqrt(q.length));
-      const m = Math.max(...s.filter((_, j) => mask[i][j]));
-      const e = s.map((v, j) => (mask[i][j] ? Math.exp(v - m) : 0));
-      const total = np.sum(e);
-      return total > 0 ? np.dot(e.map((v) => v / total), V) : V[0].map(() => 0);
-    });
-    X = np.add(X, A);
+    X = np.add(X, Q.map((q, i) => {
+      const s = K.map((k, j) => (mask[i][j] ? np.dot(q, k) / Math.sqrt(q.length) : -Infinity));
+      const m = Math.max(...s), e = s.map((v) => Math.exp(v - m));
+      return m === -Infinity ? V[0].map(() => 0) : np.dot(np.divide(e, np.sum(e)), V);
+    }));
   }
   return X;
 }
@@ -87,12 +83,10 @@ export const noPeeking: Exercise = {
     everywhere else. Treat the decoder as a black box: some layers' masks let the future in
     through weights that ignore it, and a leak can pass through two layers.`,
   starter: `function peeks(layers, X) {
-  // layers: [{ Wq, Wk, Wv, mask }], X: [T][d]
-  //   ->  [T][T], 1 where output t depends on a later token s
-  const T = X.length;
+  // -> [T][T]: 1 where output t moves when a later token s changes (t < s)
   const base = runDecoder(layers, X);
-  const result = X.map(() => new Array(T).fill(0));
-  // TODO: for each s, perturb X[s], run the decoder again, compare the outputs before s
+  const result = X.map(() => X.map(() => 0));
+  // TODO: for each s, add 1 to each number of X[s], rerun, compare rows t < s (1e-9)
   return result;
 }
 
