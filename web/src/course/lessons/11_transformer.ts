@@ -93,8 +93,8 @@ export const lesson11: Lesson = {
             await call('combineMasks', await call('causalMask', T), await call('paddingMask', T, T, 3)),
           );
           return [
-            { title: '"il n\'aime pas les pommes"', data: matrix(full, TARGET, TARGET, [0, 1]) },
-            { title: '"je dors" + padding', data: matrix(short, SHORT, SHORT, [0, 1]) },
+            { title: '"il n\'aime pas les pommes"', data: matrix(full, TARGET, TARGET, [0, 1]), compact: true },
+            { title: '"je dors" + padding', data: matrix(short, SHORT, SHORT, [0, 1]), compact: true },
           ];
         },
       },
@@ -118,8 +118,12 @@ export const lesson11: Lesson = {
           const open = causal.map((row) => row.map(() => 1));
           const labels = TARGET.slice(0, T);
           return [
-            { title: 'causal mask', data: matrix(await dependence(call, causal), labels, labels, [0, 1]) },
-            { title: 'no mask', data: matrix(await dependence(call, open), labels, labels, [0, 1]) },
+            {
+              title: 'causal mask',
+              data: matrix(await dependence(call, causal), labels, labels, [0, 1]),
+              compact: true,
+            },
+            { title: 'no mask', data: matrix(await dependence(call, open), labels, labels, [0, 1]), compact: true },
           ];
         },
       },
@@ -166,6 +170,7 @@ export const lesson11: Lesson = {
                 pe[0].map((_, j) => `${j}`),
                 [-1, 1],
               ),
+              compact: true,
             },
           ];
         },

@@ -1,5 +1,6 @@
+import type { BleuParts } from '../../../generated/attn_engine.mjs';
 import { viewLink } from '../../app/course_links';
-import { row } from './example';
+import { matrix } from './example';
 import type { Lesson } from './types';
 
 // Two systems' outputs for lesson 12's BLEU figure, with two references per sentence (ours).
@@ -71,23 +72,28 @@ export const lesson12: Lesson = {
       figure: {
         caption: `BLEU's parts for two systems on the same three sentences (two references each),
           computed by the engine's <code>corpusBleu</code>: the $n$-gram precisions $p_1 \\ldots p_4$,
-          the brevity penalty and the score / 100. The terse system's words are all right — its
+          the brevity penalty and the score / 100, one column per system. The terse system's words are all right — its
           precisions are high — and the brevity penalty takes most of its score away.`,
         async compute(call) {
-          const figures = [];
+          const parts: BleuParts[] = [];
           for (const system of SYSTEMS) {
-            const parts = await call('corpusBleu', system.hypotheses, REFERENCES, { lowercase: true });
-            figures.push({
-              title: `${system.label}: BLEU ${parts.score.toFixed(1)}`,
-              data: row(
-                [...parts.precisions, parts.brevityPenalty, parts.score / 100],
-                ['p₁', 'p₂', 'p₃', 'p₄', 'BP', 'BLEU'],
-                '',
+            parts.push(await call('corpusBleu', system.hypotheses, REFERENCES, { lowercase: true }));
+          }
+          const rows = ['p₁', 'p₂', 'p₃', 'p₄', 'BP', 'BLEU / 100'];
+          const values = rows.map((_, r) =>
+            parts.map((p) => (r < 4 ? p.precisions[r] : r === 4 ? p.brevityPenalty : p.score / 100)),
+          );
+          return [
+            {
+              title: SYSTEMS.map((system, i) => `${system.label}: BLEU ${parts[i].score.toFixed(1)}`).join('; '),
+              data: matrix(
+                values,
+                rows,
+                SYSTEMS.map((system) => system.label),
                 [0, 1],
               ),
-            });
-          }
-          return figures;
+            },
+          ];
         },
       },
     },

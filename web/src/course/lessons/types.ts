@@ -7,6 +7,8 @@ import type { EngineCall } from '../exercises/types';
 export interface TitledHeatmap {
   title: string;
   data: HeatmapData;
+  /** Colours only, each cell's number on demand (a 0/1 pattern, or a map too big for numbers). */
+  compact?: boolean;
 }
 
 /** A figure computed by the engine when the page opens. */
