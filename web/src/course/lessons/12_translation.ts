@@ -128,6 +128,7 @@ export const lesson12: Lesson = {
           embed: 32,
           units: 64,
           attentionDim: 32,
+          trainSize: 2000,
           epochs: 8,
           batch: 16,
           learningRate: 0.01,
