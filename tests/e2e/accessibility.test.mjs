@@ -205,6 +205,11 @@ test('axe-core: lesson 12 after training its translator (metrics, tables, alignm
     await page.setViewportSize({ width: 390, height: 844 });
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scroll <= 390, `lesson 12 trained at 390: page ${scroll} px wide`);
+    // Its tables fit the phone too: nothing scrolls inside the report.
+    const report = await page
+      .locator('[data-testid="mt-report"]')
+      .evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    assert.ok(report.scroll <= report.client, `the report is ${report.scroll} px wide in ${report.client}`);
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

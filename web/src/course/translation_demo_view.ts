@@ -55,7 +55,11 @@ function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
   return el(
     'table',
     { className: 's2s-epoch-table', dataset: { testid: 'mt-epoch-table' } },
-    el('caption', {}, 'Validation pairs after each epoch: teacher-forced (left) and free-running (right)'),
+    el(
+      'caption',
+      {},
+      'Validation pairs after each epoch: the loss teacher-forced (right history given), words and sentences free running',
+    ),
     el(
       'thead',
       {},
@@ -63,10 +67,10 @@ function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
         'tr',
         {},
         el('th', { scope: 'col' }, 'epoch'),
-        el('th', { scope: 'col' }, 'teacher-forced loss'),
+        el('th', { scope: 'col' }, 'loss'),
         el('th', { scope: 'col' }, 'e^−loss'),
-        el('th', { scope: 'col' }, 'free-running words right'),
-        el('th', { scope: 'col' }, 'free-running exact match'),
+        el('th', { scope: 'col' }, 'words right'),
+        el('th', { scope: 'col' }, 'exact match'),
       ),
     ),
     el(
