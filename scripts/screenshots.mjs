@@ -1,8 +1,8 @@
 // Takes the README's screenshots: each view of the built app (dist/) in Debian's Chromium, after
 // the short interaction that makes it show something (a training run, a decoding), at desktop
-// size (1280×900, docs/images/<view>.png) and phone size (390×844, docs/images/phone/<view>.png).
+// size (1280×900, or a shot's own `desktop` size; docs/images/<view>.png) and phone size (390×844, docs/images/phone/<view>.png).
 // Run after `npm run build`:  npm run screenshots [-- view ...]
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from '../tests/e2e/support/browser.mjs';
@@ -108,6 +108,31 @@ const SHOTS = {
       await visible(page, '.cm-editor');
     },
   },
+  // Lessons 11 and 12 at a laptop's 1366×900: the decoder's masks, and BLEU's parts for two
+  // systems — or, once the built-in pairs file is in the build, the translator trained on it.
+  'course-lesson11': {
+    hash: '',
+    page: 'course.html#lesson-11',
+    desktop: { width: 1366, height: 900 },
+    async prepare(page) {
+      await visible(page, '[data-testid="lesson-11"] .live-figure[data-state="ready"]');
+      return { focus: '[data-testid="lesson-11"] .live-figure' };
+    },
+  },
+  'course-lesson12': {
+    hash: '',
+    page: 'course.html#lesson-12',
+    desktop: { width: 1366, height: 900 },
+    async prepare(page) {
+      await visible(page, '[data-testid="lesson-12"] .live-figure[data-state="ready"]');
+      if (!existsSync(path.join(root, 'dist/data/pairs-en-fr.tsv'))) {
+        return { focus: '[data-testid="lesson-12"] .live-figure' };
+      }
+      await page.locator('[data-testid="mt-en-fr"]').getByRole('button', { name: 'Train the translator' }).click();
+      await visible(page, '[data-testid="mt-en-fr"] .s2s-translate[data-state="translated"]', 900000);
+      return { focus: '[data-testid="mt-en-fr"] [data-testid="mt-report"]' };
+    },
+  },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -141,7 +166,7 @@ try {
     const shoot = async (file, focus) => {
       for (const { dir, viewport } of SIZES) {
         if (dir === out && HAND_COMPOSED.has(name) && !wanted.includes(name)) continue;
-        await page.setViewportSize(viewport);
+        await page.setViewportSize(dir === out && shot.desktop ? shot.desktop : viewport);
         await scrollTo(page, focus);
         const where = path.join(dir, `${file}.png`);
         await page.screenshot({ path: where, fullPage: dir === out && shot.fullPageDesktop === true });

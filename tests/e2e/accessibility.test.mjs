@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { coursePairs } from '../js/support/course_pairs.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -32,6 +33,8 @@ const PAGES = [
   ['transformer', '#/transformer', '[data-testid="view-transformer"]:not([hidden])'],
   ['course map', 'course.html', '[data-testid="map-lesson-10"]'],
   ['lesson 4', 'course.html#lesson-4', '[data-testid="lesson-4"] .katex'],
+  ['lesson 11', 'course.html#lesson-11', '[data-testid="lesson-11"] .live-figure[data-state="ready"]'],
+  ['lesson 12', 'course.html#lesson-12', '[data-testid="lesson-12"] .live-figure[data-state="ready"]'],
 ];
 
 async function settle(page, selector) {
@@ -181,4 +184,35 @@ test('small screens: the header takes at most a fifth of a phone screen', async 
   const height = await page.locator('.app-header').evaluate((h) => h.getBoundingClientRect().height);
   assert.ok(height <= 844 / 5, `header height ${height}px at 390×844`);
   await page.close();
+});
+
+test('axe-core: lesson 12 after training its translator (metrics, tables, alignment), in both themes and on a phone', async () => {
+  const pairs = '**/data/pairs-en-fr.tsv';
+  await env.context.route(pairs, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/tab-separated-values', body: coursePairs() }),
+  );
+  try {
+    const { page, problems } = await openPage(env, 'course.html?s2s-quick#lesson-12');
+    await settle(page, '[data-testid="lesson-12"] .live-figure[data-state="ready"]');
+    await page.locator('[data-testid="mt-en-fr"]').getByRole('button', { name: 'Train the translator' }).click();
+    await page.waitForSelector('[data-testid="mt-en-fr"] .s2s-translate[data-state="translated"]', { timeout: 120000 });
+    const found = [];
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      found.push(...(await audit(page, `lesson 12 trained (${scheme})`)));
+    }
+    assert.deepEqual(found, []);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= 390, `lesson 12 trained at 390: page ${scroll} px wide`);
+    // Its tables fit the phone too: nothing scrolls inside the report.
+    const report = await page
+      .locator('[data-testid="mt-report"]')
+      .evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+    assert.ok(report.scroll <= report.client, `the report is ${report.scroll} px wide in ${report.client}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await env.context.unroute(pairs);
+  }
 });

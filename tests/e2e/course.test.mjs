@@ -151,6 +151,36 @@ const MISTAKES = [
     code: null, // the starter gives padding weight
     message: /Padding positions got weight: leave them out of the softmax \(weight exactly 0\)/,
   },
+  // Lessons 11 and 12 (issue 28); every one of their eight is graded the same way in node.
+  {
+    id: 'decoder_mask',
+    lesson: 11,
+    // the causal and padding masks combined with OR
+    code: 'function decoderMask(lengths, T) { return lengths.map((len) => Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j <= i || j < len ? 1 : 0)))); }',
+    message:
+      /Case “no padding \(length = T = 4\): only the causal mask” failed at \[0\]\[0\]\[1\]: expected 0, got 1\.[\s\S]*AND, not OR/,
+  },
+  {
+    id: 'cross_attention',
+    lesson: 11,
+    code: null, // the starter: keys and values from the decoder, no √d_k, no padding mask
+    message:
+      /Case “one decoding step \(T_tgt = 1\), one sentence, no padding” failed at \.weights\[0\]\[0\]: expected 4 entries, got 1/,
+  },
+  {
+    id: 'clipped_precision',
+    lesson: 12,
+    code: null, // the starter: matches not clipped
+    message:
+      /Case “unigrams of "the the the the the the the" against two references: 2 of 7” failed at \.matches: expected 2, got 7\.[\s\S]*not clipped/,
+  },
+  {
+    id: 'corpus_bleu',
+    lesson: 12,
+    code: 'SOLUTION_WITHOUT_BP',
+    message:
+      /Case “two sentences: one has no 4-gram match but the corpus does \(sum first, then divide\)” failed: expected 71\.772, got 81\.329\.[\s\S]*no brevity penalty/,
+  },
 ];
 
 for (const mistake of MISTAKES) {
@@ -161,6 +191,10 @@ for (const mistake of MISTAKES) {
     const solution = await exercise.locator('.solution pre').textContent();
     if (mistake.code === 'SOLUTION_WITHOUT_SQRT') {
       const wrong = solution.replace(' / Math.sqrt(dk)', '');
+      assert.notEqual(wrong, solution);
+      await setCode(page, mistake.id, wrong);
+    } else if (mistake.code === 'SOLUTION_WITHOUT_BP') {
+      const wrong = solution.replace('const bp = c >= r ? 1 : Math.exp(1 - r / c);', 'const bp = 1;');
       assert.notEqual(wrong, solution);
       await setCode(page, mistake.id, wrong);
     } else if (mistake.code) {
@@ -192,8 +226,8 @@ test('course: each view links to the lessons that explain it, and a lesson links
   for (const [view, lessons] of [
     ['lab', [4, 5, 6]],
     ['studio', [10]],
-    ['seq2seq', [1, 9]],
-    ['transformer', [8]],
+    ['seq2seq', [1, 9, 11, 12]],
+    ['transformer', [8, 11]],
   ]) {
     await page.goto(env.baseUrl + `index.html#/${view}`);
     const line = page.locator(`[data-testid="explained-in-${view}"]`);
@@ -426,7 +460,7 @@ test('course: progress and drafts survive a reload; the map shows them; reset cl
   );
   assert.match(
     await page.locator('[data-testid="course-summary"]').textContent(),
-    /^1 of 26 coding exercises solved; 1 of 7 prediction questions answered\.$/,
+    /^1 of 34 coding exercises solved; 1 of 7 prediction questions answered\.$/,
   );
 
   const reset = page.getByRole('button', { name: 'Reset my progress' });
@@ -554,7 +588,7 @@ test('course: every lesson renders its maths and live figures; the start page li
       linkedViews.add(href);
     }
   }
-  assert.equal(lessons, 10);
+  assert.equal(lessons, 12);
   assert.equal(linkedViews.size, 4, `the lessons link to every view: ${[...linkedViews].join(', ')}`);
   // The seq2seq demos replaced the course's TODOs.
   for (const n of [1, 9]) {
@@ -565,7 +599,7 @@ test('course: every lesson renders its maths and live figures; the start page li
   }
   await page.goto(env.baseUrl);
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Course', exact: true }).click();
-  await page.waitForSelector('[data-testid="map-lesson-10"]');
+  await page.waitForSelector('[data-testid="map-lesson-12"]');
   assert.deepEqual(problems, []);
   await page.close();
 });

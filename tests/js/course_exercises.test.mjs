@@ -233,6 +233,44 @@ const MISTAKES = {
     code: null, // padding not masked
     message: /Case “pre-padding \(Keras' default\)[^”]*” failed[\s\S]*Padding positions got weight/,
   },
+  // Lessons 11 and 12 (issue 28): each starter is a typical wrong answer.
+  decoder_mask: {
+    code: null, // the causal mask only, padding visible
+    message:
+      /Case “one real token then 3 padding positions \(length 1, T = 4\)” failed at \[0\]\[1\]\[1\]: expected 0, got 1/,
+  },
+  cross_attention: {
+    code: null, // keys and values from the decoder, no scaling, no padding mask
+    message:
+      /Case “one decoding step \(T_tgt = 1\), one sentence, no padding” failed at \.weights\[0\]\[0\]: expected 4 entries, got 1/,
+  },
+  cached_decoding_step: {
+    code: null, // attends to the new position only, no cache
+    message: /Case “two positions” failed at \[1\]\[0\]: expected -1\.05, got -0\.8168/,
+  },
+  no_peeking: {
+    code: null, // never perturbs anything: reports no peeking
+    message:
+      /Case “no mask at all: every earlier position sees every later one” failed at \[0\]\[1\]: expected 1, got 0/,
+  },
+  french_tokens: {
+    code: null, // white space only
+    message: /Case “elision and a full stop: "Il n'aime pas les pommes\."” failed: expected 7 entries, got 5/,
+  },
+  clipped_precision: {
+    code: null, // unclipped matches
+    message:
+      /Case “unigrams of \"the the the the the the the\" against two references: 2 of 7” failed at \.matches: expected 2, got 7/,
+  },
+  brevity_penalty: {
+    code: null, // the first reference, a penalty above 1 for long output
+    message: /Case “a tie: hypothesis of 4 tokens, references of 3 and 5 \(take 3\)” failed at \.r: expected 3, got 5/,
+  },
+  corpus_bleu: {
+    code: 'SOLUTION:const bp = c >= r ? 1 : Math.exp(1 - r / c);=>const bp = 1;',
+    message:
+      /Case “two sentences: one has no 4-gram match but the corpus does \(sum first, then divide\)” failed: expected 71\.772, got 81\.329/,
+  },
 };
 
 test('course exercises: at least 24, every lesson has at least one, every new one has a typical mistake', async () => {

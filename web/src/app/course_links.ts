@@ -18,8 +18,13 @@ export const VIEW_LESSONS: Readonly<Record<Exclude<ViewId, 'home'>, readonly { n
   seq2seq: [
     { number: 1, title: 'Why attention?' },
     { number: 9, title: 'Seq2seq with attention' },
+    { number: 11, title: 'Attention without RNNs: the Transformer encoder–decoder' },
+    { number: 12, title: 'Translating real sentences' },
   ],
-  transformer: [{ number: 8, title: 'Self-attention, queries, keys, values and heads' }],
+  transformer: [
+    { number: 8, title: 'Self-attention, queries, keys, values and heads' },
+    { number: 11, title: 'Attention without RNNs: the Transformer encoder–decoder' },
+  ],
 };
 
 /** The address of a view from the course page (course.html sits next to index.html). */

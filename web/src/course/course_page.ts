@@ -15,6 +15,7 @@ import { createSentimentDemoView, type SentimentEngine } from './sentiment_demo_
 import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
 import { createProgressPanel, tasksOf } from './progress_view';
 import { createSeq2SeqStepView, type Seq2SeqStepEngine } from './seq2seq_step_view';
+import { createTranslationDemoView } from './translation_demo_view';
 import { createTrainingView, type ToyEngine } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
@@ -182,6 +183,8 @@ export function createLessonPage(
     else if ('sentiment' in block) article.append(createSentimentDemoView(block.sentiment, seq2seq, progress));
     else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
     else if ('seq2seqStep' in block) article.append(createSeq2SeqStepView(block.seq2seqStep, seq2seq, progress));
+    else if ('translation' in block)
+      article.append(createTranslationDemoView(block.translation, seq2seq, call, progress));
     else if ('exercise' in block) {
       const view = exerciseView(block.exercise);
       const before = article.lastElementChild;

@@ -17,7 +17,7 @@ export function createFigureView(figure: LiveFigure, call: EngineCall, index: nu
     (maps) => {
       row.replaceChildren();
       maps.forEach((m, i) => {
-        const map = createHeatmap(m.title, `figure-${index}-${i}`);
+        const map = createHeatmap(m.title, `figure-${index}-${i}`, m.compact ? { numbers: 'on-demand' } : undefined);
         map.update(m.data);
         row.append(map.element);
       });

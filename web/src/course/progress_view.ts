@@ -22,6 +22,7 @@ export function tasksOf(lesson: Lesson): {
     if ('seq2seq' in block) models.push(block.seq2seq.id);
     if ('pooling' in block) models.push(block.pooling.id);
     if ('sentiment' in block) models.push(block.sentiment.id);
+    if ('translation' in block) models.push(block.translation.id);
   }
   return { exercises, predictions, models };
 }

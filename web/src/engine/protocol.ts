@@ -52,6 +52,12 @@ export const ENGINE_METHODS = [
   'greedyDecodeTable',
   'decoderInputTokens',
   'sentimentRecipes',
+  // The course's lessons 11 and 12 (projections, French tokens, BLEU's parts).
+  'matmul',
+  'mtTokenize',
+  'corpusBleu',
+  'corpusBleuTokens',
+  'bleuBySourceLength',
   // Which GEMM kernel the engine chose (relaxed-SIMD FMA or mul + add); the browser tests report it.
   'gemmImplementation',
 ] as const satisfies readonly (keyof AttnEngine)[];

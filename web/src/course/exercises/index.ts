@@ -25,6 +25,14 @@ import { singleDotScore } from './single_dot_score/exercise';
 import { softmax } from './softmax/exercise';
 import { splitHeads } from './split_heads/exercise';
 import { teacherForcing } from './teacher_forcing/exercise';
+import { brevityPenalty } from './brevity_penalty/exercise';
+import { cachedDecodingStep } from './cached_decoding_step/exercise';
+import { clippedPrecision } from './clipped_precision/exercise';
+import { corpusBleu } from './corpus_bleu/exercise';
+import { crossAttention } from './cross_attention/exercise';
+import { decoderMask } from './decoder_mask/exercise';
+import { frenchTokens } from './french_tokens/exercise';
+import { noPeeking } from './no_peeking/exercise';
 import type { Exercise } from './types';
 
 export const EXERCISES: Record<string, Exercise> = Object.fromEntries(
@@ -55,5 +63,13 @@ export const EXERCISES: Record<string, Exercise> = Object.fromEntries(
     greedyDecode,
     imdbVocabulary,
     attentionPooling,
+    decoderMask,
+    crossAttention,
+    cachedDecodingStep,
+    noPeeking,
+    frenchTokens,
+    clippedPrecision,
+    brevityPenalty,
+    corpusBleu,
   ].map((exercise) => [exercise.id, exercise]),
 );

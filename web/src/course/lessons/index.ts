@@ -8,6 +8,8 @@ import { lesson07 } from './07_masks';
 import { lesson08 } from './08_self_attention';
 import { lesson09 } from './09_seq2seq';
 import { lesson10 } from './10_sentiment';
+import { lesson11 } from './11_transformer';
+import { lesson12 } from './12_translation';
 import type { Lesson } from './types';
 
 export const LESSONS: Lesson[] = [
@@ -21,4 +23,6 @@ export const LESSONS: Lesson[] = [
   lesson08,
   lesson09,
   lesson10,
+  lesson11,
+  lesson12,
 ];

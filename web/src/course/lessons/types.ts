@@ -7,6 +7,8 @@ import type { EngineCall } from '../exercises/types';
 export interface TitledHeatmap {
   title: string;
   data: HeatmapData;
+  /** Colours only, each cell's number on demand (a 0/1 pattern, or a map too big for numbers). */
+  compact?: boolean;
 }
 
 /** A figure computed by the engine when the page opens. */
@@ -96,6 +98,30 @@ export interface SentimentDemo {
   example: string;
 }
 
+/**
+ * A word-level translator trained in the page on sentence pairs (the worker's Seq2SeqSession,
+ * task 'parallel'): the built-in pairs file or one the learner picks. After training: teacher-forced
+ * loss per epoch next to free-running exact match, held-out BLEU greedy and with beam search, BLEU
+ * by source length, a box to translate the learner's own sentence with its alignment — and the
+ * learner's corpus_bleu draft scoring the model's translations next to the engine's BLEU
+ * (translation_demo_view.ts).
+ */
+export interface TranslationDemo {
+  id: string;
+  /** The built-in "source<TAB>target" file, relative to course.html. */
+  pairsUrl: string;
+  /** The target language for the BLEU tokens (mtTokenize). */
+  targetLanguage: 'fr' | 'en' | 'generic';
+  settings: Seq2SeqSettings;
+  /** Overrides for a page opened with ?s2s-quick (the browser tests). */
+  quick?: Seq2SeqSettings;
+  /** Held-out pairs decoded for BLEU (grouped by source: every translation is a reference). */
+  heldOut: number;
+  /** Beam width compared with greedy decoding. */
+  beam: number;
+  example: string;
+}
+
 export type Block =
   | { html: string }
   /** `beside`: shown next to the block before it (side by side when the screen is wide). */
@@ -107,6 +133,7 @@ export type Block =
   | { pooling: PoolingDemo }
   | { seq2seqStep: Seq2SeqStepDemo }
   | { sentiment: SentimentDemo }
+  | { translation: TranslationDemo }
   | { todo: string };
 
 export interface Lesson {

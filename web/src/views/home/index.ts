@@ -23,7 +23,7 @@ const WAYS_IN: readonly TourStep[] = [
   {
     target: '[data-testid="way-course"]',
     title: 'New to attention? Start with the course',
-    text: 'Ten lessons build attention up from a single dot product to a Transformer, with figures you can change and exercises the engine checks.',
+    text: 'Twelve lessons build attention up from a single dot product to a Transformer translating real sentences, with figures you can change and exercises the engine checks.',
   },
   {
     target: '[data-testid="way-studio"]',
@@ -165,7 +165,7 @@ export const homeView: ViewDefinition = {
       wayCard(
         'way-course',
         'Take the course',
-        'Ten short lessons from “why attention?” to Transformers, with live figures and coding exercises checked by the engine.',
+        'Twelve short lessons from “why attention?” to Transformers and translation, with live figures and coding exercises checked by the engine.',
         course.figure,
         './course.html',
         'Start the course',

@@ -1,0 +1,376 @@
+// Lesson 12's translator: trains a word-level encoder–decoder with attention on sentence pairs in
+// the engine worker (its one Seq2SeqSession, task 'parallel', so the session is claimed like the
+// other seq2seq demos), on the built-in pairs file or one the learner picks. After training it
+// shows what the lesson argues: the teacher-forced loss per epoch next to free-running exact
+// match; held-out BLEU (the engine's corpusBleu, every translation of a source as a reference)
+// greedy and with beam search; BLEU by source length; and a box that translates the learner's
+// own sentence with both searches and shows the alignment. The run button then scores the
+// model's held-out translations with the learner's corpusBleu (their draft of the corpus_bleu
+// exercise, in the code sandbox) next to the engine's BLEU on the same tokens.
+import type { BleuParts, Seq2SeqEpochReport } from '../../generated/attn_engine.mjs';
+import type { EngineBridge } from '../engine/bridge';
+import { createAlignmentMap } from '../views/seq2seq/alignment_map';
+import { el } from '../views/dom';
+import { percent, quickMode } from '../views/format';
+import { EXERCISES } from './exercises';
+import type { EngineCall } from './exercises/types';
+import { createInModelDemo } from './in_model_demo';
+import type { TranslationDemo } from './lessons/types';
+import { NP_SOURCE } from './np_helper';
+import type { ProgressStore } from './progress';
+import { runInSandbox } from './sandbox';
+import { claimSeq2SeqSession, ownsSeq2SeqSession, type Seq2SeqEngine } from './seq2seq_demo_view';
+
+export type TranslationEngine = Seq2SeqEngine & Pick<EngineBridge, 'seq2seqSamples'>;
+
+const EXERCISE_ID = 'corpus_bleu';
+/** The learner's corpusBleu runs once on the whole held-out set (two corpora). */
+const RUN_LIMIT_MS = 4000;
+
+/** What training leaves for the learner's run: the held-out translations and their references. */
+interface Scored {
+  sources: string[];
+  references: string[][];
+  greedy: string[];
+  beam: string[];
+}
+
+const bleu = (parts: BleuParts) => parts.score.toFixed(1);
+
+/** Held-out pairs grouped by source, in first-seen order: every translation is a reference. */
+export function groupBySource(pairs: { source: string; target: string }[]): {
+  sources: string[];
+  references: string[][];
+} {
+  const groups = new Map<string, string[]>();
+  for (const p of pairs) {
+    const refs = groups.get(p.source);
+    if (refs) refs.push(p.target);
+    else groups.set(p.source, [p.target]);
+  }
+  return { sources: [...groups.keys()], references: [...groups.values()] };
+}
+
+function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
+  return el(
+    'table',
+    { className: 's2s-epoch-table', dataset: { testid: 'mt-epoch-table' } },
+    el(
+      'caption',
+      {},
+      'Validation pairs after each epoch: the loss teacher-forced (right history given), words and sentences free running',
+    ),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'epoch'),
+        el('th', { scope: 'col' }, 'loss'),
+        el('th', { scope: 'col' }, 'e^−loss'),
+        el('th', { scope: 'col' }, 'words right'),
+        el('th', { scope: 'col' }, 'exact match'),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      ...epochs.map((e) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, String(e.epoch + 1)),
+          el('td', {}, e.validationLoss === null ? '–' : e.validationLoss.toFixed(3)),
+          el('td', {}, e.validationLoss === null ? '–' : percent(Math.exp(-e.validationLoss))),
+          el('td', {}, e.validation ? percent(e.validation.tokenAccuracy) : '–'),
+          el('td', {}, e.validation ? percent(e.validation.exactMatch) : '–'),
+        ),
+      ),
+    ),
+  );
+}
+
+async function readPairs(demo: TranslationDemo, file: File | undefined): Promise<{ data: string; name: string }> {
+  if (file) return { data: await file.text(), name: file.name };
+  const url = new URL(demo.pairsUrl, document.baseURI);
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(
+      `the built-in pairs file ${demo.pairsUrl} could not be loaded (${String(error)}): pick a pairs file`,
+    );
+  }
+  if (!response.ok) {
+    throw new Error(`the built-in pairs file ${demo.pairsUrl} is missing (HTTP ${response.status}): pick a pairs file`);
+  }
+  const data = await response.text();
+  // A static host (and vite preview) may answer a missing file with the page itself.
+  if (/^\s*<(!doctype|html)/i.test(data)) {
+    throw new Error(
+      `the built-in pairs file ${demo.pairsUrl} is missing (the server sent a web page): pick a pairs file`,
+    );
+  }
+  return { data, name: demo.pairsUrl.split('/').pop() ?? 'pairs.tsv' };
+}
+
+export function createTranslationDemoView(
+  demo: TranslationDemo,
+  engine: TranslationEngine,
+  call: EngineCall,
+  progress: ProgressStore,
+): HTMLElement {
+  const fileInput = el('input', { type: 'file', accept: '.tsv,.txt,text/plain,text/tab-separated-values' });
+  fileInput.setAttribute('aria-label', 'your own pairs file (source<TAB>target per line)');
+  const report = el('div', { className: 'mt-report', dataset: { testid: 'mt-report' } });
+  const translator = el('div', { className: 's2s-translate', hidden: true });
+  let scored: Scored | null = null;
+  let owner = 0;
+
+  const tokens = (text: string) => call('mtTokenize', text, { language: demo.targetLanguage, lowercase: true });
+
+  const root = createInModelDemo({
+    className: 'training translation-demo',
+    testId: `mt-${demo.id}`,
+    title: 'A translator trained in your browser',
+    intro:
+      'An encoder–decoder with Bahdanau attention (a bidirectional GRU encoder over the English words, a GRU ' +
+      'decoder writing French words) learns from the sentence pairs; a share of the pairs is held out and only ' +
+      'used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
+      'scores them with BLEU; "Score with my corpusBleu" scores the same translations with your function from the ' +
+      'exercise above.',
+    trainLabel: 'Train the translator',
+    runLabel: 'Score with my corpusBleu',
+    idleText: 'Train the translator first (the built-in pairs, or a pairs file of your own).',
+    trainedText: 'Trained. Translate a sentence below, or score the held-out translations with your corpusBleu.',
+    staleText: 'Another model was trained on this page since: train this one again first.',
+    resultsClassName: 'mt-your-bleu',
+    claim: () => (owner = claimSeq2SeqSession()),
+    owns: ownsSeq2SeqSession,
+    train: async (setState, section) => {
+      scored = null;
+      report.replaceChildren();
+      translator.hidden = true;
+      setState('training', 'Reading the pairs…');
+      const pairs = await readPairs(demo, fileInput.files?.[0]);
+      setState('training', 'Building the vocabularies and the model…');
+      const { info } = await engine.seq2seqCreate({
+        ...demo.settings,
+        ...(quickMode() ? demo.quick : {}),
+        parallelText: pairs,
+      });
+      const epochs: Seq2SeqEpochReport[] = [];
+      const outcome = await engine.seq2seqTrain({}, (p) => {
+        if (!section.isConnected) void engine.seq2seqCancel();
+        epochs.push(...p.epochs);
+        setState('training', `Training… step ${p.step} of ${p.plannedSteps} (epoch ${p.epoch + 1})`);
+      });
+      if (outcome.cancelled) throw new Error('stopped');
+      setState('training', 'Translating the held-out sentences…');
+      const { sources, references } = groupBySource(await engine.seq2seqSamples(demo.heldOut));
+      const greedy: string[] = [];
+      const beam: string[] = [];
+      for (const source of sources) {
+        greedy.push((await engine.seq2seqTranslate(source, 1)).output);
+        beam.push((await engine.seq2seqTranslate(source, demo.beam)).output);
+      }
+      const options = { lowercase: true };
+      const [greedyBleu, beamBleu, exact, byLength] = await Promise.all([
+        call('corpusBleu', greedy, references, options),
+        call('corpusBleu', beam, references, options),
+        engine.seq2seqEvaluate('test', 0),
+        call('bleuBySourceLength', sources, greedy, references, options),
+      ]);
+      scored = { sources, references, greedy, beam };
+      const last = epochs.at(-1);
+      const probability = last?.validationLoss != null ? Math.exp(-last.validationLoss) : null;
+      report.replaceChildren(
+        el(
+          'dl',
+          { className: 'mt-metrics' },
+          el('dt', {}, 'data'),
+          el(
+            'dd',
+            {},
+            `${pairs.name}: ${info.trainExamples} training pairs, ${info.testExamples} held out; vocabularies of ` +
+              `${info.sourceVocabulary} and ${info.targetVocabulary} words; ${info.parameters.toLocaleString('en')} parameters`,
+          ),
+          el('dt', {}, 'teacher-forced'),
+          el(
+            'dd',
+            { dataset: { testid: 'mt-teacher-forced' } },
+            probability === null
+              ? 'no validation loss'
+              : `the right next word gets ${percent(probability)} probability on average (e^−loss), given the right history`,
+          ),
+          el('dt', {}, 'free-running, greedy'),
+          el(
+            'dd',
+            { dataset: { testid: 'mt-free-running' } },
+            `exact match ${percent(exact.exactMatch)} of ${exact.count} held-out pairs; BLEU ${bleu(greedyBleu)} on ${sources.length} sentences`,
+          ),
+          el('dt', {}, `beam search (width ${demo.beam})`),
+          el('dd', { dataset: { testid: 'mt-beam-bleu' } }, `BLEU ${bleu(beamBleu)}`),
+        ),
+        epochTable(epochs),
+        el(
+          'table',
+          { className: 's2s-epoch-table', dataset: { testid: 'mt-bleu-by-length' } },
+          el('caption', {}, 'Greedy BLEU by source length (held-out sentences)'),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'col' }, 'source words'),
+              el('th', { scope: 'col' }, 'sentences'),
+              el('th', { scope: 'col' }, 'BLEU'),
+            ),
+          ),
+          el(
+            'tbody',
+            {},
+            ...byLength.map((b) =>
+              el(
+                'tr',
+                {},
+                el('td', {}, b.label),
+                el('td', {}, String(b.sentences)),
+                el('td', {}, b.sentences > 0 ? bleu(b.bleu) : '–'),
+              ),
+            ),
+          ),
+        ),
+      );
+      translator.hidden = false;
+      progress.markTrained(demo.id);
+      void translate();
+    },
+    run: async (setState, results) => {
+      if (!scored) throw new Error('train the translator first');
+      const { references, greedy, beam } = scored;
+      setState('running', 'Tokenising the translations and running your corpusBleu in the sandbox…');
+      const refTokens = await Promise.all(references.map((refs) => Promise.all(refs.map(tokens))));
+      const corpora = [greedy, beam];
+      const hypTokens = await Promise.all(corpora.map((hyps) => Promise.all(hyps.map(tokens))));
+      const engineScores = await Promise.all(hypTokens.map((h) => call('corpusBleuTokens', h, refTokens, 'none')));
+      const code = progress.snapshot.drafts[EXERCISE_ID] ?? EXERCISES[EXERCISE_ID].starter;
+      const outcome = await runInSandbox(
+        {
+          code,
+          functionName: EXERCISES[EXERCISE_ID].functionName,
+          inputs: hypTokens.map((h) => [h, refTokens]),
+          prelude: NP_SOURCE,
+        },
+        RUN_LIMIT_MS,
+      );
+      const labels = ['greedy', `beam ${demo.beam}`];
+      const yours: (number | string)[] =
+        outcome.type === 'results'
+          ? outcome.results.map((r) =>
+              'error' in r ? `threw ${r.error}` : typeof r.value === 'number' ? r.value : 'not a number',
+            )
+          : labels.map(() =>
+              outcome.type === 'timeout'
+                ? `did not finish in ${outcome.ms / 1000} s`
+                : outcome.type === 'missing-function'
+                  ? `no function ${outcome.name}`
+                  : outcome.message,
+            );
+      const agree = yours.map((y, i) => typeof y === 'number' && Math.abs(y - engineScores[i].score) <= 0.01);
+      results.replaceChildren(
+        el(
+          'table',
+          { className: 's2s-epoch-table', dataset: { testid: 'mt-your-bleu-table' } },
+          el('caption', {}, `BLEU of the model's ${greedy.length} held-out translations (lowercased word tokens)`),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'col' }, 'search'),
+              el('th', { scope: 'col' }, 'engine'),
+              el('th', { scope: 'col' }, 'your corpusBleu'),
+            ),
+          ),
+          el(
+            'tbody',
+            {},
+            ...labels.map((label, i) =>
+              el(
+                'tr',
+                {},
+                el('td', {}, label),
+                el('td', {}, engineScores[i].score.toFixed(2)),
+                el(
+                  'td',
+                  { dataset: { testid: 'mt-your-score' } },
+                  typeof yours[i] === 'number'
+                    ? `${(yours[i] as number).toFixed(2)} ${agree[i] ? '✓' : '✗'}`
+                    : String(yours[i]),
+                ),
+              ),
+            ),
+          ),
+        ),
+      );
+      if (agree.every(Boolean))
+        setState('done', 'Your corpusBleu gives the engine’s BLEU on the model’s translations.');
+      else setState('done', 'Your corpusBleu scores the model differently from the engine: compare the columns.');
+    },
+  });
+
+  // The pairs file picker sits next to the buttons.
+  root.querySelector('.controls')?.prepend(el('label', { className: 'mt-file' }, 'Pairs file (optional): ', fileInput));
+
+  // Translate the learner's sentence with both searches; the greedy output's alignment.
+  const input = el('input', { type: 'text', value: demo.example, autocomplete: 'off', spellcheck: false });
+  input.setAttribute('aria-label', 'sentence to translate');
+  const go = el('button', { type: 'button', textContent: 'Translate' });
+  const output = el('div', { className: 'mt-outputs', dataset: { testid: 'mt-outputs' } });
+  const map = createAlignmentMap('alignment α (French words × English words), greedy', 'mt-alignment');
+  map.element.hidden = true;
+  translator.append(el('div', { className: 'buttons' }, input, go), output, map.element);
+  const translate = async () => {
+    if (!ownsSeq2SeqSession(owner)) {
+      output.textContent = 'Another model was trained on this page since: train the translator again first.';
+      return;
+    }
+    const text = input.value.trim();
+    if (!text) {
+      output.textContent = 'Type a sentence to translate.';
+      return;
+    }
+    try {
+      const greedy = await engine.seq2seqTranslate(text, 1);
+      const beam = await engine.seq2seqTranslate(text, demo.beam);
+      output.replaceChildren(
+        el('p', {}, `greedy: ${greedy.output} (log p = ${greedy.logProb.toFixed(2)})`),
+        el('p', {}, `beam ${demo.beam}: ${beam.output} (log p = ${beam.logProb.toFixed(2)})`),
+      );
+      map.element.hidden = greedy.rows === 0;
+      if (greedy.rows > 0) {
+        map.update({
+          values: greedy.alignment,
+          rows: greedy.rows,
+          cols: greedy.cols,
+          rowLabels: greedy.outputTokens,
+          colLabels: greedy.sourceTokens,
+          range: [0, 1],
+        });
+      }
+      translator.dataset.state = 'translated';
+    } catch (error) {
+      output.textContent = `The engine could not translate this: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  };
+  go.addEventListener('click', () => void translate());
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') void translate();
+  });
+  root.append(report, translator);
+  return root;
+}
