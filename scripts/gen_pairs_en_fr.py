@@ -21,6 +21,8 @@ What the grammar covers (docs/translation-corpus.md has the full list):
     vouloir + infinitive
   - yes/no questions three ways: est-ce que (with qu' before a vowel), inversion (aime-t-il ?)
     and intonation; "where is" questions
+  - compound sentences: two or three statements joined by "and" / "but" (et / mais), so that
+    BLEU by source length has long sentences to measure
 
 Deterministic: the same script writes the same file (Python's random with a fixed seed).
 Usage: /usr/bin/python3 scripts/gen_pairs_en_fr.py           (rewrites the file)
@@ -31,7 +33,9 @@ import random
 import sys
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "web", "public", "data", "pairs-en-fr.tsv")
-TARGET_SOURCES = 2600  # distinct English sentences (lines are more: several references for some)
+TARGET_SOURCES = 2300  # distinct simple English sentences (lines are more: several references for some)
+TWO_CLAUSES = 300  # compound sentences of two statements ("…, but …"), 8–16 words
+THREE_CLAUSES = 100  # and of three, 12–24 words
 MAX_REFERENCES = 3
 SEED = 20261126
 
@@ -119,6 +123,8 @@ NOUNS = {
     "picture": ("picture", "pictures", "photo", "photos", "f"),
     "station": ("station", "stations", "gare", "gares", "f"),
 }
+
+PEOPLE = ("man", "woman", "child", "boy", "girl")
 
 # Mass nouns (partitive): English, French, gender
 MASS = {
@@ -542,6 +548,8 @@ def gen_avoir_idioms(rng, pairs):
 
 def gen_noun_is_adjective(rng, pairs):
     for key, (en_s, en_p, fr_s, fr_p, g) in NOUNS.items():
+        if key in PEOPLE:
+            continue  # people take PERSON_ADJ, through the noun subjects
         for plural in (False, True):
             for akey in rng.sample(list(ADJ), 4):
                 a = ADJ[akey]
@@ -629,6 +637,38 @@ def add(pairs, en, frs):
         pairs[en] = seen[:MAX_REFERENCES]
 
 
+LOWER_FIRST_EN = ("He ", "She ", "We ", "You ", "They ", "My ", "The ", "Our ")
+LOWER_FIRST_FR = ("Il ", "Elle ", "Nous ", "Vous ", "Tu ", "Ils ", "Elles ", "Je ", "J'", "Mon ", "Ma ", "Mes ", "Le ",
+                  "La ", "Les ", "L'", "Nos ")
+
+
+def lower_first(text, starts):
+    """The second clause of a compound sentence starts in lower case (but "I", Paul, Marie keep theirs)."""
+    return text[0].lower() + text[1:] if text.startswith(starts) else text
+
+
+def gen_compounds(rng, simple, count, clauses):
+    """Statements joined by "and" / "but" (et / mais): longer sources for BLEU by source length and
+    for the alignment of a long sentence. References: the clauses' translations combined, at most
+    MAX_REFERENCES."""
+    statements = [(en, frs) for en, frs in simple.items() if en.endswith(".") and not en.startswith("Where")]
+    out = {}
+    while len(out) < count:
+        parts = rng.sample(statements, clauses)
+        # "A, B, and C" / "A, B et C": only the last clause gets the conjunction.
+        words = [None] * (clauses - 2) + [rng.choice((("and", "et"), ("but", "mais")))]
+        en = parts[0][0][:-1]
+        for word, (part, _) in zip(words, parts[1:]):
+            en += ", " + (word[0] + " " if word else "") + lower_first(part[:-1], LOWER_FIRST_EN)
+        refs = [""]
+        for i, (_, frs) in enumerate(parts):
+            word = None if i == 0 else words[i - 1]
+            head = "" if i == 0 else (" " + word[1] + " " if word and word[1] == "et" else ", " + (word[1] + " " if word else ""))
+            refs = [r + head + (f[:-1] if i == 0 else lower_first(f[:-1], LOWER_FIRST_FR)) for r in refs for f in frs]
+        out[en + "."] = [r + "." for r in refs][:MAX_REFERENCES]
+    return out
+
+
 def generate():
     rng = random.Random(SEED)
     pairs = {}
@@ -644,6 +684,10 @@ def generate():
     items = list(pairs.items())
     rng.shuffle(items)
     items = items[:TARGET_SOURCES]
+    simple = dict(items)
+    items += list(gen_compounds(rng, simple, TWO_CLAUSES, 2).items())
+    items += list(gen_compounds(rng, simple, THREE_CLAUSES, 3).items())
+    rng.shuffle(items)
     lines = []
     for en, frs in items:
         for f in frs:
