@@ -47,7 +47,9 @@ interface TranslationExtras {
 }
 
 /** Held-out pairs grouped by source sentence: each source with all its references. */
-export function referenceGroups(pairs: { source: string; target: string }[]): { source: string; references: string[] }[] {
+export function referenceGroups(
+  pairs: { source: string; target: string }[],
+): { source: string; references: string[] }[] {
   const groups = new Map<string, string[]>();
   for (const { source, target } of pairs) {
     const refs = groups.get(source);
@@ -127,7 +129,8 @@ export class Seq2SeqHost {
           selfShape: extras.selfShape ?? null,
         };
         const transfer = [value.alignment.buffer as ArrayBuffer];
-        for (const copy of [value.crossAttention, value.selfAttention]) if (copy) transfer.push(copy.buffer as ArrayBuffer);
+        for (const copy of [value.crossAttention, value.selfAttention])
+          if (copy) transfer.push(copy.buffer as ArrayBuffer);
         return { value, transfer };
       }
       case 'evaluate':
@@ -159,7 +162,13 @@ export class Seq2SeqHost {
     if (this.features) return this.features;
     let transformer = false;
     try {
-      new this.engine.Seq2SeqSession({ task: 'reverse', trainSize: 1, testSize: 1, model: 'rnn', bleuSentences: 0 } as never).delete();
+      new this.engine.Seq2SeqSession({
+        task: 'reverse',
+        trainSize: 1,
+        testSize: 1,
+        model: 'rnn',
+        bleuSentences: 0,
+      } as never).delete();
       transformer = true;
     } catch {
       transformer = false;
@@ -173,9 +182,13 @@ export class Seq2SeqHost {
     const given = (epoch as Partial<Seq2SeqEpoch>).bleu;
     if (given !== undefined) return epoch as Seq2SeqEpoch;
     if (!this.parallel || this.bleuSentences === 0) return { ...epoch, bleu: null };
-    const groups = referenceGroups(session.samples(1 << 20)).slice(0, this.bleuSentences);
+    const groups = referenceGroups(session.samples(1_000_000)).slice(0, this.bleuSentences);
     const hypotheses = groups.map((g) => session.translate(g.source, 1).output);
-    const bleu = this.engine.corpusBleu(hypotheses, groups.map((g) => g.references), METRIC_OPTIONS).score;
+    const bleu = this.engine.corpusBleu(
+      hypotheses,
+      groups.map((g) => g.references),
+      METRIC_OPTIONS,
+    ).score;
     return { ...epoch, bleu };
   }
 
@@ -184,7 +197,7 @@ export class Seq2SeqHost {
     const metrics = session.evaluate(which, limit) as Seq2SeqEvaluation;
     if (metrics.bleu !== undefined) return { ...metrics, computedBy: 'engine' };
     if (!this.parallel || which !== 'test') return metrics;
-    const pairs = session.samples(limit > 0 ? limit : 1 << 20);
+    const pairs = session.samples(limit > 0 ? limit : 1_000_000);
     const groups = referenceGroups(pairs);
     const sources = groups.map((g) => g.source);
     const references = groups.map((g) => g.references);
