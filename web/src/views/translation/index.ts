@@ -57,7 +57,7 @@ export class TranslationPanel {
   private readonly dropZone = el(
     'div',
     { className: 'mt-drop', dataset: { testid: 'mt-drop' } },
-    el('p', {}, 'Drop a pairs file here (English', el('kbd', {}, 'Tab'), 'French, one pair per line; .txt or .tsv).'),
+    el('p', {}, 'Drop a pairs file here (English ', el('kbd', {}, 'Tab'), ' French, one pair per line; .txt or .tsv).'),
   );
   private readonly dataStatus = el('p', { className: 'mt-data-status', dataset: { testid: 'mt-data-status' } });
   private readonly dataError = el('p', { className: 'error', role: 'alert', dataset: { testid: 'mt-data-error' } });

@@ -2,14 +2,22 @@
 // by beam search, with the beam's candidates and greedy's answer beside them, and what the model
 // looked at — the RNN's alignment (output words × source words, Bahdanau's figure: colours on the
 // fixed 0–1 scale, each weight on hover or focus), or the Transformer's cross-attention for a
-// chosen layer and head (or the heads' mean) and its decoder's masked self-attention.
+// chosen layer and head (or the heads' mean) and its decoder's masked self-attention. The maps are
+// the shared heatmap with numbers on demand; unlike the toy tab's alignment_map.ts their columns
+// keep their width, so that whole words stay readable as labels (a long sentence scrolls inside
+// the map's box).
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqTranslation } from '../../engine/protocol';
 import { el, errorMessage, viewPart } from '../dom';
-import { createAlignmentMap } from '../seq2seq/alignment_map';
+import { createHeatmap } from '../heatmap';
 import { headMean, headSlice, shownToken, type ModelId } from './models';
 
 const EXAMPLE = "He doesn't like apples.";
+
+/** A map of words × words: colours on the fixed 0–1 scale, each weight on hover or focus. */
+function wordMap(title: string, testId: string) {
+  return createHeatmap(title, testId, { numbers: 'on-demand' });
+}
 
 export class TranslatePanel {
   private translation: Seq2SeqTranslation | null = null;
@@ -19,6 +27,7 @@ export class TranslatePanel {
   private readonly beamSelect = el('select', { id: 'mt-beam' });
   private readonly button = el('button', {
     type: 'button',
+    id: 'mt-translate',
     className: 'primary',
     textContent: 'Translate',
     disabled: true,
@@ -33,7 +42,7 @@ export class TranslatePanel {
     this.candidates,
   );
   private readonly greedyLine = el('p', { className: 'mt-greedy', dataset: { testid: 'mt-greedy' }, hidden: true });
-  private readonly alignment = createAlignmentMap(
+  private readonly alignment = wordMap(
     'Alignment: how much each French word (rows) attended to each English word (columns)',
     'mt-alignment',
   );
@@ -47,7 +56,7 @@ export class TranslatePanel {
     el('label', { htmlFor: 'mt-head' }, 'Head '),
     this.headSelect,
   );
-  private readonly selfAttention = createAlignmentMap(
+  private readonly selfAttention = wordMap(
     'Decoder self-attention (masked): each French word (rows) over the words before it and itself (columns)',
     'mt-self-attention',
   );
