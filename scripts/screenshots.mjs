@@ -76,6 +76,24 @@ const SHOTS = {
       return { focus: '.seq2seq .dash-main > .view-part:nth-child(2)' };
     },
   },
+  translation: {
+    hash: '#/seq2seq?tab=translation',
+    async prepare(page, shoot) {
+      // The default preset (Bahdanau, 6 epochs) on the built-in corpus; the run's held-out scores
+      // and wall time are printed (docs/views.md quotes them).
+      await visible(page, '[data-testid="translation"][data-transformer]', 60000);
+      const started = Date.now();
+      await page.locator('#mt-train').click();
+      await page.waitForSelector('[data-testid="translation"][data-state="finished"]', { timeout: 900000 });
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      await visible(page, '[data-testid="mt-alignment"] td');
+      const final = await page.locator('#mt-final').textContent();
+      const output = await page.locator('#mt-output').textContent();
+      process.stderr.write(`translation: trained in ${seconds} s; ${final}; "He doesn't like apples." → "${output}"\n`);
+      await shoot('translation-training', '[data-testid="translation"] .dash-main > .view-part:nth-child(1)');
+      return { focus: '[data-testid="translation"] .dash-main > .view-part:nth-child(2)' };
+    },
+  },
   transformer: {
     hash: '#/transformer',
     async prepare(page) {

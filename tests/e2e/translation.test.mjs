@@ -203,3 +203,55 @@ test('translation: the preset trains on the built-in corpus; loss, BLEU, alignme
   assert.deepEqual(violations, []);
   assert.deepEqual(problems, []);
 });
+
+test('translation: the Transformer shows cross-attention per layer and head and its masked self-attention', async (t) => {
+  const { page, problems } = await openTranslation();
+  if ((await page.locator(TAB).getAttribute('data-transformer')) !== '1') {
+    // The module predates the engine's Transformer encoder–decoder: the menu says so.
+    assert.match(await page.locator('#mt-model option[value="transformer"]').textContent(), /needs a newer engine/);
+    assert.equal(await page.locator('#mt-model option[value="transformer"]').isDisabled(), true);
+    t.skip('this engine module has no Transformer encoder–decoder');
+    return;
+  }
+  await page.locator('#mt-model').selectOption('transformer');
+  await page.locator('#mt-epochs').fill('1');
+  await page.locator('#mt-train').click();
+  await runEnds(page);
+  await page.waitForSelector('[data-testid="mt-alignment"] td', { timeout: 60000 });
+  // A block and a head to choose (the heads' mean first), the last block shown.
+  const layers = await page.locator('#mt-layer option').count();
+  const heads = await page.locator('#mt-head option').count();
+  assert.equal(layers, 2, 'the preset has 2 decoder blocks');
+  assert.equal(heads, 5, 'the mean of the heads, then 4 heads');
+  assert.equal(await page.locator('#mt-layer').inputValue(), '1');
+
+  const readMap = (testId) =>
+    page.evaluate((id) => {
+      const rows = [...document.querySelectorAll(`[data-testid="${id}"] tbody tr`)];
+      return rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)));
+    }, testId);
+  const cross = await readMap('mt-alignment');
+  const self = await readMap('mt-self-attention');
+  assert.ok(cross.length >= 2 && cross[0].length >= 4, 'French words × English words');
+  assert.equal(self.length, cross.length, 'one self-attention row per output word');
+  assert.equal(self[0].length, self.length, 'square: each step over the decoder inputs');
+  // Masked: step t never attends to a later input (the engine's no-peeking guarantee, drawn).
+  self.forEach((row, t) => row.forEach((w, j) => j > t && assert.equal(w, 0, `row ${t} column ${j}`)));
+  for (const row of [...cross, ...self]) {
+    const sum = row.reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-3, `rows sum to 1, got ${sum}`);
+  }
+  // Another head redraws the map from that head's weights.
+  const before = JSON.stringify(cross);
+  await page.locator('#mt-head').selectOption('0');
+  await page.waitForFunction(
+    (b) =>
+      JSON.stringify(
+        [...document.querySelectorAll('[data-testid="mt-alignment"] tbody tr')].map((tr) =>
+          [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)),
+        ),
+      ) !== b,
+    before,
+  );
+  assert.deepEqual(problems, []);
+});

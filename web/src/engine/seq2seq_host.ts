@@ -108,8 +108,7 @@ export class Seq2SeqHost {
       case 'translate': {
         const t = s.translate(request.text, request.beam);
         const extras = t as unknown as TranslationExtras;
-        // The alignment is a view over wasm memory: copy it once, then transfer the copy. The
-        // attention tensors are copies already.
+        // The alignment is a view over wasm memory: copy it once, then transfer the copy.
         const value: Seq2SeqTranslation = {
           output: t.output,
           sourceTokens: t.sourceTokens,
@@ -123,9 +122,11 @@ export class Seq2SeqHost {
             { text: t.output, score: t.logProb, logProb: t.logProb, finished: t.finished },
           ],
           candidatesFromEngine: extras.candidates !== undefined,
-          crossAttention: extras.crossAttention ?? null,
+          // Copies already (attn_engine.d.ts); sliced again so that transferring them can never
+          // detach the wasm memory if a module ever hands out a view.
+          crossAttention: extras.crossAttention?.slice() ?? null,
           crossShape: extras.crossShape ?? null,
-          selfAttention: extras.selfAttention ?? null,
+          selfAttention: extras.selfAttention?.slice() ?? null,
           selfShape: extras.selfShape ?? null,
         };
         const transfer = [value.alignment.buffer as ArrayBuffer];
