@@ -168,6 +168,13 @@ test('translation: the preset trains on the built-in corpus; loss, BLEU, alignme
   await figure.locator('.chart-table tbody tr').first().waitFor();
   assert.ok((await figure.locator('.chart-table tbody tr').count()) >= 2, 'at least the 1–5 and 6–10 word buckets');
 
+  // On a phone the trained tab does not scroll sideways (a wide map scrolls inside its own box).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => window.innerWidth === 390);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 390 px`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // A second model on the same data adds its line to both charts.
   await page.locator('#mt-model').selectOption('none');
   await page.locator('#mt-epochs').fill('1');

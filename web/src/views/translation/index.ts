@@ -209,7 +209,7 @@ export class TranslationPanel {
       el(
         'p',
         { className: 'hint', dataset: { testid: 'mt-preset' } },
-        `Preset: RNNs with GRU cells, embeddings and ${64} units a direction; the Transformer with d = 64, 4 heads, ` +
+        `Preset: RNNs with GRU cells (LSTM for Luong), embeddings and ${64} units a direction; the Transformer with d = 64, 4 heads, ` +
           `2 encoder and 2 decoder blocks; batches of ${PRESET.batch}; BLEU after each epoch on ${PRESET.bleuSentences} ` +
           'held-out sentences.',
       ),
