@@ -89,6 +89,56 @@ const SHOTS = {
       return { focus: '.seq2seq .dash-main > .view-part:nth-child(2)' };
     },
   },
+  translation: {
+    hash: '#/seq2seq?tab=translation',
+    async prepare(page, shoot) {
+      // The default preset (Bahdanau, 6 epochs) on the built-in corpus; the run's held-out scores
+      // and wall time are printed (docs/views.md quotes them).
+      await visible(page, '[data-testid="translation"][data-transformer]', 60000);
+      const started = Date.now();
+      await page.locator('#mt-train').click();
+      await page.waitForSelector('[data-testid="translation"][data-state="finished"]', { timeout: 900000 });
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      await visible(page, '[data-testid="mt-alignment"] td');
+      const final = await page.locator('#mt-final').textContent();
+      const output = await page.locator('#mt-output').textContent();
+      process.stderr.write(`translation: trained in ${seconds} s; ${final}; "He doesn't like apples." → "${output}"\n`);
+      await shoot('translation-training', '[data-testid="translation"] .dash-main > .view-part:nth-child(1)');
+      return { focus: '[data-testid="translation"] .dash-main > .view-part:nth-child(2)' };
+    },
+  },
+  // The lecture's figure: every model the module offers trained in turn on the built-in corpus
+  // (preset, 6 epochs each); prints the figure's and the per-epoch chart's data tables.
+  'translation-models': {
+    hash: '#/seq2seq?tab=translation',
+    async prepare(page) {
+      await visible(page, '[data-testid="translation"][data-transformer]', 60000);
+      const models = (await page.locator('#mt-model option:not([disabled])').count()) || 1;
+      const started = Date.now();
+      await page.getByRole('button', { name: 'Train every model in turn' }).click();
+      await page.waitForFunction(
+        (n) =>
+          document.querySelectorAll('[data-testid="mt-length-chart"] .chart-legend li').length === n &&
+          document.querySelector('[data-testid="translation"]')?.dataset.state === 'finished',
+        models,
+        { timeout: 3600000 },
+      );
+      await visible(page, '[data-testid="mt-alignment"] td');
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      const tables = [];
+      for (const id of ['mt-length-chart', 'mt-bleu-chart']) {
+        await page.locator(`[data-testid="${id}"] details summary`).click();
+        await page.locator(`[data-testid="${id}"] .chart-table tbody tr`).first().waitFor();
+        tables.push(
+          await page
+            .locator(`[data-testid="${id}"] .chart-table tr`)
+            .evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent).join(' | ')).join('\n')),
+        );
+      }
+      process.stderr.write(`translation-models: ${models} models in ${seconds} s\n${tables.join('\n\n')}\n`);
+      return { focus: '[data-testid="translation"] .dash-main > .view-part:nth-child(3)' };
+    },
+  },
   transformer: {
     hash: '#/transformer',
     async prepare(page) {

@@ -10,8 +10,6 @@ import type {
   SentimentModelConfig,
   Seq2SeqEpochReport,
   Seq2SeqInfo,
-  Seq2SeqEvaluation,
-  Seq2SeqTranslationView,
   Seq2SeqDecoderState,
   Seq2SeqDecoderStepResult,
   Seq2SeqSettings,
@@ -230,6 +228,10 @@ export type SessionRequest = {
   [K in SessionOp]: { op: K } & SessionOps[K]['args'];
 }[SessionOp];
 
+/** An epoch's report with its held-out BLEU (greedy, all references; null when not measured).
+ *  On a module without the engine's field the worker computes it on parallel text. */
+export type Seq2SeqEpoch = Seq2SeqEpochReport & { bleu: number | null };
+
 /** Seq2seq training progress (posted at most every progressMs, after each epoch, and at the end). */
 export interface Seq2SeqProgress {
   step: number;
@@ -241,7 +243,7 @@ export interface Seq2SeqProgress {
   plannedSteps: number;
   stepsPerSecond: number;
   /** Epochs that ended since the previous message (with validation exact match). */
-  epochs: Seq2SeqEpochReport[];
+  epochs: Seq2SeqEpoch[];
   paused: boolean;
   done: boolean;
 }
@@ -254,6 +256,14 @@ export interface Seq2SeqOutcome {
   elapsed: number;
 }
 
+/** One of a beam's hypotheses, best first (attn_engine.d.ts: GNMT length-penalised score). */
+export interface Seq2SeqCandidate {
+  text: string;
+  score: number;
+  logProb: number;
+  finished: boolean;
+}
+
 /** One decoding with its alignment copied out of wasm memory ([rows × cols] row-major). */
 export interface Seq2SeqTranslation {
   output: string;
@@ -264,14 +274,43 @@ export interface Seq2SeqTranslation {
   cols: number;
   logProb: number;
   finished: boolean;
-  /** The beam's hypotheses, best first (attn_engine.d.ts Seq2SeqTranslationView.candidates). */
-  candidates: Seq2SeqTranslationView['candidates'];
-  /** Transformer only (null for the RNN): [layers, heads, Ty, Tx] cross-attention and
-   *  [layers, heads, Ty, Ty] masked self-attention, row-major, with their shapes. */
+  /** The beam's hypotheses, best first; a module without the field gives the one chosen output
+   *  (`candidatesFromEngine` false). */
+  candidates: Seq2SeqCandidate[];
+  candidatesFromEngine: boolean;
+  /** Transformer: every decoder block's cross-attention [layers, heads, Ty, Tx] and masked
+   *  self-attention [layers, heads, Ty, Ty], copies; null for an RNN (or a module without them). */
   crossAttention: Float32Array | null;
   crossShape: [number, number, number, number] | null;
   selfAttention: Float32Array | null;
   selfShape: [number, number, number, number] | null;
+}
+
+/** One bucket of held-out BLEU by source length (words; maxLength 0 = no upper bound). */
+export interface Seq2SeqBleuBucket {
+  minLength: number;
+  maxLength: number;
+  sentences: number;
+  bleu: number;
+}
+
+/** evaluate()'s answer on parallel text: the engine's metrics plus BLEU, chrF, exact match by
+ *  source and BLEU by source length on free-running (greedy) output against all references of
+ *  each held-out source. `computedBy` says whether the engine gave them ('engine') or the worker
+ *  computed them from translate() and the engine's corpusBleu ('worker', a module without them). */
+export interface Seq2SeqEvaluation extends Seq2SeqMetrics {
+  bleu?: number;
+  chrf?: number;
+  sentences?: number;
+  bleuByLength?: Seq2SeqBleuBucket[];
+  teacherForcedAccuracy?: number;
+  computedBy?: 'engine' | 'worker';
+}
+
+/** What the loaded engine module supports of the translation contract (probed once). */
+export interface Seq2SeqFeatures {
+  /** Session keys model/dModel/heads/layers/ff/dropout/labelSmoothing/bleuSentences. */
+  transformer: boolean;
 }
 
 export interface Seq2SeqTrainOptions {
@@ -281,8 +320,22 @@ export interface Seq2SeqTrainOptions {
   progressMs?: number;
 }
 
+/** The translation contract's session keys (attn_engine.d.ts); a module without them throws
+ *  "unknown setting" for each, so the worker sends them only where `features` says so. */
+export interface Seq2SeqModelSettings {
+  model?: 'rnn' | 'transformer';
+  dModel?: number;
+  heads?: number;
+  layers?: number;
+  ff?: number;
+  dropout?: number;
+  labelSmoothing?: number;
+  /** Held-out sources decoded for each epoch's BLEU (0: none). */
+  bleuSentences?: number;
+}
+
 /** seq2seqCreate's settings: the engine's, plus the file for task 'parallel'. */
-export interface Seq2SeqCreateSettings extends Seq2SeqSettings {
+export interface Seq2SeqCreateSettings extends Seq2SeqSettings, Seq2SeqModelSettings {
   /** "source<TAB>target" lines (text, or a file's bytes, transferred); `name` is what error
    *  messages call the file ("pairs.tsv:3: ..."). Implies task 'parallel'. */
   parallelText?: { data: string | ArrayBuffer; name?: string };
@@ -294,6 +347,8 @@ export interface Seq2SeqOps {
     args: { settings: Seq2SeqCreateSettings };
     result: { info: Seq2SeqInfo; samples: { source: string; target: string }[] };
   };
+  /** What the module supports (the Translation view offers the Transformer only where it can). */
+  features: { args: Record<string, never>; result: Seq2SeqFeatures };
   train: { args: { options: Seq2SeqTrainOptions }; result: Seq2SeqOutcome };
   pause: { args: Record<string, never>; result: { paused: boolean } };
   resume: { args: Record<string, never>; result: { paused: boolean } };

@@ -6,12 +6,14 @@
 // tasks and the pure checks.
 import { explainedIn } from '../../app/course_links';
 import { VIEW_TITLES } from '../../app/nav';
-import type { EngineBridge } from '../../engine/bridge';
+import { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqProgress } from '../../engine/protocol';
 import { dashboard, el, errorMessage, readoutRow, trainCard, viewPart } from '../dom';
 import { percent } from '../format';
 import { formulaList } from '../math';
 import { RunControls } from '../run_controls';
+import { createTabs } from '../tabs';
+import { TranslationPanel } from '../translation';
 import type { ViewDefinition } from '../types';
 import { DecodePanel } from './decode_panel';
 import { LengthPanel } from './length_panel';
@@ -196,7 +198,7 @@ class Seq2SeqPanel {
 export const seq2seqView: ViewDefinition = {
   id: 'seq2seq',
   title: VIEW_TITLES.seq2seq,
-  mount: ({ engine }) => {
+  mount: ({ engine, replaceParams }) => {
     const element = el('section', { className: 'seq2seq-view' });
     element.dataset.testid = 'view-seq2seq';
     const heading = el('h2', { tabIndex: -1 }, 'Seq2seq Alignment');
@@ -206,9 +208,36 @@ export const seq2seqView: ViewDefinition = {
       'Train an encoder–decoder (a bidirectional GRU encoder and a GRU decoder) on digit reversal or date ' +
         'normalisation, then decode an input step by step: each output character attends over the input characters, ' +
         'and the rows of attention weights stack into the alignment matrix. Without attention the decoder sees the ' +
-        'input only through one fixed-length vector.',
+        'input only through one fixed-length vector. The Translation tab does the same on real English→French ' +
+        'sentences, with BLEU, and adds the Transformer.',
     );
-    element.append(heading, intro, explainedIn('seq2seq'), new Seq2SeqPanel(engine).element);
-    return { element, show() {} };
+    // Translation trains in its own worker (the toy tab's session stays as it is), started the
+    // first time the tab opens.
+    const translationHost = el('div', { className: 'translation-host' });
+    let translation: TranslationPanel | null = null;
+    const tabs = createTabs('s2s', 'Toy tasks or translation', [
+      { id: 'toy', label: 'Toy tasks', content: new Seq2SeqPanel(engine).element },
+      { id: 'translation', label: 'Translation (English → French)', content: translationHost },
+    ]);
+    const translationPanel = () => translationHost.parentElement as HTMLElement;
+    const opened = () => {
+      const open = !translationPanel().hidden;
+      if (open && !translation) {
+        translation = new TranslationPanel(new EngineBridge());
+        translationHost.append(translation.element);
+      }
+      return open;
+    };
+    const record = () => replaceParams(new URLSearchParams(opened() ? { tab: 'translation' } : {}));
+    tabs.element.querySelector('[role="tablist"]')?.addEventListener('click', record);
+    tabs.element.querySelector('[role="tablist"]')?.addEventListener('keyup', record);
+    element.append(heading, intro, explainedIn('seq2seq'), tabs.element);
+    return {
+      element,
+      show(params) {
+        tabs.select(params.get('tab') === 'translation' ? 'translation' : 'toy');
+        opened();
+      },
+    };
   },
 };

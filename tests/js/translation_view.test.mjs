@@ -1,0 +1,120 @@
+// The Translation tab's pure parts in node (web/src/views/translation/models.ts): the settings a
+// run sends the engine, the lecture's figure (BLEU by source length, one line per model, empty
+// buckets left out), the BLEU-per-epoch lines, one head's slice of a [layers, heads, rows, cols]
+// attention tensor and the heads' mean, and the worker's grouping of held-out pairs by source
+// (web/src/engine/seq2seq_host.ts). What the browser draws from these is checked in
+// tests/e2e/translation.test.mjs.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadWebModules } from './support/web_modules.mjs';
+
+let loaded;
+let models;
+let host;
+
+before(async () => {
+  loaded = await loadWebModules('/src/views/translation/models.ts', '/src/engine/seq2seq_host.ts');
+  [models, host] = loaded.modules;
+});
+after(async () => {
+  await loaded?.close();
+});
+
+test('translation.runSettings: the preset per model, epochs clamped to 1..50, no unknown keys', () => {
+  const rnn = models.runSettings('bahdanau', 6);
+  assert.equal(rnn.model, 'rnn');
+  assert.equal(rnn.attention, 'bahdanau');
+  assert.equal(rnn.epochs, 6);
+  assert.equal(rnn.bleuSentences, 200);
+  assert.equal(models.runSettings('none', 0).epochs, models.PRESET.epochs, '0 or NaN: the preset');
+  assert.equal(models.runSettings('none', 500).epochs, 50);
+  assert.equal(models.runSettings('luong', 3.4).epochs, 3);
+  const t = models.runSettings('transformer', 4);
+  assert.equal(t.model, 'transformer');
+  assert.equal(t.dModel % t.heads, 0, 'd_model is a multiple of the heads');
+  assert.equal(t.attention, undefined, 'the Transformer sends no RNN attention');
+  // Every key is one the engine's Seq2SeqSettings knows (attn_engine.d.ts, camelCase).
+  const known = new Set(
+    (
+      'task trainSize testSize sourceVocab targetVocab model attention score cell embed units attentionDim dModel heads ' +
+      'layers ff dropout labelSmoothing shareEmbeddings bleuSentences epochs batch learningRate clipNorm validationSplit ' +
+      'earlyStoppingPatience seed'
+    ).split(' '),
+  );
+  for (const id of ['none', 'bahdanau', 'luong', 'transformer'])
+    for (const key of Object.keys(models.runSettings(id, 2))) assert.ok(known.has(key), `${id}: ${key}`);
+  assert.throws(() => models.modelChoice('gpt'), /unknown model 'gpt'/);
+});
+
+const bucket = (minLength, maxLength, sentences, bleu) => ({ minLength, maxLength, sentences, bleu });
+
+test('translation.bleuByLengthSeries: one line per model in the menu’s order, empty buckets left out', () => {
+  const runs = new Map([
+    [
+      'transformer',
+      {
+        model: 'transformer',
+        epochBleu: [],
+        bleu: 60,
+        bleuByLength: [bucket(1, 5, 10, 70), bucket(6, 10, 4, 55), bucket(11, 15, 0, 0), bucket(21, 0, 2, 30)],
+      },
+    ],
+    ['none', { model: 'none', epochBleu: [], bleu: 20, bleuByLength: [bucket(1, 5, 10, 40), bucket(6, 10, 4, 12)] }],
+  ]);
+  const series = models.bleuByLengthSeries(runs);
+  assert.deepEqual(
+    series.map((s) => s.name),
+    ['RNNenc', 'Transformer'],
+  );
+  assert.deepEqual(series[1].xs, [3, 8, 23], 'bucket centres; the empty 11–15 is not drawn at 0; 21+ at 23');
+  assert.deepEqual(series[1].ys, [70, 55, 30]);
+  assert.equal(models.bucketLabel(bucket(6, 10, 1, 0)), '6–10');
+  assert.equal(models.bucketLabel(bucket(21, 0, 1, 0)), '21+');
+  assert.deepEqual(models.bleuByLengthSeries(new Map()), []);
+});
+
+test('translation.epochBleuSeries: epochs counted from 1, unmeasured epochs skipped', () => {
+  const runs = new Map([['bahdanau', { model: 'bahdanau', epochBleu: [12.5, null, 40], bleu: 40, bleuByLength: [] }]]);
+  const [line] = models.epochBleuSeries(runs);
+  assert.equal(line.name, 'Bahdanau');
+  assert.deepEqual(line.xs, [1, 3]);
+  assert.deepEqual(line.ys, [12.5, 40]);
+});
+
+test('translation.headSlice / headMean: [layers, heads, rows, cols] row-major', () => {
+  // 2 layers × 2 heads × 2 rows × 3 cols; value = layer*100 + head*10 + row*3 + col.
+  const shape = [2, 2, 2, 3];
+  const data = new Float32Array(24);
+  for (let l = 0; l < 2; l++)
+    for (let h = 0; h < 2; h++)
+      for (let r = 0; r < 2; r++)
+        for (let c = 0; c < 3; c++) data[((l * 2 + h) * 2 + r) * 3 + c] = l * 100 + h * 10 + r * 3 + c;
+  const one = models.headSlice(data, shape, 1, 0);
+  assert.equal(one.rows, 2);
+  assert.equal(one.cols, 3);
+  assert.deepEqual([...one.values], [100, 101, 102, 103, 104, 105]);
+  const mean = models.headMean(data, shape, 0);
+  assert.deepEqual([...mean.values], [5, 6, 7, 8, 9, 10], 'heads 0 and 1 of layer 0 averaged');
+  assert.throws(() => models.headSlice(data, shape, 2, 0), /outside 2 layers × 2 heads/);
+  assert.throws(() => models.headSlice(data, shape, 0, -1), RangeError);
+});
+
+test('translation.referenceGroups: held-out pairs grouped by source, every reference kept, first-seen order', () => {
+  const groups = host.referenceGroups([
+    { source: 'You are tired.', target: 'Tu es fatigué.' },
+    { source: 'I eat.', target: 'Je mange.' },
+    { source: 'You are tired.', target: 'Vous êtes fatigué.' },
+  ]);
+  assert.deepEqual(groups, [
+    { source: 'You are tired.', references: ['Tu es fatigué.', 'Vous êtes fatigué.'] },
+    { source: 'I eat.', references: ['Je mange.'] },
+  ]);
+});
+
+test('translation.dataSummary: pairs, the split and the vocabularies in words', () => {
+  assert.equal(
+    models.dataSummary('pairs.tsv', 3729, 400, 272, 484),
+    'pairs.tsv: 4,129 pairs — 3,729 to train on, 400 held out; vocabularies of 272 source and 484 target words ' +
+      '(with <unk> and the markers).',
+  );
+});
