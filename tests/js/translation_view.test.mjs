@@ -1,8 +1,7 @@
 // The Translation tab's pure parts in node (web/src/views/translation/models.ts): the settings a
 // run sends the engine, the lecture's figure (BLEU by source length, one line per model, empty
 // buckets left out), the BLEU-per-epoch lines, one head's slice of a [layers, heads, rows, cols]
-// attention tensor and the heads' mean, and the worker's grouping of held-out pairs by source
-// (web/src/engine/seq2seq_host.ts). What the browser draws from these is checked in
+// attention tensor and the heads' mean. What the browser draws from these is checked in
 // tests/e2e/translation.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,11 +9,10 @@ import { loadWebModules } from './support/web_modules.mjs';
 
 let loaded;
 let models;
-let host;
 
 before(async () => {
-  loaded = await loadWebModules('/src/views/translation/models.ts', '/src/engine/seq2seq_host.ts');
-  [models, host] = loaded.modules;
+  loaded = await loadWebModules('/src/views/translation/models.ts');
+  [models] = loaded.modules;
 });
 after(async () => {
   await loaded?.close();
@@ -97,18 +95,6 @@ test('translation.headSlice / headMean: [layers, heads, rows, cols] row-major', 
   assert.deepEqual([...mean.values], [5, 6, 7, 8, 9, 10], 'heads 0 and 1 of layer 0 averaged');
   assert.throws(() => models.headSlice(data, shape, 2, 0), /outside 2 layers × 2 heads/);
   assert.throws(() => models.headSlice(data, shape, 0, -1), RangeError);
-});
-
-test('translation.referenceGroups: held-out pairs grouped by source, every reference kept, first-seen order', () => {
-  const groups = host.referenceGroups([
-    { source: 'You are tired.', target: 'Tu es fatigué.' },
-    { source: 'I eat.', target: 'Je mange.' },
-    { source: 'You are tired.', target: 'Vous êtes fatigué.' },
-  ]);
-  assert.deepEqual(groups, [
-    { source: 'You are tired.', references: ['Tu es fatigué.', 'Vous êtes fatigué.'] },
-    { source: 'I eat.', references: ['Je mange.'] },
-  ]);
 });
 
 test('translation.dataSummary: pairs, the split and the vocabularies in words', () => {

@@ -13,7 +13,6 @@
 // Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
 //   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
 //   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqEvaluation,
-//   seq2seqFeatures() → what the module supports of the translation contract,
 //   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo, seq2seqSamples(count);
 //   the step API seq2seqStepEncode(texts), seq2seqStepAttend(encoding, s), seq2seqDecoderStep(previous,
 //   state, context), seq2seqTargetText(ids) (course/seq2seq_step_decode.ts drives it).
@@ -51,7 +50,6 @@ import type {
   Prediction,
   Seq2SeqCreateSettings,
   Seq2SeqEvaluation,
-  Seq2SeqFeatures,
   Seq2SeqOp,
   Seq2SeqOps,
   Seq2SeqOutcome,
@@ -387,10 +385,6 @@ export class EngineBridge {
   }
   seq2seqEvaluate(which: 'test' | 'train' = 'test', limit = 0): Promise<Seq2SeqEvaluation> {
     return this.seq2seq('evaluate', { which, limit });
-  }
-  /** Whether the module takes the Transformer's and BLEU's session keys (probed once). */
-  seq2seqFeatures(): Promise<Seq2SeqFeatures> {
-    return this.seq2seq('features', {});
   }
   /** The seq2seq model file with its vocabularies (the CLI's format). */
   seq2seqSaveModel(): Promise<ArrayBuffer> {

@@ -8,7 +8,9 @@ import type {
   Metrics,
   ModelInfo,
   SentimentModelConfig,
+  Seq2SeqBleuBucket,
   Seq2SeqEpochReport,
+  Seq2SeqEvaluation,
   Seq2SeqInfo,
   Seq2SeqDecoderState,
   Seq2SeqDecoderStepResult,
@@ -228,9 +230,8 @@ export type SessionRequest = {
   [K in SessionOp]: { op: K } & SessionOps[K]['args'];
 }[SessionOp];
 
-/** An epoch's report with its held-out BLEU (greedy, all references; null when not measured).
- *  On a module without the engine's field the worker computes it on parallel text. */
-export type Seq2SeqEpoch = Seq2SeqEpochReport & { bleu: number | null };
+/** An epoch's report with its held-out BLEU (greedy, all references; null when not measured). */
+export type Seq2SeqEpoch = Seq2SeqEpochReport;
 
 /** Seq2seq training progress (posted at most every progressMs, after each epoch, and at the end). */
 export interface Seq2SeqProgress {
@@ -274,44 +275,18 @@ export interface Seq2SeqTranslation {
   cols: number;
   logProb: number;
   finished: boolean;
-  /** The beam's hypotheses, best first; a module without the field gives the one chosen output
-   *  (`candidatesFromEngine` false). */
+  /** The beam's hypotheses, best first (greedy: the one output). */
   candidates: Seq2SeqCandidate[];
-  candidatesFromEngine: boolean;
   /** Transformer: every decoder block's cross-attention [layers, heads, Ty, Tx] and masked
-   *  self-attention [layers, heads, Ty, Ty], copies; null for an RNN (or a module without them). */
+   *  self-attention [layers, heads, Ty, Ty], copies; null for an RNN. */
   crossAttention: Float32Array | null;
   crossShape: [number, number, number, number] | null;
   selfAttention: Float32Array | null;
   selfShape: [number, number, number, number] | null;
 }
 
-/** One bucket of held-out BLEU by source length (words; maxLength 0 = no upper bound). */
-export interface Seq2SeqBleuBucket {
-  minLength: number;
-  maxLength: number;
-  sentences: number;
-  bleu: number;
-}
-
-/** evaluate()'s answer on parallel text: the engine's metrics plus BLEU, chrF, exact match by
- *  source and BLEU by source length on free-running (greedy) output against all references of
- *  each held-out source. `computedBy` says whether the engine gave them ('engine') or the worker
- *  computed them from translate() and the engine's corpusBleu ('worker', a module without them). */
-export interface Seq2SeqEvaluation extends Seq2SeqMetrics {
-  bleu?: number;
-  chrf?: number;
-  sentences?: number;
-  bleuByLength?: Seq2SeqBleuBucket[];
-  teacherForcedAccuracy?: number;
-  computedBy?: 'engine' | 'worker';
-}
-
-/** What the loaded engine module supports of the translation contract (probed once). */
-export interface Seq2SeqFeatures {
-  /** Session keys model/dModel/heads/layers/ff/dropout/labelSmoothing/bleuSentences. */
-  transformer: boolean;
-}
+/** evaluate()'s answer: the engine's metrics, with BLEU, chrF and BLEU by source length on parallel text. */
+export type { Seq2SeqBleuBucket, Seq2SeqEvaluation };
 
 export interface Seq2SeqTrainOptions {
   /** Wall time one chunk of steps aims at, in ms (default 40). */
@@ -320,22 +295,8 @@ export interface Seq2SeqTrainOptions {
   progressMs?: number;
 }
 
-/** The translation contract's session keys (attn_engine.d.ts); a module without them throws
- *  "unknown setting" for each, so the worker sends them only where `features` says so. */
-export interface Seq2SeqModelSettings {
-  model?: 'rnn' | 'transformer';
-  dModel?: number;
-  heads?: number;
-  layers?: number;
-  ff?: number;
-  dropout?: number;
-  labelSmoothing?: number;
-  /** Held-out sources decoded for each epoch's BLEU (0: none). */
-  bleuSentences?: number;
-}
-
 /** seq2seqCreate's settings: the engine's, plus the file for task 'parallel'. */
-export interface Seq2SeqCreateSettings extends Seq2SeqSettings, Seq2SeqModelSettings {
+export interface Seq2SeqCreateSettings extends Seq2SeqSettings {
   /** "source<TAB>target" lines (text, or a file's bytes, transferred); `name` is what error
    *  messages call the file ("pairs.tsv:3: ..."). Implies task 'parallel'. */
   parallelText?: { data: string | ArrayBuffer; name?: string };
@@ -347,8 +308,6 @@ export interface Seq2SeqOps {
     args: { settings: Seq2SeqCreateSettings };
     result: { info: Seq2SeqInfo; samples: { source: string; target: string }[] };
   };
-  /** What the module supports (the Translation view offers the Transformer only where it can). */
-  features: { args: Record<string, never>; result: Seq2SeqFeatures };
   train: { args: { options: Seq2SeqTrainOptions }; result: Seq2SeqOutcome };
   pause: { args: Record<string, never>; result: { paused: boolean } };
   resume: { args: Record<string, never>; result: { paused: boolean } };

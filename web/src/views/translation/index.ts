@@ -8,7 +8,7 @@
 // This module is the coordinator; models.ts holds the pure parts and translate_panel.ts the
 // translation's drawing.
 import type { EngineBridge } from '../../engine/bridge';
-import type { Seq2SeqEpoch, Seq2SeqFeatures, Seq2SeqProgress } from '../../engine/protocol';
+import type { Seq2SeqEpoch, Seq2SeqProgress } from '../../engine/protocol';
 import { createLineChart } from '../chart';
 import { el, errorMessage, readoutRow, viewPart } from '../dom';
 import { percent } from '../format';
@@ -38,7 +38,6 @@ interface PairsData {
 export class TranslationPanel {
   readonly element = el('section', { className: 'translation', dataset: { testid: 'translation' } });
   private data: PairsData | null = null;
-  private features: Seq2SeqFeatures | null = null;
   private readonly runs = new Map<ModelId, RunResult>();
   private current: RunResult | null = null;
   private losses: number[] = [];
@@ -136,10 +135,6 @@ export class TranslationPanel {
     this.run.refresh();
     this.showData();
     this.drawRuns();
-    void this.engine
-      .seq2seqFeatures()
-      .then((features) => this.useFeatures(features))
-      .catch(() => this.useFeatures({ transformer: false }));
   }
 
   private build(): void {
@@ -155,9 +150,7 @@ export class TranslationPanel {
     this.allButton.addEventListener(
       'click',
       () =>
-        void this.trainModels(
-          MODELS.filter((m) => m.id !== 'transformer' || this.features?.transformer).map((m) => m.id),
-        ),
+        void this.trainModels(MODELS.map((m) => m.id)),
     );
     for (const type of ['dragenter', 'dragover'])
       this.dropZone.addEventListener(type, (event) => {
@@ -242,16 +235,6 @@ export class TranslationPanel {
         ),
       ),
     );
-  }
-
-  private useFeatures(features: Seq2SeqFeatures): void {
-    this.features = features;
-    const option = [...this.modelSelect.options].find((o) => o.value === 'transformer');
-    if (option && !features.transformer) {
-      option.disabled = true;
-      option.textContent = `${modelChoice('transformer').label} (needs a newer engine module)`;
-    }
-    this.element.dataset.transformer = features.transformer ? '1' : '0';
   }
 
   private model(): ModelId {
@@ -381,7 +364,6 @@ export class TranslationPanel {
               ? ` (teacher-forced token accuracy ${percent(metrics.teacherForcedAccuracy)}, not a translation score)`
               : '');
       this.readout.final.dataset.bleu = String(result.bleu);
-      this.element.dataset.computedBy = metrics.computedBy ?? '';
       if (!outcome.cancelled) this.runs.set(model, result);
       this.current = null;
       this.drawRuns();

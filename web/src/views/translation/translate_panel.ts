@@ -193,10 +193,6 @@ export class TranslatePanel {
         ),
       ),
     );
-    if (!t.candidatesFromEngine && beam > 1)
-      this.candidates.append(
-        el('li', { className: 'hint' }, 'This engine module returns only the beam’s best hypothesis.'),
-      );
     this.layerSelect.replaceChildren();
     this.headSelect.replaceChildren();
     if (t.crossShape) {
