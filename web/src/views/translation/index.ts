@@ -147,11 +147,7 @@ export class TranslationPanel {
       this.fileInput.value = '';
     });
     this.builtinButton.addEventListener('click', () => void this.useBuiltin());
-    this.allButton.addEventListener(
-      'click',
-      () =>
-        void this.trainModels(MODELS.map((m) => m.id)),
-    );
+    this.allButton.addEventListener('click', () => void this.trainModels(MODELS.map((m) => m.id)));
     for (const type of ['dragenter', 'dragover'])
       this.dropZone.addEventListener(type, (event) => {
         event.preventDefault();
@@ -353,16 +349,13 @@ export class TranslationPanel {
       const outcome = await this.engine.seq2seqTrain({}, (p) => this.onProgress(p));
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
       const result = this.current;
+      // Parallel text always has a BLEU (null only for the built-in toy tasks).
       result.bleu = metrics.bleu ?? 0;
-      result.bleuByLength = metrics.bleuByLength ?? [];
+      result.bleuByLength = metrics.bleuByLength;
       this.readout.final.textContent =
-        metrics.bleu === undefined
-          ? `exact match ${percent(metrics.exactMatch)} of ${metrics.count}`
-          : `BLEU ${metrics.bleu.toFixed(1)}, chrF ${(metrics.chrf ?? 0).toFixed(1)}, exact match ` +
-            `${percent(metrics.exactMatch)} of ${metrics.sentences ?? metrics.count} sentences` +
-            (metrics.teacherForcedAccuracy !== undefined
-              ? ` (teacher-forced token accuracy ${percent(metrics.teacherForcedAccuracy)}, not a translation score)`
-              : '');
+        `BLEU ${result.bleu.toFixed(1)}, chrF ${metrics.chrf.toFixed(1)}, exact match ` +
+        `${percent(metrics.exactMatch)} of ${metrics.sentences} sentences (teacher-forced token accuracy ` +
+        `${percent(metrics.teacherForcedAccuracy)}, not a translation score)`;
       this.readout.final.dataset.bleu = String(result.bleu);
       if (!outcome.cancelled) this.runs.set(model, result);
       this.current = null;
