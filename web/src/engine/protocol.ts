@@ -22,11 +22,18 @@ import type {
 import type { ReplicaOutcome } from './data_parallel';
 import type { ErrorKind } from './errors';
 import type {
+  BaselineExplanation,
+  BaselineInfo,
+  BaselineSettings,
   HeadAblationReport,
+  MisclassifiedReview,
   PositionalEncodingTable,
+  ReviewAnalysis,
+  TokenPrediction,
   TransformerInspection,
   TransformerInspectOptions,
 } from '../../generated/attn_engine.mjs';
+export type { BaselineExplanation, BaselineInfo, BaselineSettings, MisclassifiedReview, ReviewAnalysis, TokenPrediction };
 
 /** The stateless engine functions the page may call through the worker. */
 export const ENGINE_METHODS = [
@@ -186,18 +193,18 @@ export interface SessionOps {
   inspectTransformer: { args: { text: string; options: TransformerInspectOptions }; result: TransformerInspection };
   headAblation: { args: { limit: number; causal: boolean }; result: HeadAblationReport };
   positionalEncoding: { args: { positions: number }; result: PositionalEncodingTable };
-}
-// ---- Explanations (the Studio's explain panel; engine: wasm/bindings_analysis.cpp) ----------
-// Merged into SessionOps above. Results are copies; their typed arrays travel as transferables.
-import type { MisclassifiedReview, ReviewAnalysis, TokenPrediction } from '../../generated/attn_engine.mjs';
-export type { MisclassifiedReview, ReviewAnalysis, TokenPrediction };
-export interface SessionOps {
+  // Explanations (the Studio's explain panel; engine: wasm/bindings_analysis.cpp). Results are
+  // copies; their typed arrays travel as transferables.
   analyze: { args: { text: string; shuffles?: number; seed?: number }; result: ReviewAnalysis };
   predictTokens: { args: { tokens: string[] }; result: TokenPrediction };
   misclassified: { args: { which: 'test' | 'train'; limit: number }; result: MisclassifiedReview[] };
   // The course's "your pooling in the model" (attention pooling only; copies, transferred).
   poolingProbe: { args: { text: string }; result: PoolingProbe };
   probabilityWithWeights: { args: { text: string; weights: number[] }; result: number };
+  // The bag-of-n-grams baseline (SentimentSession's baseline; copies, transferred).
+  trainBaseline: { args: { settings: BaselineSettings }; result: BaselineInfo };
+  evaluateBaseline: { args: { which: 'test' | 'all-train' }; result: Metrics };
+  explainBaseline: { args: { text: string }; result: BaselineExplanation };
 }
 /** One review's pooling step: encoder output [T, Dh], learned query [Dh], the model's weights and P. */
 export interface PoolingProbe {
@@ -207,21 +214,9 @@ export interface PoolingProbe {
   weights: Float32Array;
   probability: number;
 }
-// ---- end explanations ----------------------------------------------------------------------
-// ---- The bag-of-n-grams baseline (engine: SentimentSession's baseline; copies, transferred) --
-import type { BaselineExplanation, BaselineInfo, BaselineSettings } from '../../generated/attn_engine.mjs';
-export type { BaselineExplanation, BaselineInfo, BaselineSettings };
-export interface SessionOps {
-  trainBaseline: { args: { settings: BaselineSettings }; result: BaselineInfo };
-  evaluateBaseline: { args: { which: 'test' | 'all-train' }; result: Metrics };
-  explainBaseline: { args: { text: string }; result: BaselineExplanation };
-}
-// ---- end baseline ---------------------------------------------------------------------------
 
 export type SessionOp = keyof SessionOps;
-export type SessionRequest = {
-  [K in SessionOp]: { op: K } & SessionOps[K]['args'];
-}[SessionOp];
+export type SessionRequest = TrackRequest<'session'>;
 
 /** Seq2seq training progress (posted at most every progressMs, after each epoch, and at the end). */
 export interface Seq2SeqProgress {
@@ -302,9 +297,7 @@ export interface Seq2SeqOps {
   targetText: { args: { ids: number[] }; result: { text: string; tokens: string[] } };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
-export type Seq2SeqRequest = {
-  [K in Seq2SeqOp]: { op: K } & Seq2SeqOps[K]['args'];
-}[Seq2SeqOp];
+export type Seq2SeqRequest = TrackRequest<'seq2seq'>;
 
 /** A toy run's progress (the course's "Train one"), at most every progressMs and at the end. */
 export interface ToyRunProgress {
@@ -332,15 +325,115 @@ export interface ToyOps {
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
 }
 export type ToyOp = keyof ToyOps;
-export type ToyRequest = {
-  [K in ToyOp]: { op: K } & ToyOps[K]['args'];
-}[ToyOp];
+export type ToyRequest = TrackRequest<'toy'>;
+
+/**
+ * The training tracks the worker hosts, by the message type that carries their requests: each
+ * track is one table of ops ({args, result}), one host class in the worker (worker.ts, HOSTS)
+ * and one prefix of derived bridge methods (TRACK_CALLS below). A new track adds one line here,
+ * one there, and its calls.
+ */
+export interface TrackOps {
+  session: SessionOps;
+  seq2seq: Seq2SeqOps;
+  toy: ToyOps;
+}
+export type Track = keyof TrackOps;
+type OpsOf<T extends Track> = TrackOps[T];
+export type TrackArgs<T extends Track, K extends keyof OpsOf<T>> = OpsOf<T>[K] extends { args: infer A } ? A : never;
+export type TrackResult<T extends Track, K extends keyof OpsOf<T>> = OpsOf<T>[K] extends { result: infer R }
+  ? R
+  : never;
+export type TrackRequest<T extends Track> = {
+  [K in keyof OpsOf<T>]: { op: K } & TrackArgs<T, K>;
+}[keyof OpsOf<T>];
+
+/**
+ * The bridge methods derived from the tables above (bridge.ts installs them): for each track,
+ * its method prefix and, per op, the op's argument names in the order the method takes them
+ * and the defaults of those a caller may leave out. Ops that transfer buffers or take a
+ * progress callback keep a hand-written method in bridge.ts.
+ */
+export const TRACK_CALLS = {
+  session: {
+    prefix: '',
+    ops: {
+      dataStats: { params: ['which', 'bins'], defaults: { bins: 20 } },
+      createModel: { params: ['config'] },
+      peerFailed: { params: ['message'] },
+      pause: { params: [] },
+      resume: { params: [] },
+      cancel: { params: [] },
+      evaluate: { params: ['which'], defaults: { which: 'test' } },
+      predict: { params: ['text'] },
+      saveModel: { params: [] },
+      exportPytorch: { params: [] },
+      inspectTransformer: { params: ['text', 'options'], defaults: { options: {} } },
+      headAblation: { params: ['limit', 'causal'], defaults: { limit: 0, causal: false } },
+      positionalEncoding: { params: ['positions'] },
+      poolingProbe: { params: ['text'] },
+      probabilityWithWeights: { params: ['text', 'weights'] },
+      predictTokens: { params: ['tokens'] },
+      misclassified: { params: ['which', 'limit'] },
+      trainBaseline: { params: ['settings'], defaults: { settings: {} } },
+      evaluateBaseline: { params: ['which'], defaults: { which: 'test' } },
+      explainBaseline: { params: ['text'] },
+    },
+  },
+  seq2seq: {
+    prefix: 'seq2seq',
+    ops: {
+      pause: { params: [] },
+      resume: { params: [] },
+      cancel: { params: [] },
+      translate: { params: ['text', 'beam'], defaults: { beam: 1 } },
+      evaluate: { params: ['which', 'limit'], defaults: { which: 'test', limit: 0 } },
+      saveModel: { params: [] },
+      samples: { params: ['count'] },
+      stepEncode: { params: ['texts'] },
+      stepAttend: { params: ['encoding', 's'] },
+      decoderStep: { params: ['previous', 'state', 'context'] },
+      targetText: { params: ['ids'] },
+    },
+  },
+  toy: { prefix: 'toy', ops: { cancel: { params: [] } } },
+} as const satisfies {
+  [T in Track]: {
+    prefix: string;
+    ops: { [K in keyof OpsOf<T>]?: { params: readonly (keyof TrackArgs<T, K>)[]; defaults?: Partial<TrackArgs<T, K>> } };
+  };
+};
+
+type Calls<T extends Track> = (typeof TRACK_CALLS)[T]['ops'];
+// The positional parameters of op K: its args' types in `params` order, optional where a default exists.
+type Positional<T extends Track, K extends keyof Calls<T> & keyof OpsOf<T>> = Calls<T>[K] extends {
+  params: infer P extends readonly (keyof TrackArgs<T, K>)[];
+  defaults: object;
+}
+  ? Partial<{ -readonly [I in keyof P]: TrackArgs<T, K>[P[I]] }>
+  : Calls<T>[K] extends { params: infer P extends readonly (keyof TrackArgs<T, K>)[] }
+    ? { -readonly [I in keyof P]: TrackArgs<T, K>[P[I]] }
+    : never;
+type MethodName<T extends Track, K> = K extends string
+  ? (typeof TRACK_CALLS)[T]['prefix'] extends ''
+    ? K
+    : `${(typeof TRACK_CALLS)[T]['prefix']}${Capitalize<K>}`
+  : never;
+/** The derived methods of one track, as the bridge exposes them (e.g. seq2seqTranslate(text, beam?)). */
+export type TrackMethods<T extends Track> = {
+  [K in keyof Calls<T> & keyof OpsOf<T> as MethodName<T, K>]: (
+    ...args: Positional<T, K>
+  ) => Promise<TrackResult<T, K>>;
+};
+/** The bridge method `op` of `track` is called: `seq2seq` + `Translate`. */
+export function trackMethodName(track: Track, op: string): string {
+  const prefix = TRACK_CALLS[track].prefix;
+  return prefix ? prefix + op[0].toUpperCase() + op.slice(1) : op;
+}
 
 export type ToWorker =
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
-  | { type: 'session'; id: number; request: SessionRequest }
-  | { type: 'seq2seq'; id: number; request: Seq2SeqRequest }
-  | { type: 'toy'; id: number; request: ToyRequest }
+  | { [T in Track]: { type: T; id: number; request: TrackRequest<T> } }[Track]
   /** Answers with the engine's WebAssembly memory size in bytes. */
   | { type: 'memory'; id: number }
   /** Makes the worker crash like a wasm trap (the bridge sends it only in debug mode). */
