@@ -65,7 +65,10 @@ function declaredFields(source, name) {
   const body = source.match(new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`))?.[1];
   assert.ok(body, `interface ${name} not found`);
   const aliases = Object.fromEntries(
-    [...source.matchAll(/export type (\w+) =([^;]+);/g)].map((m) => [m[1], [...m[2].matchAll(/'([^']+)'/g)].map((x) => x[1])]),
+    [...source.matchAll(/export type (\w+) =([^;]+);/g)].map((m) => [
+      m[1],
+      [...m[2].matchAll(/'([^']+)'/g)].map((x) => x[1]),
+    ]),
   );
   const out = {};
   for (const m of body.matchAll(/^ {2}(\w+)\?: ([^;]+);/gm)) {
@@ -119,13 +122,28 @@ test('settings_schema.the Studio choices and defaults are the engine schema', ()
 test('settings_schema.settings cross the boundary as objects, with the schema wording', () => {
   const s = new engine.SentimentSession();
   try {
-    assert.throws(() => s.createModel({ embedDim: 0 }), /SentimentModelConfig: embed_dim must be a whole number from 1 to 4096, got 0/);
-    assert.throws(() => s.createModel({ encoder: 'rnn' }), /SentimentModelConfig: encoder must be one of bilstm, bigru, transformer, got 'rnn'/);
-    assert.throws(() => s.createModel({ units: 'many' }), /SentimentModelConfig: units must be a whole number from 1 to 4096, got 'many'/);
+    assert.throws(
+      () => s.createModel({ embedDim: 0 }),
+      /SentimentModelConfig: embed_dim must be a whole number from 1 to 4096, got 0/,
+    );
+    assert.throws(
+      () => s.createModel({ encoder: 'rnn' }),
+      /SentimentModelConfig: encoder must be one of bilstm, bigru, transformer, got 'rnn'/,
+    );
+    assert.throws(
+      () => s.createModel({ units: 'many' }),
+      /SentimentModelConfig: units must be a whole number from 1 to 4096, got 'many'/,
+    );
     assert.throws(() => s.createModel({ units: [4] }), /config.units must be a number, a boolean or a string/);
-    assert.throws(() => s.startTraining({ epochs: 1.5 }), /TrainerConfig: epochs must be a whole number from 1 to 1000, got 1.5/);
+    assert.throws(
+      () => s.startTraining({ epochs: 1.5 }),
+      /TrainerConfig: epochs must be a whole number from 1 to 1000, got 1.5/,
+    );
   } finally {
     s.delete();
   }
-  assert.throws(() => new engine.ToyRun('{"padding": "middle"}'), /ToyRunConfig: padding must be one of pre, post, got 'middle'/);
+  assert.throws(
+    () => new engine.ToyRun('{"padding": "middle"}'),
+    /ToyRunConfig: padding must be one of pre, post, got 'middle'/,
+  );
 });

@@ -40,7 +40,10 @@ test('training: bad settings throw JS Errors with the engine message', () => {
     /heads \(3\) must divide embed_dim/,
   );
   assert.throws(() => engine.runToyTask('not json', null), /invalid JSON at offset 0/);
-  assert.throws(() => engine.runToyTask('{"learning_rate": 0}', null), /ToyRunConfig: learning_rate must be finite and > 0, got 0/);
+  assert.throws(
+    () => engine.runToyTask('{"learning_rate": 0}', null),
+    /ToyRunConfig: learning_rate must be finite and > 0, got 0/,
+  );
 });
 
 test('training: ToyRun in uneven chunks gives runToyTask’s losses and result exactly', () => {
@@ -70,7 +73,10 @@ test('training: ToyRun in uneven chunks gives runToyTask’s losses and result e
     run.delete();
   }
   assert.throws(() => new engine.ToyRun('{"stepz": 1}'), /ToyRunConfig: unknown setting 'stepz'/);
-  assert.throws(() => new engine.ToyRun('{"learning_rate": 0}'), /ToyRunConfig: learning_rate must be finite and > 0, got 0/);
+  assert.throws(
+    () => new engine.ToyRun('{"learning_rate": 0}'),
+    /ToyRunConfig: learning_rate must be finite and > 0, got 0/,
+  );
   const bad = new engine.ToyRun(configJson);
   assert.throws(() => bad.runSteps(-1), /steps must be a whole number/);
   bad.delete();

@@ -310,7 +310,11 @@ export class EngineBridge {
     return this.track('seq2seq', op, args, callbacks, transfer);
   }
 
-  private send(message: Exclude<ToWorker, { type: 'crash-test' }>, callbacks: Callbacks, transfer: Transferable[] = []) {
+  private send(
+    message: Exclude<ToWorker, { type: 'crash-test' }>,
+    callbacks: Callbacks,
+    transfer: Transferable[] = [],
+  ) {
     if (this.disposed)
       return Promise.reject(new EngineError('the engine was shut down: reload the page', 'unavailable'));
     return new Promise((resolve, reject) => {

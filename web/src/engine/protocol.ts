@@ -33,7 +33,14 @@ import type {
   TransformerInspection,
   TransformerInspectOptions,
 } from '../../generated/attn_engine.mjs';
-export type { BaselineExplanation, BaselineInfo, BaselineSettings, MisclassifiedReview, ReviewAnalysis, TokenPrediction };
+export type {
+  BaselineExplanation,
+  BaselineInfo,
+  BaselineSettings,
+  MisclassifiedReview,
+  ReviewAnalysis,
+  TokenPrediction,
+};
 
 /** The stateless engine functions the page may call through the worker. */
 export const ENGINE_METHODS = [
@@ -400,7 +407,9 @@ export const TRACK_CALLS = {
 } as const satisfies {
   [T in Track]: {
     prefix: string;
-    ops: { [K in keyof OpsOf<T>]?: { params: readonly (keyof TrackArgs<T, K>)[]; defaults?: Partial<TrackArgs<T, K>> } };
+    ops: {
+      [K in keyof OpsOf<T>]?: { params: readonly (keyof TrackArgs<T, K>)[]; defaults?: Partial<TrackArgs<T, K>> };
+    };
   };
 };
 
@@ -421,9 +430,7 @@ type MethodName<T extends Track, K> = K extends string
   : never;
 /** The derived methods of one track, as the bridge exposes them (e.g. seq2seqTranslate(text, beam?)). */
 export type TrackMethods<T extends Track> = {
-  [K in keyof Calls<T> & keyof OpsOf<T> as MethodName<T, K>]: (
-    ...args: Positional<T, K>
-  ) => Promise<TrackResult<T, K>>;
+  [K in keyof Calls<T> & keyof OpsOf<T> as MethodName<T, K>]: (...args: Positional<T, K>) => Promise<TrackResult<T, K>>;
 };
 /** The bridge method `op` of `track` is called: `seq2seq` + `Translate`. */
 export function trackMethodName(track: Track, op: string): string {

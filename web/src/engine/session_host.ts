@@ -123,13 +123,14 @@ export class SessionHost {
         // The ops that pass through (TRACK_CALLS): the session's method of the same name with
         // the request's arguments in order; its result is a fresh copy, so every typed array in
         // it is transferred.
-        const call = (TRACK_CALLS.session.ops as Record<string, { params: readonly string[] } | undefined>)[
-          request.op
-        ];
+        const call = (TRACK_CALLS.session.ops as Record<string, { params: readonly string[] } | undefined>)[request.op];
         const method = (s as unknown as Record<string, (...args: unknown[]) => unknown>)[request.op];
         if (!call || typeof method !== 'function') break;
         const args = request as unknown as Record<string, unknown>;
-        const value = method.apply(s, call.params.map((name) => args[name]));
+        const value = method.apply(
+          s,
+          call.params.map((name) => args[name]),
+        );
         return { value, transfer: transferables(value) };
       }
     }
