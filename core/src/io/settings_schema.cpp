@@ -60,7 +60,14 @@ std::string SettingSpec::rule() const {
 std::string SettingSpec::value_text(const SettingValue& value) {
   if (const double* d = std::get_if<double>(&value)) return number_text(*d);
   if (const bool* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
-  return "'" + std::get<std::string>(value) + "'";
+  // A long value is cut (at a UTF-8 character boundary): a message must stay readable whatever
+  // was typed or sent.
+  const std::string& text = std::get<std::string>(value);
+  constexpr std::size_t kShown = 80;
+  if (text.size() <= kShown) return "'" + text + "'";
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return "'" + text.substr(0, cut) + "…' (" + std::to_string(text.size()) + " bytes)";
 }
 
 void SettingSpec::check(const SettingValue& value, const std::string& owner) const {
