@@ -112,23 +112,29 @@ val setting_spec_to_js(const SettingSpec& spec, const SettingValue& default_valu
   return out;
 }
 
-std::string settings_json(const val& settings, const std::string& name) {
-  if (is_absent(settings)) return "{}";
+void for_each_setting(const val& settings, const std::string& name,
+                      const std::function<void(const std::string&, const SettingValue&)>& visit) {
+  if (is_absent(settings)) return;
   if (settings.typeOf().as<std::string>() != "object" || settings.isArray()) {
     throw std::invalid_argument(name + " must be an object of settings");
   }
-  FlatJson out;
   const val keys = val::global("Object").call<val>("keys", settings);
   const auto count = keys["length"].as<std::size_t>();
   for (std::size_t i = 0; i < count; ++i) {
     const std::string key = keys[i].as<std::string>();
     const val value = settings[key];
     if (value.isUndefined()) continue;
-    const SettingValue v = setting_value_from_js(value, name + "." + key);
-    if (const double* d = std::get_if<double>(&v)) out.set(snake_case(key), *d);
-    if (const bool* b = std::get_if<bool>(&v)) out.set(snake_case(key), *b);
-    if (const std::string* t = std::get_if<std::string>(&v)) out.set(snake_case(key), *t);
+    visit(snake_case(key), setting_value_from_js(value, name + "." + key));
   }
+}
+
+std::string settings_json(const val& settings, const std::string& name) {
+  FlatJson out;
+  for_each_setting(settings, name, [&](const std::string& key, const SettingValue& v) {
+    if (const double* d = std::get_if<double>(&v)) out.set(key, *d);
+    if (const bool* b = std::get_if<bool>(&v)) out.set(key, *b);
+    if (const std::string* t = std::get_if<std::string>(&v)) out.set(key, *t);
+  });
   return out.dump();
 }
 

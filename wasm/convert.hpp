@@ -8,6 +8,7 @@
 
 #include <array>
 #include <exception>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -66,22 +67,16 @@ val setting_spec_to_js(const SettingSpec& spec, const SettingValue& default_valu
 // skipped, each value checked with the schema's one wording, then the schema's finish step. The
 // one conversion of settings at the boundary (no JSON text in between). undefined/null -> the
 // defaults.
+// Calls visit(snake_case key, value) for each defined key of a plain JS settings object;
+// undefined/null settings visit nothing. `name` is for errors.
+void for_each_setting(const val& settings, const std::string& name,
+                      const std::function<void(const std::string&, const SettingValue&)>& visit);
+
 template <class Config>
 Config settings_from_js(const SettingsSchema<Config>& schema, const val& settings, const std::string& name) {
   Config config;
-  if (!is_absent(settings)) {
-    if (settings.typeOf().as<std::string>() != "object" || settings.isArray()) {
-      throw std::invalid_argument(name + " must be an object of settings");
-    }
-    const val keys = val::global("Object").call<val>("keys", settings);
-    const auto count = keys["length"].as<std::size_t>();
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::string key = keys[i].as<std::string>();
-      const val value = settings[key];
-      if (value.isUndefined()) continue;
-      schema.set(config, snake_case(key), setting_value_from_js(value, name + "." + key));
-    }
-  }
+  for_each_setting(settings, name,
+                   [&](const std::string& key, const SettingValue& value) { schema.set(config, key, value); });
   schema.finish(config);
   return config;
 }

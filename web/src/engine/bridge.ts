@@ -228,7 +228,7 @@ export class EngineBridge {
         : source.kind === 'sentences'
           ? [source.positive.bytes, source.negative.bytes]
           : [];
-    return this.session('loadData', { source }, { onLoad }, transfer);
+    return this.track('session', 'loadData', { source }, { onLoad }, transfer);
   }
   /**
    * Resolves when the run ends (schedule done, early stop or cancel). Aborting `signal` cancels
@@ -244,36 +244,36 @@ export class EngineBridge {
     const cancel = () => void this.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     const args = peers.length ? { options, peers } : { options };
-    const run = this.session('train', args, { onProgress }, peers);
+    const run = this.track('session', 'train', args, { onProgress }, peers);
     return run.finally(() => signal?.removeEventListener('abort', cancel));
   }
   /** Data parallel (docs/data-parallel.md): this worker trains shard `shard` of `shards` of the
    *  run that the worker holding the other end of `port` (transferred) coordinates through train(…, peers). */
   trainReplica(options: TrainOptions, port: MessagePort, shard: number, shards: number): Promise<ReplicaOutcome> {
-    return this.session('trainReplica', { options, port, shard, shards }, {}, [port]);
+    return this.track('session', 'trainReplica', { options, port, shard, shards }, {}, [port]);
   }
   /** The buffer is transferred to the worker (detached here). */
   loadModel(bytes: ArrayBuffer): Promise<ModelInfo> {
-    return this.session('loadModel', { bytes }, {}, [bytes]);
+    return this.track('session', 'loadModel', { bytes }, {}, [bytes]);
   }
 
   /** Attention vs gradient × input vs leave-one-out for `text`, with the shuffle and uniform tests. */
   analyze(text: string, options: { shuffles?: number; seed?: number } = {}): Promise<ReviewAnalysis> {
-    return this.session('analyze', { text, ...options });
+    return this.track('session', 'analyze', { text, ...options });
   }
 
   /** With `settings.parallelText`, task 'parallel' on that TSV (its buffer is transferred). */
   seq2seqCreate(settings: Seq2SeqCreateSettings): Promise<Seq2SeqOps['create']['result']> {
     const data = settings.parallelText?.data;
-    return this.seq2seq('create', { settings }, {}, data instanceof ArrayBuffer ? [data] : []);
+    return this.track('seq2seq', 'create', { settings }, {}, data instanceof ArrayBuffer ? [data] : []);
   }
   /** Resolves when the run ends (schedule done, early stop or cancel). */
   seq2seqTrain(options: Seq2SeqTrainOptions, onProgress?: (p: Seq2SeqProgress) => void): Promise<Seq2SeqOutcome> {
-    return this.seq2seq('train', { options }, { onProgress });
+    return this.track('seq2seq', 'train', { options }, { onProgress });
   }
   /** The buffer is transferred to the worker (detached here). */
   seq2seqLoadModel(bytes: ArrayBuffer): Promise<Seq2SeqInfo> {
-    return this.seq2seq('loadModel', { bytes }, {}, [bytes]);
+    return this.track('seq2seq', 'loadModel', { bytes }, {}, [bytes]);
   }
 
   /** Trains a toy run (runToyTask's settings) in chunks; resolves with its test numbers. */
@@ -293,23 +293,6 @@ export class EngineBridge {
     const message = { type: track, id: this.nextId++, request } as unknown as Extract<ToWorker, { type: Track }>;
     return this.send(message, callbacks, transfer) as Promise<TrackResult<T, K>>;
   }
-  private session<K extends keyof TrackOps['session']>(
-    op: K,
-    args: TrackArgs<'session', K>,
-    callbacks: Callbacks = {},
-    transfer: Transferable[] = [],
-  ) {
-    return this.track('session', op, args, callbacks, transfer);
-  }
-  private seq2seq<K extends keyof TrackOps['seq2seq']>(
-    op: K,
-    args: TrackArgs<'seq2seq', K>,
-    callbacks: Callbacks = {},
-    transfer: Transferable[] = [],
-  ) {
-    return this.track('seq2seq', op, args, callbacks, transfer);
-  }
-
   private send(
     message: Exclude<ToWorker, { type: 'crash-test' }>,
     callbacks: Callbacks,
