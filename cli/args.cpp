@@ -47,6 +47,33 @@ std::string Args::choice(const std::string& name, const std::string& fallback,
   throw UsageError("--" + name + " must be one of " + valid + ", got '" + value + "'");
 }
 
+SettingValue Args::setting(const SettingSpec& spec) const {
+  const std::string& name = spec.flag;
+  const std::string text = get(name);
+  const SettingRange& r = spec.range;
+  switch (spec.type) {
+    case SettingType::boolean:
+      if (text != "true" && text != "false")
+        throw UsageError("--" + name + " must be true or false, got '" + text + "'");
+      return text == "true";
+    case SettingType::choice:
+      return choice(name, "", spec.choices);
+    case SettingType::whole:
+      return static_cast<double>(whole(name, 0, static_cast<std::size_t>(r.min), static_cast<std::size_t>(r.max)));
+    case SettingType::number:
+      break;
+  }
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !r.contains(x)) {
+    const std::string rule = spec.rule();
+    throw UsageError("--" + name + " must be a " +
+                     (rule.rfind("finite and ", 0) == 0 ? "finite number " + rule.substr(11) : "number " + rule) +
+                     ", got '" + text + "'");
+  }
+  return x;
+}
+
 Args parse_args(const CommandSpec& spec, const std::vector<std::string>& arguments) {
   Args args;
   for (std::size_t i = 0; i < arguments.size(); ++i) {

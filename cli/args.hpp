@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "attn/io/settings_schema.hpp"
+
 namespace attn::cli {
 
 // Bad command-line arguments: the message says what is wrong; the caller adds the usage text.
@@ -41,6 +43,10 @@ class Args {
   // One of `choices`.
   std::string choice(const std::string& name, const std::string& fallback,
                      const std::vector<std::string>& choices) const;
+  // The value of the settings field `spec` given as --<spec.flag> (which must be present), read
+  // and checked by the field's type and range: whole numbers and choices with the wording of
+  // whole() and choice(), numbers "--lr must be a finite number > 0, got 'x'".
+  SettingValue setting(const SettingSpec& spec) const;
 
  private:
   friend Args parse_args(const CommandSpec&, const std::vector<std::string>&);

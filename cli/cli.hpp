@@ -19,4 +19,13 @@ namespace attn::cli {
 // `arguments` excludes the program name: {"train", "--data", "builtin", ...}.
 int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
+// What `attn train <arguments>` (sentiment) would train: the model's recipe with every flag
+// applied, as the engine's JSON of the two settings structs (SentimentModelConfig, TrainerConfig;
+// every field). Throws UsageError / std::invalid_argument as `attn train` reports them. The
+// --json "settings" line of `attn train` prints the same two objects.
+struct TrainSettingsJson {
+  std::string model, trainer;
+};
+TrainSettingsJson sentiment_train_settings(const std::vector<std::string>& arguments);
+
 }  // namespace attn::cli

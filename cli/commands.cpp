@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -29,63 +30,113 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const CommandSpec kTrain{
-    "train",
-    "train a sentiment or sequence-to-sequence model; report held-out accuracy",
-    {{"task", "NAME", "sentiment (default) | dates | reverse | sort | copy | parallel"},
-     {"data", "PATH",
-      "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
-     {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
-     {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
-     {"test", "PATH", "test set (default: the test half of --data when it has one)"},
-     {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
-     {"no-group-split", "",
-      "split at random even when the data names groups (aclImdb's urls_*.txt movies, a CSV/TSV group column); "
-      "by default the hold-out, validation split and cv folds keep each group on one side"},
-     {"model", "NAME",
-      "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | seq2seq "
-      "(no attention) | transformer-seq2seq (encoder-decoder: --embed is d_model, default 64; --heads 4, --layers 2 "
-      "encoder and 2 decoder blocks, --ff 2 x d_model, --dropout 0.1, --label-smoothing 0.1, lr 0.001). "
-      "Sentiment recipes (defaults): bilstm-attention and bilstm 4 epochs, lr 0.002 cosine, dropout 0.2, word "
-      "dropout 0.2; transformer 6 epochs, lr 0.0005, mean pooling, dropout 0.3; bow 10 epochs, lr 0.02"},
-     {"vocab", "N", "vocabulary size, Keras' num_words (default 5000; parallel: per side, default 8000)"},
-     {"maxlen", "N", "pad/truncate reviews to N tokens, 'pre' like Keras (default 500)"},
-     {"epochs", "N", "passes over the training data (default: the model's recipe; seq2seq 10)"},
-     {"batch", "N", "minibatch size (default 32; seq2seq 64)"},
-     {"lr", "X", "learning rate (default: the model's recipe; seq2seq 0.002)"},
-     {"seed", "N", "fixes initialisation, shuffling, dropout and the validation split (default 1)"},
-     {"save", "FILE", "write the trained model to FILE"},
-     {"embed", "N", "embedding size / Transformer d_model (default 32)"},
-     {"units", "N", "recurrent units per direction (default 32; seq2seq 64)"},
-     {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm (default) | gru"},
-     {"score", "NAME",
-      "attention score: additive (default) | concat | general | dot | scaled_dot; luong also location | scaled "
-      "(default general)"},
-     {"attention", "NAME", "seq2seq-attention: bahdanau | luong (default: luong for dates, bahdanau otherwise)"},
-     {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
-     {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
-     {"test-size", "N",
-      "seq2seq: held-out pairs (default 1000); parallel: held-out source sentences, with all their translations"},
-     {"label-smoothing", "X", "transformer-seq2seq: label smoothing in [0, 1) (default 0.1)"},
-     {"min-len", "N", "digit tasks: shortest training string (default 5)"},
-     {"max-len", "N", "digit tasks: longest training string (default 20)"},
-     {"test-min-len", "N", "digit tasks: shortest held-out string (default --min-len)"},
-     {"test-max-len", "N", "digit tasks: longest held-out string (default --max-len)"},
-     {"pooling", "NAME", "attention | mean | last (default: the model's recipe)"},
-     {"layers", "N", "Transformer blocks (default 1)"},
-     {"ff", "N", "Transformer feed-forward size (default 2 × embed)"},
-     {"heads", "N", "attention heads (default 2)"},
-     {"dropout", "X", "dropout rate in [0, 1) (default: the model's recipe)"},
-     {"word-dropout", "X", "rate of dropping whole token embeddings while training (default: the model's recipe)"},
-     {"validation-split", "X", "share of the training data held out for early stopping (default 0.1)"},
-     {"patience", "N", "epochs without validation improvement before stopping (default 2; seq2seq 3; 0 = off)"},
-     {"optimizer", "NAME", "sentiment: adam (default) | adamw | sgd"},
-     {"weight-decay", "X", "sentiment: adam/sgd L2 penalty; adamw decoupled decay of weight matrices (default 0)"},
-     {"schedule", "NAME",
-      "sentiment learning-rate schedule: constant | linear | cosine | inverse_sqrt (default: the model's recipe)"},
-     {"warmup", "N", "sentiment: steps of linear learning-rate warm-up (default 0)"},
-     {"json", "", "print one JSON object per line (progress, epochs, done)"}},
-    {}};
+// What a shared flag means for the seq2seq tasks, added to its help line (their defaults live in
+// seq2seq_commands.cpp until the seq2seq settings get a schema of their own).
+const std::vector<std::pair<std::string, std::string>> kSeq2seqNotes = {
+    {"vocab", "parallel: per side, default 8000"},
+    {"epochs", "seq2seq 10"},
+    {"batch", "seq2seq 64"},
+    {"lr", "seq2seq 0.002; transformer-seq2seq 0.001"},
+    {"embed", "transformer-seq2seq: d_model, default 64"},
+    {"heads", "transformer-seq2seq 4"},
+    {"layers", "transformer-seq2seq: 2 encoder and 2 decoder blocks"},
+    {"dropout", "transformer-seq2seq 0.1"},
+    {"units", "seq2seq 64"},
+    {"patience", "seq2seq 3"},
+    {"score", "luong also location | scaled (default general)"},
+};
+
+// A value as --help shows it: 0.002, 5000, cosine.
+std::string help_value(const SettingValue& v) {
+  if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+  if (const double* d = std::get_if<double>(&v)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", *d);  // float32 settings as written: 0.1, not 0.100000001
+    return text;
+  }
+  return SettingSpec::value_text(v);
+}
+
+// The help line of a settings field with a flag: its help, then its default — one value when
+// every recipe (train/recipes.hpp) trains the same, else "the model's recipe" — and the seq2seq
+// note of a shared flag.
+template <class Config>
+OptionSpec setting_option(const SettingField<Config>& field, Config RecipeSettings::*part) {
+  std::vector<std::string> values;
+  for (const SentimentRecipe& r : sentiment_recipes()) {
+    const std::string v = help_value(field.get(recipe_settings(r).*part));
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+  }
+  std::string help = field.spec.help;
+  if (field.spec.type == SettingType::choice) {
+    help += ": ";
+    for (std::size_t i = 0; i < field.spec.choices.size(); ++i) help += (i ? " | " : "") + field.spec.choices[i];
+  }
+  help += values.size() == 1 ? " (default " + values[0] : " (default: the model's recipe";
+  for (const auto& note : kSeq2seqNotes) {
+    if (note.first == field.spec.flag) help += "; " + note.second;
+  }
+  return {field.spec.flag,
+          field.spec.type == SettingType::choice  ? "NAME"
+          : field.spec.type == SettingType::whole ? "N"
+                                                  : "X",
+          help + ")"};
+}
+
+// The sentiment settings `attn train` takes as flags: every field of the model's and the trainer's
+// schema that names one (classifier_session.hpp, classifier_trainer.hpp).
+std::vector<OptionSpec> setting_options() {
+  std::vector<OptionSpec> out;
+  for (const auto& f : sentiment_model_settings().fields()) {
+    if (f.spec.flag.empty()) continue;
+    out.push_back(setting_option(f, &RecipeSettings::model));
+    if (f.spec.name == "ff_dim") out.back().help = "Transformer feed-forward size (default 2 × embed)";
+  }
+  for (const auto& f : trainer_settings().fields()) {
+    if (!f.spec.flag.empty()) out.push_back(setting_option(f, &RecipeSettings::trainer));
+  }
+  return out;
+}
+
+CommandSpec train_spec() {
+  CommandSpec spec{
+      "train",
+      "train a sentiment or sequence-to-sequence model; report held-out accuracy",
+      {{"task", "NAME", "sentiment (default) | dates | reverse | sort | copy | parallel"},
+       {"data", "PATH",
+        "builtin | aclImdb folder or .tar.gz (its train half) | .csv | .tsv; parallel: source<TAB>target lines"},
+       {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
+       {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
+       {"test", "PATH", "test set (default: the test half of --data when it has one)"},
+       {"holdout", "X", "use a stratified share X of --data as the test set instead (seeded by --seed)"},
+       {"no-group-split", "",
+        "split at random even when the data names groups (aclImdb's urls_*.txt movies, a CSV/TSV group column); "
+        "by default the hold-out, validation split and cv folds keep each group on one side"},
+       {"model", "NAME",
+        "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | "
+        "seq2seq (no attention) | transformer-seq2seq (encoder-decoder; --embed is d_model). Sentiment recipes "
+        "(train/recipes.hpp) set the defaults marked 'the model's recipe'"},
+       {"save", "FILE", "write the trained model to FILE"},
+       {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm (default) | gru"}},
+      {}};
+  for (OptionSpec& o : setting_options()) spec.options.push_back(std::move(o));
+  const std::vector<OptionSpec> seq2seq = {
+      {"attention", "NAME", "seq2seq-attention: bahdanau | luong (default: luong for dates, bahdanau otherwise)"},
+      {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
+      {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
+      {"test-size", "N",
+       "seq2seq: held-out pairs (default 1000); parallel: held-out source sentences, with all their translations"},
+      {"label-smoothing", "X", "transformer-seq2seq: label smoothing in [0, 1) (default 0.1)"},
+      {"min-len", "N", "digit tasks: shortest training string (default 5)"},
+      {"max-len", "N", "digit tasks: longest training string (default 20)"},
+      {"test-min-len", "N", "digit tasks: shortest held-out string (default --min-len)"},
+      {"test-max-len", "N", "digit tasks: longest held-out string (default --max-len)"},
+      {"json", "", "print one JSON object per line (progress, epochs, done)"}};
+  spec.options.insert(spec.options.end(), seq2seq.begin(), seq2seq.end());
+  return spec;
+}
+
+const CommandSpec kTrain = train_spec();
 
 const CommandSpec kEval{"eval",
                         "evaluate a saved model on labelled data or sentence pairs",
@@ -261,50 +312,39 @@ struct SentimentSettings {
   }
 };
 
+// `config` with every field of `schema` whose flag the command line gives.
+template <class Config>
+void apply_flags(const SettingsSchema<Config>& schema, const Args& args, Config& config) {
+  for (const auto& f : schema.fields()) {
+    if (!f.spec.flag.empty() && args.has(f.spec.flag)) schema.set(config, f.spec.name, args.setting(f.spec));
+  }
+}
+
 SentimentSettings sentiment_settings(const Args& args) {
   SentimentSettings s;
   s.model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
-  s.seed = args.whole("seed", 1, 0, 1u << 31);
   // The built-in corpus has recipes of its own (short reviews, few of them).
-  const SentimentRecipe& recipe =
-      sentiment_recipe(s.model_name, args.has("data") && args.get("data") == "builtin" ? "builtin" : "real");
-  s.epochs = args.whole("epochs", recipe.epochs, 1, 1000);
-  s.lr = args.number("lr", recipe.learning_rate, 0, 10);
-  TextPipelineConfig& pipeline = s.pipeline;
-  pipeline.num_words = args.whole("vocab", recipe.num_words, 5, 1u << 22);
-  pipeline.maxlen = args.whole("maxlen", recipe.maxlen, 1, 100000);
-  ClassifierConfig& classifier = s.classifier;
-  classifier.vocab_size = pipeline.num_words;
-  classifier.embed_dim = args.whole("embed", 32, 1, 4096);
-  classifier.units = args.whole("units", 32, 1, 4096);
-  classifier.attention_dim = classifier.embed_dim;
-  classifier.score =
-      score_kind_from_name(args.choice("score", "additive", {"additive", "concat", "general", "dot", "scaled_dot"}));
-  classifier.layers = args.whole("layers", 1, 1, 64);
-  classifier.heads = args.whole("heads", 2, 1, 64);
-  classifier.ff_dim = args.whole("ff", 2 * classifier.embed_dim, 1, 16384);
-  classifier.max_len = pipeline.maxlen;
-  classifier.dropout = static_cast<float>(args.number("dropout", recipe.dropout, -1, 0.99));
-  classifier.word_dropout = static_cast<float>(args.number("word-dropout", recipe.word_dropout, -1, 0.99));
-  if (s.model_name == "transformer") {
-    classifier.encoder = EncoderKind::transformer;
-  } else if (args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
-    classifier.encoder = EncoderKind::bigru;
+  const RecipeSettings recipe = recipe_settings(
+      sentiment_recipe(s.model_name, args.has("data") && args.get("data") == "builtin" ? "builtin" : "real"));
+  SentimentModelConfig model = recipe.model;
+  if (s.model_name != "transformer" && args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
+    model.classifier.encoder = EncoderKind::bigru;
   }
-  classifier.pooling = pooling_kind_from_name(args.choice("pooling", recipe.pooling, {"attention", "mean", "last"}));
-  TrainerConfig& trainer = s.trainer;
-  trainer.epochs = s.epochs;
-  trainer.batch_size = args.whole("batch", recipe.batch_size, 1, 65536);
-  trainer.learning_rate = static_cast<float>(s.lr);
-  trainer.seed = s.seed;
-  trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
-  trainer.early_stopping_patience = args.whole("patience", recipe.patience, 0, 1000);
-  trainer.optimizer = args.choice("optimizer", "adam", {"adam", "adamw", "sgd"});
-  trainer.weight_decay = static_cast<float>(args.number("weight-decay", 0, 0, 10));
-  trainer.schedule = args.choice("schedule", recipe.schedule, {"constant", "linear", "cosine", "inverse_sqrt"});
-  trainer.warmup_steps = args.whole("warmup", 0, 0, 1u << 30);
-  classifier.validate();  // configuration errors surface before any data is read
+  apply_flags(sentiment_model_settings(), args, model);
+  // Sizes that follow the embedding unless given.
+  model.classifier.attention_dim = model.classifier.embed_dim;
+  if (!args.has("ff")) model.classifier.ff_dim = 2 * model.classifier.embed_dim;
+  sentiment_model_settings().finish(model);  // configuration errors surface before any data is read
+  TrainerConfig trainer = recipe.trainer;
+  apply_flags(trainer_settings(), args, trainer);
+  trainer.seed = model.seed;
   trainer.validate();
+  s.seed = model.seed;
+  s.epochs = trainer.epochs;
+  s.lr = trainer.learning_rate;
+  s.pipeline = model.pipeline;
+  s.classifier = model.classifier;
+  s.trainer = trainer;
   return s;
 }
 
@@ -666,6 +706,12 @@ int export_command(const Args& args, std::ostream& out, std::ostream&) {
 }
 
 }  // namespace
+
+TrainSettingsJson sentiment_train_settings(const std::vector<std::string>& arguments) {
+  const SentimentSettings s = sentiment_settings(parse_args(kTrain, arguments));
+  const SentimentModelConfig model{s.pipeline, s.classifier, s.seed};
+  return {sentiment_model_settings().write(model), trainer_settings().write(s.trainer)};
+}
 
 int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {

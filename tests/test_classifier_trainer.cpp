@@ -48,7 +48,8 @@ TEST_CASE("classifier_trainer.config_errors_are_clear") {
   TrainerConfig c;
   CHECK_NOTHROW(c.validate());
   c.batch_size = 0;
-  CHECK_THROWS_WITH_AS(c.validate(), "TrainerConfig: batch_size must be >= 1, got 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(c.validate(), "TrainerConfig: batch_size must be a whole number from 1 to 65536, got 0",
+                       std::invalid_argument);
   c = {};
   c.learning_rate = 0;
   CHECK_THROWS_WITH_AS(c.validate(), "TrainerConfig: learning_rate must be finite and > 0, got 0",

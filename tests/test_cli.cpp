@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attn/io/flat_json.hpp"
+#include "attn/train/recipes.hpp"
 #include "cli.hpp"
 
 namespace {
@@ -96,10 +97,8 @@ TEST_CASE("cli.usage_and_argument_errors") {
        "attn train: --batch must be a whole number from 1 to 65536, got '0'"},
       {{"train", "--data", "builtin", "--vocab", "3"},
        "attn train: --vocab must be a whole number from 5 to 4194304, got '3'"},
-      {{"train", "--data", "builtin", "--lr", "-1"},
-       "attn train: --lr must be a number greater than 0 and at most 10, got '-1'"},
-      {{"train", "--data", "builtin", "--lr", "abc"},
-       "attn train: --lr must be a number greater than 0 and at most 10, got 'abc'"},
+      {{"train", "--data", "builtin", "--lr", "-1"}, "attn train: --lr must be a finite number > 0, got '-1'"},
+      {{"train", "--data", "builtin", "--lr", "abc"}, "attn train: --lr must be a finite number > 0, got 'abc'"},
       {{"train", "--data", "builtin", "--model", "cnn"},
        "attn train: --model must be one of bilstm-attention|transformer|bilstm|bow, got 'cnn'"},
       {{"train", "--data", "builtin", "--task", "poems"},
@@ -683,4 +682,28 @@ TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
   r = run_attn({"eval", "--model-file", tsv, "--pairs", tsv});  // not a model file
   CHECK(r.code == 1);
   for (const std::string& path : {tsv, model, rnn, input, file}) std::remove(path.c_str());
+}
+
+// The CLI trains each recipe's settings (train/recipes.hpp's recipe_settings, which the page's
+// presets resolve to as well: tests/js/settings_schema.test.mjs): with no flag but --model and
+// --data, every field of both settings structs is the recipe's; a flag changes its field only.
+TEST_CASE("cli.train_defaults_are_the_recipe_settings") {
+  for (const attn::SentimentRecipe& r : attn::sentiment_recipes()) {
+    CAPTURE(r.model);
+    CAPTURE(r.data);
+    const attn::RecipeSettings expected = attn::recipe_settings(r);
+    const attn::cli::TrainSettingsJson cli = attn::cli::sentiment_train_settings(
+        {"--model", r.model, "--data", r.data == "builtin" ? "builtin" : "reviews.csv"});
+    CHECK(cli.model == attn::sentiment_model_settings().write(expected.model));
+    CHECK(cli.trainer == attn::trainer_settings().write(expected.trainer));
+  }
+  const attn::cli::TrainSettingsJson changed =
+      attn::cli::sentiment_train_settings({"--data", "builtin", "--lr", "0.01", "--embed", "16", "--cell", "gru"});
+  attn::RecipeSettings expected = attn::recipe_settings(attn::sentiment_recipe("bilstm-attention", "builtin"));
+  expected.trainer.learning_rate = 0.01f;
+  expected.model.classifier.embed_dim = expected.model.classifier.attention_dim = 16;
+  expected.model.classifier.ff_dim = 32;
+  expected.model.classifier.encoder = attn::EncoderKind::bigru;
+  CHECK(changed.model == attn::sentiment_model_settings().write(expected.model));
+  CHECK(changed.trainer == attn::trainer_settings().write(expected.trainer));
 }

@@ -83,11 +83,14 @@ TEST_CASE("text_pipeline.json_round_trip_keeps_config_and_vocabulary") {
 TEST_CASE("text_pipeline.bad_config_and_json_are_rejected") {
   TextPipelineConfig config;
   config.num_words = 4;
-  CHECK_THROWS_WITH_AS(TextPipeline{config}, "TextPipelineConfig: num_words must be >= 5, got 4",
+  CHECK_THROWS_WITH_AS(TextPipeline{config},
+                       "TextPipelineConfig: num_words must be a whole number from 5 to 4194304, got 4",
                        std::invalid_argument);
   config.num_words = 10;
   config.maxlen = 0;
-  CHECK_THROWS_WITH_AS(TextPipeline{config}, "TextPipelineConfig: maxlen must be >= 1, got 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(TextPipeline{config},
+                       "TextPipelineConfig: maxlen must be a whole number from 1 to 100000, got 0",
+                       std::invalid_argument);
   CHECK_THROWS_AS(TextPipeline::from_json("{\"model\": \"sequence_classifier\"}"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(pad_mode_from_name("middle"), "padding/truncating must be 'pre' or 'post', got 'middle'",
                        std::invalid_argument);

@@ -114,10 +114,10 @@ TEST_CASE("toy_run.same_seed_same_losses_and_matches_the_fixture") {
 }
 
 TEST_CASE("toy_run.config_errors") {
-  CHECK_THROWS_WITH_AS(toy_run_config_from_json("{\"stepz\": 3}"), "unknown toy-run setting 'stepz'",
+  CHECK_THROWS_WITH_AS(toy_run_config_from_json("{\"stepz\": 3}"), "ToyRunConfig: unknown setting 'stepz'",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(toy_run_config_from_json("{\"padding\": \"middle\"}"),
-                       "padding must be 'pre' or 'post', got 'middle'", std::invalid_argument);
+                       "ToyRunConfig: padding must be one of pre, post, got 'middle'", std::invalid_argument);
   ToyRunConfig c;
   c.task = "nope";
   CHECK_THROWS_WITH_AS(run_toy_task(c), "unknown toy task 'nope'; valid: contains_token, first_of_two",
@@ -145,6 +145,6 @@ TEST_CASE("toy_run.chunked_run_gives_the_same_losses_and_result") {
   CHECK(chunked.test_accuracy == whole.test_accuracy);
   CHECK(chunked.decisive_attention == whole.decisive_attention);
   CHECK(chunked.decisive_argmax_rate == whole.decisive_argmax_rate);
-  CHECK_THROWS_WITH_AS(ToyRun(toy_run_config_from_json(R"({"learning_rate": 0})")), "learning_rate must be > 0",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ToyRun(toy_run_config_from_json(R"({"learning_rate": 0})")),
+                       "ToyRunConfig: learning_rate must be finite and > 0, got 0", std::invalid_argument);
 }

@@ -86,11 +86,15 @@ export interface ToyRunResult {
 // worker does, then transfers the copy). saveModel returns a copy because the file leaves wasm
 // to be stored or posted.
 
-/** Model settings (flat; camelCase or snake_case keys). Every key is optional. */
+/**
+ * Model settings (flat; camelCase or snake_case keys). Every key is optional. Defaults, ranges
+ * and help: `settingsSchemas().sentimentModel` (the engine's one table; tests/js/
+ * settings_schema.test.mjs holds these keys and unions to it).
+ */
 export interface SentimentModelConfig {
-  /** Vocabulary ids kept (4 reserved + the most frequent words). Default 5000. */
+  /** Vocabulary ids kept (4 reserved + the most frequent words). */
   numWords?: number;
-  /** Longest encoded review (ids, <start> included). Default 500. */
+  /** Longest encoded review (ids, <start> included). */
   maxlen?: number;
   padding?: 'pre' | 'post';
   truncating?: 'pre' | 'post';
@@ -108,14 +112,14 @@ export interface SentimentModelConfig {
   ffDim?: number;
   positional?: 'sinusoidal' | 'learned';
   dropout?: number;
-  /** Rate of dropping whole token embeddings while training (the CLI's --word-dropout). Default 0. */
+  /** Rate of dropping whole token embeddings while training (the CLI's --word-dropout). */
   wordDropout?: number;
   causal?: boolean;
-  /** Parameter initialisation seed. Default 1. */
+  /** Parameter initialisation seed. */
   seed?: number;
 }
 
-/** Trainer settings (see core/include/attn/train/classifier_trainer.hpp TrainerConfig). */
+/** Trainer settings (TrainerConfig; defaults and ranges: `settingsSchemas().trainer`). */
 export interface TrainerSettings {
   epochs?: number;
   batchSize?: number;
@@ -894,6 +898,40 @@ export interface AttnEngine {
   groupedHoldout(labels: number[], groups: string[], fraction: number, seed: number): Uint8Array;
   /** Cross-validation folds by the same rule: each example's fold in [0, k). A copy. */
   groupedFolds(labels: number[], groups: string[], k: number, seed: number): Uint32Array;
+  /** Copy: every settings struct's fields (io/settings_schema.hpp), defaults included. */
+  settingsSchemas(): { sentimentModel: SettingSpec[]; trainer: SettingSpec[]; toyRun: SettingSpec[] };
+  /** Copy: every field one recipe trains (what `attn train --model <model> [--data builtin]` trains). */
+  sentimentRecipeSettings(model: SentimentRecipe['model'], data: SentimentRecipe['data']): ResolvedSentimentSettings;
+  /** Copy: what createModel(model) and startTraining(trainer) make of these settings, every field filled in. */
+  resolveSentimentSettings(
+    model: SentimentModelConfig | undefined | null,
+    trainer: TrainerSettings | undefined | null,
+  ): ResolvedSentimentSettings;
+}
+
+/** One field of a settings struct, as the engine's schema describes it. */
+export interface SettingSpec {
+  /** camelCase, as the page passes it; `key` is the snake_case JSON key. */
+  name: string;
+  key: string;
+  type: 'whole' | 'number' | 'boolean' | 'choice';
+  default: number | boolean | string;
+  /** whole and number: the range (null: unbounded), each end open or closed. */
+  min?: number | null;
+  max?: number | null;
+  minOpen?: boolean;
+  maxOpen?: boolean;
+  choices?: string[];
+  help: string;
+  /** The CLI's flag (without --), or '' when the CLI has none. */
+  flag: string;
+  /** What a valid value is, as errors word it: "in [0, 1)", "one of adam, adamw, sgd". */
+  rule: string;
+}
+
+export interface ResolvedSentimentSettings {
+  model: Required<SentimentModelConfig>;
+  trainer: Required<TrainerSettings>;
 }
 
 export interface SentimentRecipe {

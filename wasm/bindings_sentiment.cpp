@@ -188,7 +188,7 @@ class JsSentimentSession {
   // Model -------------------------------------------------------------------------------------
   val create_model(const val& config) {
     return guarded([&] {
-      session_.create_model(SentimentModelConfig::from_json(settings_json(config, "config")));
+      session_.create_model(settings_from_js(sentiment_model_settings(), config, "config"));
       return model_summary();
     });
   }
@@ -232,7 +232,7 @@ class JsSentimentSession {
   // Training ----------------------------------------------------------------------------------
   val start_training(const val& config) {
     return guarded([&] {
-      session_.start_training(TrainerConfig::from_json(settings_json(config, "config")));
+      session_.start_training(settings_from_js(trainer_settings(), config, "config"));
       const TrainingResult& r = session_.training_result();
       val out = val::object();
       out.set("trainExamples", static_cast<double>(r.train_examples));

@@ -64,6 +64,44 @@ val js_sentiment_recipes() {
   });
 }
 
+// settingsSchemas() -> {sentimentModel, trainer, toyRun}: each settings struct's fields (name,
+// key, type, default, min, max, minOpen, maxOpen, choices, help, flag, rule), the contract the
+// page's hand-written settings are tested against (tests/js/settings_schema.test.mjs).
+val js_settings_schemas() {
+  return guarded([] {
+    val out = val::object();
+    out.set("sentimentModel", schema_to_js(sentiment_model_settings()));
+    out.set("trainer", schema_to_js(trainer_settings()));
+    out.set("toyRun", schema_to_js(toy_run_settings()));
+    return out;
+  });
+}
+
+val recipe_settings_to_js(const SentimentModelConfig& model, const TrainerConfig& trainer) {
+  val out = val::object();
+  out.set("model", settings_to_js(sentiment_model_settings(), model));
+  out.set("trainer", settings_to_js(trainer_settings(), trainer));
+  return out;
+}
+
+// sentimentRecipeSettings(model, data) -> {model, trainer}: every field one recipe trains
+// (recipe_settings, what `attn train --model <model>` trains), camelCase keys.
+val js_sentiment_recipe_settings(const std::string& model, const std::string& data) {
+  return guarded([&] {
+    const RecipeSettings s = recipe_settings(sentiment_recipe(model, data));
+    return recipe_settings_to_js(s.model, s.trainer);
+  });
+}
+
+// resolveSentimentSettings(model, trainer) -> {model, trainer}: what SentimentSession.createModel
+// and startTraining make of these settings objects, every field filled in.
+val js_resolve_sentiment_settings(const val& model, const val& trainer) {
+  return guarded([&] {
+    return recipe_settings_to_js(settings_from_js(sentiment_model_settings(), model, "model"),
+                                 settings_from_js(trainer_settings(), trainer, "trainer"));
+  });
+}
+
 // new ToyRun(configJson): the same run in chunks of steps (the engine worker trains the course's
 // demos with it and answers other requests between chunks).
 class JsToyRun {
@@ -99,6 +137,9 @@ class JsToyRun {
 EMSCRIPTEN_BINDINGS(training) {
   emscripten::function("runToyTask", &attn::wasm::js_run_toy_task);
   emscripten::function("sentimentRecipes", &attn::wasm::js_sentiment_recipes);
+  emscripten::function("settingsSchemas", &attn::wasm::js_settings_schemas);
+  emscripten::function("sentimentRecipeSettings", &attn::wasm::js_sentiment_recipe_settings);
+  emscripten::function("resolveSentimentSettings", &attn::wasm::js_resolve_sentiment_settings);
   emscripten::class_<attn::wasm::JsToyRun>("ToyRun")
       .constructor<const std::string&>()
       .function("runSteps", &attn::wasm::JsToyRun::run_steps)

@@ -65,38 +65,76 @@ void check_value_count(std::initializer_list<double> extents, const std::string&
   }
 }
 
-std::string settings_json(const val& settings, const std::string& name) {
-  if (is_absent(settings)) return "{}";
+std::string snake_case(const std::string& key) {
+  std::string snake;
+  for (char c : key) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      snake += '_';
+      snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      snake += c;
+    }
+  }
+  return snake;
+}
+
+SettingValue setting_value_from_js(const val& value, const std::string& name) {
+  const std::string type = value.typeOf().as<std::string>();
+  if (type == "number") return value.as<double>();
+  if (type == "boolean") return value.as<bool>();
+  if (type == "string") return value.as<std::string>();
+  throw std::invalid_argument(name + " must be a number, a boolean or a string");
+}
+
+val setting_value_to_js(const SettingValue& value) {
+  if (const double* d = std::get_if<double>(&value)) return val(*d);
+  if (const bool* b = std::get_if<bool>(&value)) return val(*b);
+  return val(std::get<std::string>(value));
+}
+
+val setting_spec_to_js(const SettingSpec& spec, const SettingValue& default_value) {
+  val out = val::object();
+  out.set("name", camel_case(spec.name));
+  out.set("key", spec.name);
+  out.set("type", std::string(setting_type_name(spec.type)));
+  out.set("default", setting_value_to_js(default_value));
+  if (spec.type == SettingType::whole || spec.type == SettingType::number) {
+    // Infinite ends travel as null (JSON has no Infinity).
+    out.set("min", std::isinf(spec.range.min) ? val::null() : val(spec.range.min));
+    out.set("max", std::isinf(spec.range.max) ? val::null() : val(spec.range.max));
+    out.set("minOpen", spec.range.min_open);
+    out.set("maxOpen", spec.range.max_open);
+  }
+  if (spec.type == SettingType::choice) out.set("choices", strings_to_js(spec.choices));
+  out.set("help", spec.help);
+  out.set("flag", spec.flag);
+  out.set("rule", spec.rule());
+  return out;
+}
+
+void for_each_setting(const val& settings, const std::string& name,
+                      const std::function<void(const std::string&, const SettingValue&)>& visit) {
+  if (is_absent(settings)) return;
   if (settings.typeOf().as<std::string>() != "object" || settings.isArray()) {
     throw std::invalid_argument(name + " must be an object of settings");
   }
-  FlatJson out;
   const val keys = val::global("Object").call<val>("keys", settings);
   const auto count = keys["length"].as<std::size_t>();
   for (std::size_t i = 0; i < count; ++i) {
     const std::string key = keys[i].as<std::string>();
-    std::string snake;
-    for (char c : key) {
-      if (std::isupper(static_cast<unsigned char>(c))) {
-        snake += '_';
-        snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      } else {
-        snake += c;
-      }
-    }
     const val value = settings[key];
-    const std::string type = value.typeOf().as<std::string>();
-    if (type == "undefined") continue;
-    if (type == "number") {
-      out.set(snake, value.as<double>());
-    } else if (type == "boolean") {
-      out.set(snake, value.as<bool>());
-    } else if (type == "string") {
-      out.set(snake, value.as<std::string>());
-    } else {
-      throw std::invalid_argument(name + "." + key + " must be a number, a boolean or a string");
-    }
+    if (value.isUndefined()) continue;
+    visit(snake_case(key), setting_value_from_js(value, name + "." + key));
   }
+}
+
+std::string settings_json(const val& settings, const std::string& name) {
+  FlatJson out;
+  for_each_setting(settings, name, [&](const std::string& key, const SettingValue& v) {
+    if (const double* d = std::get_if<double>(&v)) out.set(key, *d);
+    if (const bool* b = std::get_if<bool>(&v)) out.set(key, *b);
+    if (const std::string* t = std::get_if<std::string>(&v)) out.set(key, *t);
+  });
   return out.dump();
 }
 

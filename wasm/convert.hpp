@@ -8,11 +8,13 @@
 
 #include <array>
 #include <exception>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "attn/io/settings_schema.hpp"
 #include "attn/tensor.hpp"
 
 namespace attn::wasm {
@@ -44,10 +46,56 @@ inline bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
 // boolean" for anything but true / false.
 bool read_flag(const val& v, const std::string& name);
 
+// (For the seq2seq bindings until their settings have a schema; the others use settings_from_js.)
 // A plain JS settings object ({embedDim: 32, encoder: 'bilstm', ...}) as the flat JSON the
 // engine's from_json functions read: camelCase keys become snake_case (snake_case passes as is);
 // values must be numbers, booleans or strings. undefined/null -> "{}". `name` is for errors.
 std::string settings_json(const val& settings, const std::string& name);
+
+// camelCase -> snake_case ("learningRate" -> "learning_rate"); snake_case passes as is.
+std::string snake_case(const std::string& key);
+// A JS number, boolean or string as a SettingValue; anything else throws std::invalid_argument
+// "<name> must be a number, a boolean or a string".
+SettingValue setting_value_from_js(const val& value, const std::string& name);
+val setting_value_to_js(const SettingValue& value);
+// A schema's field as the page sees it: {name (camelCase), key (snake_case), type, default, min,
+// max, minOpen, maxOpen, choices, help, flag}.
+val setting_spec_to_js(const SettingSpec& spec, const SettingValue& default_value);
+
+// A plain JS settings object ({embedDim: 32, encoder: 'bilstm', ...}) read straight into `Config`
+// through its schema (io/settings_schema.hpp): camelCase or snake_case keys, undefined values
+// skipped, each value checked with the schema's one wording, then the schema's finish step. The
+// one conversion of settings at the boundary (no JSON text in between). undefined/null -> the
+// defaults.
+// Calls visit(snake_case key, value) for each defined key of a plain JS settings object;
+// undefined/null settings visit nothing. `name` is for errors.
+void for_each_setting(const val& settings, const std::string& name,
+                      const std::function<void(const std::string&, const SettingValue&)>& visit);
+
+template <class Config>
+Config settings_from_js(const SettingsSchema<Config>& schema, const val& settings, const std::string& name) {
+  Config config;
+  for_each_setting(settings, name,
+                   [&](const std::string& key, const SettingValue& value) { schema.set(config, key, value); });
+  schema.finish(config);
+  return config;
+}
+
+// Every field of `config` as {camelCaseName: value} (a copy).
+template <class Config>
+val settings_to_js(const SettingsSchema<Config>& schema, const Config& config) {
+  val out = val::object();
+  for (const auto& f : schema.fields()) out.set(camel_case(f.spec.name), setting_value_to_js(f.get(config)));
+  return out;
+}
+
+// The fields of `schema` with their defaults (setting_spec_to_js), in the schema's order.
+template <class Config>
+val schema_to_js(const SettingsSchema<Config>& schema) {
+  val out = val::array();
+  for (const auto& f : schema.fields()) out.call<void>("push", setting_spec_to_js(f.spec, schema.default_of(f)));
+  return out;
+}
 
 // Copies a Uint8Array / ArrayBuffer / typed-array view into wasm memory in one block copy
 // (TypedArray.set, not element by element: an aclImdb archive is 84 MB).

@@ -28,12 +28,18 @@ function toyRun(settings) {
 
 test('hostile: training hyperparameters out of range give specific errors', () => {
   assert.throws(() => toyRun({ max_len: 0 }), /max_len/);
-  assert.throws(() => toyRun({ vocab_size: 3 }), /vocab_size 3 is too small/);
-  assert.throws(() => toyRun({ learning_rate: 0 }), /learning_rate must be > 0/);
-  assert.throws(() => toyRun({ learning_rate: -0.5 }), /learning_rate must be > 0/);
-  assert.throws(() => toyRun({ batch_size: 0 }), /batch_size must be >= 1/);
+  assert.throws(
+    () => toyRun({ vocab_size: 3 }),
+    /ToyRunConfig: vocab_size must be a whole number from 4 to 1048576, got 3/,
+  );
+  assert.throws(() => toyRun({ learning_rate: 0 }), /learning_rate must be finite and > 0, got 0/);
+  assert.throws(() => toyRun({ learning_rate: -0.5 }), /learning_rate must be finite and > 0, got -0.5/);
+  assert.throws(() => toyRun({ batch_size: 0 }), /batch_size must be a whole number from 1 to 65536, got 0/);
   assert.throws(() => toyRun({ encoder: 'transformer', heads: 3 }), /heads \(3\) must divide embed_dim \(8\)/);
-  assert.throws(() => toyRun({ encoder: 'transformer', heads: 0 }), /heads \(0\) must divide embed_dim/);
+  assert.throws(
+    () => toyRun({ encoder: 'transformer', heads: 0 }),
+    /ToyRunConfig: heads must be a whole number from 1 to 64, got 0/,
+  );
   assert.throws(() => toyRun({ batch_size: -1 }), /batch_size/);
   assert.throws(() => toyRun({ steps: 1.5 }), /steps/);
   assert.throws(() => toyRun({ dropout: 1 }), /dropout must be in \[0, 1\)/);
@@ -51,7 +57,12 @@ test('hostile: garbage configuration text', () => {
   assert.throws(() => engine.runToyTask('\u0000\u0001\u00ff\ud800garbage', null), /invalid JSON at offset 0/);
   assert.throws(() => engine.runToyTask('{"steps": {"nested": 1}}', null), /invalid JSON/);
   assert.throws(() => engine.runToyTask('{"task": "\ud800"}', null), /./);
-  assert.throws(() => engine.runToyTask(`{"task": "${'x'.repeat(1 << 20)}"}`, null), /unknown toy task/);
+  // A megabyte of garbage is named, not echoed: the message shows its start and its size.
+  assert.throws(
+    () => engine.runToyTask(`{"task": "${'x'.repeat(1 << 20)}"}`, null),
+    (e) =>
+      /ToyRunConfig: task must be one of contains_token, first_of_two, got 'x{80}…' \(1048576 bytes\)$/.test(e.message),
+  );
   assert.throws(() => engine.runToyTask('{"steps": 1e400}', null), /invalid JSON at offset 10: bad number/);
   assert.throws(() => engine.runToyTask(42, null), /./);
   assert.equal(toyRun({}).losses.length, 2);

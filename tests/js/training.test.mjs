@@ -34,13 +34,16 @@ test('training: wasm losses match the native build step by step (|Δ| <= 1e-4·|
 });
 
 test('training: bad settings throw JS Errors with the engine message', () => {
-  assert.throws(() => engine.runToyTask('{"stepz": 1}', null), /unknown toy-run setting 'stepz'/);
+  assert.throws(() => engine.runToyTask('{"stepz": 1}', null), /ToyRunConfig: unknown setting 'stepz'/);
   assert.throws(
     () => engine.runToyTask('{"heads": 3, "encoder": "transformer"}', null),
     /heads \(3\) must divide embed_dim/,
   );
   assert.throws(() => engine.runToyTask('not json', null), /invalid JSON at offset 0/);
-  assert.throws(() => engine.runToyTask('{"learning_rate": 0}', null), /learning_rate must be > 0/);
+  assert.throws(
+    () => engine.runToyTask('{"learning_rate": 0}', null),
+    /ToyRunConfig: learning_rate must be finite and > 0, got 0/,
+  );
 });
 
 test('training: ToyRun in uneven chunks gives runToyTask’s losses and result exactly', () => {
@@ -69,8 +72,11 @@ test('training: ToyRun in uneven chunks gives runToyTask’s losses and result e
   } finally {
     run.delete();
   }
-  assert.throws(() => new engine.ToyRun('{"stepz": 1}'), /unknown toy-run setting 'stepz'/);
-  assert.throws(() => new engine.ToyRun('{"learning_rate": 0}'), /learning_rate must be > 0/);
+  assert.throws(() => new engine.ToyRun('{"stepz": 1}'), /ToyRunConfig: unknown setting 'stepz'/);
+  assert.throws(
+    () => new engine.ToyRun('{"learning_rate": 0}'),
+    /ToyRunConfig: learning_rate must be finite and > 0, got 0/,
+  );
   const bad = new engine.ToyRun(configJson);
   assert.throws(() => bad.runSteps(-1), /steps must be a whole number/);
   bad.delete();

@@ -98,3 +98,40 @@ test('web imports: a cycle is found, whatever its length; an acyclic graph has n
     ['views/heatmap.ts', 'engine/protocol.ts', 'views/dom.ts'],
   );
 });
+
+// The rooms of web/src point down (docs/architecture.md): the engine room (worker, bridge,
+// protocol, hosts) imports no view, course, app or storage module; views import no course
+// module (the course embeds views' panels, never the reverse).
+const ROOM_RULES = [
+  ['engine', ['views', 'course', 'app', 'storage', 'export']],
+  ['views', ['course']],
+];
+
+/** `from -> to` for each import of `graph` that breaks a room rule (paths relative to web/src). */
+export function roomBreaches(graph, rules = ROOM_RULES) {
+  const roomOf = (file) => path.relative(src, file).split(path.sep)[0];
+  const out = [];
+  for (const [file, imports] of graph) {
+    const banned = rules.find(([room]) => room === roomOf(file))?.[1] ?? [];
+    for (const target of imports) {
+      if (banned.includes(roomOf(target))) out.push(`${path.relative(src, file)} -> ${path.relative(src, target)}`);
+    }
+  }
+  return out;
+}
+
+test('web imports: the engine room imports no view, course or app module; views import no course module', () => {
+  const graph = new Map();
+  for (const file of files(src)) graph.set(file, importsOf(file, readFileSync(file, 'utf8')));
+  assert.deepEqual(roomBreaches(graph), []);
+  // The check can fail: a bridge that imported a view, or a view that imported a lesson.
+  const made = new Map([
+    [path.join(src, 'engine/bridge.ts'), [path.join(src, 'views/format.ts'), path.join(src, 'engine/errors.ts')]],
+    [path.join(src, 'views/studio/studio.ts'), [path.join(src, 'course/lessons/example.ts')]],
+    [path.join(src, 'course/training_view.ts'), [path.join(src, 'views/heatmap.ts')]],
+  ]);
+  assert.deepEqual(roomBreaches(made), [
+    'engine/bridge.ts -> views/format.ts',
+    'views/studio/studio.ts -> course/lessons/example.ts',
+  ]);
+});

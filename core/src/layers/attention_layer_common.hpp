@@ -87,4 +87,27 @@ inline void weighted_sum_backward(const float* w, const float* x, const float* d
   }
 }
 
+// The four [D, D] projections of a multi-head attention layer (self or cross): checks that
+// `heads` divides d_model (an error naming `layer`), then draws w_q, w_k, w_v, w_o from `rng` in
+// that order (Glorot) and zeroes the biases and every gradient. Returns `heads`, for the layer's
+// member initialiser.
+template <class Layer>
+std::size_t init_projections(Layer& layer, std::size_t d_model, std::size_t heads, Rng& rng, const char* name) {
+  check(heads > 0 && d_model > 0 && d_model % heads == 0, name, [&] {
+    return "d_model (" + std::to_string(d_model) + ") must be divisible by the number of heads (" +
+           std::to_string(heads) + ")";
+  });
+  const std::size_t d = d_model;
+  layer.w_q = glorot(rng, d, d);
+  layer.w_k = glorot(rng, d, d);
+  layer.w_v = glorot(rng, d, d);
+  layer.w_o = glorot(rng, d, d);
+  for (Tensor1* bias :
+       {&layer.b_q, &layer.b_k, &layer.b_v, &layer.b_o, &layer.db_q, &layer.db_k, &layer.db_v, &layer.db_o}) {
+    *bias = xt::zeros<float>({d});
+  }
+  for (Tensor2* grad : {&layer.dw_q, &layer.dw_k, &layer.dw_v, &layer.dw_o}) *grad = xt::zeros<float>({d, d});
+  return heads;
+}
+
 }  // namespace attn::layers_detail

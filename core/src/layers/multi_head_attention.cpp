@@ -12,24 +12,11 @@ namespace {
 using layers_detail::check;
 using layers_detail::ensure_shape;
 
-std::size_t checked_heads(std::size_t d_model, std::size_t heads) {
-  check(heads > 0 && d_model > 0 && d_model % heads == 0, "MultiHeadSelfAttention", [&] {
-    return "d_model (" + std::to_string(d_model) + ") must be divisible by the number of heads (" +
-           std::to_string(heads) + ")";
-  });
-  return heads;
-}
 }  // namespace
 
 MultiHeadSelfAttention::MultiHeadSelfAttention(std::size_t d_model, std::size_t heads, Rng& rng)
-    : head_enabled(checked_heads(d_model, heads), true), d_model_(d_model), heads_(heads) {
-  const std::size_t d = d_model;
-  w_q = layers_detail::glorot(rng, d, d);
-  w_k = layers_detail::glorot(rng, d, d);
-  w_v = layers_detail::glorot(rng, d, d);
-  w_o = layers_detail::glorot(rng, d, d);
-  for (Tensor1* bias : {&b_q, &b_k, &b_v, &b_o, &db_q, &db_k, &db_v, &db_o}) *bias = xt::zeros<float>({d});
-  for (Tensor2* grad : {&dw_q, &dw_k, &dw_v, &dw_o}) *grad = xt::zeros<float>({d, d});
+    : d_model_(d_model), heads_(heads) {
+  head_enabled.assign(layers_detail::init_projections(*this, d_model, heads, rng, "MultiHeadSelfAttention"), true);
 }
 
 void MultiHeadSelfAttention::parameters(ParameterList& out, const std::string& prefix) {

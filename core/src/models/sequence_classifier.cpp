@@ -190,24 +190,73 @@ void ClassifierConfig::validate() const {
   }
 }
 
+const SettingsSchema<ClassifierConfig>& classifier_settings() {
+  using C = ClassifierConfig;
+  static const SettingsSchema<C> schema(
+      "ClassifierConfig",
+      {
+          whole_setting<C>(
+              "vocab_size", [](C & c) -> auto& { return c.vocab_size; }, whole_range(4, 1 << 22),
+              "vocabulary ids the embedding holds (the pipeline's num_words)"),
+          whole_setting<C>(
+              "embed_dim", [](C & c) -> auto& { return c.embed_dim; }, whole_range(1, 4096),
+              "embedding size / Transformer d_model", "embed"),
+          enum_setting<C>(
+              "encoder", [](C & c) -> auto& { return c.encoder; },
+              std::vector<std::pair<std::string, EncoderKind>>{{"bilstm", EncoderKind::bilstm},
+                                                               {"bigru", EncoderKind::bigru},
+                                                               {"transformer", EncoderKind::transformer}},
+              "the sequence encoder"),
+          whole_setting<C>(
+              "units", [](C & c) -> auto& { return c.units; }, whole_range(1, 4096), "recurrent units per direction",
+              "units"),
+          enum_setting<C>(
+              "pooling", [](C & c) -> auto& { return c.pooling; },
+              std::vector<std::pair<std::string, PoolingKind>>{
+                  {"attention", PoolingKind::attention}, {"mean", PoolingKind::mean}, {"last", PoolingKind::last}},
+              "how the encoder's states become one vector", "pooling"),
+          enum_setting<C>(
+              "score", [](C & c) -> auto& { return c.score; },
+              std::vector<std::pair<std::string, ScoreKind>>{{"additive", ScoreKind::additive},
+                                                             {"concat", ScoreKind::concat},
+                                                             {"general", ScoreKind::general},
+                                                             {"dot", ScoreKind::dot},
+                                                             {"scaled_dot", ScoreKind::scaled_dot}},
+              "attention score", "score"),
+          whole_setting<C>(
+              "attention_dim", [](C & c) -> auto& { return c.attention_dim; }, whole_range(1, 4096),
+              "additive/concat scoring size"),
+          whole_setting<C>(
+              "layers", [](C & c) -> auto& { return c.layers; }, whole_range(1, 64), "Transformer blocks", "layers"),
+          whole_setting<C>(
+              "heads", [](C & c) -> auto& { return c.heads; }, whole_range(1, 64), "attention heads", "heads"),
+          whole_setting<C>(
+              "ff_dim", [](C & c) -> auto& { return c.ff_dim; }, whole_range(1, 16384), "Transformer feed-forward size",
+              "ff"),
+          whole_setting<C>(
+              "max_len", [](C & c) -> auto& { return c.max_len; }, whole_range(1, 65536),
+              "longest sequence the positional encoding supports"),
+          enum_setting<C>(
+              "positional", [](C & c) -> auto& { return c.positional; },
+              std::vector<std::pair<std::string, PositionalKind>>{{"sinusoidal", PositionalKind::sinusoidal},
+                                                                  {"learned", PositionalKind::learned}},
+              "Transformer positional encoding"),
+          number_setting<C>(
+              "dropout", [](C & c) -> auto& { return c.dropout; }, rate_range(),
+              "dropout rate on the embeddings, the pooled vector and inside Transformer blocks", "dropout"),
+          number_setting<C>(
+              "word_dropout", [](C & c) -> auto& { return c.word_dropout; }, rate_range(),
+              "rate of dropping whole token embeddings while training", "word-dropout"),
+          flag_setting<C>(
+              "causal", [](C & c) -> auto& { return c.causal; }, "Transformer: causal self-attention mask"),
+      },
+      [](C& c) { c.validate(); });
+  return schema;
+}
+
 std::string ClassifierConfig::to_json() const {
   FlatJson j;
-  j.set("model", "sequence_classifier")
-      .set("vocab_size", static_cast<double>(vocab_size))
-      .set("embed_dim", static_cast<double>(embed_dim))
-      .set("encoder", encoder_kind_name(encoder))
-      .set("units", static_cast<double>(units))
-      .set("pooling", pooling_kind_name(pooling))
-      .set("score", score_kind_name(score))
-      .set("attention_dim", static_cast<double>(attention_dim))
-      .set("layers", static_cast<double>(layers))
-      .set("heads", static_cast<double>(heads))
-      .set("ff_dim", static_cast<double>(ff_dim))
-      .set("max_len", static_cast<double>(max_len))
-      .set("positional", positional == PositionalKind::learned ? "learned" : "sinusoidal")
-      .set("dropout", static_cast<double>(dropout))
-      .set("word_dropout", static_cast<double>(word_dropout))
-      .set("causal", causal);
+  classifier_settings().write(*this, j).set("model", "sequence_classifier");
   return j.dump();
 }
 
@@ -216,29 +265,8 @@ ClassifierConfig ClassifierConfig::from_json(const std::string& json) {
   if (j.get_string("model") != "sequence_classifier") {
     throw std::invalid_argument("this file holds a '" + j.get_string("model") + "' model, not a sequence classifier");
   }
-  ClassifierConfig c;
-  c.vocab_size = j.get_size("vocab_size");
-  c.embed_dim = j.get_size("embed_dim");
-  c.encoder = encoder_kind_from_name(j.get_string("encoder"));
-  c.units = j.get_size("units");
-  c.pooling = pooling_kind_from_name(j.get_string("pooling"));
-  c.score = score_kind_from_name(j.get_string("score"));
-  c.attention_dim = j.get_size("attention_dim");
-  c.layers = j.get_size("layers");
-  c.heads = j.get_size("heads");
-  c.ff_dim = j.get_size("ff_dim");
-  c.max_len = j.get_size("max_len");
-  const std::string positional = j.get_string("positional");
-  if (positional != "learned" && positional != "sinusoidal") {
-    throw std::invalid_argument("unknown positional encoding '" + positional + "'; valid: sinusoidal, learned");
-  }
-  c.positional = positional == "learned" ? PositionalKind::learned : PositionalKind::sinusoidal;
-  c.dropout = static_cast<float>(j.get_number("dropout"));
   // Files written before word dropout existed have no key; they trained without it.
-  if (j.has("word_dropout")) c.word_dropout = static_cast<float>(j.get_number("word_dropout"));
-  c.causal = j.get_bool("causal");
-  c.validate();
-  return c;
+  return classifier_settings().read(j, {}, {true, {"word_dropout"}, {"model"}});
 }
 
 namespace {

@@ -6,14 +6,38 @@
 
 namespace attn {
 
-void TextPipelineConfig::validate() const {
-  auto fail = [](const std::string& field, const std::string& rule, std::size_t value) {
-    throw std::invalid_argument("TextPipelineConfig: " + field + " must be " + rule + ", got " + std::to_string(value));
-  };
-  // Four ids are reserved, so fewer than 5 leaves no room for a single word.
-  if (num_words < 5) fail("num_words", ">= 5", num_words);
-  if (maxlen < 1) fail("maxlen", ">= 1", maxlen);
+const SettingsSchema<TextPipelineConfig>& text_pipeline_settings() {
+  using C = TextPipelineConfig;
+  const std::vector<std::pair<std::string, PadMode>> sides = {{"pre", PadMode::pre}, {"post", PadMode::post}};
+  static const SettingsSchema<C> schema(
+      "TextPipelineConfig",
+      {
+          // Four ids are reserved, so fewer than 5 leaves no room for a single word.
+          whole_setting<C>(
+              "num_words", [](C & c) -> auto& { return c.num_words; }, whole_range(5, 1 << 22),
+              "vocabulary size, Keras' num_words", "vocab"),
+          whole_setting<C>(
+              "maxlen", [](C & c) -> auto& { return c.maxlen; }, whole_range(1, 100000),
+              "pad/truncate reviews to this many tokens", "maxlen"),
+          enum_setting<C>(
+              "padding", [](C & c) -> auto& { return c.padding; }, sides,
+              "where batches put the padding (pre: right-aligned reviews)"),
+          enum_setting<C>(
+              "truncating", [](C & c) -> auto& { return c.truncating; }, sides,
+              "pre keeps the last maxlen ids (Keras' default)"),
+          flag_setting<C>(
+              "lowercase", [](C & c) -> auto& { return c.tokenizer.lowercase; }, "lowercase the text"),
+          flag_setting<C>(
+              "strip_html", [](C & c) -> auto& { return c.tokenizer.strip_html; }, "drop HTML tags"),
+          flag_setting<C>(
+              "keep_punctuation", [](C & c) -> auto& { return c.tokenizer.keep_punctuation; },
+              "keep punctuation marks as tokens"),
+      },
+      [](C& c) { c.validate(); });
+  return schema;
 }
+
+void TextPipelineConfig::validate() const { text_pipeline_settings().check(*this); }
 
 const char* pad_mode_name(PadMode mode) { return mode == PadMode::pre ? "pre" : "post"; }
 
@@ -72,16 +96,8 @@ std::vector<std::string> TextPipeline::tokens_for(const std::vector<std::int32_t
 
 std::string TextPipeline::to_json() const {
   FlatJson j;
-  j.set("pipeline", "text_pipeline")
-      .set("num_words", static_cast<double>(config_.num_words))
-      .set("maxlen", static_cast<double>(config_.maxlen))
-      .set("padding", pad_mode_name(config_.padding))
-      .set("truncating", pad_mode_name(config_.truncating))
-      .set("lowercase", config_.tokenizer.lowercase)
-      .set("strip_html", config_.tokenizer.strip_html)
-      .set("keep_punctuation", config_.tokenizer.keep_punctuation)
-      .set("fitted", fitted_)
-      .set("vocabulary", vocabulary_.to_string());
+  text_pipeline_settings().write(config_, j);
+  j.set("pipeline", "text_pipeline").set("fitted", fitted_).set("vocabulary", vocabulary_.to_string());
   return j.dump();
 }
 
@@ -91,14 +107,7 @@ TextPipeline TextPipeline::from_json(const std::string& json) {
     throw std::invalid_argument(
         "TextPipeline::from_json: not a text pipeline (missing \"pipeline\": \"text_pipeline\")");
   }
-  TextPipelineConfig c;
-  c.num_words = j.get_size("num_words");
-  c.maxlen = j.get_size("maxlen");
-  c.padding = pad_mode_from_name(j.get_string("padding"));
-  c.truncating = pad_mode_from_name(j.get_string("truncating"));
-  c.tokenizer.lowercase = j.get_bool("lowercase");
-  c.tokenizer.strip_html = j.get_bool("strip_html");
-  c.tokenizer.keep_punctuation = j.get_bool("keep_punctuation");
+  const TextPipelineConfig c = text_pipeline_settings().read(j, {}, {true, {}, {"pipeline", "fitted", "vocabulary"}});
   TextPipeline pipeline(c);
   pipeline.vocabulary_ = Vocabulary::from_string(j.get_string("vocabulary"), "<pipeline vocabulary>");
   if (pipeline.vocabulary_.num_words() != c.num_words) {

@@ -9,51 +9,30 @@
 
 namespace attn {
 
-SentimentModelConfig SentimentModelConfig::from_json(const std::string& json) {
-  const FlatJson j = FlatJson::parse(json);
-  static const std::set<std::string> known = {
-      "num_words", "maxlen",    "padding",    "truncating", "lowercase",    "strip_html",    "keep_punctuation",
-      "encoder",   "embed_dim", "units",      "pooling",    "score",        "attention_dim", "layers",
-      "heads",     "ff_dim",    "positional", "dropout",    "word_dropout", "causal",        "seed"};
-  for (const std::string& key : j.keys()) {
-    if (!known.count(key)) throw std::invalid_argument("SentimentModelConfig: unknown setting '" + key + "'");
-  }
-  SentimentModelConfig c;
-  TextPipelineConfig& p = c.pipeline;
-  if (j.has("num_words")) p.num_words = j.get_size("num_words");
-  if (j.has("maxlen")) p.maxlen = j.get_size("maxlen");
-  if (j.has("padding")) p.padding = pad_mode_from_name(j.get_string("padding"));
-  if (j.has("truncating")) p.truncating = pad_mode_from_name(j.get_string("truncating"));
-  if (j.has("lowercase")) p.tokenizer.lowercase = j.get_bool("lowercase");
-  if (j.has("strip_html")) p.tokenizer.strip_html = j.get_bool("strip_html");
-  if (j.has("keep_punctuation")) p.tokenizer.keep_punctuation = j.get_bool("keep_punctuation");
-  p.validate();
-  ClassifierConfig& m = c.classifier;
-  m.vocab_size = p.num_words;
-  m.max_len = std::max(m.max_len, p.maxlen);
-  if (j.has("encoder")) m.encoder = encoder_kind_from_name(j.get_string("encoder"));
-  if (j.has("embed_dim")) m.embed_dim = j.get_size("embed_dim");
-  if (j.has("units")) m.units = j.get_size("units");
-  if (j.has("pooling")) m.pooling = pooling_kind_from_name(j.get_string("pooling"));
-  if (j.has("score")) m.score = score_kind_from_name(j.get_string("score"));
-  if (j.has("attention_dim")) m.attention_dim = j.get_size("attention_dim");
-  if (j.has("layers")) m.layers = j.get_size("layers");
-  if (j.has("heads")) m.heads = j.get_size("heads");
-  if (j.has("ff_dim")) m.ff_dim = j.get_size("ff_dim");
-  if (j.has("positional")) {
-    const std::string positional = j.get_string("positional");
-    if (positional != "learned" && positional != "sinusoidal") {
-      throw std::invalid_argument("SentimentModelConfig: positional must be sinusoidal or learned, got '" + positional +
-                                  "'");
+const SettingsSchema<SentimentModelConfig>& sentiment_model_settings() {
+  using C = SentimentModelConfig;
+  static const SettingsSchema<C> schema = [] {
+    std::vector<SettingField<C>> fields =
+        nested_settings<C>(text_pipeline_settings(), [](C& c) -> TextPipelineConfig& { return c.pipeline; });
+    for (SettingField<C>& f :
+         nested_settings<C>(classifier_settings(), [](C& c) -> ClassifierConfig& { return c.classifier; })) {
+      if (f.spec.name != "vocab_size" && f.spec.name != "max_len") fields.push_back(std::move(f));
     }
-    m.positional = positional == "learned" ? PositionalKind::learned : PositionalKind::sinusoidal;
-  }
-  if (j.has("dropout")) m.dropout = static_cast<float>(j.get_number("dropout"));
-  if (j.has("word_dropout")) m.word_dropout = static_cast<float>(j.get_number("word_dropout"));
-  if (j.has("causal")) m.causal = j.get_bool("causal");
-  m.validate();
-  if (j.has("seed")) c.seed = j.get_size("seed", std::numeric_limits<std::uint32_t>::max());
-  return c;
+    fields.push_back(whole_setting<C>(
+        "seed", [](C & c) -> auto& { return c.seed; }, seed_range(),
+        "fixes initialisation, shuffling, dropout and the validation split", "seed"));
+    return SettingsSchema<C>("SentimentModelConfig", std::move(fields), [](C& c) {
+      c.pipeline.validate();
+      c.classifier.vocab_size = c.pipeline.num_words;
+      c.classifier.max_len = c.pipeline.maxlen;  // the positional encoding reaches the longest review
+      c.classifier.validate();
+    });
+  }();
+  return schema;
+}
+
+SentimentModelConfig SentimentModelConfig::from_json(const std::string& json) {
+  return sentiment_model_settings().read(json);
 }
 
 std::vector<LabelledText> synthetic_labelled_texts(std::size_t count, std::uint64_t seed,

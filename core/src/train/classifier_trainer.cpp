@@ -23,10 +23,6 @@ namespace {
 
 using Clock = RunClock;
 
-void fail_config(const std::string& field, const std::string& rule, const std::string& value) {
-  throw std::invalid_argument("TrainerConfig: " + field + " must be " + rule + ", got " + value);
-}
-
 // Gathers data[indices[0..count)] into `out` (text/sequences.hpp's gather_padded): T = min(longest,
 // maxlen), or `width` when not 0; longer sequences keep their last ids, as encode's default
 // truncation does. Reuses `out`'s buffers when the shape repeats.
@@ -97,70 +93,56 @@ std::pair<EncodedDataset, EncodedDataset> stratified_split(const EncodedDataset&
   return out;
 }
 
-void TrainerConfig::validate() const {
-  if (epochs < 1) fail_config("epochs", ">= 1", std::to_string(epochs));
-  if (batch_size < 1) fail_config("batch_size", ">= 1", std::to_string(batch_size));
-  if (!(std::isfinite(learning_rate) && learning_rate > 0.f)) {
-    fail_config("learning_rate", "finite and > 0", number_text(learning_rate));
-  }
-  if (optimizer != "adam" && optimizer != "adamw" && optimizer != "sgd") {
-    fail_config("optimizer", "one of adam, adamw, sgd", "'" + optimizer + "'");
-  }
-  if (!(std::isfinite(weight_decay) && weight_decay >= 0.f)) {
-    fail_config("weight_decay", "finite and >= 0", number_text(weight_decay));
-  }
-  if (!std::isfinite(clip_norm)) fail_config("clip_norm", "finite (<= 0 disables clipping)", number_text(clip_norm));
-  if (schedule != "constant" && schedule != "linear" && schedule != "cosine" && schedule != "inverse_sqrt") {
-    fail_config("schedule", "one of constant, linear, cosine, inverse_sqrt", "'" + schedule + "'");
-  }
-  if (!(validation_split >= 0.f && validation_split < 1.f)) {
-    fail_config("validation_split", "in [0, 1)", number_text(validation_split));
-  }
+const SettingsSchema<TrainerConfig>& trainer_settings() {
+  using C = TrainerConfig;
+  static const SettingsSchema<C> schema(
+      "TrainerConfig",
+      {
+          whole_setting<C>(
+              "epochs", [](C & c) -> auto& { return c.epochs; }, whole_range(1, 1000), "passes over the training data",
+              "epochs"),
+          whole_setting<C>(
+              "batch_size", [](C & c) -> auto& { return c.batch_size; }, whole_range(1, 65536), "minibatch size",
+              "batch"),
+          number_setting<C>(
+              "learning_rate", [](C & c) -> auto& { return c.learning_rate; }, above(0), "learning rate", "lr"),
+          choice_setting<C>(
+              "optimizer", [](C & c) -> auto& { return c.optimizer; }, {"adam", "adamw", "sgd"},
+              "optimiser (sgd: plain, no momentum)", "optimizer"),
+          number_setting<C>(
+              "weight_decay", [](C & c) -> auto& { return c.weight_decay; }, at_least(0),
+              "adam/sgd L2 penalty; adamw decoupled decay of weight matrices", "weight-decay"),
+          number_setting<C>(
+              "clip_norm", [](C & c) -> auto& { return c.clip_norm; }, {-std::numeric_limits<double>::infinity()},
+              "global gradient-norm clipping (<= 0 disables it)"),
+          choice_setting<C>(
+              "schedule", [](C & c) -> auto& { return c.schedule; }, {"constant", "linear", "cosine", "inverse_sqrt"},
+              "learning-rate schedule", "schedule"),
+          whole_setting<C>(
+              "warmup_steps", [](C & c) -> auto& { return c.warmup_steps; }, whole_range(0, 1 << 30),
+              "steps of linear learning-rate warm-up", "warmup"),
+          number_setting<C>(
+              "validation_split", [](C & c) -> auto& { return c.validation_split; }, rate_range(),
+              "share of the training data held out for early stopping", "validation-split"),
+          whole_setting<C>(
+              "early_stopping_patience", [](C & c) -> auto& { return c.early_stopping_patience; }, whole_range(0, 1000),
+              "epochs without validation improvement before stopping; 0 = off", "patience"),
+          flag_setting<C>(
+              "bucket_by_length", [](C & c) -> auto& { return c.bucket_by_length; },
+              "batches of similar lengths (less padding)"),
+          whole_setting<C>(
+              "seed", [](C & c) -> auto& { return c.seed; }, seed_range(),
+              "shuffling, dropout and the validation split"),
+      },
+      [](C& c) { c.validate(); });
+  return schema;
 }
 
-std::string TrainerConfig::to_json() const {
-  FlatJson j;
-  j.set("epochs", static_cast<double>(epochs))
-      .set("batch_size", static_cast<double>(batch_size))
-      .set("learning_rate", static_cast<double>(learning_rate))
-      .set("optimizer", optimizer)
-      .set("weight_decay", static_cast<double>(weight_decay))
-      .set("clip_norm", static_cast<double>(clip_norm))
-      .set("schedule", schedule)
-      .set("warmup_steps", static_cast<double>(warmup_steps))
-      .set("validation_split", static_cast<double>(validation_split))
-      .set("early_stopping_patience", static_cast<double>(early_stopping_patience))
-      .set("bucket_by_length", bucket_by_length)
-      .set("seed", static_cast<double>(seed));
-  return j.dump();
-}
+void TrainerConfig::validate() const { trainer_settings().check(*this); }
 
-TrainerConfig TrainerConfig::from_json(const std::string& json) {
-  const FlatJson j = FlatJson::parse(json);
-  static const std::set<std::string> known = {
-      "epochs",           "batch_size", "learning_rate", "optimizer",        "weight_decay",
-      "clip_norm",        "schedule",   "warmup_steps",  "validation_split", "early_stopping_patience",
-      "bucket_by_length", "seed"};
-  for (const std::string& key : j.keys()) {
-    if (!known.count(key)) throw std::invalid_argument("TrainerConfig: unknown setting '" + key + "'");
-  }
-  TrainerConfig c;
-  if (j.has("epochs")) c.epochs = j.get_size("epochs");
-  if (j.has("batch_size")) c.batch_size = j.get_size("batch_size");
-  if (j.has("learning_rate")) c.learning_rate = static_cast<float>(j.get_number("learning_rate"));
-  if (j.has("optimizer")) c.optimizer = j.get_string("optimizer");
-  if (j.has("weight_decay")) c.weight_decay = static_cast<float>(j.get_number("weight_decay"));
-  if (j.has("clip_norm")) c.clip_norm = static_cast<float>(j.get_number("clip_norm"));
-  if (j.has("schedule")) c.schedule = j.get_string("schedule");
-  if (j.has("warmup_steps")) c.warmup_steps = j.get_size("warmup_steps");
-  if (j.has("validation_split")) c.validation_split = static_cast<float>(j.get_number("validation_split"));
-  if (j.has("early_stopping_patience")) c.early_stopping_patience = j.get_size("early_stopping_patience");
-  if (j.has("bucket_by_length")) c.bucket_by_length = j.get_bool("bucket_by_length");
-  // Seeds travel as JSON numbers (doubles): 2^53 keeps them exact.
-  if (j.has("seed")) c.seed = j.get_size("seed", std::numeric_limits<std::uint32_t>::max());
-  c.validate();
-  return c;
-}
+std::string TrainerConfig::to_json() const { return trainer_settings().write(*this); }
+
+TrainerConfig TrainerConfig::from_json(const std::string& json) { return trainer_settings().read(json); }
 
 ClassificationMetrics metrics_from_counts(std::size_t tp, std::size_t fp, std::size_t tn, std::size_t fn, double loss) {
   ClassificationMetrics m;

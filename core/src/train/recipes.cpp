@@ -38,4 +38,28 @@ const SentimentRecipe& sentiment_recipe(const std::string& model, const std::str
   throw std::invalid_argument("no sentiment recipe for model '" + model + "' (known: " + known + ")");
 }
 
+RecipeSettings recipe_settings(const SentimentRecipe& recipe) {
+  RecipeSettings s;
+  SentimentModelConfig& m = s.model;
+  m.pipeline.num_words = recipe.num_words;
+  m.pipeline.maxlen = recipe.maxlen;
+  ClassifierConfig& c = m.classifier;
+  if (recipe.model == "transformer") c.encoder = EncoderKind::transformer;
+  c.attention_dim = c.embed_dim;
+  c.ff_dim = 2 * c.embed_dim;
+  c.pooling = pooling_kind_from_name(recipe.pooling);
+  c.dropout = static_cast<float>(recipe.dropout);
+  c.word_dropout = static_cast<float>(recipe.word_dropout);
+  sentiment_model_settings().finish(m);
+  TrainerConfig& t = s.trainer;
+  t.epochs = recipe.epochs;
+  t.batch_size = recipe.batch_size;
+  t.learning_rate = static_cast<float>(recipe.learning_rate);
+  t.schedule = recipe.schedule;
+  t.early_stopping_patience = recipe.patience;
+  t.seed = m.seed;
+  t.validate();
+  return s;
+}
+
 }  // namespace attn

@@ -1,8 +1,8 @@
 #include "attn/train/toy_run.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
-#include <set>
 
 #include "attn/io/flat_json.hpp"
 #include "attn/optim/adam.hpp"
@@ -23,48 +23,56 @@ SequenceDataset make_task(const ToyRunConfig& c, std::size_t count, std::uint64_
 
 }  // namespace
 
-ToyRunConfig toy_run_config_from_json(const std::string& json) {
-  const FlatJson j = FlatJson::parse(json);
-  static const std::set<std::string> known = {
-      "task",          "vocab_size",    "train_examples", "test_examples", "min_len", "max_len", "steps", "batch_size",
-      "learning_rate", "clip_norm",     "padding",        "seed",          "encoder", "pooling", "score", "embed_dim",
-      "units",         "attention_dim", "layers",         "heads",         "ff_dim",  "dropout"};
-  for (const std::string& key : j.keys()) {
-    if (!known.count(key)) throw std::invalid_argument("unknown toy-run setting '" + key + "'");
-  }
-  ToyRunConfig c;
-  auto size = [&](const char* key, std::size_t& into, std::size_t max) {
-    if (j.has(key)) into = j.get_size(key, max);
-  };
-  if (j.has("task")) c.task = j.get_string("task");
-  size("vocab_size", c.vocab_size, 1u << 20);
-  size("train_examples", c.train_examples, 1u << 20);
-  size("test_examples", c.test_examples, 1u << 20);
-  size("min_len", c.min_len, 100000);
-  size("max_len", c.max_len, 100000);
-  size("steps", c.steps, 1u << 24);
-  size("batch_size", c.batch_size, 1u << 16);
-  if (j.has("learning_rate")) c.learning_rate = static_cast<float>(j.get_number("learning_rate"));
-  if (j.has("clip_norm")) c.clip_norm = static_cast<float>(j.get_number("clip_norm"));
-  if (j.has("padding")) {
-    const std::string p = j.get_string("padding");
-    if (p != "pre" && p != "post") throw std::invalid_argument("padding must be 'pre' or 'post', got '" + p + "'");
-    c.padding = p == "pre" ? Padding::pre : Padding::post;
-  }
-  if (j.has("seed")) c.seed = j.get_size("seed", 1u << 31);
-  if (j.has("encoder")) c.model.encoder = encoder_kind_from_name(j.get_string("encoder"));
-  if (j.has("pooling")) c.model.pooling = pooling_kind_from_name(j.get_string("pooling"));
-  if (j.has("score")) c.model.score = score_kind_from_name(j.get_string("score"));
-  size("embed_dim", c.model.embed_dim, 4096);
-  size("units", c.model.units, 4096);
-  size("attention_dim", c.model.attention_dim, 4096);
-  size("layers", c.model.layers, 64);
-  size("heads", c.model.heads, 64);
-  size("ff_dim", c.model.ff_dim, 16384);
-  if (j.has("dropout")) c.model.dropout = static_cast<float>(j.get_number("dropout"));
-  c.model.max_len = std::max<std::size_t>(c.max_len, 1);
-  return c;
+const SettingsSchema<ToyRunConfig>& toy_run_settings() {
+  using C = ToyRunConfig;
+  static const SettingsSchema<C> schema = [] {
+    std::vector<SettingField<C>> fields = {
+        choice_setting<C>(
+            "task", [](C & c) -> auto& { return c.task; }, {"contains_token", "first_of_two"},
+            "the synthetic task (data/toy_tasks.hpp)"),
+        whole_setting<C>(
+            "vocab_size", [](C & c) -> auto& { return c.vocab_size; }, whole_range(4, 1 << 20),
+            "token ids of the task"),
+        whole_setting<C>(
+            "train_examples", [](C & c) -> auto& { return c.train_examples; }, whole_range(1, 1 << 20),
+            "training sequences"),
+        whole_setting<C>(
+            "test_examples", [](C & c) -> auto& { return c.test_examples; }, whole_range(1, 1 << 20),
+            "test sequences (another seed)"),
+        whole_setting<C>(
+            "min_len", [](C & c) -> auto& { return c.min_len; }, whole_range(0, 100000), "shortest sequence"),
+        whole_setting<C>(
+            "max_len", [](C & c) -> auto& { return c.max_len; }, whole_range(0, 100000), "longest sequence"),
+        whole_setting<C>(
+            "steps", [](C & c) -> auto& { return c.steps; }, whole_range(0, 1 << 24), "optimiser steps"),
+        whole_setting<C>(
+            "batch_size", [](C & c) -> auto& { return c.batch_size; }, whole_range(1, 1 << 16), "minibatch size"),
+        number_setting<C>(
+            "learning_rate", [](C & c) -> auto& { return c.learning_rate; }, above(0), "Adam's learning rate"),
+        number_setting<C>(
+            "clip_norm", [](C & c) -> auto& { return c.clip_norm; }, {-std::numeric_limits<double>::infinity()},
+            "global gradient-norm clipping"),
+        enum_setting<C>(
+            "padding", [](C & c) -> auto& { return c.padding; },
+            std::vector<std::pair<std::string, Padding>>{{"pre", Padding::pre}, {"post", Padding::post}},
+            "where batches put the padding"),
+        whole_setting<C>(
+            "seed", [](C & c) -> auto& { return c.seed; }, whole_range(0, 2147483648.0),
+            "fixes data, initialisation, shuffling and dropout"),
+    };
+    for (SettingField<C>& f :
+         nested_settings<C>(classifier_settings(), [](C& c) -> ClassifierConfig& { return c.model; },
+                            {"encoder", "pooling", "score", "embed_dim", "units", "attention_dim", "layers", "heads",
+                             "ff_dim", "dropout"})) {
+      fields.push_back(std::move(f));
+    }
+    return SettingsSchema<C>("ToyRunConfig", std::move(fields),
+                             [](C& c) { c.model.max_len = std::max<std::size_t>(c.max_len, 1); });
+  }();
+  return schema;
 }
+
+ToyRunConfig toy_run_config_from_json(const std::string& json) { return toy_run_settings().read(json); }
 
 struct ToyRun::State {
   explicit State(const ToyRunConfig& c)

@@ -2,22 +2,11 @@
 // One message listener, installed once; each call gets an id and a pending promise, plus a
 // progress callback for the calls that report progress (train, loadData).
 //
-// Sentiment API (the worker's SessionHost does the work; see protocol.ts for the types):
-//   loadData(source) → DataSummary          dataStats(which) → DataStats
-//   createModel(config) → ModelInfo         train(options, onProgress, signal?, peers?) → TrainingOutcome (at the end)
-//   trainReplica(options, port, shard, shards), peerFailed(message): data parallel (data_parallel.ts)
-//   pause() / resume() / cancel()           evaluate(which) → Metrics
-//   predict(text) → Prediction              saveModel() → ArrayBuffer, loadModel(ArrayBuffer)
-//   exportPytorch() → [{name, bytes}] (model.safetensors, vocab.json, model.py)
-//   inspectTransformer(text, {causal, ablated}), headAblation(limit), positionalEncoding(positions)
-// Seq2seq API (the worker's Seq2SeqHost): seq2seqCreate(settings) → {info, samples},
-//   seq2seqTrain(options, onProgress) → Seq2SeqOutcome, seq2seqPause / seq2seqResume / seq2seqCancel,
-//   seq2seqTranslate(text, beam) → Seq2SeqTranslation, seq2seqEvaluate(which, limit) → Seq2SeqEvaluation,
-//   seq2seqSaveModel() → ArrayBuffer, seq2seqLoadModel(ArrayBuffer) → Seq2SeqInfo, seq2seqSamples(count);
-//   the step API seq2seqStepEncode(texts), seq2seqStepAttend(encoding, s), seq2seqDecoderStep(previous,
-//   state, context), seq2seqTargetText(ids) (course/seq2seq_step_decode.ts drives it).
-// Toy runs (the worker's ToyHost; the course's "Train one"): toyRun(configJson, onProgress) →
-//   ToyRunOutcome, toyCancel() (the run then resolves with `cancelled: true`).
+// The tracks' calls (protocol.ts, TrackOps) are derived from TRACK_CALLS: each op becomes a
+// method taking its arguments in order (sentiment: createModel(config), evaluate(which?),
+// predict(text), ...; seq2seq: seq2seqTranslate(text, beam?), ...; toy: toyCancel()). The calls
+// that transfer buffers or report progress are written out below: loadData, train,
+// trainReplica, loadModel, analyze, seq2seqCreate, seq2seqTrain, seq2seqLoadModel, toyRun.
 // Engine: memoryBytes() → wasm memory size, onRestart(listener), dispose().
 // Cancelling is cooperative (between chunks of steps) rather than terminating the worker: the
 // model keeps its best validation epoch and stays usable for predictions.
@@ -30,52 +19,35 @@
 // more than MAX_RESTARTS crashes within RESTART_WINDOW_MS stop the restarts.
 // Every rejection is an EngineError whose `kind` (errors.ts) says what happened: the worker's
 // classification of an engine failure, or 'crashed' / 'unavailable' / 'cancelled' from here.
-import type { BaselineExplanation, BaselineInfo } from './protocol';
-import type {
-  DataStats,
-  DataSummary,
-  ExportedFile,
-  Metrics,
-  ModelInfo,
-  SentimentModelConfig,
-  Seq2SeqInfo,
-  Tensor,
-} from '../../generated/attn_engine.mjs';
-import type {
-  DataSource,
-  EngineArgs,
-  EngineMethod,
-  EngineResult,
-  FromWorker,
-  Prediction,
-  Seq2SeqCreateSettings,
-  Seq2SeqEvaluation,
-  Seq2SeqOp,
-  Seq2SeqOps,
-  Seq2SeqOutcome,
-  Seq2SeqProgress,
-  Seq2SeqRequest,
-  Seq2SeqTrainOptions,
-  Seq2SeqTranslation,
-  SessionOp,
-  SessionOps,
-  SessionRequest,
-  ToWorker,
-  ToyRequest,
-  ToyRunOutcome,
-  ToyRunProgress,
-  TrainOptions,
-  TrainingOutcome,
-  TrainingProgress,
+import type { DataSummary, ModelInfo, Seq2SeqInfo } from '../../generated/attn_engine.mjs';
+import {
+  TRACK_CALLS,
+  trackMethodName,
+  type DataSource,
+  type EngineArgs,
+  type EngineMethod,
+  type EngineResult,
+  type FromWorker,
+  type ReviewAnalysis,
+  type Seq2SeqCreateSettings,
+  type Seq2SeqOps,
+  type Seq2SeqOutcome,
+  type Seq2SeqProgress,
+  type Seq2SeqTrainOptions,
+  type ToWorker,
+  type ToyRunOutcome,
+  type ToyRunProgress,
+  type Track,
+  type TrackArgs,
+  type TrackMethods,
+  type TrackOps,
+  type TrackResult,
+  type TrainOptions,
+  type TrainingOutcome,
+  type TrainingProgress,
 } from './protocol';
 import type { ReplicaOutcome } from './data_parallel';
 import { EngineError } from './errors';
-import type {
-  HeadAblationReport,
-  PositionalEncodingTable,
-  TransformerInspection,
-  TransformerInspectOptions,
-} from '../../generated/attn_engine.mjs';
 
 export interface EngineInfo {
   version: string;
@@ -91,11 +63,11 @@ export interface LoadProgress {
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
-  onProgress?: (p: TrainingProgress) => void;
-  onSeq2SeqProgress?: (p: Seq2SeqProgress) => void;
-  onToyProgress?: (p: ToyRunProgress) => void;
+  /** The track's progress messages (progress, seq2seq-progress, toy-progress) for this call. */
+  onProgress?: (p: never) => void;
   onLoad?: (p: LoadProgress) => void;
 }
+type Callbacks = Pick<Pending, 'onProgress' | 'onLoad'>;
 
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
@@ -109,6 +81,11 @@ export interface EngineBridgeOptions {
   debug?: boolean;
 }
 
+// The derived methods (TRACK_CALLS), installed on the prototype below the class.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface EngineBridge extends TrackMethods<'session'>, TrackMethods<'seq2seq'>, TrackMethods<'toy'> {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class EngineBridge {
   private readyPromise!: Promise<EngineInfo>;
   private worker!: Worker;
@@ -188,13 +165,9 @@ export class EngineBridge {
           crashed(message.message);
           break;
         case 'progress':
-          this.pending.get(message.id)?.onProgress?.(message.progress);
-          break;
         case 'seq2seq-progress':
-          this.pending.get(message.id)?.onSeq2SeqProgress?.(message.progress);
-          break;
         case 'toy-progress':
-          this.pending.get(message.id)?.onToyProgress?.(message.progress);
+          this.pending.get(message.id)?.onProgress?.(message.progress as never);
           break;
         case 'load-progress':
           this.pending.get(message.id)?.onLoad?.(message);
@@ -255,13 +228,7 @@ export class EngineBridge {
         : source.kind === 'sentences'
           ? [source.positive.bytes, source.negative.bytes]
           : [];
-    return this.session('loadData', { source }, { onLoad }, transfer);
-  }
-  dataStats(which: 'train' | 'test', bins?: number): Promise<DataStats> {
-    return this.session('dataStats', { which, bins });
-  }
-  createModel(config: SentimentModelConfig): Promise<ModelInfo> {
-    return this.session('createModel', { config });
+    return this.track('session', 'loadData', { source }, { onLoad }, transfer);
   }
   /**
    * Resolves when the run ends (schedule done, early stop or cancel). Aborting `signal` cancels
@@ -277,188 +244,58 @@ export class EngineBridge {
     const cancel = () => void this.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     const args = peers.length ? { options, peers } : { options };
-    const run = this.session('train', args, { onProgress }, peers);
+    const run = this.track('session', 'train', args, { onProgress }, peers);
     return run.finally(() => signal?.removeEventListener('abort', cancel));
   }
   /** Data parallel (docs/data-parallel.md): this worker trains shard `shard` of `shards` of the
    *  run that the worker holding the other end of `port` (transferred) coordinates through train(…, peers). */
   trainReplica(options: TrainOptions, port: MessagePort, shard: number, shards: number): Promise<ReplicaOutcome> {
-    return this.session('trainReplica', { options, port, shard, shards }, {}, [port]);
-  }
-  /** Ends this worker's data-parallel run with `message` (another of its workers crashed). */
-  peerFailed(message: string): Promise<{ failed: boolean }> {
-    return this.session('peerFailed', { message });
-  }
-  pause(): Promise<{ paused: boolean }> {
-    return this.session('pause', {});
-  }
-  resume(): Promise<{ paused: boolean }> {
-    return this.session('resume', {});
-  }
-  cancel(): Promise<{ cancelled: boolean }> {
-    return this.session('cancel', {});
-  }
-  evaluate(which: 'test' | 'train' | 'validation' | 'all-train' = 'test'): Promise<Metrics> {
-    return this.session('evaluate', { which });
-  }
-  predict(text: string): Promise<Prediction> {
-    return this.session('predict', { text });
-  }
-  saveModel(): Promise<ArrayBuffer> {
-    return this.session('saveModel', {});
-  }
-  exportPytorch(): Promise<ExportedFile[]> {
-    return this.session('exportPytorch', {});
+    return this.track('session', 'trainReplica', { options, port, shard, shards }, {}, [port]);
   }
   /** The buffer is transferred to the worker (detached here). */
   loadModel(bytes: ArrayBuffer): Promise<ModelInfo> {
-    return this.session('loadModel', { bytes }, {}, [bytes]);
+    return this.track('session', 'loadModel', { bytes }, {}, [bytes]);
   }
 
-  // ---- Explanations (the Studio's explain panel) -----------------------------------------
   /** Attention vs gradient × input vs leave-one-out for `text`, with the shuffle and uniform tests. */
-  analyze(text: string, options: { shuffles?: number; seed?: number } = {}): Promise<SessionOps['analyze']['result']> {
-    return this.session('analyze', { text, ...options });
-  }
-  /** Counterfactual prediction for an edited token list ("<mask>" → <oov>). */
-  poolingProbe(text: string): Promise<SessionOps['poolingProbe']['result']> {
-    return this.session('poolingProbe', { text });
-  }
-  probabilityWithWeights(text: string, weights: number[]): Promise<number> {
-    return this.session('probabilityWithWeights', { text, weights });
-  }
-  predictTokens(tokens: string[]): Promise<SessionOps['predictTokens']['result']> {
-    return this.session('predictTokens', { tokens });
-  }
-  /** Misclassified reviews, most confidently wrong first (limit 0 = all). */
-  misclassified(which: 'test' | 'train', limit: number): Promise<SessionOps['misclassified']['result']> {
-    return this.session('misclassified', { which, limit });
-  }
-  // ---- end explanations
-
-  // ---- The bag-of-n-grams baseline (lives beside the model; trains in one call) ----------
-  trainBaseline(settings: SessionOps['trainBaseline']['args']['settings'] = {}): Promise<BaselineInfo> {
-    return this.session('trainBaseline', { settings });
-  }
-  evaluateBaseline(which: 'test' | 'all-train' = 'test'): Promise<Metrics> {
-    return this.session('evaluateBaseline', { which });
-  }
-  /** Per-token contributions to the baseline's logit (a copy). */
-  explainBaseline(text: string): Promise<BaselineExplanation> {
-    return this.session('explainBaseline', { text });
-  }
-
-  // Transformer view (the session's model must be a Transformer).
-  /** Attention of every layer and head for `text`, with optional causal mask / ablated heads. */
-  inspectTransformer(text: string, options: TransformerInspectOptions = {}): Promise<TransformerInspection> {
-    return this.session('inspectTransformer', { text, options });
-  }
-  /** Test-set accuracy with each head ablated alone (limit 0 = the whole test set). */
-  headAblation(limit = 0, causal = false): Promise<HeadAblationReport> {
-    return this.session('headAblation', { limit, causal });
-  }
-  /** The positional term added at positions 0..positions-1, [positions × dim]. */
-  positionalEncoding(positions: number): Promise<PositionalEncodingTable> {
-    return this.session('positionalEncoding', { positions });
+  analyze(text: string, options: { shuffles?: number; seed?: number } = {}): Promise<ReviewAnalysis> {
+    return this.track('session', 'analyze', { text, ...options });
   }
 
   /** With `settings.parallelText`, task 'parallel' on that TSV (its buffer is transferred). */
   seq2seqCreate(settings: Seq2SeqCreateSettings): Promise<Seq2SeqOps['create']['result']> {
     const data = settings.parallelText?.data;
-    return this.seq2seq('create', { settings }, {}, data instanceof ArrayBuffer ? [data] : []);
+    return this.track('seq2seq', 'create', { settings }, {}, data instanceof ArrayBuffer ? [data] : []);
   }
   /** Resolves when the run ends (schedule done, early stop or cancel). */
   seq2seqTrain(options: Seq2SeqTrainOptions, onProgress?: (p: Seq2SeqProgress) => void): Promise<Seq2SeqOutcome> {
-    return this.seq2seq('train', { options }, { onSeq2SeqProgress: onProgress });
-  }
-  seq2seqPause(): Promise<{ paused: boolean }> {
-    return this.seq2seq('pause', {});
-  }
-  seq2seqResume(): Promise<{ paused: boolean }> {
-    return this.seq2seq('resume', {});
-  }
-  seq2seqCancel(): Promise<{ cancelled: boolean }> {
-    return this.seq2seq('cancel', {});
-  }
-  seq2seqTranslate(text: string, beam = 1): Promise<Seq2SeqTranslation> {
-    return this.seq2seq('translate', { text, beam });
-  }
-  seq2seqEvaluate(which: 'test' | 'train' = 'test', limit = 0): Promise<Seq2SeqEvaluation> {
-    return this.seq2seq('evaluate', { which, limit });
-  }
-  /** The seq2seq model file with its vocabularies (the CLI's format). */
-  seq2seqSaveModel(): Promise<ArrayBuffer> {
-    return this.seq2seq('saveModel', {});
+    return this.track('seq2seq', 'train', { options }, { onProgress });
   }
   /** The buffer is transferred to the worker (detached here). */
   seq2seqLoadModel(bytes: ArrayBuffer): Promise<Seq2SeqInfo> {
-    return this.seq2seq('loadModel', { bytes }, {}, [bytes]);
+    return this.track('seq2seq', 'loadModel', { bytes }, {}, [bytes]);
   }
 
-  /** The first `count` held-out pairs of the seq2seq session. */
-  seq2seqSamples(count: number): Promise<Seq2SeqOps['samples']['result']> {
-    return this.seq2seq('samples', { count });
-  }
-  // The seq2seq step API (Bahdanau models): see Seq2SeqSession.stepEncode in attn_engine.d.ts.
-  seq2seqStepEncode(texts: string[]): Promise<Seq2SeqOps['stepEncode']['result']> {
-    return this.seq2seq('stepEncode', { texts });
-  }
-  seq2seqStepAttend(
-    encoding: Seq2SeqOps['stepAttend']['args']['encoding'],
-    s: Tensor,
-  ): Promise<Seq2SeqOps['stepAttend']['result']> {
-    return this.seq2seq('stepAttend', { encoding, s });
-  }
-  seq2seqDecoderStep(
-    previous: number[],
-    state: Seq2SeqOps['decoderStep']['args']['state'],
-    context: Tensor,
-  ): Promise<Seq2SeqOps['decoderStep']['result']> {
-    return this.seq2seq('decoderStep', { previous, state, context });
-  }
-  seq2seqTargetText(ids: number[]): Promise<Seq2SeqOps['targetText']['result']> {
-    return this.seq2seq('targetText', { ids });
-  }
   /** Trains a toy run (runToyTask's settings) in chunks; resolves with its test numbers. */
   toyRun(configJson: string, onProgress?: (p: ToyRunProgress) => void): Promise<ToyRunOutcome> {
-    const request: ToyRequest = { op: 'run', configJson };
-    return this.send(
-      { type: 'toy', id: this.nextId++, request },
-      { onToyProgress: onProgress },
-    ) as Promise<ToyRunOutcome>;
-  }
-  toyCancel(): Promise<{ cancelled: boolean }> {
-    const request = { op: 'cancel' } as ToyRequest;
-    return this.send({ type: 'toy', id: this.nextId++, request }, {}) as Promise<{ cancelled: boolean }>;
+    return this.track('toy', 'run', { configJson }, { onProgress });
   }
 
-  private seq2seq<K extends Seq2SeqOp>(
+  /** One request of `track`'s op `op` (protocol.ts, TrackOps); what the derived methods call. */
+  track<T extends Track, K extends keyof TrackOps[T]>(
+    track: T,
     op: K,
-    args: Seq2SeqOps[K]['args'],
-    callbacks: Pick<Pending, 'onSeq2SeqProgress'> = {},
+    args: TrackArgs<T, K>,
+    callbacks: Callbacks = {},
     transfer: Transferable[] = [],
-  ): Promise<Seq2SeqOps[K]['result']> {
-    const request = { op, ...args } as Seq2SeqRequest;
-    return this.send({ type: 'seq2seq', id: this.nextId++, request }, callbacks, transfer) as Promise<
-      Seq2SeqOps[K]['result']
-    >;
+  ): Promise<TrackResult<T, K>> {
+    const request = { op, ...(args as object) };
+    const message = { type: track, id: this.nextId++, request } as unknown as Extract<ToWorker, { type: Track }>;
+    return this.send(message, callbacks, transfer) as Promise<TrackResult<T, K>>;
   }
-
-  private session<K extends SessionOp>(
-    op: K,
-    args: SessionOps[K]['args'],
-    callbacks: Pick<Pending, 'onProgress' | 'onLoad'> = {},
-    transfer: Transferable[] = [],
-  ): Promise<SessionOps[K]['result']> {
-    const request = { op, ...args } as SessionRequest;
-    return this.send({ type: 'session', id: this.nextId++, request }, callbacks, transfer) as Promise<
-      SessionOps[K]['result']
-    >;
-  }
-
   private send(
     message: Exclude<ToWorker, { type: 'crash-test' }>,
-    callbacks: Pick<Pending, 'onProgress' | 'onLoad' | 'onSeq2SeqProgress' | 'onToyProgress'>,
+    callbacks: Callbacks,
     transfer: Transferable[] = [],
   ) {
     if (this.disposed)
@@ -466,6 +303,27 @@ export class EngineBridge {
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject, ...callbacks });
       this.worker.postMessage(message, { transfer });
+    });
+  }
+}
+
+// Installs each track's derived methods (TRACK_CALLS): positional arguments become the op's args
+// object, left-out ones take the op's defaults.
+for (const track of Object.keys(TRACK_CALLS) as Track[]) {
+  for (const [op, call] of Object.entries(TRACK_CALLS[track].ops) as [
+    string,
+    { params: readonly string[]; defaults?: Record<string, unknown> },
+  ][]) {
+    Object.defineProperty(EngineBridge.prototype, trackMethodName(track, op), {
+      value(this: EngineBridge, ...values: unknown[]) {
+        const args: Record<string, unknown> = { ...call.defaults };
+        call.params.forEach((name, i) => {
+          if (values[i] !== undefined) args[name] = values[i];
+        });
+        return this.track(track, op as never, args as never);
+      },
+      writable: true,
+      configurable: true,
     });
   }
 }

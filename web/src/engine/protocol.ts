@@ -2,12 +2,6 @@
 // for the sentiment session's requests). Typed arrays inside messages travel as transferables.
 import type {
   AttnEngine,
-  DataStats,
-  DataSummary,
-  ExportedFile,
-  Metrics,
-  ModelInfo,
-  SentimentModelConfig,
   Seq2SeqBleuBucket,
   Seq2SeqEpochReport,
   Seq2SeqEvaluation,
@@ -16,18 +10,27 @@ import type {
   Seq2SeqDecoderStepResult,
   Seq2SeqSettings,
   Seq2SeqStepEncoding,
-  StepsReport,
   Tensor,
-  TrainerSettings,
 } from '../../generated/attn_engine.mjs';
-import type { ReplicaOutcome } from './data_parallel';
+import { SESSION_CALLS, type SessionOps, type TrainingProgress } from './session_protocol';
+export type * from './session_protocol';
 import type { ErrorKind } from './errors';
 import type {
-  HeadAblationReport,
-  PositionalEncodingTable,
-  TransformerInspection,
-  TransformerInspectOptions,
+  BaselineExplanation,
+  BaselineInfo,
+  BaselineSettings,
+  MisclassifiedReview,
+  ReviewAnalysis,
+  TokenPrediction,
 } from '../../generated/attn_engine.mjs';
+export type {
+  BaselineExplanation,
+  BaselineInfo,
+  BaselineSettings,
+  MisclassifiedReview,
+  ReviewAnalysis,
+  TokenPrediction,
+};
 
 /** The stateless engine functions the page may call through the worker. */
 export const ENGINE_METHODS = [
@@ -66,169 +69,8 @@ export type EngineMethod = (typeof ENGINE_METHODS)[number];
 export type EngineArgs<M extends EngineMethod> = Parameters<AttnEngine[M]>;
 export type EngineResult<M extends EngineMethod> = ReturnType<AttnEngine[M]>;
 
-export type DataSource =
-  | { kind: 'builtin' }
-  | {
-      kind: 'synthetic';
-      count?: number;
-      seed?: number;
-      testFraction?: number;
-      minTokens?: number;
-      maxTokens?: number;
-    }
-  /** An aclImdb .tar.gz, .csv or .tsv as read from a File; the buffer is transferred. */
-  | {
-      kind: 'bytes';
-      bytes: ArrayBuffer;
-      name: string;
-      testFraction?: number;
-      seed?: number;
-      /** 'source': the archive's own test half where it has one (default); 'holdout': always hold out. */
-      testSet?: 'source' | 'holdout';
-    }
-  /** One sentence per line, one file per class (buffers transferred); a stratified hold-out. */
-  | {
-      kind: 'sentences';
-      positive: { bytes: ArrayBuffer; name: string };
-      negative: { bytes: ArrayBuffer; name: string };
-      testFraction?: number;
-      seed?: number;
-    };
-
-export interface TrainOptions extends TrainerSettings {
-  /** Attention snapshots of `watched` every this many steps (0 or absent: none). */
-  snapshotEvery?: number;
-  /** Instead of snapshotEvery: about this many snapshots over the run, spaced by the steps the
-   *  engine plans for it (snapshotInterval). */
-  snapshots?: number;
-  watched?: string[];
-  /** Wall time one chunk of steps aims at, in ms (default 40): the worker answers pause and
-   *  cancel between chunks, so this bounds their latency. */
-  chunkMs?: number;
-  /** At most one progress message per this many ms (default 100), besides snapshots and the end. */
-  progressMs?: number;
-}
-
-export interface WatchedAttention {
-  text: string;
-  probability: number;
-  tokens: string[];
-  weights: Float32Array;
-}
-
-export interface AttentionSnapshot {
-  step: number;
-  items: WatchedAttention[];
-}
-
-/** The engine's step report (StepsReport in attn_engine.d.ts) plus what the worker adds. */
-export interface TrainingProgress extends Pick<
-  StepsReport,
-  | 'step'
-  | 'epoch'
-  | 'loss'
-  | 'losses'
-  | 'runningLoss'
-  | 'runningAccuracy'
-  | 'examplesSeen'
-  | 'examplesPerSecond'
-  | 'elapsed'
-  | 'plannedSteps'
-  | 'epochs'
-  | 'done'
-> {
-  stepsPerSecond: number;
-  /** Seconds left at the current speed if the run goes the full schedule. */
-  etaSeconds: number;
-  paused: boolean;
-  snapshot?: AttentionSnapshot;
-}
-
-export interface TrainingOutcome {
-  steps: number;
-  cancelled: boolean;
-  earlyStopped: boolean;
-  bestEpoch: number;
-  epochs: number;
-  elapsed: number;
-}
-
-export interface Prediction {
-  probability: number;
-  tokens: string[];
-  weights: Float32Array;
-}
-
-/** Requests to the worker's sentiment session and what each resolves to. */
-export interface SessionOps {
-  loadData: { args: { source: DataSource }; result: DataSummary };
-  dataStats: {
-    args: { which: 'train' | 'test'; bins?: number };
-    result: DataStats;
-  };
-  createModel: { args: { config: SentimentModelConfig }; result: ModelInfo };
-  /** With `peers`, this worker coordinates a data-parallel run (docs/data-parallel.md): port
-   *  r - 1 leads to the worker training shard r of every batch (trainReplica). */
-  train: { args: { options: TrainOptions; peers?: MessagePort[] }; result: TrainingOutcome };
-  /** Shard `shard` of a data-parallel run coordinated through `port`; resolves when it ends. */
-  trainReplica: {
-    args: { options: TrainOptions; port: MessagePort; shard: number; shards: number };
-    result: ReplicaOutcome;
-  };
-  /** A replica's worker failed (the page saw it crash): the coordinated run ends with `message`. */
-  peerFailed: { args: { message: string }; result: { failed: boolean } };
-  pause: { args: Record<string, never>; result: { paused: boolean } };
-  resume: { args: Record<string, never>; result: { paused: boolean } };
-  cancel: { args: Record<string, never>; result: { cancelled: boolean } };
-  evaluate: {
-    args: { which: 'test' | 'train' | 'validation' | 'all-train' };
-    result: Metrics;
-  };
-  predict: { args: { text: string }; result: Prediction };
-  saveModel: { args: Record<string, never>; result: ArrayBuffer };
-  /** model.safetensors, vocab.json, model.py (docs/pytorch.md); the bytes are transferred. */
-  exportPytorch: { args: Record<string, never>; result: ExportedFile[] };
-  loadModel: { args: { bytes: ArrayBuffer }; result: ModelInfo };
-  // Transformer view (copies; the attention and table arrays are transferred).
-  inspectTransformer: { args: { text: string; options: TransformerInspectOptions }; result: TransformerInspection };
-  headAblation: { args: { limit: number; causal: boolean }; result: HeadAblationReport };
-  positionalEncoding: { args: { positions: number }; result: PositionalEncodingTable };
-}
-// ---- Explanations (the Studio's explain panel; engine: wasm/bindings_analysis.cpp) ----------
-// Merged into SessionOps above. Results are copies; their typed arrays travel as transferables.
-import type { MisclassifiedReview, ReviewAnalysis, TokenPrediction } from '../../generated/attn_engine.mjs';
-export type { MisclassifiedReview, ReviewAnalysis, TokenPrediction };
-export interface SessionOps {
-  analyze: { args: { text: string; shuffles?: number; seed?: number }; result: ReviewAnalysis };
-  predictTokens: { args: { tokens: string[] }; result: TokenPrediction };
-  misclassified: { args: { which: 'test' | 'train'; limit: number }; result: MisclassifiedReview[] };
-  // The course's "your pooling in the model" (attention pooling only; copies, transferred).
-  poolingProbe: { args: { text: string }; result: PoolingProbe };
-  probabilityWithWeights: { args: { text: string; weights: number[] }; result: number };
-}
-/** One review's pooling step: encoder output [T, Dh], learned query [Dh], the model's weights and P. */
-export interface PoolingProbe {
-  tokens: string[];
-  hidden: { shape: number[]; data: Float32Array };
-  query: Float32Array;
-  weights: Float32Array;
-  probability: number;
-}
-// ---- end explanations ----------------------------------------------------------------------
-// ---- The bag-of-n-grams baseline (engine: SentimentSession's baseline; copies, transferred) --
-import type { BaselineExplanation, BaselineInfo, BaselineSettings } from '../../generated/attn_engine.mjs';
-export type { BaselineExplanation, BaselineInfo, BaselineSettings };
-export interface SessionOps {
-  trainBaseline: { args: { settings: BaselineSettings }; result: BaselineInfo };
-  evaluateBaseline: { args: { which: 'test' | 'all-train' }; result: Metrics };
-  explainBaseline: { args: { text: string }; result: BaselineExplanation };
-}
-// ---- end baseline ---------------------------------------------------------------------------
-
 export type SessionOp = keyof SessionOps;
-export type SessionRequest = {
-  [K in SessionOp]: { op: K } & SessionOps[K]['args'];
-}[SessionOp];
+export type SessionRequest = TrackRequest<'session'>;
 
 /** An epoch's report with its held-out BLEU (greedy, all references; null when not measured). */
 export type Seq2SeqEpoch = Seq2SeqEpochReport;
@@ -331,9 +173,7 @@ export interface Seq2SeqOps {
   targetText: { args: { ids: number[] }; result: { text: string; tokens: string[] } };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
-export type Seq2SeqRequest = {
-  [K in Seq2SeqOp]: { op: K } & Seq2SeqOps[K]['args'];
-}[Seq2SeqOp];
+export type Seq2SeqRequest = TrackRequest<'seq2seq'>;
 
 /** A toy run's progress (the course's "Train one"), at most every progressMs and at the end. */
 export interface ToyRunProgress {
@@ -361,15 +201,91 @@ export interface ToyOps {
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
 }
 export type ToyOp = keyof ToyOps;
-export type ToyRequest = {
-  [K in ToyOp]: { op: K } & ToyOps[K]['args'];
-}[ToyOp];
+export type ToyRequest = TrackRequest<'toy'>;
+
+/**
+ * The training tracks the worker hosts, by the message type that carries their requests: each
+ * track is one table of ops ({args, result}), one host class in the worker (worker.ts, HOSTS)
+ * and one prefix of derived bridge methods (TRACK_CALLS below). A new track adds one line here,
+ * one there, and its calls.
+ */
+export interface TrackOps {
+  session: SessionOps;
+  seq2seq: Seq2SeqOps;
+  toy: ToyOps;
+}
+export type Track = keyof TrackOps;
+type OpsOf<T extends Track> = TrackOps[T];
+export type TrackArgs<T extends Track, K extends keyof OpsOf<T>> = OpsOf<T>[K] extends { args: infer A } ? A : never;
+export type TrackResult<T extends Track, K extends keyof OpsOf<T>> = OpsOf<T>[K] extends { result: infer R }
+  ? R
+  : never;
+export type TrackRequest<T extends Track> = {
+  [K in keyof OpsOf<T>]: { op: K } & TrackArgs<T, K>;
+}[keyof OpsOf<T>];
+
+/**
+ * The bridge methods derived from the tables above (bridge.ts installs them): for each track,
+ * its method prefix and, per op, the op's argument names in the order the method takes them
+ * and the defaults of those a caller may leave out. Ops that transfer buffers or take a
+ * progress callback keep a hand-written method in bridge.ts.
+ */
+export const TRACK_CALLS = {
+  session: { prefix: '', ops: SESSION_CALLS },
+  seq2seq: {
+    prefix: 'seq2seq',
+    ops: {
+      pause: { params: [] },
+      resume: { params: [] },
+      cancel: { params: [] },
+      translate: { params: ['text', 'beam'], defaults: { beam: 1 } },
+      evaluate: { params: ['which', 'limit'], defaults: { which: 'test', limit: 0 } },
+      saveModel: { params: [] },
+      samples: { params: ['count'] },
+      stepEncode: { params: ['texts'] },
+      stepAttend: { params: ['encoding', 's'] },
+      decoderStep: { params: ['previous', 'state', 'context'] },
+      targetText: { params: ['ids'] },
+    },
+  },
+  toy: { prefix: 'toy', ops: { cancel: { params: [] } } },
+} as const satisfies {
+  [T in Track]: {
+    prefix: string;
+    ops: {
+      [K in keyof OpsOf<T>]?: { params: readonly (keyof TrackArgs<T, K>)[]; defaults?: Partial<TrackArgs<T, K>> };
+    };
+  };
+};
+
+type Calls<T extends Track> = (typeof TRACK_CALLS)[T]['ops'];
+// The positional parameters of op K: its args' types in `params` order, optional where a default exists.
+type Positional<T extends Track, K extends keyof Calls<T> & keyof OpsOf<T>> = Calls<T>[K] extends {
+  params: infer P extends readonly (keyof TrackArgs<T, K>)[];
+  defaults: object;
+}
+  ? Partial<{ -readonly [I in keyof P]: TrackArgs<T, K>[P[I]] }>
+  : Calls<T>[K] extends { params: infer P extends readonly (keyof TrackArgs<T, K>)[] }
+    ? { -readonly [I in keyof P]: TrackArgs<T, K>[P[I]] }
+    : never;
+type MethodName<T extends Track, K> = K extends string
+  ? (typeof TRACK_CALLS)[T]['prefix'] extends ''
+    ? K
+    : `${(typeof TRACK_CALLS)[T]['prefix']}${Capitalize<K>}`
+  : never;
+/** The derived methods of one track, as the bridge exposes them (e.g. seq2seqTranslate(text, beam?)). */
+export type TrackMethods<T extends Track> = {
+  [K in keyof Calls<T> & keyof OpsOf<T> as MethodName<T, K>]: (...args: Positional<T, K>) => Promise<TrackResult<T, K>>;
+};
+/** The bridge method `op` of `track` is called: `seq2seq` + `Translate`. */
+export function trackMethodName(track: Track, op: string): string {
+  const prefix = TRACK_CALLS[track].prefix;
+  return prefix ? prefix + op[0].toUpperCase() + op.slice(1) : op;
+}
 
 export type ToWorker =
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
-  | { type: 'session'; id: number; request: SessionRequest }
-  | { type: 'seq2seq'; id: number; request: Seq2SeqRequest }
-  | { type: 'toy'; id: number; request: ToyRequest }
+  | { [T in Track]: { type: T; id: number; request: TrackRequest<T> } }[Track]
   /** Answers with the engine's WebAssembly memory size in bytes. */
   | { type: 'memory'; id: number }
   /** Makes the worker crash like a wasm trap (the bridge sends it only in debug mode). */

@@ -3,18 +3,20 @@
 // handled while a run is in progress; this file says what each progress message carries (with
 // the watched reviews' attention at the run's checkpoints) and what a run resolves with.
 import type { AttnEngine, EpochReport, SentimentSession, StepsReport } from '../../generated/attn_engine.mjs';
-import type {
-  AttentionSnapshot,
-  FromWorker,
-  Prediction,
-  SessionRequest,
-  TrainOptions,
-  TrainingOutcome,
-  TrainingProgress,
+import {
+  TRACK_CALLS,
+  type AttentionSnapshot,
+  type FromWorker,
+  type Prediction,
+  type SessionRequest,
+  type TrainOptions,
+  type TrainingOutcome,
+  type TrainingProgress,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
 import { reportReplicaFailure, runReplica, ShardCoordinator, type ReplicaOutcome } from './data_parallel';
 import { snapshotInterval } from './snapshots';
+import { transferables } from './transfer';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
@@ -70,13 +72,6 @@ export class SessionHost {
         }
         return { value: s.loadBytes(source.bytes, source.name, source, onProgress) };
       }
-      case 'dataStats': {
-        const stats = s.dataStats(request.which, request.bins ?? 20);
-        return {
-          value: stats,
-          transfer: [stats.histogram.buffer as ArrayBuffer],
-        };
-      }
       case 'createModel':
         this.runner.stop();
         return { value: s.createModel(request.config) };
@@ -86,10 +81,6 @@ export class SessionHost {
       case 'saveModel': {
         const bytes = s.saveModel(); // a fresh copy: its buffer can be transferred
         return { value: bytes.buffer, transfer: [bytes.buffer as ArrayBuffer] };
-      }
-      case 'exportPytorch': {
-        const files = s.exportPytorch(); // fresh copies, as saveModel's
-        return { value: files, transfer: files.map((f) => f.bytes.buffer as ArrayBuffer) };
       }
       case 'train':
         return { value: await this.train(id, request.options, request.peers ?? []) };
@@ -105,16 +96,6 @@ export class SessionHost {
         return { value: { paused: false } };
       case 'cancel':
         return { value: { cancelled: this.runner.stop() } };
-      case 'evaluate':
-        return { value: s.evaluate(request.which) };
-      case 'trainBaseline':
-        return { value: s.trainBaseline(request.settings) };
-      case 'evaluateBaseline':
-        return { value: s.evaluateBaseline(request.which) };
-      case 'explainBaseline': {
-        const e = s.explainBaseline(request.text);
-        return { value: e, transfer: [e.contributions.buffer as ArrayBuffer] };
-      }
       case 'predict': {
         const e = s.explain(request.text);
         const prediction: Prediction = {
@@ -134,36 +115,23 @@ export class SessionHost {
         arrays.push(a.shuffledProbabilities);
         return { value: a, transfer: arrays.map((x) => x.buffer as ArrayBuffer) };
       }
-      case 'predictTokens': {
-        const p = s.predictTokens(request.tokens);
-        return { value: p, transfer: [p.ids.buffer as ArrayBuffer, p.weights.buffer as ArrayBuffer] };
-      }
-      case 'misclassified': {
-        const list = s.misclassified(request.which, request.limit);
-        return { value: list, transfer: list.map((r) => r.weights.buffer as ArrayBuffer) };
-      }
-      case 'poolingProbe': {
-        const p = s.poolingProbe(request.text);
-        return {
-          value: p,
-          transfer: [p.hidden.data.buffer, p.query.buffer, p.weights.buffer] as ArrayBuffer[],
-        };
-      }
       case 'probabilityWithWeights':
         return {
           value: s.probabilityWithWeights(request.text, { shape: [request.weights.length], data: request.weights }),
         };
-      // ---- end explanations
-      // Transformer view: fresh copies, so their buffers can be transferred.
-      case 'inspectTransformer': {
-        const r = s.inspectTransformer(request.text, request.options);
-        return { value: r, transfer: [r.attention.buffer as ArrayBuffer, r.scores.buffer as ArrayBuffer] };
-      }
-      case 'headAblation':
-        return { value: s.headAblation(request.limit, request.causal) };
-      case 'positionalEncoding': {
-        const table = s.positionalEncoding(request.positions);
-        return { value: table, transfer: [table.values.buffer as ArrayBuffer] };
+      default: {
+        // The ops that pass through (TRACK_CALLS): the session's method of the same name with
+        // the request's arguments in order; its result is a fresh copy, so every typed array in
+        // it is transferred.
+        const call = (TRACK_CALLS.session.ops as Record<string, { params: readonly string[] } | undefined>)[request.op];
+        const method = (s as unknown as Record<string, (...args: unknown[]) => unknown>)[request.op];
+        if (!call || typeof method !== 'function') break;
+        const args = request as unknown as Record<string, unknown>;
+        const value = method.apply(
+          s,
+          call.params.map((name) => args[name]),
+        );
+        return { value, transfer: transferables(value) };
       }
     }
     throw new Error(`unknown session request '${(request as { op: string }).op}'`);

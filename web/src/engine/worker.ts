@@ -5,25 +5,16 @@
 import createAttnEngine, { type AttnEngine } from '../../generated/attn_engine.mjs';
 import wasmUrl from '../../generated/attn_engine.wasm?url';
 import { classifyError } from './errors';
-import { ENGINE_METHODS, type FromWorker, type ToWorker } from './protocol';
+import { ENGINE_METHODS, type FromWorker, type ToWorker, type Track, type TrackRequest } from './protocol';
 import { Seq2SeqHost } from './seq2seq_host';
 import { SessionHost } from './session_host';
 import { ToyHost } from './toy_host';
+import { transferables } from './transfer';
 
 const allowed = new Set<string>(ENGINE_METHODS);
 
 function post(message: FromWorker, transfer: Transferable[] = []): void {
   self.postMessage(message, { transfer });
-}
-
-function collectBuffers(value: unknown, out: Set<ArrayBuffer>): void {
-  if (ArrayBuffer.isView(value)) {
-    if (value.buffer instanceof ArrayBuffer) out.add(value.buffer);
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectBuffers(item, out);
-  } else if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) collectBuffers(item, out);
-  }
 }
 
 // Answers a failed request with its kind (errors.ts); a wasm trap (RuntimeError: unreachable, out of bounds, Aborted(OOM))
@@ -53,9 +44,25 @@ const engine: Promise<AttnEngine> = createAttnEngine({
   },
 });
 
-let host: SessionHost | null = null;
-let seq2seq: Seq2SeqHost | null = null;
-let toy: ToyHost | null = null;
+type Post = (message: FromWorker, transfer?: Transferable[]) => void;
+type Answer = Promise<{ value: unknown; transfer?: Transferable[] }>;
+interface Host<T extends Track> {
+  handle(id: number, request: TrackRequest<T>): Answer;
+}
+
+/** The host of each training track (protocol.ts, TrackOps): one registration per track. */
+const HOSTS: { [T in Track]: new (engine: AttnEngine, post: Post) => Host<T> } = {
+  session: SessionHost,
+  seq2seq: Seq2SeqHost,
+  toy: ToyHost,
+};
+const hosts: { [T in Track]?: Host<T> } = {};
+
+// Each host is made on its track's first request, once (the engine is awaited before: two
+// requests sent before it was ready must not each build one).
+function hostFor<T extends Track>(track: T, module: AttnEngine): Host<T> {
+  return (hosts[track] ??= new HOSTS[track](module, post) as (typeof hosts)[T] & Host<T>) as Host<T>;
+}
 
 engine.then(
   (module) => post({ type: 'ready', version: module.version(), simd: module.simdEnabled() }),
@@ -63,13 +70,8 @@ engine.then(
 );
 
 /** Answers request `id` with what `handle` resolves to (its typed arrays' buffers transferred). */
-async function answer(
-  id: number,
-  handle: (module: AttnEngine) => Promise<{ value: unknown; transfer?: Transferable[] }>,
-): Promise<void> {
+async function answer(id: number, handle: (module: AttnEngine) => Answer): Promise<void> {
   try {
-    // Await the engine before touching a host: `host ??= new SessionHost(await engine, …)` would
-    // let two requests sent before the engine was ready each build (and the second replace) one.
     const { value, transfer } = await handle(await engine);
     post({ type: 'result', id, value }, transfer);
   } catch (error) {
@@ -79,18 +81,9 @@ async function answer(
 
 self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   const request = event.data;
-  if (request?.type === 'session') {
-    await answer(request.id, (module) => (host ??= new SessionHost(module, post)).handle(request.id, request.request));
-    return;
-  }
-  if (request?.type === 'seq2seq') {
-    await answer(request.id, (module) =>
-      (seq2seq ??= new Seq2SeqHost(module, post)).handle(request.id, request.request),
-    );
-    return;
-  }
-  if (request?.type === 'toy') {
-    await answer(request.id, (module) => (toy ??= new ToyHost(module, post)).handle(request.id, request.request));
+  if (request && Object.hasOwn(HOSTS, request.type)) {
+    const { type, id } = request as Extract<ToWorker, { type: Track }>;
+    await answer(id, (module) => hostFor(type, module).handle(id, (request as unknown as { request: never }).request));
     return;
   }
   if (request?.type === 'memory') {
@@ -114,9 +107,7 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
     const module = await engine;
     const fn = module[request.method] as (...args: unknown[]) => unknown;
     const value = fn(...request.args);
-    const buffers = new Set<ArrayBuffer>();
-    collectBuffers(value, buffers);
-    post({ type: 'result', id: request.id, value }, [...buffers]);
+    post({ type: 'result', id: request.id, value }, transferables(value));
   } catch (error) {
     fail(request.id, error);
   }

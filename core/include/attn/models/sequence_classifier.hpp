@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "attn/attention/scores.hpp"
+#include "attn/io/settings_schema.hpp"
 #include "attn/layers/attention_pooling.hpp"
 #include "attn/layers/dense.hpp"
 #include "attn/layers/dropout.hpp"
@@ -51,6 +52,10 @@ struct ClassifierConfig {
   std::string to_json() const;  // flat JSON with "model": "sequence_classifier"
   static ClassifierConfig from_json(const std::string& json);
 };
+
+// ClassifierConfig's fields (io/settings_schema.hpp): to_json / from_json follow it; validate()
+// adds the checks that combine fields ("invalid model configuration: ...").
+const SettingsSchema<ClassifierConfig>& classifier_settings();
 
 const char* encoder_kind_name(EncoderKind kind);
 EncoderKind encoder_kind_from_name(const std::string& name);

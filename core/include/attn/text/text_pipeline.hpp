@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "attn/data/review_loaders.hpp"
+#include "attn/io/settings_schema.hpp"
 #include "attn/text/sequences.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "attn/text/vocabulary.hpp"
@@ -30,6 +31,9 @@ struct TextPipelineConfig {
   // Throws std::invalid_argument "TextPipelineConfig: <field> must be <rule>, got <value>".
   void validate() const;
 };
+
+// TextPipelineConfig's fields (io/settings_schema.hpp); validate() checks them.
+const SettingsSchema<TextPipelineConfig>& text_pipeline_settings();
 
 const char* pad_mode_name(PadMode mode);         // "pre" / "post"
 PadMode pad_mode_from_name(const std::string&);  // throws std::invalid_argument for anything else

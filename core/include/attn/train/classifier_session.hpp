@@ -24,14 +24,14 @@
 namespace attn {
 
 // What make_sentiment_model needs, from one flat JSON object (every key optional; defaults are
-// TextPipelineConfig's and ClassifierConfig's, seed 1):
+// TextPipelineConfig's and ClassifierConfig's, seed 1): the fields of sentiment_model_settings().
 //   pipeline:   num_words, maxlen, padding, truncating ("pre" | "post"), lowercase, strip_html,
 //               keep_punctuation
 //   classifier: encoder (bilstm | bigru | transformer), embed_dim, units, pooling, score,
 //               attention_dim, layers, heads, ff_dim, positional (sinusoidal | learned), dropout,
-//               causal
+//               word_dropout, causal
 //   seed:       parameter initialisation
-// vocab_size and max_len follow the pipeline (make_sentiment_model). Unknown keys throw
+// vocab_size and max_len follow the pipeline (num_words, maxlen). Unknown keys throw
 // std::invalid_argument "SentimentModelConfig: unknown setting 'x'".
 struct SentimentModelConfig {
   TextPipelineConfig pipeline;
@@ -40,6 +40,10 @@ struct SentimentModelConfig {
 
   static SentimentModelConfig from_json(const std::string& json);
 };
+
+// SentimentModelConfig's fields: the pipeline's and the classifier's (but vocab_size and max_len,
+// which follow the pipeline) and the seed. Its finish step sets those two and validates.
+const SettingsSchema<SentimentModelConfig>& sentiment_model_settings();
 
 // The synthetic generator's reviews as labelled texts, origins "synthetic:<index>".
 std::vector<LabelledText> synthetic_labelled_texts(std::size_t count, std::uint64_t seed,

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/io/settings_schema.hpp"
 #include "attn/models/sequence_classifier.hpp"
 #include "attn/text/text_pipeline.hpp"
 
@@ -60,10 +61,13 @@ struct TrainerConfig {
   // Throws std::invalid_argument "TrainerConfig: <field> must be <rule>, got <value>".
   void validate() const;
   // Flat JSON with every field; from_json starts from the defaults, rejects unknown keys and
-  // validates.
+  // validates. Both follow trainer_settings().
   std::string to_json() const;
   static TrainerConfig from_json(const std::string& json);
 };
+
+// TrainerConfig's fields: names, ranges, help and the CLI's flags (io/settings_schema.hpp).
+const SettingsSchema<TrainerConfig>& trainer_settings();
 
 struct ClassificationMetrics {
   double loss = 0;                                         // mean binary cross-entropy

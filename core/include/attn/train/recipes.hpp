@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "attn/train/classifier_session.hpp"
+
 namespace attn {
 
 struct SentimentRecipe {
@@ -29,5 +31,16 @@ const std::vector<SentimentRecipe>& sentiment_recipes();
 // The recipe of one model for `data` ("real" or "builtin"); throws std::invalid_argument naming
 // the known models (or kinds of data) otherwise.
 const SentimentRecipe& sentiment_recipe(const std::string& model, const std::string& data = "real");
+
+// Everything one recipe trains: the model's and the trainer's settings, each field from the
+// recipe where it has one and from the struct's own default otherwise (attention_dim follows
+// embed_dim, ff_dim is 2 × embed_dim, the Transformer row picks the Transformer encoder). The
+// CLI's `attn train` starts from this before its flags; the Studio's presets resolve to it
+// (tests/test_cli.cpp and tests/js/settings_schema.test.mjs hold both to it).
+struct RecipeSettings {
+  SentimentModelConfig model;
+  TrainerConfig trainer;
+};
+RecipeSettings recipe_settings(const SentimentRecipe& recipe);
 
 }  // namespace attn

@@ -39,10 +39,13 @@ struct ToyRunResult {
   std::size_t parameters = 0;
 };
 
-// Reads a flat JSON object; every key is optional and defaults as above. Keys: task, vocab_size,
-// train_examples, test_examples, min_len, max_len, steps, batch_size, learning_rate, clip_norm,
-// padding ("pre"|"post"), seed, and the model's: encoder, pooling, score, embed_dim, units,
-// attention_dim, layers, heads, ff_dim, dropout. Unknown keys are an error (typos must not pass).
+// ToyRunConfig's fields (io/settings_schema.hpp): task, vocab_size, train_examples,
+// test_examples, min_len, max_len, steps, batch_size, learning_rate, clip_norm, padding
+// ("pre"|"post"), seed, and the model's: encoder, pooling, score, embed_dim, units,
+// attention_dim, layers, heads, ff_dim, dropout.
+const SettingsSchema<ToyRunConfig>& toy_run_settings();
+// Reads a flat JSON object; every key is optional and defaults as above. Unknown keys are an
+// error (typos must not pass): "ToyRunConfig: unknown setting 'stepz'".
 ToyRunConfig toy_run_config_from_json(const std::string& json);
 
 // A toy run that trains in chunks of steps, so a caller (the browser worker) can answer other
