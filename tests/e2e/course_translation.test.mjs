@@ -136,6 +136,34 @@ test('course: lesson 12 trains a translator in the page, reports teacher-forced 
     const [, engineGreedy, mineGreedy] = wrong[0];
     assert.match(mineGreedy, /✗$/);
     assert.ok(parseFloat(mineGreedy) > parseFloat(engineGreedy), `${mineGreedy} above ${engineGreedy}`);
+
+    // The Transformer from the model menu, trained on the same pairs: its line joins the RNN's on
+    // the chart of held-out BLEU by source length (the lecture's figure), drawn apart.
+    const chart = demo.locator('[data-testid="mt-length-chart"]');
+    assert.equal(await chart.isVisible(), true);
+    assert.equal(await chart.locator('svg path.series').count(), 1);
+    await demo.getByLabel('model to train').selectOption('transformer');
+    await demo.getByRole('button', { name: 'Train the translator' }).click();
+    await page.waitForFunction(
+      (selector) =>
+        document.querySelector(selector)?.dataset.state === 'trained' &&
+        /^Transformer/.test(document.querySelector(`${selector} [data-testid="mt-model-trained"]`)?.textContent ?? ''),
+      DEMO,
+      { timeout: 120000 },
+    );
+    assert.deepEqual(
+      (await chart.locator('.chart-legend li').allTextContents()).map((s) => s.trim()),
+      ['RNN with Bahdanau attention', 'Transformer (2 layers, 4 heads, d_model 64)'],
+    );
+    const paths = chart.locator('svg path.series');
+    assert.equal(await paths.count(), 2);
+    const drawn = await paths.evaluateAll((ps) => ps.map((p) => [p.getAttribute('d'), getComputedStyle(p).stroke]));
+    for (const [d] of drawn) assert.match(d, /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+)+/);
+    assert.notEqual(drawn[0][1], drawn[1][1], 'the two lines have different colours');
+    assert.match(
+      await demo.locator('[data-testid="mt-teacher-forced"]').textContent(),
+      /^token accuracy \d+\.\d% on the \d+ held-out pairs/,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

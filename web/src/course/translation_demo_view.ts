@@ -13,7 +13,9 @@
 // same tokens.
 import type { Seq2SeqBleuBucket, Seq2SeqEpochReport } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
+import { createLineChart, type ChartSeries } from '../views/chart';
 import { createAlignmentMap } from '../views/seq2seq/alignment_map';
+import { bucketCentre, bucketLabel } from '../views/translation/models';
 import { el } from '../views/dom';
 import { percent, quickMode } from '../views/format';
 import { EXERCISES } from './exercises';
@@ -56,9 +58,17 @@ export function groupBySource(pairs: { source: string; target: string }[]): {
   return { sources: [...groups.keys()], references: [...groups.values()] };
 }
 
-/** "1–5", "21+": a BLEU-by-length bucket's source words. */
-export function bucketLabel(b: Seq2SeqBleuBucket): string {
-  return b.maxLength > 0 ? `${b.minLength}–${b.maxLength}` : `${b.minLength}+`;
+type ModelKind = 'rnn' | 'transformer';
+
+/** The lecture's figure: held-out BLEU against source length, one line per model trained (empty
+ *  buckets left out: a point at 0 for "no sentences" would read as a failure). */
+export function lengthSeries(runs: ReadonlyMap<ModelKind, Seq2SeqBleuBucket[]>, names: Record<ModelKind, string>) {
+  const series: ChartSeries[] = [];
+  for (const kind of ['rnn', 'transformer'] as const) {
+    const buckets = runs.get(kind)?.filter((b) => b.sentences > 0);
+    if (buckets) series.push({ name: names[kind], xs: buckets.map(bucketCentre), ys: buckets.map((b) => b.bleu) });
+  }
+  return series;
 }
 
 function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
@@ -140,6 +150,31 @@ export function createTranslationDemoView(
   let scored: Scored | null = null;
   let owner = 0;
 
+  // The model to train: the RNN, or (when the lesson offers it) the Transformer.
+  const t = demo.transformer;
+  const names: Record<ModelKind, string> = {
+    rnn: 'RNN with Bahdanau attention',
+    transformer: t ? `Transformer (${t.layers ?? 2} layers, ${t.heads ?? 4} heads, d_model ${t.dModel ?? 64})` : '',
+  };
+  const modelSelect = el(
+    'select',
+    { dataset: { testid: 'mt-model' } },
+    el('option', { value: 'rnn', textContent: names.rnn }),
+    ...(t ? [el('option', { value: 'transformer', textContent: names.transformer })] : []),
+  );
+  modelSelect.setAttribute('aria-label', 'model to train');
+  // Each model's held-out BLEU by source length, for the chart (one pairs file at a time).
+  const lengthRuns = new Map<ModelKind, Seq2SeqBleuBucket[]>();
+  let lengthFile = '';
+  const chart = createLineChart({
+    title: 'Held-out BLEU (greedy) by source length, one line per model trained',
+    testId: 'mt-length-chart',
+    xLabel: 'source words (bucket middle)',
+    yLabel: 'BLEU',
+    yRange: [0, 100],
+  });
+  chart.element.hidden = true;
+
   const tokens = (text: string) => call('mtTokenize', text, { language: demo.targetLanguage, lowercase: true });
 
   const root = createInModelDemo({
@@ -148,8 +183,10 @@ export function createTranslationDemoView(
     title: 'A translator trained in your browser',
     intro:
       'An encoder–decoder with Bahdanau attention (a bidirectional GRU encoder over the English words, a GRU ' +
-      'decoder writing French words) learns from the sentence pairs; a share of the pairs is held out and only ' +
-      'used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
+      'decoder writing French words)' +
+      (t ? ', or a small Transformer encoder–decoder,' : '') +
+      ' learns from the sentence pairs; some English sentences are held out with all their translations and ' +
+      'only used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
       'scores them with BLEU; "Score with my corpusBleu" scores the same translations with your function from the ' +
       'exercise above.',
     trainLabel: 'Train the translator',
@@ -167,8 +204,10 @@ export function createTranslationDemoView(
       setState('training', 'Reading the pairs…');
       const pairs = await readPairs(demo, fileInput.files?.[0]);
       setState('training', 'Building the vocabularies and the model…');
+      const model: ModelKind = t && modelSelect.value === 'transformer' ? 'transformer' : 'rnn';
       const { info } = await engine.seq2seqCreate({
         ...demo.settings,
+        ...(model === 'transformer' ? { ...t, model } : {}),
         ...(quickMode() ? demo.quick : {}),
         parallelText: pairs,
       });
@@ -191,11 +230,18 @@ export function createTranslationDemoView(
         beam.push((await engine.seq2seqTranslate(source, demo.beam)).output);
       }
       const beamBleu = await call('corpusBleu', beam, references, { lowercase: true });
+      if (lengthFile !== pairs.name) lengthRuns.clear();
+      lengthFile = pairs.name;
+      lengthRuns.set(model, evaluation.bleuByLength);
+      chart.update(lengthSeries(lengthRuns, names));
+      chart.element.hidden = false;
       scored = { sources, references, greedy, beam };
       report.replaceChildren(
         el(
           'dl',
           { className: 'mt-metrics' },
+          el('dt', {}, 'model'),
+          el('dd', { dataset: { testid: 'mt-model-trained' } }, names[model]),
           el('dt', {}, 'data'),
           el(
             'dd',
@@ -344,15 +390,23 @@ export function createTranslationDemoView(
     },
   });
 
-  // The pairs file picker sits next to the buttons.
-  root.querySelector('.controls')?.prepend(el('label', { className: 'mt-file' }, 'Pairs file (optional): ', fileInput));
+  // The model choice and the pairs file picker sit next to the buttons.
+  root
+    .querySelector('.controls')
+    ?.prepend(
+      ...(t ? [el('label', { className: 'mt-file' }, 'Model: ', modelSelect)] : []),
+      el('label', { className: 'mt-file' }, 'Pairs file (optional): ', fileInput),
+    );
 
   // Translate the learner's sentence with both searches; the greedy output's alignment.
   const input = el('input', { type: 'text', value: demo.example, autocomplete: 'off', spellcheck: false });
   input.setAttribute('aria-label', 'sentence to translate');
   const go = el('button', { type: 'button', textContent: 'Translate' });
   const output = el('div', { className: 'mt-outputs', dataset: { testid: 'mt-outputs' } });
-  const map = createAlignmentMap('alignment α (French words × English words), greedy', 'mt-alignment');
+  const map = createAlignmentMap(
+    'attention (French words × English words), greedy: the RNN’s α, the Transformer’s last-layer cross-attention averaged over its heads',
+    'mt-alignment',
+  );
   map.element.hidden = true;
   translator.append(el('div', { className: 'buttons' }, input, go), output, map.element);
   const translate = async () => {
@@ -405,6 +459,6 @@ export function createTranslationDemoView(
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') void translate();
   });
-  root.append(report, translator);
+  root.append(report, chart.element, translator);
   return root;
 }

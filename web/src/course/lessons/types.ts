@@ -116,6 +116,8 @@ export interface TranslationDemo {
   settings: Seq2SeqSettings;
   /** Overrides for a page opened with ?s2s-quick (the browser tests). */
   quick?: Seq2SeqSettings;
+  /** The Transformer the learner may train instead (laid over `settings`, model 'transformer'). */
+  transformer?: Seq2SeqSettings;
   /** Beam width compared with greedy decoding. */
   beam: number;
   example: string;
