@@ -255,7 +255,7 @@ export function createTranslationDemoView(
             'dd',
             { dataset: { testid: 'mt-kept' } },
             outcome.bestEpoch >= 0
-              ? `epoch ${outcome.bestEpoch + 1}'s parameters (the lowest validation loss); the numbers below are its`
+              ? `epoch ${outcome.bestEpoch + 1}'s parameters (the lowest validation loss); the numbers below are that model’s`
               : 'the last epoch’s parameters',
           ),
           el('dt', {}, 'teacher-forced'),
