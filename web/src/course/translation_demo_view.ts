@@ -1,15 +1,21 @@
 // Lesson 12's translator: trains a word-level encoder–decoder with attention on sentence pairs in
 // the engine worker (its one Seq2SeqSession, task 'parallel', so the session is claimed like the
-// other seq2seq demos), on the built-in pairs file or one the learner picks. After training it
-// shows what the lesson argues: the teacher-forced loss per epoch next to free-running exact
-// match; held-out BLEU (the engine's corpusBleu, every translation of a source as a reference)
-// greedy and with beam search; BLEU by source length; and a box that translates the learner's
-// own sentence with both searches and shows the alignment. The run button then scores the
-// model's held-out translations with the learner's corpusBleu (their draft of the corpus_bleu
-// exercise, in the code sandbox) next to the engine's BLEU on the same tokens.
-import type { BleuParts, Seq2SeqEpochReport } from '../../generated/attn_engine.mjs';
+// other seq2seq demos), on the built-in pairs file or one the learner picks. The engine holds out
+// `testSize` English sentences with all their translations. After training it shows what the
+// lesson argues, every number the engine's: per epoch the teacher-forced validation loss next to
+// free-running word accuracy and exact match and the held-out BLEU (Seq2SeqEpochReport); at the
+// end evaluate()'s teacher-forced token accuracy next to free-running BLEU, chrF and exact match,
+// and its BLEU by source length; beam search's BLEU (corpusBleu on the beam's held-out outputs,
+// which the engine does not score); and a box that translates the learner's own sentence greedily
+// and with the beam (its candidates with their length-penalised scores) and shows the alignment.
+// The run button then scores the model's held-out translations with the learner's corpusBleu
+// (their draft of the corpus_bleu exercise, in the code sandbox) next to the engine's BLEU on the
+// same tokens.
+import type { Seq2SeqBleuBucket, Seq2SeqEpochReport } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
+import { createLineChart, type ChartSeries } from '../views/chart';
 import { createAlignmentMap } from '../views/seq2seq/alignment_map';
+import { bucketCentre, bucketLabel } from '../views/translation/models';
 import { el } from '../views/dom';
 import { percent, quickMode } from '../views/format';
 import { EXERCISES } from './exercises';
@@ -35,9 +41,10 @@ interface Scored {
   beam: string[];
 }
 
-const bleu = (parts: BleuParts) => parts.score.toFixed(1);
+const bleu = (score: number | null) => (score === null ? '–' : score.toFixed(1));
 
-/** Held-out pairs grouped by source, in first-seen order: every translation is a reference. */
+/** Held-out pairs grouped by source, in first-seen order: every translation is a reference (the
+ *  engine's evaluate groups them the same way; this gives the page the texts to translate). */
 export function groupBySource(pairs: { source: string; target: string }[]): {
   sources: string[];
   references: string[][];
@@ -51,6 +58,19 @@ export function groupBySource(pairs: { source: string; target: string }[]): {
   return { sources: [...groups.keys()], references: [...groups.values()] };
 }
 
+type ModelKind = 'rnn' | 'transformer';
+
+/** The lecture's figure: held-out BLEU against source length, one line per model trained (empty
+ *  buckets left out: a point at 0 for "no sentences" would read as a failure). */
+export function lengthSeries(runs: ReadonlyMap<ModelKind, Seq2SeqBleuBucket[]>, names: Record<ModelKind, string>) {
+  const series: ChartSeries[] = [];
+  for (const kind of ['rnn', 'transformer'] as const) {
+    const buckets = runs.get(kind)?.filter((b) => b.sentences > 0);
+    if (buckets) series.push({ name: names[kind], xs: buckets.map(bucketCentre), ys: buckets.map((b) => b.bleu) });
+  }
+  return series;
+}
+
 function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
   return el(
     'table',
@@ -58,7 +78,9 @@ function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
     el(
       'caption',
       {},
-      'Validation pairs after each epoch: the loss teacher-forced (right history given), words and sentences free running',
+      'After each epoch: on the validation pairs (a tenth of the training pairs) the loss teacher-forced ' +
+        '(right history given), words and sentences free running; held-out BLEU free running (greedy) on the ' +
+        'held-out English sentences',
     ),
     el(
       'thead',
@@ -67,10 +89,10 @@ function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
         'tr',
         {},
         el('th', { scope: 'col' }, 'epoch'),
-        el('th', { scope: 'col' }, 'loss'),
-        el('th', { scope: 'col' }, 'e^−loss'),
+        el('th', { scope: 'col' }, 'loss (teacher-forced)'),
         el('th', { scope: 'col' }, 'words right'),
         el('th', { scope: 'col' }, 'exact match'),
+        el('th', { scope: 'col' }, 'held-out BLEU'),
       ),
     ),
     el(
@@ -82,9 +104,9 @@ function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
           {},
           el('td', {}, String(e.epoch + 1)),
           el('td', {}, e.validationLoss === null ? '–' : e.validationLoss.toFixed(3)),
-          el('td', {}, e.validationLoss === null ? '–' : percent(Math.exp(-e.validationLoss))),
           el('td', {}, e.validation ? percent(e.validation.tokenAccuracy) : '–'),
           el('td', {}, e.validation ? percent(e.validation.exactMatch) : '–'),
+          el('td', {}, bleu(e.bleu)),
         ),
       ),
     ),
@@ -128,6 +150,31 @@ export function createTranslationDemoView(
   let scored: Scored | null = null;
   let owner = 0;
 
+  // The model to train: the RNN, or (when the lesson offers it) the Transformer.
+  const t = demo.transformer;
+  const names: Record<ModelKind, string> = {
+    rnn: 'RNN with Bahdanau attention',
+    transformer: t ? `Transformer (${t.layers ?? 2} layers, ${t.heads ?? 4} heads, d_model ${t.dModel ?? 64})` : '',
+  };
+  const modelSelect = el(
+    'select',
+    { dataset: { testid: 'mt-model' } },
+    el('option', { value: 'rnn', textContent: names.rnn }),
+    ...(t ? [el('option', { value: 'transformer', textContent: names.transformer })] : []),
+  );
+  modelSelect.setAttribute('aria-label', 'model to train');
+  // Each model's held-out BLEU by source length, for the chart (one pairs file at a time).
+  const lengthRuns = new Map<ModelKind, Seq2SeqBleuBucket[]>();
+  let lengthFile = '';
+  const chart = createLineChart({
+    title: 'Held-out BLEU (greedy) by source length, one line per model trained',
+    testId: 'mt-length-chart',
+    xLabel: 'source words (bucket middle)',
+    yLabel: 'BLEU',
+    yRange: [0, 100],
+  });
+  chart.element.hidden = true;
+
   const tokens = (text: string) => call('mtTokenize', text, { language: demo.targetLanguage, lowercase: true });
 
   const root = createInModelDemo({
@@ -136,8 +183,10 @@ export function createTranslationDemoView(
     title: 'A translator trained in your browser',
     intro:
       'An encoder–decoder with Bahdanau attention (a bidirectional GRU encoder over the English words, a GRU ' +
-      'decoder writing French words) learns from the sentence pairs; a share of the pairs is held out and only ' +
-      'used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
+      'decoder writing French words)' +
+      (t ? ', or a small Transformer encoder–decoder,' : '') +
+      ' learns from the sentence pairs; some English sentences are held out with all their translations and ' +
+      'only used to measure it. Then the page decodes the held-out sentences greedily and with beam search and ' +
       'scores them with BLEU; "Score with my corpusBleu" scores the same translations with your function from the ' +
       'exercise above.',
     trainLabel: 'Train the translator',
@@ -155,8 +204,10 @@ export function createTranslationDemoView(
       setState('training', 'Reading the pairs…');
       const pairs = await readPairs(demo, fileInput.files?.[0]);
       setState('training', 'Building the vocabularies and the model…');
+      const model: ModelKind = t && modelSelect.value === 'transformer' ? 'transformer' : 'rnn';
       const { info } = await engine.seq2seqCreate({
         ...demo.settings,
+        ...(model === 'transformer' ? { ...t, model } : {}),
         ...(quickMode() ? demo.quick : {}),
         parallelText: pairs,
       });
@@ -167,51 +218,63 @@ export function createTranslationDemoView(
         setState('training', `Training… step ${p.step} of ${p.plannedSteps} (epoch ${p.epoch + 1})`);
       });
       if (outcome.cancelled) throw new Error('stopped');
-      setState('training', 'Translating the held-out sentences…');
-      const { sources, references } = groupBySource(await engine.seq2seqSamples(demo.heldOut));
+      setState('training', 'Scoring the held-out sentences…');
+      const evaluation = await engine.seq2seqEvaluate('test', 0);
+      setState('training', 'Translating the held-out sentences with beam search…');
+      // Every held-out pair (info.testExamples): the same sources and references evaluate scored.
+      const { sources, references } = groupBySource(await engine.seq2seqSamples(info.testExamples));
       const greedy: string[] = [];
       const beam: string[] = [];
       for (const source of sources) {
         greedy.push((await engine.seq2seqTranslate(source, 1)).output);
         beam.push((await engine.seq2seqTranslate(source, demo.beam)).output);
       }
-      const options = { lowercase: true };
-      const [greedyBleu, beamBleu, exact, byLength] = await Promise.all([
-        call('corpusBleu', greedy, references, options),
-        call('corpusBleu', beam, references, options),
-        engine.seq2seqEvaluate('test', 0),
-        call('bleuBySourceLength', sources, greedy, references, options),
-      ]);
+      const beamBleu = await call('corpusBleu', beam, references, { lowercase: true });
+      if (lengthFile !== pairs.name) lengthRuns.clear();
+      lengthFile = pairs.name;
+      lengthRuns.set(model, evaluation.bleuByLength);
+      chart.update(lengthSeries(lengthRuns, names));
+      chart.element.hidden = false;
       scored = { sources, references, greedy, beam };
-      const last = epochs.at(-1);
-      const probability = last?.validationLoss != null ? Math.exp(-last.validationLoss) : null;
       report.replaceChildren(
         el(
           'dl',
           { className: 'mt-metrics' },
+          el('dt', {}, 'model'),
+          el('dd', { dataset: { testid: 'mt-model-trained' } }, names[model]),
           el('dt', {}, 'data'),
           el(
             'dd',
             {},
-            `${pairs.name}: ${info.trainExamples} training pairs, ${info.testExamples} held out; vocabularies of ` +
+            `${pairs.name}: ${info.trainExamples} training pairs; ${evaluation.sentences} English sentences held out ` +
+              `with all their translations (${info.testExamples} pairs); vocabularies of ` +
               `${info.sourceVocabulary} and ${info.targetVocabulary} words; ${info.parameters.toLocaleString('en')} parameters`,
+          ),
+          el('dt', {}, 'model kept'),
+          el(
+            'dd',
+            { dataset: { testid: 'mt-kept' } },
+            outcome.bestEpoch >= 0
+              ? `epoch ${outcome.bestEpoch + 1}'s parameters (the lowest validation loss); the numbers below are that model’s`
+              : 'the last epoch’s parameters',
           ),
           el('dt', {}, 'teacher-forced'),
           el(
             'dd',
             { dataset: { testid: 'mt-teacher-forced' } },
-            probability === null
-              ? 'no validation loss'
-              : `the right next word gets ${percent(probability)} probability on average (e^−loss), given the right history`,
+            `token accuracy ${percent(evaluation.teacherForcedAccuracy)} on the ${evaluation.count} held-out pairs: ` +
+              'the right next word is the first choice, given the right history',
           ),
           el('dt', {}, 'free-running, greedy'),
           el(
             'dd',
             { dataset: { testid: 'mt-free-running' } },
-            `exact match ${percent(exact.exactMatch)} of ${exact.count} held-out pairs; BLEU ${bleu(greedyBleu)} on ${sources.length} sentences`,
+            `BLEU ${bleu(evaluation.bleu)}, chrF ${evaluation.chrf.toFixed(1)} on ${evaluation.sentences} held-out ` +
+              `sentences; exact match ${percent(evaluation.exactMatch)} of the sentences (any translation), ` +
+              `${percent(evaluation.pairExactMatch)} of the pairs`,
           ),
           el('dt', {}, `beam search (width ${demo.beam})`),
-          el('dd', { dataset: { testid: 'mt-beam-bleu' } }, `BLEU ${bleu(beamBleu)}`),
+          el('dd', { dataset: { testid: 'mt-beam-bleu' } }, `BLEU ${bleu(beamBleu.score)}`),
         ),
         epochTable(epochs),
         el(
@@ -232,11 +295,11 @@ export function createTranslationDemoView(
           el(
             'tbody',
             {},
-            ...byLength.map((b) =>
+            ...evaluation.bleuByLength.map((b) =>
               el(
                 'tr',
                 {},
-                el('td', {}, b.label),
+                el('td', {}, bucketLabel(b)),
                 el('td', {}, String(b.sentences)),
                 el('td', {}, b.sentences > 0 ? bleu(b.bleu) : '–'),
               ),
@@ -284,7 +347,11 @@ export function createTranslationDemoView(
         el(
           'table',
           { className: 's2s-epoch-table', dataset: { testid: 'mt-your-bleu-table' } },
-          el('caption', {}, `BLEU of the model's ${greedy.length} held-out translations (lowercased word tokens)`),
+          el(
+            'caption',
+            {},
+            `BLEU of the model's ${greedy.length} held-out translations on lowercased mtTokenize tokens (the report above counts 13a tokens)`,
+          ),
           el(
             'thead',
             {},
@@ -323,15 +390,23 @@ export function createTranslationDemoView(
     },
   });
 
-  // The pairs file picker sits next to the buttons.
-  root.querySelector('.controls')?.prepend(el('label', { className: 'mt-file' }, 'Pairs file (optional): ', fileInput));
+  // The model choice and the pairs file picker sit next to the buttons.
+  root
+    .querySelector('.controls')
+    ?.prepend(
+      ...(t ? [el('label', { className: 'mt-file' }, 'Model: ', modelSelect)] : []),
+      el('label', { className: 'mt-file' }, 'Pairs file (optional): ', fileInput),
+    );
 
   // Translate the learner's sentence with both searches; the greedy output's alignment.
   const input = el('input', { type: 'text', value: demo.example, autocomplete: 'off', spellcheck: false });
   input.setAttribute('aria-label', 'sentence to translate');
   const go = el('button', { type: 'button', textContent: 'Translate' });
   const output = el('div', { className: 'mt-outputs', dataset: { testid: 'mt-outputs' } });
-  const map = createAlignmentMap('alignment α (French words × English words), greedy', 'mt-alignment');
+  const map = createAlignmentMap(
+    'attention (French words × English words), greedy: the RNN’s α, the Transformer’s last-layer cross-attention averaged over its heads',
+    'mt-alignment',
+  );
   map.element.hidden = true;
   translator.append(el('div', { className: 'buttons' }, input, go), output, map.element);
   const translate = async () => {
@@ -350,6 +425,19 @@ export function createTranslationDemoView(
       output.replaceChildren(
         el('p', {}, `greedy: ${greedy.output} (log p = ${greedy.logProb.toFixed(2)})`),
         el('p', {}, `beam ${demo.beam}: ${beam.output} (log p = ${beam.logProb.toFixed(2)})`),
+        el('p', {}, `the beam’s ${beam.candidates.length} hypotheses, best first (score = log p / lp):`),
+        el(
+          'ol',
+          { className: 'mt-candidates', dataset: { testid: 'mt-candidates' } },
+          ...beam.candidates.map((c) =>
+            el(
+              'li',
+              {},
+              `${c.text} — score ${c.score.toFixed(2)} (log p = ${c.logProb.toFixed(2)})` +
+                (c.finished ? '' : ', unfinished'),
+            ),
+          ),
+        ),
       );
       map.element.hidden = greedy.rows === 0;
       if (greedy.rows > 0) {
@@ -371,6 +459,6 @@ export function createTranslationDemoView(
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') void translate();
   });
-  root.append(report, translator);
+  root.append(report, chart.element, translator);
   return root;
 }

@@ -110,13 +110,14 @@ export interface TranslationDemo {
   id: string;
   /** The built-in "source<TAB>target" file, relative to course.html. */
   pairsUrl: string;
-  /** The target language for the BLEU tokens (mtTokenize). */
+  /** The target language of the learner's corpusBleu tokens (mtTokenize). */
   targetLanguage: 'fr' | 'en' | 'generic';
+  /** The engine's settings; testSize is the English sentences held out, each with all its translations. */
   settings: Seq2SeqSettings;
   /** Overrides for a page opened with ?s2s-quick (the browser tests). */
   quick?: Seq2SeqSettings;
-  /** Held-out pairs decoded for BLEU (grouped by source: every translation is a reference). */
-  heldOut: number;
+  /** The Transformer the learner may train instead (laid over `settings`, model 'transformer'). */
+  transformer?: Seq2SeqSettings;
   /** Beam width compared with greedy decoding. */
   beam: number;
   example: string;
