@@ -40,18 +40,21 @@ async function watch(page, { selector, index, property, name }) {
       const node = document.querySelectorAll(selector)[index];
       const drawn = () =>
         property === 'transform' ? node.getBoundingClientRect().height : getComputedStyle(node).backgroundColor;
-      const record = { from: drawn(), samples: [], events: [], done: false };
+      // `ended` is set by transitionend; `done` only once a frame has been sampled after it, so a
+      // test that waits for `done` never reads the samples between the event and the next frame.
+      const record = { from: drawn(), samples: [], events: [], ended: false, done: false };
       window[name] = record;
       for (const type of ['transitionrun', 'transitionstart', 'transitionend']) {
         node.addEventListener(type, (event) => {
           if (event.propertyName !== property) return;
           record.events.push(type);
-          if (type === 'transitionend') record.done = true;
+          if (type === 'transitionend') record.ended = true;
         });
       }
       const sample = () => {
         record.samples.push(drawn());
-        if (!record.done) requestAnimationFrame(sample);
+        if (record.ended) record.done = true;
+        else requestAnimationFrame(sample);
       };
       requestAnimationFrame(sample);
     },
