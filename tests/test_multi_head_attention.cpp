@@ -294,3 +294,64 @@ TEST_CASE("multi_head_attention.rejects_bad_arguments") {
                        "MultiHeadSelfAttention::backward: dy has shape [1, 2, 4] but forward produced [1, 3, 4]",
                        ShapeError);
 }
+
+TEST_CASE("multi_head_attention.attention_mask_given_by_the_caller") {
+  // An attention mask [T, T] replaces `causal`: the causal pattern given as a mask gives the causal
+  // numbers; any other pattern equals SDPA with that mask (AND the padding), and its gradients
+  // (every parameter and x) match finite differences — hidden entries have P = 0, no gradient.
+  const std::size_t nb = 2, nt = 4, d = 4;
+  const Mask2 padding = {{1, 1, 1, 0}, {1, 1, 1, 1}};
+  Rng rng(31);
+  MultiHeadSelfAttention mha(d, 2, rng);
+  randomise_biases(mha, rng);
+  Tensor3 x = random_sequence(rng, nb, nt, d);
+  Tensor3 y, y_causal;
+  MultiHeadAttentionCache cache, causal_cache;
+  const Mask2 causal = causal_mask(nt);
+  mha.forward(x, &padding, true, y_causal, causal_cache);
+  mha.forward(x, &padding, false, y, cache, &causal);
+  CHECK(xt::allclose(y, y_causal, 0, 0));
+  // Query t sees t and t + 1 (a decoder that peeks one position ahead); query 3 of row 0 then
+  // sees only itself (key 4 does not exist, key 3 is padding for the others).
+  Mask2 peek = xt::zeros<std::uint8_t>({nt, nt});
+  for (std::size_t t = 0; t < nt; ++t) {
+    peek(t, t) = 1;
+    if (t + 1 < nt) peek(t, t + 1) = 1;
+  }
+  MultiHeadSelfAttention one(d, 1, rng);
+  randomise_biases(one, rng);
+  one.forward(x, &padding, false, y, cache, &peek);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const Tensor2 xb = xt::view(x, b, xt::all(), xt::all());
+    const Tensor2 q = matmul(xb, one.w_q) + one.b_q;
+    const Tensor2 k = matmul(xb, one.w_k) + one.b_k;
+    const Tensor2 v = matmul(xb, one.w_v) + one.b_v;
+    Mask1 valid = xt::view(padding, b, xt::all());
+    const AttentionResult r = scaled_dot_product_attention(q, k, v, combine_masks(padding_mask(nt, valid), peek));
+    CHECK(xt::allclose(xt::view(y, b, xt::all(), xt::all()), matmul(r.output, one.w_o) + one.b_o, 1e-5, 1e-5));
+    CHECK(xt::allclose(xt::view(cache.weights, b, 0, xt::all(), xt::all()), r.weights, 1e-5, 1e-6));
+  }
+  CHECK(cache.weights(0, 0, 2, 3) == 0.f);  // padding stays hidden
+  CHECK(cache.weights(1, 0, 2, 3) > 0.f);   // the future the mask lets through is seen
+  ParameterList params;
+  mha.parameters(params, "mha.");
+  mha.forward(x, &padding, false, y, cache, &peek);
+  const Tensor3 r = attn::test::probe_weights(y, 4);
+  Tensor3 dx;
+  zero_grads(params);
+  mha.backward(r, cache, dx);
+  auto loss = [&] {
+    Tensor3 out;
+    MultiHeadAttentionCache c;
+    mha.forward(x, &padding, false, out, c, &peek);
+    return attn::test::probe_loss(out, r);
+  };
+  attn::test::check_parameter_gradients(params, loss, {1e-2, 2e-2, 2e-3, 40, 1});
+  attn::test::check_gradient("x", x.data(), dx.data(), x.size(), loss, {1e-2, 2e-2, 2e-3, 32, 2});
+
+  const Mask2 wrong = xt::ones<std::uint8_t>({nt, nt + 1});
+  CHECK_THROWS_WITH_AS(mha.forward(x, &padding, false, y, cache, &wrong), doctest::Contains("attention_mask has shape"),
+                       ShapeError);
+  CHECK_THROWS_WITH_AS(mha.forward(x, &padding, true, y, cache, &peek), doctest::Contains("not both"),
+                       std::invalid_argument);
+}

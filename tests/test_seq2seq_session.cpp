@@ -414,3 +414,63 @@ TEST_CASE("seq2seq_session.rnn_translation_has_candidates_and_no_layers") {
   CHECK(e.sentences == 2);
   CHECK(e.by_length.size() == 5);
 }
+
+TEST_CASE("seq2seq_session.transformer_decoder_mask_and_cross_attention_step_api") {
+  Seq2SeqSession session(Seq2SeqSessionConfig::from_json(
+      R"({"task": "reverse", "model": "transformer", "d_model": 16, "heads": 2, "layers": 1, "dropout": 0,
+          "train_size": 64, "test_size": 8, "min_len": 2, "max_len": 5, "epochs": 1, "batch": 16, "seed": 3})"));
+  session.start_training();
+  while (!session.run_steps(100).done) {
+  }
+  // Greedy decoding through cross_begin / cross_attention / cross_continue with the engine's own
+  // heads gives translate's outputs, for a batch of texts of different lengths (padded 'post').
+  const std::vector<std::string> texts{"4071", "12", "98765"};
+  const TransformerCrossEncoding e = session.cross_start(texts);
+  CHECK(e.source_lengths == std::vector<std::size_t>{4, 2, 5});
+  CHECK(e.memory.shape() == std::array<std::size_t, 3>{3, 5, 16});
+  REQUIRE(e.blocks.size() == 1);
+  CHECK(e.blocks[0].w_q.shape() == std::array<std::size_t, 2>{16, 16});
+  CHECK(e.heads == 2);
+  CHECK(e.max_len == session.decode_limit());
+  std::vector<std::int32_t> previous(3, kBosId);
+  std::vector<std::vector<int>> outputs(3);
+  std::vector<bool> done(3, false);
+  for (std::size_t t = 0; t < e.max_len; ++t) {
+    session.cross_begin(previous);
+    CHECK_THROWS_WITH_AS(session.cross_begin(previous), doctest::Contains("still pending"), std::logic_error);
+    Tensor3 heads;
+    Tensor4 weights;
+    session.cross_attention(heads, weights);
+    CHECK(weights(1, 0, 0, 3) == 0.f);  // "12" is padded to 5: its padding gets no weight
+    const TransformerPartialStep &p = session.cross_continue(heads, &weights);
+    REQUIRE(p.finished());
+    previous = session.best_tokens();
+    for (std::size_t b = 0; b < 3; ++b) {
+      if (done[b]) continue;
+      if (previous[b] == kEosId) done[b] = true;
+      else outputs[b].push_back(previous[b]);
+    }
+  }
+  for (std::size_t b = 0; b < 3; ++b) CHECK(session.target_text(outputs[b]) == session.translate(texts[b], 1).output);
+  Tensor3 heads;
+  Tensor4 weights;
+  CHECK_THROWS_WITH_AS(session.cross_attention(heads, weights), doctest::Contains("no cross-attention is pending"),
+                       std::logic_error);
+
+  // The decoder mask: checked, used by the next run, dropped by nothing but a new mask.
+  const std::size_t n = session.decode_limit();
+  CHECK_THROWS_WITH_AS(session.set_decoder_mask(xt::ones<std::uint8_t>({n - 1, n - 1})),
+                       doctest::Contains("needs at least " + std::to_string(n)), std::invalid_argument);
+  session.set_decoder_mask(xt::ones<std::uint8_t>({n, n}));
+  CHECK(dynamic_cast<const TransformerSeq2Seq &>(session.model()).decoder_self_mask().shape(0) == n);
+  session.start_training();
+  session.run_steps(1);
+  CHECK_THROWS_WITH_AS(session.set_decoder_mask(Mask2()), doctest::Contains("in progress"), std::logic_error);
+  session.cancel_training();
+  session.set_decoder_mask(Mask2());
+  CHECK(dynamic_cast<const TransformerSeq2Seq &>(session.model()).decoder_self_mask().size() == 0);
+
+  Seq2SeqSession rnn(Seq2SeqSessionConfig::from_json(R"({"train_size": 20, "test_size": 4})"));
+  CHECK_THROWS_WITH_AS(rnn.set_decoder_mask(Mask2()), doctest::Contains("model 'transformer'"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(rnn.cross_start({"12"}), doctest::Contains("model 'transformer'"), std::invalid_argument);
+}

@@ -167,3 +167,65 @@ TEST_CASE("transformer_decoder.shape_errors") {
   CHECK_THROWS_WITH_AS(block.step(one, wrong_bias, padded, state, y, weights), doctest::Contains("source_bias"),
                        ShapeError);
 }
+
+TEST_CASE("transformer_decoder.self_mask_given_by_the_caller") {
+  // forward with the caller's mask: gradients still match finite differences (a mask that lets
+  // position t see t + 1, the "no peeking" mistake), and a mask inside the causal one (t sees
+  // t − 1 and t) is what step() gives with the same rows.
+  Rng init(7);
+  TransformerDecoderBlock block(small_config(0.f, Activation::gelu), init);
+  ParameterList params;
+  block.parameters(params, "block.");
+  randomise_vectors(params, init);
+  const std::size_t nb = 2, nt = 4, nx = 3, d = 6;
+  Tensor3 x = random_sequence(init, nb, nt, d);
+  Tensor3 memory = random_sequence(init, nb, nx, d);
+  const Mask2 target_mask = {{1, 1, 1, 1}, {1, 1, 1, 0}};
+  const Mask2 source_mask = {{1, 1, 0}, {1, 1, 1}};
+  const Mask2 peek = {{1, 1, 0, 0}, {1, 1, 1, 0}, {1, 1, 1, 1}, {1, 1, 1, 1}};
+  TransformerDecoderCache cache;
+  Tensor3 y, dx, dmemory;
+  Rng rng(1);
+  block.forward(x, memory, &target_mask, &source_mask, false, rng, y, cache, &peek);
+  const Tensor3 r = probe_weights(y, 5);
+  zero_grads(params);
+  block.backward(r, cache, dx, dmemory);
+  auto loss = [&] {
+    block.forward(x, memory, &target_mask, &source_mask, false, rng, y, cache, &peek);
+    return probe_loss(y, r);
+  };
+  GradCheckOptions opt;
+  opt.max_probes = 16;
+  check_parameter_gradients(params, loss, opt);
+  check_gradient("x", x.data(), dx.data(), x.size(), loss, opt);
+  check_gradient("memory", memory.data(), dmemory.data(), memory.size(), loss, opt);
+  // Position 0 now reads position 1: changing x_1 moves y_0 (it would not under the causal mask).
+  block.forward(x, memory, nullptr, nullptr, false, rng, y, cache, &peek);
+  const Tensor3 before = y;
+  Tensor3 changed = x;
+  for (std::size_t j = 0; j < d; ++j) changed(0, 1, j) += 0.75f;
+  block.forward(changed, memory, nullptr, nullptr, false, rng, y, cache, &peek);
+  CHECK(y(0, 0, 0) != before(0, 0, 0));
+
+  const Mask2 window = {{1, 0, 0, 0}, {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 1}};
+  block.forward(x, memory, nullptr, &source_mask, false, rng, y, cache, &window);
+  Tensor2 bias = xt::zeros<float>({nb, nx});
+  bias(0, 2) = -std::numeric_limits<float>::infinity();
+  const Mask1 padded = {1, 0};
+  TransformerDecoderLayerState state;
+  block.start(memory, state);
+  TransformerStepWeights weights;
+  for (std::size_t t = 0; t < nt; ++t) {
+    CAPTURE(t);
+    Tensor3 xt_ = xt::view(x, xt::all(), xt::range(t, t + 1), xt::all());
+    Tensor3 yt;
+    block.step(xt_, bias, padded, state, yt, weights, window.data() + t * nt);
+    for (std::size_t b = 0; b < nb; ++b) {
+      for (std::size_t j = 0; j < d; ++j) CHECK(yt(b, 0, j) == doctest::Approx(y(b, t, j)).epsilon(1e-4));
+      for (std::size_t i = 0; i <= t; ++i) {
+        CHECK(weights.self_weights(b, 0, 0, i) == doctest::Approx(cache.self_attention.weights(b, 0, t, i)).epsilon(1e-4));
+      }
+    }
+  }
+  CHECK(weights.self_weights(0, 1, 0, 0) == 0.f);  // row 3 of the window hides position 0
+}

@@ -595,3 +595,130 @@ TEST_CASE("transformer_seq2seq.teacher_forced_accuracy_equals_the_parallel_forwa
   }
   CHECK_THROWS_AS(teacher_forced_accuracy(model, sources, {targets[0]}), std::invalid_argument);
 }
+
+TEST_CASE("transformer_seq2seq.decoder_self_mask_given_by_the_caller") {
+  TransformerSeq2SeqConfig c = tiny_config();
+  TransformerSeq2Seq model(c, 21);
+  Rng rng(1);
+  randomise_vectors(model.parameters(), rng);
+  const TokenIds inputs = {{1, 7, 6, 5, 4}, {1, 5, 4, 8, 2}};
+  const std::size_t nt = 5, nv = 9;
+  const Tensor2 causal = model.forward(kSource, inputs, false, rng);
+  // The causal pattern as a caller's mask, larger than the batch: its top-left block is used.
+  Mask2 lower = xt::zeros<std::uint8_t>({7, 7});
+  for (std::size_t t = 0; t < 7; ++t) {
+    for (std::size_t i = 0; i <= t; ++i) lower(t, i) = 1;
+  }
+  model.set_decoder_self_mask(lower);
+  CHECK(model.decoder_self_mask().shape(0) == 7);
+  CHECK(xt::allclose(model.forward(kSource, inputs, false, rng), causal, 0, 0));
+  // No mask at all: position t reads the input at t + 1, so changing it moves the logits before.
+  model.set_decoder_self_mask(xt::ones<std::uint8_t>({7, 7}));
+  const Tensor2 open = model.forward(kSource, inputs, false, rng);
+  TokenIds changed = inputs;
+  changed(0, 3) = 3;
+  const Tensor2& peeked = model.forward(kSource, changed, false, rng);
+  bool earlier_moved = false;
+  for (std::size_t v = 0; v < nv; ++v) earlier_moved = earlier_moved || peeked(2, v) != open(2, v);
+  CHECK(earlier_moved);
+  // Decoding uses row t over the positions 0 .. t: for an open mask that is the causal decoder.
+  TransformerDecodingState state = model.encode(kSource);
+  model.set_decoder_self_mask(Mask2());
+  TransformerDecodingState causal_state = model.encode(kSource);
+  for (std::size_t t = 0; t < nt; ++t) {
+    const std::vector<std::int32_t> previous{inputs(0, t), inputs(1, t)};
+    const Tensor2 expected = model.step(causal_state, previous).log_probs;
+    model.set_decoder_self_mask(xt::ones<std::uint8_t>({7, 7}));
+    CHECK(xt::allclose(model.step(state, previous).log_probs, expected, 0, 0));
+    model.set_decoder_self_mask(Mask2());
+  }
+  // Checks: square, 0/1, large enough for the batch and for the decoding.
+  CHECK_THROWS_WITH_AS(model.set_decoder_self_mask(xt::ones<std::uint8_t>({3, 4})), doctest::Contains("square"),
+                       std::invalid_argument);
+  Mask2 two = lower;
+  two(1, 1) = 2;
+  CHECK_THROWS_WITH_AS(model.set_decoder_self_mask(two), doctest::Contains("0 (hidden) and 1 (visible)"),
+                       std::invalid_argument);
+  model.set_decoder_self_mask(xt::view(lower, xt::range(0, 3), xt::range(0, 3)));
+  CHECK_THROWS_WITH_AS(model.forward(kSource, inputs, false, rng), doctest::Contains("set a mask of at least 5 × 5"),
+                       std::invalid_argument);
+  TransformerDecodingState short_state = model.encode(kSource);
+  for (std::size_t t = 0; t < 3; ++t) model.step(short_state, {kBosId, kBosId});
+  CHECK_THROWS_WITH_AS(model.step(short_state, {kBosId, kBosId}), doctest::Contains("covers the longest decoding"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("transformer_seq2seq.step_with_the_cross_attention_from_outside") {
+  // begin_step / continue_step with heads computed here, head by head, from the partial step's
+  // queries_input, the memory and the published cross-attention weights (what the course's
+  // learner does: softmax(Q_h K_hᵀ / √d) V_h over the real source tokens) give step()'s log p.
+  TransformerSeq2SeqConfig c = tiny_config();
+  TransformerSeq2Seq model(c, 22);
+  Rng rng(2);
+  randomise_vectors(model.parameters(), rng);
+  const std::size_t d = c.d_model, nh = c.heads, hd = d / nh, nb = 2, nx = 4;
+  auto param = [&](const std::string& name) {
+    for (const Parameter& p : model.parameters()) {
+      if (p.name == name) return p.value;
+    }
+    FAIL("no parameter " << name);
+    return static_cast<float*>(nullptr);
+  };
+  TransformerDecodingState engine = model.encode(kSource);
+  TransformerDecodingState outside = model.encode(kSource);
+  const TokenIds inputs = {{1, 7, 6, 5, 4}, {1, 5, 4, 8, 2}};
+  for (std::size_t t = 0; t < 5; ++t) {
+    CAPTURE(t);
+    const std::vector<std::int32_t> previous{inputs(0, t), inputs(1, t)};
+    const TransformerStepResult expected = model.step(engine, previous);
+    TransformerPartialStep partial = model.begin_step(outside, previous);
+    while (!partial.finished()) {
+      const std::string prefix = "decoder." + std::to_string(partial.block) + ".cross_attention.";
+      const float *wq = param(prefix + "w_q"), *wk = param(prefix + "w_k"), *wv = param(prefix + "w_v");
+      const float *bq = param(prefix + "b_q"), *bk = param(prefix + "b_k"), *bv = param(prefix + "b_v");
+      Tensor3 heads = xt::zeros<float>({nb, std::size_t{1}, d});
+      for (std::size_t b = 0; b < nb; ++b) {
+        for (std::size_t h = 0; h < nh; ++h) {
+          std::vector<double> q(hd, 0.0), scores(nx, 0.0);
+          for (std::size_t j = 0; j < hd; ++j) {
+            q[j] = bq[h * hd + j];
+            for (std::size_t i = 0; i < d; ++i) q[j] += partial.queries_input(b, 0, i) * wq[i * d + h * hd + j];
+          }
+          std::vector<std::vector<double>> values(nx, std::vector<double>(hd, 0.0));
+          double top = -1e30, total = 0.0;
+          for (std::size_t s = 0; s < nx; ++s) {
+            if (outside.source_mask(b, s) == 0) continue;
+            for (std::size_t j = 0; j < hd; ++j) {
+              double k = bk[h * hd + j];
+              values[s][j] = bv[h * hd + j];
+              for (std::size_t i = 0; i < d; ++i) {
+                k += outside.memory(b, s, i) * wk[i * d + h * hd + j];
+                values[s][j] += outside.memory(b, s, i) * wv[i * d + h * hd + j];
+              }
+              scores[s] += q[j] * k / std::sqrt(static_cast<double>(hd));
+            }
+            top = std::max(top, scores[s]);
+          }
+          std::vector<double> p(nx, 0.0);
+          for (std::size_t s = 0; s < nx; ++s) {
+            if (outside.source_mask(b, s) != 0) total += (p[s] = std::exp(scores[s] - top));
+          }
+          for (std::size_t s = 0; s < nx; ++s) {
+            for (std::size_t j = 0; j < hd; ++j) heads(b, 0, h * hd + j) += static_cast<float>(p[s] / total * values[s][j]);
+          }
+        }
+      }
+      Tensor3 engine_heads;
+      Tensor4 weights;
+      model.cross_attention(outside, partial, engine_heads, weights);
+      CHECK(xt::allclose(heads, engine_heads, 1e-5, 1e-5));
+      model.continue_step(outside, partial, heads);
+    }
+    CHECK(xt::allclose(partial.result.log_probs, expected.log_probs, 1e-4, 1e-4));
+    CHECK_THROWS_WITH_AS(model.continue_step(outside, partial, xt::zeros<float>({nb, std::size_t{1}, d})),
+                         doctest::Contains("no cross-attention is pending"), std::invalid_argument);
+  }
+  TransformerPartialStep partial = model.begin_step(outside, {kBosId, kBosId});
+  CHECK_THROWS_WITH_AS(model.continue_step(outside, partial, xt::zeros<float>({nb, std::size_t{1}, d + 1})),
+                       doctest::Contains("expected [2, 1, 8]"), std::invalid_argument);
+}

@@ -515,6 +515,9 @@ export interface Seq2SeqInfo {
   targetVocabulary: number;
   trainExamples: number;
   testExamples: number;
+  /** The longest decoding translate runs (the longest target + 4): a Transformer's decoder mask
+   *  (setDecoderMask) must be at least this many positions square. */
+  decodeLimit: number;
 }
 export interface Seq2SeqMetrics {
   count: number;
@@ -631,6 +634,37 @@ export interface Seq2SeqDecoderStepResult {
   /** [B] the greedy choice of each row (never PAD or BOS). */
   tokens: number[];
 }
+/** One decoder block's cross-attention projections (COPIES): Q = x wq + bq, K = m wk + bk,
+ *  V = m wv + bv; [D, D] and [D], head h owning columns h·D/H .. (h+1)·D/H − 1. */
+export interface Seq2SeqCrossWeights {
+  wq: Tensor;
+  bq: Tensor;
+  wk: Tensor;
+  bk: Tensor;
+  wv: Tensor;
+  bv: Tensor;
+}
+/** crossStart's answer (Transformer sessions): every tensor is a COPY. */
+export interface Seq2SeqCrossEncoding {
+  sourceTokens: string[][];
+  /** Each text's real tokens; the batch is padded 'post'. */
+  sourceLengths: number[];
+  /** [B, Tx, D] the encoder's output m: every block's keys and values are projected from it. */
+  memory: Tensor;
+  /** One per decoder block. */
+  blocks: Seq2SeqCrossWeights[];
+  heads: number;
+  /** The longest decoding translate runs. */
+  maxLen: number;
+}
+/** A decoding step cut open at a block's cross-attention (crossBegin / crossContinue). */
+export type Seq2SeqCrossStep =
+  /** Block `block`'s cross-attention is pending: its queries are projected from queriesInput
+   *  [B, 1, D] (LN2 of the block's residual stream). */
+  | { block: number; finished: false; queriesInput: Tensor }
+  /** Every block done: log p [B, V] and each row's greedy choice (never PAD or BOS, as translate). */
+  | { block: number; finished: true; logProbs: Tensor; tokens: number[] };
+
 /** A built-in seq2seq task's data and model, trained in chunks. Free it with delete(). */
 export interface Seq2SeqSession {
   info(): Seq2SeqInfo;
@@ -661,6 +695,21 @@ export interface Seq2SeqSession {
   decoderStep(previous: number[], state: Seq2SeqDecoderState, context: Tensor): Seq2SeqDecoderStepResult;
   /** Decoded target ids as text and as display tokens. */
   targetText(ids: number[]): { text: string; tokens: string[] };
+  /** Transformer sessions: the decoder's self-attention mask ([L, L], 1 = query t may see position
+   *  i, L >= info().decodeLimit) for the next training run and every decoding; null restores the
+   *  causal mask. Throws for an RNN session, a smaller mask, or during a run. */
+  setDecoderMask(mask: { shape: number[]; data: ArrayLike<number> } | null): void;
+  /** The Transformer's step API with the cross-attention from outside: one decoding held by the
+   *  session. crossStart encodes the texts (one batch, padded 'post') and starts it. */
+  crossStart(texts: string[]): Seq2SeqCrossEncoding;
+  /** The next step (previous [B] tokens, BOS = 1 first) up to block 0's cross-attention. */
+  crossBegin(previous: number[]): Seq2SeqCrossStep;
+  /** The engine's own cross-attention of the pending block: heads [B, 1, D] (each head's P V in
+   *  its columns, before W_o) and weights [B, H, 1, Tx] (COPIES). */
+  crossAttend(): { heads: Tensor; weights: Tensor };
+  /** Finishes the pending block with these heads [B, 1, D] (weights [B, H, 1, Tx] are recorded,
+   *  or null), then runs the next block up to its cross-attention, or the output. */
+  crossContinue(heads: Tensor, weights: Tensor | null): Seq2SeqCrossStep;
   /** The model file with its vocabularies (the CLI's format): a COPY that owns its buffer. */
   saveModel(): Uint8Array;
   /** Replaces model and vocabularies with a saved file's (browser or `attn train --save`); the

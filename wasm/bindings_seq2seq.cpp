@@ -170,6 +170,7 @@ class JsSeq2SeqSession {
       out.set("targetVocabulary", static_cast<double>(session_->vocabularies().target.size()));
       out.set("trainExamples", static_cast<double>(session_->train_set().size()));
       out.set("testExamples", static_cast<double>(session_->test_set().size()));
+      out.set("decodeLimit", static_cast<double>(session_->decode_limit()));
       return out;
     });
   }
@@ -264,14 +265,8 @@ class JsSeq2SeqSession {
   // alignment {w [A, Ds + Dh], v [A]}, maxLen}.
   val step_encode(const val &texts) const {
     return guarded([&] {
-      if (!texts.isArray()) throw std::invalid_argument("texts must be an array of strings");
-      std::vector<std::string> list(texts["length"].as<std::size_t>());
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        if (!texts[i].isString()) throw std::invalid_argument("texts[" + std::to_string(i) + "] must be a string");
-        list[i] = texts[i].as<std::string>();
-      }
       std::vector<std::vector<std::string>> tokens;
-      const Seq2SeqEncoding e = session_->encode_texts(list, &tokens);
+      const Seq2SeqEncoding e = session_->encode_texts(read_texts(texts), &tokens);
       const ScoreParams p = session_->rnn_model().alignment_parameters();
       val sources = val::array();
       for (const auto &row : tokens) sources.call<void>("push", strings_to_js(row));
@@ -329,12 +324,103 @@ class JsSeq2SeqSession {
     });
   }
 
+  // setDecoderMask(mask {shape [L, L], data} | null): the Transformer's decoder self-attention
+  // mask for the next training run and every decoding (Seq2SeqSession::set_decoder_mask); null
+  // restores the causal mask.
+  void set_decoder_mask(const val &mask) {
+    guarded([&] { session_->set_decoder_mask(is_absent(mask) ? Mask2() : to_mask<2>(mask, "mask")); });
+  }
+
+  // The Transformer's step API with the cross-attention from outside (Seq2SeqSession::cross_*).
+  // Every tensor handed out is a COPY ({shape, data}).
+  // crossStart(texts) -> {sourceTokens, sourceLengths, memory [B, Tx, D], heads, maxLen,
+  // blocks: [{wq, bq, wk, bk, wv, bv}] ([D, D] and [D] per decoder block)}.
+  val cross_start(const val &texts) {
+    return guarded([&] {
+      const TransformerCrossEncoding e = session_->cross_start(read_texts(texts));
+      val sources = val::array();
+      for (const auto &row : e.source_tokens) sources.call<void>("push", strings_to_js(row));
+      val lengths = val::array();
+      for (const std::size_t n : e.source_lengths) lengths.call<void>("push", static_cast<double>(n));
+      val blocks = val::array();
+      for (const TransformerCrossWeights &w : e.blocks) {
+        val block = val::object();
+        block.set("wq", to_js(w.w_q));
+        block.set("bq", to_js(w.b_q));
+        block.set("wk", to_js(w.w_k));
+        block.set("bk", to_js(w.b_k));
+        block.set("wv", to_js(w.w_v));
+        block.set("bv", to_js(w.b_v));
+        blocks.call<void>("push", block);
+      }
+      val out = val::object();
+      out.set("sourceTokens", sources);
+      out.set("sourceLengths", lengths);
+      out.set("memory", to_js(e.memory));
+      out.set("blocks", blocks);
+      out.set("heads", static_cast<double>(e.heads));
+      out.set("maxLen", static_cast<double>(e.max_len));
+      return out;
+    });
+  }
+
+  // crossBegin(previous [B]) -> {block, queriesInput [B, 1, D], finished: false}.
+  val cross_begin(const val &previous) {
+    return guarded([&] { return partial_to_js(session_->cross_begin(read_ids(previous, "previous"))); });
+  }
+
+  // crossAttend() -> {heads [B, 1, D], weights [B, H, 1, Tx]}: the engine's own, for the pending block.
+  val cross_attend() const {
+    return guarded([&] {
+      Tensor3 heads;
+      Tensor4 weights;
+      session_->cross_attention(heads, weights);
+      val out = val::object();
+      out.set("heads", to_js(heads));
+      out.set("weights", to_js(weights));
+      return out;
+    });
+  }
+
+  // crossContinue(heads [B, 1, D], weights [B, H, 1, Tx] | null) -> the next block's
+  // {block, queriesInput, finished: false}, or {block: N_d, finished: true, logProbs [B, V], tokens [B]}.
+  val cross_continue(const val &heads, const val &weights) {
+    return guarded([&] {
+      const Tensor3 h = to_tensor<3>(heads, "heads");
+      const Tensor4 w = is_absent(weights) ? Tensor4() : to_tensor<4>(weights, "weights");
+      return partial_to_js(session_->cross_continue(h, is_absent(weights) ? nullptr : &w));
+    });
+  }
+
   // which: "test" | "train"; limit: first pairs (0 / undefined = all).
   val evaluate(const std::string &which, const val &limit) {
     return guarded([&] { return evaluation_to_js(session_->evaluate(which, read_whole(limit, "limit", 1e7, 0))); });
   }
 
  private:
+  static std::vector<std::string> read_texts(const val &texts) {
+    if (!texts.isArray()) throw std::invalid_argument("texts must be an array of strings");
+    std::vector<std::string> list(texts["length"].as<std::size_t>());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!texts[i].isString()) throw std::invalid_argument("texts[" + std::to_string(i) + "] must be a string");
+      list[i] = texts[i].as<std::string>();
+    }
+    return list;
+  }
+
+  val partial_to_js(const TransformerPartialStep &p) const {
+    val out = val::object();
+    out.set("block", static_cast<double>(p.block));
+    out.set("finished", p.finished());
+    if (p.finished()) {
+      out.set("logProbs", to_js(p.result.log_probs));
+      out.set("tokens", ids_to_js(session_->best_tokens()));
+    } else {
+      out.set("queriesInput", to_js(p.queries_input));
+    }
+    return out;
+  }
+
   std::unique_ptr<Seq2SeqSession> session_;
   Seq2SeqTranslation translation_;
 };
@@ -358,6 +444,11 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
       .function("stepAttend", &JsSeq2SeqSession::step_attend)
       .function("decoderStep", &JsSeq2SeqSession::decoder_step)
       .function("targetText", &JsSeq2SeqSession::target_text)
+      .function("setDecoderMask", &JsSeq2SeqSession::set_decoder_mask)
+      .function("crossStart", &JsSeq2SeqSession::cross_start)
+      .function("crossBegin", &JsSeq2SeqSession::cross_begin)
+      .function("crossAttend", &JsSeq2SeqSession::cross_attend)
+      .function("crossContinue", &JsSeq2SeqSession::cross_continue)
       .function("saveModel", &JsSeq2SeqSession::save_model)
       .function("loadModel", &JsSeq2SeqSession::load_model)
       .class_function("fromParallelText", &JsSeq2SeqSession::from_parallel_text, emscripten::allow_raw_pointers());

@@ -37,6 +37,23 @@ void fill_key_bias(const Mask2* key_padding, std::size_t batch, std::size_t keys
   }
 }
 
+void fill_query_key_bias(const Mask2& mask, const Mask2* key_padding, std::size_t batch, Tensor2& key_bias,
+                         Mask1& padded) {
+  const std::size_t nq = mask.shape(0), nk = mask.shape(1);
+  ensure_shape(key_bias, std::array<std::size_t, 2>{batch, nq * nk});
+  ensure_shape(padded, std::array<std::size_t, 1>{batch});
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  for (std::size_t bi = 0; bi < batch; ++bi) {
+    for (std::size_t t = 0; t < nq; ++t) {
+      for (std::size_t i = 0; i < nk; ++i) {
+        const bool visible = mask(t, i) != 0 && (key_padding == nullptr || (*key_padding)(bi, i) != 0);
+        key_bias(bi, t * nk + i) = visible ? 0.f : neg_inf;
+      }
+    }
+    padded(bi) = 1;
+  }
+}
+
 void attend_heads(const HeadsShape& s, const float* q, const float* k, const float* v, const float* key_bias,
                   std::size_t key_bias_stride, const std::uint8_t* padded, bool causal,
                   const std::vector<bool>& head_enabled, const char* where, float* probs, float* heads) {
@@ -52,7 +69,8 @@ void attend_heads(const HeadsShape& s, const float* q, const float* k, const flo
       // S_h = Q_h K_hᵀ / √d, written where P_h goes; then P_h = masked softmax over keys, row by row.
       kernels::gemm(false, true, nq, nk, hd, scale, q + qcol, d, k + kcol, d, 0.f, p, nk);
       for (std::size_t t = 0; t < nq; ++t) {
-        if (!kernels::softmax_row(p + t * nk, nk, causal ? t + 1 : nk, bias)) {
+        const float* row_bias = bias == nullptr ? nullptr : bias + t * s.bias_query_stride;
+        if (!kernels::softmax_row(p + t * nk, nk, causal ? t + 1 : nk, row_bias)) {
           throw std::invalid_argument(std::string(where) + ": the attention scores of sequence " + std::to_string(bi) +
                                       ", head " + std::to_string(h) + ", query " + std::to_string(t) +
                                       " hold NaN or +inf; the input or the weights are not finite");

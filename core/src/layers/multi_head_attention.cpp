@@ -31,7 +31,7 @@ void MultiHeadSelfAttention::parameters(ParameterList& out, const std::string& p
 }
 
 void MultiHeadSelfAttention::forward(const Tensor3& x, const Mask2* key_padding, bool causal, Tensor3& y,
-                                     MultiHeadAttentionCache& cache) const {
+                                     MultiHeadAttentionCache& cache, const Mask2* attention_mask) const {
   const std::size_t nb = x.shape(0), nt = x.shape(1), d = d_model_, nh = heads_;
   check(nb > 0 && nt > 0 && x.shape(2) == d, "MultiHeadSelfAttention::forward", [&] {
     return "x has shape " + shape_string(x.shape()) + "; expected [B, T, " + std::to_string(d) + "] with B, T >= 1";
@@ -42,6 +42,17 @@ void MultiHeadSelfAttention::forward(const Tensor3& x, const Mask2* key_padding,
              shape_string(x.shape()) + "; key_padding must be [B, T] = [" + std::to_string(nb) + ", " +
              std::to_string(nt) + "]";
     });
+  }
+  if (attention_mask != nullptr) {
+    check(attention_mask->shape(0) == nt && attention_mask->shape(1) == nt, "MultiHeadSelfAttention::forward", [&] {
+      return "attention_mask has shape " + shape_string(attention_mask->shape()) + " but x has " + std::to_string(nt) +
+             " positions; it must be [T, T] = [" + std::to_string(nt) + ", " + std::to_string(nt) + "]";
+    });
+    if (causal) {
+      throw std::invalid_argument(
+          "MultiHeadSelfAttention::forward: pass either causal or an attention_mask, not both (the mask says "
+          "everything a query may see)");
+    }
   }
   check(head_enabled.size() == nh, "MultiHeadSelfAttention::forward", [&] {
     return "head_enabled has " + std::to_string(head_enabled.size()) + " entries; expected one per head (" +
@@ -60,12 +71,17 @@ void MultiHeadSelfAttention::forward(const Tensor3& x, const Mask2* key_padding,
   layers_detail::linear(x.data(), rows, d, w_k.data(), d, b_k.data(), cache.k.data());
   layers_detail::linear(x.data(), rows, d, w_v.data(), d, b_v.data(), cache.v.data());
 
-  layers_detail::fill_key_bias(key_padding, nb, nt, cache.key_bias, cache.padded);
+  layers_detail::HeadsShape shape{nb, nt, nt, d, nh, nt * d};
+  if (attention_mask == nullptr) {
+    layers_detail::fill_key_bias(key_padding, nb, nt, cache.key_bias, cache.padded);
+  } else {  // one key-bias row per query: hidden where the mask or the padding hides the key
+    layers_detail::fill_query_key_bias(*attention_mask, key_padding, nb, cache.key_bias, cache.padded);
+    shape.bias_query_stride = nt;
+  }
   // S_h, P_h = masked softmax(S_h), O_h = P_h V_h per sequence and head (attention_heads.hpp)
-  const layers_detail::HeadsShape shape{nb, nt, nt, d, nh, nt * d};
-  layers_detail::attend_heads(shape, cache.q.data(), cache.k.data(), cache.v.data(), cache.key_bias.data(), nt,
-                              cache.padded.data(), causal, head_enabled, "MultiHeadSelfAttention::forward",
-                              cache.weights.data(), cache.heads.data());
+  layers_detail::attend_heads(shape, cache.q.data(), cache.k.data(), cache.v.data(), cache.key_bias.data(),
+                              cache.key_bias.shape(1), cache.padded.data(), causal, head_enabled,
+                              "MultiHeadSelfAttention::forward", cache.weights.data(), cache.heads.data());
   // y = C W_o + b_o
   layers_detail::linear(cache.heads.data(), rows, d, w_o.data(), d, b_o.data(), y.data());
 }

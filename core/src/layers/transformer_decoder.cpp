@@ -1,6 +1,7 @@
 #include "attn/layers/transformer_decoder.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "attention_heads.hpp"
 #include "attention_layer_common.hpp"
@@ -36,13 +37,13 @@ TransformerDecoderBlock::TransformerDecoderBlock(const TransformerEncoderConfig&
 
 void TransformerDecoderBlock::forward(const Tensor3& x, const Tensor3& memory, const Mask2* target_padding,
                                       const Mask2* source_padding, bool training, Rng& rng, Tensor3& y,
-                                      TransformerDecoderCache& c) const {
+                                      TransformerDecoderCache& c, const Mask2* self_mask) const {
   ATTN_REQUIRE(x.shape(2) == config_.d_model, "TransformerDecoderBlock::forward",
                "x has shape " + shape_string(x.shape()) +
                    "; its last axis must be d_model = " + std::to_string(config_.d_model));
-  // a = x + Dropout(SelfMHA(LN1(x)))   (causal)
+  // a = x + Dropout(SelfMHA(LN1(x)))   (causal, or the caller's mask)
   ln1_.forward(x, c.ln1_out, c.ln1);
-  self_attention_.forward(c.ln1_out, target_padding, true, c.self_out, c.self_attention);
+  self_attention_.forward(c.ln1_out, target_padding, self_mask == nullptr, c.self_out, c.self_attention, self_mask);
   ensure_shape(c.a, x.shape());
   drop1_.forward(c.self_out.data(), c.a.data(), c.a.size(), training, rng, c.drop1);
   add_to(c.a, x);
@@ -124,17 +125,21 @@ void TransformerDecoderBlock::start(const Tensor3& memory, TransformerDecoderLay
 }
 
 void TransformerDecoderBlock::step(const Tensor3& x, const Tensor2& source_bias, const Mask1& source_padded,
-                                   TransformerDecoderLayerState& state, Tensor3& y,
-                                   TransformerStepWeights& weights) const {
+                                   TransformerDecoderLayerState& state, Tensor3& y, TransformerStepWeights& weights,
+                                   const std::uint8_t* self_mask_row) const {
+  Tensor3 a, queries_input, heads;
+  step_self(x, state, self_mask_row, a, queries_input, weights.self_weights);
+  step_cross(queries_input, source_bias, source_padded, state, heads, weights.cross_weights);
+  step_finish(a, heads, y);
+}
+
+void TransformerDecoderBlock::step_self(const Tensor3& x, TransformerDecoderLayerState& state,
+                                        const std::uint8_t* self_mask_row, Tensor3& a, Tensor3& queries_input,
+                                        Tensor4& self_weights) const {
   const std::size_t nb = x.shape(0), d = config_.d_model, nh = config_.heads, t = state.length;
-  const std::size_t nx = state.cross_k.shape(1);
   ATTN_REQUIRE(x.shape(1) == 1 && x.shape(2) == d && state.cross_k.shape(0) == nb, "TransformerDecoderBlock::step",
                "x has shape " + shape_string(x.shape()) + "; expected [" + std::to_string(state.cross_k.shape(0)) +
                    ", 1, " + std::to_string(d) + "] (the batch of the state start() made)");
-  ATTN_REQUIRE(source_bias.shape(0) == nb && source_bias.shape(1) == nx && source_padded.size() == nb,
-               "TransformerDecoderBlock::step",
-               "source_bias has shape " + shape_string(source_bias.shape()) + "; expected [" + std::to_string(nb) +
-                   ", " + std::to_string(nx) + "]");
   const std::array<std::size_t, 3> row_shape{nb, 1, d};
   LayerNormCache norm;
   Tensor3 normed, q, k_row, v_row, heads, out;
@@ -154,33 +159,73 @@ void TransformerDecoderBlock::step(const Tensor3& x, const Tensor2& source_bias,
     std::copy(v_row.data() + b * d, v_row.data() + (b + 1) * d, state.self_v.data() + (b * capacity + t) * d);
   }
   state.length = t + 1;
-  ensure_shape(weights.self_weights, std::array<std::size_t, 4>{nb, nh, 1, t + 1});
+  // The caller's mask row t as a key bias shared by the batch (0 visible, −inf hidden).
+  Tensor1 mask_bias;
+  Mask1 every_row;
+  if (self_mask_row != nullptr) {
+    mask_bias = xt::empty<float>({t + 1});
+    for (std::size_t i = 0; i <= t; ++i)
+      mask_bias(i) = self_mask_row[i] != 0 ? 0.f : -std::numeric_limits<float>::infinity();
+    every_row = xt::ones<std::uint8_t>({nb});
+  }
+  ensure_shape(self_weights, std::array<std::size_t, 4>{nb, nh, 1, t + 1});
   layers_detail::attend_heads({nb, 1, t + 1, d, nh, capacity * d}, q.data(), state.self_k.data(), state.self_v.data(),
-                              nullptr, 0, nullptr, false, self.head_enabled, "TransformerDecoderBlock::step",
-                              weights.self_weights.data(), heads.data());
+                              self_mask_row != nullptr ? mask_bias.data() : nullptr, 0,
+                              self_mask_row != nullptr ? every_row.data() : nullptr, false, self.head_enabled,
+                              "TransformerDecoderBlock::step", self_weights.data(), heads.data());
   layers_detail::linear(heads.data(), nb, d, self.w_o.data(), d, self.b_o.data(), out.data());
-  Tensor3 a = x;
+  a = x;
   add_to(a, out);
+  // the cross-attention's input, LN2(a)
+  ln2_.forward(a, queries_input, norm);
+}
 
-  // c = a + CrossMHA(LN2(a), m) with the memory's keys / values from start()
+void TransformerDecoderBlock::step_cross(const Tensor3& queries_input, const Tensor2& source_bias,
+                                         const Mask1& source_padded, const TransformerDecoderLayerState& state,
+                                         Tensor3& heads, Tensor4& cross_weights) const {
+  const std::size_t nb = queries_input.shape(0), d = config_.d_model, nh = config_.heads;
+  const std::size_t nx = state.cross_k.shape(1);
+  ATTN_REQUIRE(queries_input.shape(1) == 1 && queries_input.shape(2) == d && state.cross_k.shape(0) == nb,
+               "TransformerDecoderBlock::step",
+               "queries_input has shape " + shape_string(queries_input.shape()) + "; expected [" +
+                   std::to_string(state.cross_k.shape(0)) + ", 1, " + std::to_string(d) + "]");
+  ATTN_REQUIRE(source_bias.shape(0) == nb && source_bias.shape(1) == nx && source_padded.size() == nb,
+               "TransformerDecoderBlock::step",
+               "source_bias has shape " + shape_string(source_bias.shape()) + "; expected [" + std::to_string(nb) +
+                   ", " + std::to_string(nx) + "]");
+  // CrossMHA's heads with the memory's keys / values from start(): softmax(Q_h K_hᵀ / √d) V_h
   const MultiHeadCrossAttention& cross = cross_attention_;
-  ln2_.forward(a, normed, norm);
-  layers_detail::linear(normed.data(), nb, d, cross.w_q.data(), d, cross.b_q.data(), q.data());
-  ensure_shape(weights.cross_weights, std::array<std::size_t, 4>{nb, nh, 1, nx});
+  Tensor3 q = xt::empty<float>({nb, std::size_t{1}, d});
+  layers_detail::linear(queries_input.data(), nb, d, cross.w_q.data(), d, cross.b_q.data(), q.data());
+  ensure_shape(heads, std::array<std::size_t, 3>{nb, 1, d});
+  ensure_shape(cross_weights, std::array<std::size_t, 4>{nb, nh, 1, nx});
   layers_detail::attend_heads({nb, 1, nx, d, nh, nx * d}, q.data(), state.cross_k.data(), state.cross_v.data(),
                               source_bias.data(), nx, source_padded.data(), false, cross.head_enabled,
-                              "TransformerDecoderBlock::step", weights.cross_weights.data(), heads.data());
-  layers_detail::linear(heads.data(), nb, d, cross.w_o.data(), d, cross.b_o.data(), out.data());
-  add_to(a, out);
+                              "TransformerDecoderBlock::step", cross_weights.data(), heads.data());
+}
 
+void TransformerDecoderBlock::step_finish(const Tensor3& a, const Tensor3& heads, Tensor3& y) const {
+  const std::size_t nb = a.shape(0), d = config_.d_model;
+  ATTN_REQUIRE(heads.shape(0) == nb && heads.shape(1) == 1 && heads.shape(2) == d && a.shape(1) == 1,
+               "TransformerDecoderBlock::step",
+               "the cross-attention heads have shape " + shape_string(heads.shape()) + "; expected [" +
+                   std::to_string(nb) + ", 1, " + std::to_string(d) + "]");
+  // c = a + CrossMHA: the heads through W_o
+  const MultiHeadCrossAttention& cross = cross_attention_;
+  Tensor3 out = xt::empty<float>({nb, std::size_t{1}, d});
+  layers_detail::linear(heads.data(), nb, d, cross.w_o.data(), d, cross.b_o.data(), out.data());
+  Tensor3 c = a;
+  add_to(c, out);
   // y = c + W2 · act(W1 · LN3(c))
-  ln3_.forward(a, normed, norm);
+  LayerNormCache norm;
+  Tensor3 normed;
+  ln3_.forward(c, normed, norm);
   Tensor3 ff = xt::empty<float>({nb, std::size_t{1}, config_.ff_dim});
   ff1_.forward_rows(normed.data(), nb, ff.data());
   activation_forward(config_.activation, ff.data(), ff.data(), ff.size());
-  ensure_shape(y, row_shape);
+  ensure_shape(y, std::array<std::size_t, 3>{nb, 1, d});
   ff2_.forward_rows(ff.data(), nb, y.data());
-  add_to(y, a);
+  add_to(y, c);
 }
 
 void TransformerDecoderBlock::parameters(ParameterList& out, const std::string& prefix) {

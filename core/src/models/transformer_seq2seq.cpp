@@ -105,6 +105,25 @@ TransformerSeq2Seq::TransformerSeq2Seq(TransformerSeq2Seq&&) noexcept = default;
 TransformerSeq2Seq& TransformerSeq2Seq::operator=(TransformerSeq2Seq&&) noexcept = default;
 
 const TransformerSeq2SeqConfig& TransformerSeq2Seq::config() const { return impl_->config; }
+
+void TransformerSeq2Seq::set_decoder_self_mask(const Mask2& mask) {
+  if (mask.size() == 0) {
+    impl_->self_mask = Mask2();
+    return;
+  }
+  ATTN_REQUIRE(mask.shape(0) == mask.shape(1), "TransformerSeq2Seq::set_decoder_self_mask",
+               "the mask has shape " + shape_string(mask.shape()) +
+                   "; it must be square, [L, L]: row t says which positions query t may see");
+  for (std::size_t i = 0; i < mask.size(); ++i) {
+    if (mask.data()[i] > 1) {
+      throw std::invalid_argument("TransformerSeq2Seq::set_decoder_self_mask: entry " + std::to_string(i) + " is " +
+                                  std::to_string(mask.data()[i]) + "; the mask holds 0 (hidden) and 1 (visible)");
+    }
+  }
+  impl_->self_mask = mask;
+}
+
+const Mask2& TransformerSeq2Seq::decoder_self_mask() const { return impl_->self_mask; }
 ParameterList& TransformerSeq2Seq::parameters() { return impl_->params; }
 const ParameterList& TransformerSeq2Seq::parameters() const { return impl_->params; }
 
@@ -139,10 +158,20 @@ const Tensor2& TransformerSeq2Seq::forward(const TokenIds& source, const TokenId
   scale_in_place(target, embed_scale);
   add_sinusoidal_positional_encoding(target);
   m.embedding_dropout.forward(target.data(), target.data(), target.size(), training, rng, m.target_drop);
-  // h = LN_d(Dec_N(… Dec_1(d, m)))
+  // h = LN_d(Dec_N(… Dec_1(d, m))), causal or with the top-left T × T block of the caller's mask
+  const Mask2* self_mask = nullptr;
+  if (m.self_mask.size() > 0) {
+    const std::size_t nl = m.self_mask.shape(0);
+    ATTN_REQUIRE(nt <= nl, "TransformerSeq2Seq::forward",
+                 "the decoder's self-attention mask is " + std::to_string(nl) + " × " + std::to_string(nl) +
+                     " but this batch has " + std::to_string(nt) + " decoder positions; set a mask of at least " +
+                     std::to_string(nt) + " × " + std::to_string(nt));
+    m.self_mask_block = xt::view(m.self_mask, xt::range(0, nt), xt::range(0, nt));
+    self_mask = &m.self_mask_block;
+  }
   for (std::size_t i = 0; i < m.decoder.size(); ++i) {
     m.decoder[i].forward(m.decoder_states[i], m.memory, &m.target_mask, &m.source_mask, training, rng,
-                         m.decoder_states[i + 1], m.decoder_caches[i]);
+                         m.decoder_states[i + 1], m.decoder_caches[i], self_mask);
   }
   m.decoder_norm.forward(m.decoder_states.back(), m.decoded, m.decoder_norm_cache);
   // z = h W_out + b_out: one GEMM over all B·T positions

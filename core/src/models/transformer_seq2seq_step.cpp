@@ -72,6 +72,31 @@ TransformerDecodingState TransformerSeq2Seq::encode(const TokenIds& source) cons
 
 TransformerStepResult TransformerSeq2Seq::step(TransformerDecodingState& state,
                                                const std::vector<std::int32_t>& previous) const {
+  // begin_step, then every block's own cross-attention: the parts a caller can cut open.
+  TransformerPartialStep partial = begin_step(state, previous);
+  Tensor3 heads;
+  Tensor4 weights;
+  while (!partial.finished()) {
+    cross_attention(state, partial, heads, weights);
+    continue_step(state, partial, heads, &weights);
+  }
+  return std::move(partial.result);
+}
+
+namespace {
+// Row t of the caller's decoder mask (null: causal); a step beyond the mask is an error.
+const std::uint8_t* self_mask_row(const Mask2& mask, std::size_t t) {
+  if (mask.size() == 0) return nullptr;
+  ATTN_REQUIRE(t < mask.shape(0), "TransformerSeq2Seq::step",
+               "decoding position " + std::to_string(t) + " but the decoder's self-attention mask is only " +
+                   std::to_string(mask.shape(0)) + " × " + std::to_string(mask.shape(0)) +
+                   "; set a mask that covers the longest decoding");
+  return mask.data() + t * mask.shape(1);
+}
+}  // namespace
+
+TransformerPartialStep TransformerSeq2Seq::begin_step(TransformerDecodingState& state,
+                                                      const std::vector<std::int32_t>& previous) const {
   const Impl& m = *impl_;
   const std::size_t nb = state.batch(), d = m.config.d_model, nv = m.config.target_vocab, t = state.length();
   ATTN_REQUIRE(previous.size() == nb && state.layers.size() == m.decoder.size(), "TransformerSeq2Seq::step",
@@ -84,10 +109,11 @@ TransformerStepResult TransformerSeq2Seq::step(TransformerDecodingState& state,
                                   ")");
     }
   }
+  const std::uint8_t* mask_row = self_mask_row(m.self_mask, t);
   // x_t = √D · E_t[y_{t-1}] + PE[t]
   TokenIds ids = xt::empty<std::int32_t>({nb, std::size_t{1}});
   for (std::size_t b = 0; b < nb; ++b) ids(b, 0) = previous[b];
-  Tensor3 x, y;
+  Tensor3 x;
   EmbeddingCache lookup;
   m.target_embedding.forward(ids, x, lookup);
   const Tensor2 far = t < m.positions.shape(0) ? Tensor2() : sinusoidal_positional_encoding(t + 1, d);
@@ -96,24 +122,61 @@ TransformerStepResult TransformerSeq2Seq::step(TransformerDecodingState& state,
   for (std::size_t b = 0; b < nb; ++b) {
     for (std::size_t j = 0; j < d; ++j) x(b, 0, j) = x(b, 0, j) * embed_scale + pe[j];
   }
-  // Each block attends over its cache (which grows by this position) and the memory.
-  TransformerStepResult result;
-  result.self_weights.resize(m.decoder.size());
-  result.cross_weights.resize(m.decoder.size());
-  for (std::size_t i = 0; i < m.decoder.size(); ++i) {
-    TransformerStepWeights weights;  // moved out below: a fresh one per block
-    m.decoder[i].step(x, state.source_bias, state.source_padded, state.layers[i], y, weights);
-    result.self_weights[i] = std::move(weights.self_weights);
-    result.cross_weights[i] = std::move(weights.cross_weights);
-    std::swap(x, y);
+  // Block 0 attends over its cache (which grows by this position), up to its cross-attention.
+  TransformerPartialStep partial;
+  partial.result.self_weights.resize(m.decoder.size());
+  partial.result.cross_weights.resize(m.decoder.size());
+  m.decoder[0].step_self(x, state.layers[0], mask_row, partial.residual, partial.queries_input,
+                         partial.result.self_weights[0]);
+  return partial;
+}
+
+void TransformerSeq2Seq::cross_attention(const TransformerDecodingState& state, const TransformerPartialStep& partial,
+                                         Tensor3& heads, Tensor4& weights) const {
+  const Impl& m = *impl_;
+  ATTN_REQUIRE(!partial.finished() && partial.block < m.decoder.size() && state.layers.size() == m.decoder.size(),
+               "TransformerSeq2Seq::cross_attention",
+               std::string("the step is finished (or from another model): no cross-attention is pending"));
+  m.decoder[partial.block].step_cross(partial.queries_input, state.source_bias, state.source_padded,
+                                      state.layers[partial.block], heads, weights);
+}
+
+void TransformerSeq2Seq::continue_step(TransformerDecodingState& state, TransformerPartialStep& partial,
+                                       const Tensor3& heads, const Tensor4* cross_weights) const {
+  const Impl& m = *impl_;
+  const std::size_t nb = state.batch(), nv = m.config.target_vocab, i = partial.block;
+  const std::size_t nh = m.config.heads, nx = state.memory.shape(1);
+  ATTN_REQUIRE(!partial.finished() && i < m.decoder.size() && state.layers.size() == m.decoder.size(),
+               "TransformerSeq2Seq::continue_step",
+               std::string("the step is finished (or from another model): no cross-attention is pending"));
+  const std::array<std::size_t, 4> weights_shape{nb, nh, 1, nx};
+  if (cross_weights != nullptr) {
+    ATTN_REQUIRE(cross_weights->shape() == weights_shape, "TransformerSeq2Seq::continue_step",
+                 "cross_weights has shape " + shape_string(cross_weights->shape()) + "; expected " +
+                     shape_string(weights_shape));
+    partial.result.cross_weights[i] = *cross_weights;
+  } else {
+    partial.result.cross_weights[i] = xt::zeros<float>(weights_shape);
   }
-  // log p = log softmax(LN_d(x) W_out + b_out)
+  // Block i after its cross-attention, then block i + 1 up to its own.
+  Tensor3 y;
+  m.decoder[i].step_finish(partial.residual, heads, y);
+  partial.block = i + 1;
+  if (partial.block < m.decoder.size()) {
+    const std::uint8_t* mask_row = self_mask_row(m.self_mask, state.layers[partial.block].length);
+    m.decoder[partial.block].step_self(y, state.layers[partial.block], mask_row, partial.residual,
+                                       partial.queries_input, partial.result.self_weights[partial.block]);
+    return;
+  }
+  // log p = log softmax(LN_d(y) W_out + b_out)
   LayerNormCache norm;
-  m.decoder_norm.forward(x, y, norm);
-  result.log_probs = xt::empty<float>({nb, nv});
-  m.project(y.data(), nb, result.log_probs.data());
+  Tensor3 normed;
+  m.decoder_norm.forward(y, normed, norm);
+  Tensor2& log_probs = partial.result.log_probs;
+  log_probs = xt::empty<float>({nb, nv});
+  m.project(normed.data(), nb, log_probs.data());
   for (std::size_t b = 0; b < nb; ++b) {
-    float* z = result.log_probs.data() + b * nv;
+    float* z = log_probs.data() + b * nv;
     float top = z[0];
     for (std::size_t v = 1; v < nv; ++v) top = std::max(top, z[v]);
     double sum = 0.0;
@@ -121,7 +184,6 @@ TransformerStepResult TransformerSeq2Seq::step(TransformerDecodingState& state,
     const float log_norm = top + static_cast<float>(std::log(sum));
     for (std::size_t v = 0; v < nv; ++v) z[v] -= log_norm;
   }
-  return result;
 }
 
 void TransformerSeq2Seq::reorder(TransformerDecodingState& state, const std::vector<std::size_t>& rows) {

@@ -7,6 +7,7 @@
 #include "attn/data/parallel_split.hpp"
 #include "attn/io/flat_json.hpp"
 #include "attn/models/seq2seq.hpp"
+#include "attn/models/seq2seq_decoding.hpp"
 #include "attn/models/translator_file.hpp"
 #include "attn/text/sequences.hpp"
 #include "attn/train/translation_scores.hpp"
@@ -163,6 +164,8 @@ Seq2SeqDataSpec Seq2SeqSession::data_spec() const {
 
 void Seq2SeqSession::adopt(Seq2SeqData data) {
   data_ = std::move(data);
+  cross_state_.reset();
+  cross_pending_ = false;
   config_.model.source_vocab = data_.vocabularies.source.size();
   config_.model.target_vocab = data_.vocabularies.target.size();
   config_.model.max_source_len = 64;
@@ -189,6 +192,8 @@ Seq2SeqSession::~Seq2SeqSession() = default;
 
 void Seq2SeqSession::start_training() {
   run_.reset();
+  cross_state_.reset();  // its keys and values are the old parameters'
+  cross_pending_ = false;
   split_ = split_seq2seq_validation(data_.train_ids.sources, data_.train_ids.targets, config_.trainer.validation_split,
                                     config_.trainer.seed);
   run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
@@ -257,9 +262,8 @@ std::size_t Seq2SeqSession::decode_limit() const {
   return longest + 4;
 }
 
-Seq2SeqEncoding Seq2SeqSession::encode_texts(const std::vector<std::string> &texts,
+TokenIds Seq2SeqSession::encode_source_texts(const std::vector<std::string> &texts, const char *where,
                                              std::vector<std::vector<std::string>> *tokens) const {
-  const char *where = "Seq2SeqSession::encode_texts";
   if (texts.empty()) throw std::invalid_argument(std::string(where) + ": no texts");
   std::vector<std::vector<std::int32_t>> ids;
   for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -271,7 +275,115 @@ Seq2SeqEncoding Seq2SeqSession::encode_texts(const std::vector<std::string> &tex
     tokens->clear();
     for (const auto &row : ids) tokens->push_back(data_.vocabularies.source.tokens_of({row.begin(), row.end()}));
   }
-  return rnn_model().encode(pad_to_longest(ids, PadMode::post, kPadId).ids);
+  return pad_to_longest(ids, PadMode::post, kPadId).ids;
+}
+
+Seq2SeqEncoding Seq2SeqSession::encode_texts(const std::vector<std::string> &texts,
+                                             std::vector<std::vector<std::string>> *tokens) const {
+  const TokenIds ids = encode_source_texts(texts, "Seq2SeqSession::encode_texts", tokens);
+  return rnn_model().encode(ids);
+}
+
+const TransformerSeq2Seq &Seq2SeqSession::transformer_model(const char *where) const {
+  const auto *transformer = dynamic_cast<const TransformerSeq2Seq *>(model_.get());
+  if (transformer == nullptr) {
+    throw std::invalid_argument(std::string(where) +
+                                ": this is the Transformer's (model 'transformer'); this session trains an RNN");
+  }
+  return *transformer;
+}
+
+void Seq2SeqSession::set_decoder_mask(const Mask2 &mask) {
+  const char *where = "Seq2SeqSession::set_decoder_mask";
+  transformer_model(where);
+  if (training()) throw std::logic_error(std::string(where) + ": a training run is in progress; set the mask first");
+  const std::size_t needed = decode_limit();
+  if (mask.size() > 0 && (mask.dimension() != 2 || mask.shape(0) < needed)) {
+    throw std::invalid_argument(std::string(where) + ": the mask has shape " + shape_string(mask.shape()) +
+                                "; this task needs at least " + std::to_string(needed) + " × " +
+                                std::to_string(needed) + " (every decoder position of its longest decoding)");
+  }
+  dynamic_cast<TransformerSeq2Seq &>(*model_).set_decoder_self_mask(mask);
+  cross_state_.reset();
+  cross_pending_ = false;
+}
+
+TransformerCrossEncoding Seq2SeqSession::cross_start(const std::vector<std::string> &texts) {
+  const char *where = "Seq2SeqSession::cross_start";
+  const TransformerSeq2Seq &model = transformer_model(where);
+  TransformerCrossEncoding out;
+  const TokenIds ids = encode_source_texts(texts, where, &out.source_tokens);
+  for (const auto &row : out.source_tokens) out.source_lengths.push_back(row.size());
+  cross_state_ = std::make_unique<TransformerDecodingState>(model.encode(ids));
+  cross_pending_ = false;
+  out.memory = cross_state_->memory;
+  // Each block's cross-attention projections, read from the published parameter list by name.
+  const ParameterList &params = model.parameters();
+  auto find = [&](const std::string &name) -> const Parameter & {
+    for (const Parameter &p : params) {
+      if (p.name == name) return p;
+    }
+    throw std::logic_error(std::string(where) + ": the model has no parameter " + name);
+  };
+  const std::size_t d = model.config().d_model;
+  for (std::size_t i = 0; i < model.config().decoder_layers; ++i) {
+    const std::string prefix = "decoder." + std::to_string(i) + ".cross_attention.";
+    auto matrix = [&](const char *name) {
+      const Parameter &p = find(prefix + name);
+      return Tensor2(xt::adapt(p.value, p.size, xt::no_ownership(), std::array<std::size_t, 2>{d, d}));
+    };
+    auto vector = [&](const char *name) {
+      const Parameter &p = find(prefix + name);
+      return Tensor1(xt::adapt(p.value, p.size, xt::no_ownership(), std::array<std::size_t, 1>{d}));
+    };
+    out.blocks.push_back({matrix("w_q"), matrix("w_k"), matrix("w_v"), vector("b_q"), vector("b_k"), vector("b_v")});
+  }
+  out.heads = model.config().heads;
+  out.max_len = decode_limit();
+  return out;
+}
+
+const TransformerPartialStep &Seq2SeqSession::cross_begin(const std::vector<std::int32_t> &previous) {
+  const char *where = "Seq2SeqSession::cross_begin";
+  const TransformerSeq2Seq &model = transformer_model(where);
+  if (!cross_state_) throw std::logic_error(std::string(where) + ": start a decoding first (cross_start)");
+  if (cross_pending_) {
+    throw std::logic_error(std::string(where) + ": block " + std::to_string(cross_partial_.block) +
+                           "'s cross-attention is still pending; finish the step first (cross_continue)");
+  }
+  cross_partial_ = model.begin_step(*cross_state_, previous);
+  cross_pending_ = true;
+  return cross_partial_;
+}
+
+void Seq2SeqSession::cross_attention(Tensor3 &heads, Tensor4 &weights) const {
+  const char *where = "Seq2SeqSession::cross_attention";
+  const TransformerSeq2Seq &model = transformer_model(where);
+  if (!cross_state_ || !cross_pending_) {
+    throw std::logic_error(std::string(where) + ": no cross-attention is pending; begin a step first (cross_begin)");
+  }
+  model.cross_attention(*cross_state_, cross_partial_, heads, weights);
+}
+
+const TransformerPartialStep &Seq2SeqSession::cross_continue(const Tensor3 &heads, const Tensor4 *weights) {
+  const char *where = "Seq2SeqSession::cross_continue";
+  const TransformerSeq2Seq &model = transformer_model(where);
+  if (!cross_state_ || !cross_pending_) {
+    throw std::logic_error(std::string(where) + ": no cross-attention is pending; begin a step first (cross_begin)");
+  }
+  model.continue_step(*cross_state_, cross_partial_, heads, weights);
+  cross_pending_ = !cross_partial_.finished();
+  return cross_partial_;
+}
+
+std::vector<std::int32_t> Seq2SeqSession::best_tokens() const {
+  if (!cross_partial_.finished()) {
+    throw std::logic_error("Seq2SeqSession::best_tokens: the step is not finished (cross_continue every block first)");
+  }
+  const Tensor2 &z = cross_partial_.result.log_probs;
+  std::vector<std::int32_t> out(z.shape(0));
+  for (std::size_t b = 0; b < out.size(); ++b) out[b] = best_emittable_token(z.data() + b * z.shape(1), z.shape(1));
+  return out;
 }
 
 std::vector<std::string> Seq2SeqSession::target_tokens(const std::vector<int> &ids) const {
@@ -345,6 +457,8 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
     config_.model = static_cast<const Seq2SeqModel &>(*loaded).config();
   }
   model_ = std::move(loaded);
+  cross_state_.reset();
+  cross_pending_ = false;
 }
 
 }  // namespace attn

@@ -16,6 +16,8 @@ import { createSeq2SeqDemoView, type Seq2SeqEngine } from './seq2seq_demo_view';
 import { createProgressPanel, tasksOf } from './progress_view';
 import { createSeq2SeqStepView, type Seq2SeqStepEngine } from './seq2seq_step_view';
 import { createTranslationDemoView } from './translation_demo_view';
+import { createTransformerCrossView, type TransformerCrossEngine } from './transformer_cross_view';
+import { createTransformerMaskView, type TransformerMaskEngine } from './transformer_mask_view';
 import { createTrainingView, type ToyEngine } from './training_view';
 
 export function lessonHash(lesson: Lesson): string {
@@ -148,7 +150,13 @@ export function createLessonPage(
   lesson: Lesson,
   call: EngineCall,
   progress: ProgressStore,
-  seq2seq: Seq2SeqEngine & PoolingEngine & Seq2SeqStepEngine & ToyEngine & SentimentEngine,
+  seq2seq: Seq2SeqEngine &
+    PoolingEngine &
+    Seq2SeqStepEngine &
+    ToyEngine &
+    SentimentEngine &
+    TransformerMaskEngine &
+    TransformerCrossEngine,
 ): HTMLElement {
   const index = LESSONS.indexOf(lesson);
   const previous = LESSONS[index - 1];
@@ -183,6 +191,10 @@ export function createLessonPage(
     else if ('sentiment' in block) article.append(createSentimentDemoView(block.sentiment, seq2seq, progress));
     else if ('pooling' in block) article.append(createPoolingDemoView(block.pooling, seq2seq, progress));
     else if ('seq2seqStep' in block) article.append(createSeq2SeqStepView(block.seq2seqStep, seq2seq, progress));
+    else if ('transformerMask' in block)
+      article.append(createTransformerMaskView(block.transformerMask, seq2seq, progress));
+    else if ('transformerCross' in block)
+      article.append(createTransformerCrossView(block.transformerCross, seq2seq, progress));
     else if ('translation' in block)
       article.append(createTranslationDemoView(block.translation, seq2seq, call, progress));
     else if ('exercise' in block) {

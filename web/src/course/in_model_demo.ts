@@ -25,8 +25,10 @@ export interface InModelDemoOptions {
   /** Claims the engine session for this demo; its token is then checked by `owns`. */
   claim: () => number;
   owns: (token: number) => boolean;
-  /** Trains the model (throws on failure). */
-  train: (setState: SetState, root: HTMLElement) => Promise<void>;
+  /** Trains the model (throws on failure); it may show what training measured in `results`. */
+  train: (setState: SetState, root: HTMLElement, results: HTMLElement) => Promise<void>;
+  /** The run adds to what training showed in `results` instead of replacing it. */
+  keepTrainingResults?: boolean;
   /** Runs the learner's code in the trained model and fills `results`; the last state is its own. */
   run: (setState: SetState, results: HTMLElement) => Promise<void>;
 }
@@ -58,7 +60,7 @@ export function createInModelDemo(options: InModelDemoOptions): HTMLElement {
     runButton.disabled = true;
     results.replaceChildren();
     try {
-      await options.train(setState, root);
+      await options.train(setState, root, results);
       setState('trained', options.trainedText);
       runButton.disabled = false;
     } catch (error) {
@@ -76,7 +78,7 @@ export function createInModelDemo(options: InModelDemoOptions): HTMLElement {
     }
     runButton.disabled = true;
     trainButton.disabled = true;
-    results.replaceChildren();
+    if (!options.keepTrainingResults) results.replaceChildren();
     try {
       await options.run(setState, results);
     } catch (error) {

@@ -82,3 +82,20 @@ export function runInSandbox(job: SandboxJob, timeLimitMs = 2000): Promise<Sandb
     document.body.append(frame);
   });
 }
+
+/**
+ * The learner's function run once per case in the sandbox, for a demo that puts it inside a
+ * model: each case's value or error; when the whole run failed (no such function, a syntax
+ * error, a timeout) every case carries that one reason.
+ */
+export async function runCases(job: SandboxJob, timeLimitMs: number): Promise<CaseOutcome[]> {
+  const outcome = await runInSandbox(job, timeLimitMs);
+  if (outcome.type === 'results') return outcome.results;
+  const why =
+    outcome.type === 'timeout'
+      ? `it did not finish in ${outcome.ms / 1000} s`
+      : outcome.type === 'missing-function'
+        ? `the code defines no function ${outcome.name}`
+        : outcome.message;
+  return job.inputs.map(() => ({ error: why }));
+}

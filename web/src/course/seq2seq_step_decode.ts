@@ -159,7 +159,7 @@ export async function decodeWithAttention(
 }
 
 /** Exact match of the outputs against the targets (a failed decoding counts as wrong). */
-export function exactMatch(decoded: StepDecoded[], targets: string[]): number {
+export function exactMatch(decoded: Pick<StepDecoded, 'failure' | 'output'>[], targets: string[]): number {
   const hits = decoded.filter((d, i) => d.failure === null && d.output === targets[i]).length;
   return decoded.length === 0 ? 0 : hits / decoded.length;
 }

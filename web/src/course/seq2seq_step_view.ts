@@ -13,7 +13,7 @@ import { EXERCISES } from './exercises';
 import type { Seq2SeqStepDemo } from './lessons/types';
 import { NP_SOURCE } from './np_helper';
 import type { ProgressStore } from './progress';
-import { runInSandbox } from './sandbox';
+import { runCases } from './sandbox';
 import { claimSeq2SeqSession, ownsSeq2SeqSession, shown } from './seq2seq_demo_view';
 import {
   decodeWithAttention,
@@ -57,17 +57,8 @@ function stepEngine(engine: Seq2SeqStepEngine): StepEngine {
 function sandboxAttention(code: string): BatchAttention {
   const functionName = EXERCISES[EXERCISE_ID].functionName;
   return async (batches) => {
-    const outcome = await runInSandbox({ code, functionName, inputs: batches, prelude: NP_SOURCE }, STEP_LIMIT_MS);
-    if (outcome.type !== 'results') {
-      const why =
-        outcome.type === 'timeout'
-          ? `it did not finish in ${outcome.ms / 1000} s`
-          : outcome.type === 'missing-function'
-            ? `the code defines no function ${outcome.name}`
-            : outcome.message;
-      return batches.map((): AlignOutcome => ({ error: why }));
-    }
-    return outcome.results.map((r): AlignOutcome => ('error' in r ? { error: r.error } : (r.value as AlignOutcome)));
+    const results = await runCases({ code, functionName, inputs: batches, prelude: NP_SOURCE }, STEP_LIMIT_MS);
+    return results.map((r): AlignOutcome => ('error' in r ? { error: r.error } : (r.value as AlignOutcome)));
   };
 }
 

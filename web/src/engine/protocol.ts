@@ -3,6 +3,8 @@
 import type {
   AttnEngine,
   Seq2SeqBleuBucket,
+  Seq2SeqCrossEncoding,
+  Seq2SeqCrossStep,
   Seq2SeqEpochReport,
   Seq2SeqEvaluation,
   Seq2SeqInfo,
@@ -142,6 +144,9 @@ export interface Seq2SeqCreateSettings extends Seq2SeqSettings {
   /** "source<TAB>target" lines (text, or a file's bytes, transferred); `name` is what error
    *  messages call the file ("pairs.tsv:3: ..."). Implies task 'parallel'. */
   parallelText?: { data: string | ArrayBuffer; name?: string };
+  /** Transformer only: the decoder's self-attention mask ([L, L], 1 = visible, L >= the
+   *  session's decodeLimit) the model trains and decodes with instead of the causal one. */
+  decoderMask?: { shape: number[]; data: ArrayLike<number> };
 }
 
 /** Requests to the worker's seq2seq session and what each resolves to. */
@@ -171,6 +176,11 @@ export interface Seq2SeqOps {
     result: Seq2SeqDecoderStepResult;
   };
   targetText: { args: { ids: number[] }; result: { text: string; tokens: string[] } };
+  // The Transformer's step API with the cross-attention from outside (one decoding at a time).
+  crossStart: { args: { texts: string[] }; result: Seq2SeqCrossEncoding };
+  crossBegin: { args: { previous: number[] }; result: Seq2SeqCrossStep };
+  crossAttend: { args: Record<string, never>; result: { heads: Tensor; weights: Tensor } };
+  crossContinue: { args: { heads: Tensor; weights: Tensor | null }; result: Seq2SeqCrossStep };
 }
 export type Seq2SeqOp = keyof Seq2SeqOps;
 export type Seq2SeqRequest = TrackRequest<'seq2seq'>;
@@ -246,6 +256,10 @@ export const TRACK_CALLS = {
       stepAttend: { params: ['encoding', 's'] },
       decoderStep: { params: ['previous', 'state', 'context'] },
       targetText: { params: ['ids'] },
+      crossStart: { params: ['texts'] },
+      crossBegin: { params: ['previous'] },
+      crossAttend: { params: [] },
+      crossContinue: { params: ['heads', 'weights'] },
     },
   },
   toy: { prefix: 'toy', ops: { cancel: { params: [] } } },

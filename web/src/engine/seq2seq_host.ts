@@ -35,10 +35,16 @@ export class Seq2SeqHost {
   async handle(id: number, request: Seq2SeqRequest): Promise<{ value: unknown; transfer?: Transferable[] }> {
     if (request.op === 'create') {
       this.runner.stop();
-      const { parallelText, ...settings } = request.settings;
+      const { parallelText, decoderMask, ...settings } = request.settings;
       const next = parallelText
         ? this.engine.Seq2SeqSession.fromParallelText(settings, parallelText.data, parallelText.name ?? null)
         : new this.engine.Seq2SeqSession(settings);
+      try {
+        if (decoderMask) next.setDecoderMask(decoderMask);
+      } catch (error) {
+        next.delete();
+        throw error;
+      }
       this.session?.delete();
       this.session = next;
       return { value: { info: next.info(), samples: next.samples(8) } };
@@ -99,6 +105,14 @@ export class Seq2SeqHost {
         return { value: s.decoderStep(request.previous, request.state, request.context) };
       case 'targetText':
         return { value: s.targetText(request.ids) };
+      case 'crossStart':
+        return { value: s.crossStart(request.texts) };
+      case 'crossBegin':
+        return { value: s.crossBegin(request.previous) };
+      case 'crossAttend':
+        return { value: s.crossAttend() };
+      case 'crossContinue':
+        return { value: s.crossContinue(request.heads, request.weights) };
     }
     throw new Error(`unknown seq2seq request '${(request as { op: string }).op}'`);
   }

@@ -11,7 +11,9 @@
 //   y = C W_o + b_o                                                 [B, T, D]
 //
 // Weights are [in, out] (x W), Glorot-uniform; biases start at 0. Masks: key i is hidden from
-// query t when key_padding[b, i] == 0, or (causal) when i > t. Queries at padded positions still
+// query t when key_padding[b, i] == 0, or (causal) when i > t, or — with an attention_mask
+// [T, T] given instead of causal — when attention_mask[t, i] == 0 (any pattern, shared by the
+// batch; the backward needs nothing more: a hidden entry has P = 0 and so gets no gradient). Queries at padded positions still
 // get outputs (callers ignore them); a query that sees no key at all gets P = 0, so O = 0 and
 // y = b_o, never NaN.
 //
@@ -35,7 +37,8 @@ namespace attn {
 struct MultiHeadAttentionCache {
   Tensor3 x;         // [B, T, D] copy of the input
   Tensor3 q, k, v;   // [B, T, D] projections (heads side by side)
-  Tensor2 key_bias;  // [B, T] 0 for a real key, −inf for a padded one (added to the scores)
+  Tensor2 key_bias;  // [B, T] 0 for a real key, −inf for a padded one (added to the scores);
+                     // [B, T·T] with an attention mask: row t of sequence b's T × T block is query t's
   Mask1 padded;      // [B] 1 when sequence b has a padded key (else its key_bias is not read)
   bool causal = false;
   Tensor4 weights;  // [B, H, T, T] attention probabilities (for visualisation too)
@@ -47,10 +50,11 @@ class MultiHeadSelfAttention {
   // Throws ShapeError when heads does not divide d_model (or either is 0).
   MultiHeadSelfAttention(std::size_t d_model, std::size_t heads, Rng& rng);
 
-  // x [B, T, D], key_padding [B, T] (1 = real token) or null, causal: hide later keys.
+  // x [B, T, D], key_padding [B, T] (1 = real token) or null, causal: hide later keys;
+  // attention_mask [T, T] (1 = query t may see key i) or null, not together with causal.
   // -> y [B, T, D].
-  void forward(const Tensor3& x, const Mask2* key_padding, bool causal, Tensor3& y,
-               MultiHeadAttentionCache& cache) const;
+  void forward(const Tensor3& x, const Mask2* key_padding, bool causal, Tensor3& y, MultiHeadAttentionCache& cache,
+               const Mask2* attention_mask = nullptr) const;
   // dy [B, T, D] -> dx [B, T, D] (overwritten); parameter grads +=.
   void backward(const Tensor3& dy, const MultiHeadAttentionCache& cache, Tensor3& dx);
   // Appends w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o.

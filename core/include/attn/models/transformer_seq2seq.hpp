@@ -43,6 +43,18 @@
 //                     expands one source into k hypotheses and reorders them after each step.
 // Decoding never uses dropout.
 //
+// The decoder's self-attention mask (set_decoder_self_mask): causal by default; a caller may set
+// its own L × L pattern (1 = query t may see position i), which the teacher-forced forward uses
+// for every batch (its top-left T × T block, T <= L) and every decoding step t < L uses row t of
+// (over the positions 0 .. t that exist when decoding). The course trains with a learner's mask
+// (and with none) to show what peeking does: teacher-forced numbers stay good, decoding fails.
+// The mask is a training choice, not a parameter: a model file does not store it.
+//
+// A step with the cross-attention from outside (begin_step / cross_attention / continue_step):
+// the same computation as step(), cut open at every block's cross-attention, so a caller can
+// hand in its own heads (the course runs a learner's crossAttention there). step() is built
+// from these parts.
+//
 // As a TrainableTranslator (models/translator.hpp) the shared greedy / beam search, the seq2seq
 // trainer, the metrics and the page's session drive it unchanged: a Translator decoding holds a
 // TransformerDecodingState; a Translator step returns log p as its logits (a softmax of them is
@@ -106,6 +118,15 @@ struct TransformerStepResult {
   std::vector<Tensor4> cross_weights;  // N_d × [B, H, 1, Tx] cross-attention (PAD columns 0)
 };
 
+// A decoding step cut open at a block's cross-attention (see begin_step).
+struct TransformerPartialStep {
+  std::size_t block = 0;  // the block whose cross-attention is pending; N_d once finished
+  Tensor3 residual;       // [B, 1, D] a = x + SelfMHA(LN1(x)) of that block
+  Tensor3 queries_input;  // [B, 1, D] LN2(a): its cross-attention projects the queries from it
+  TransformerStepResult result;  // self / cross weights of the blocks done; log_probs once finished
+  bool finished() const { return result.log_probs.size() > 0; }
+};
+
 // What every decoder block attended to over one whole decoding (for display): Ty output steps.
 struct TransformerAttentionMaps {
   Tensor4 cross;  // [N_d, H, Ty, Tx] cross-attention of each step over the source (PAD columns 0)
@@ -146,6 +167,24 @@ class TransformerSeq2Seq final : public TrainableTranslator {
   TransformerDecodingState encode(const TokenIds& source) const;
   // previous [B]: the tokens at position t − 1 (BOS at t = 0), ids < Vt.
   TransformerStepResult step(TransformerDecodingState& state, const std::vector<std::int32_t>& previous) const;
+  // The step in parts. begin_step: the step's input and block 0 up to its cross-attention
+  // (state's self-attention caches grow by position t). cross_attention: the engine's own heads
+  // [B, 1, D] (each head's P_h V_h in its columns, before W_o) and weights [B, H, 1, Tx] for the
+  // pending block. continue_step: heads [B, 1, D] finish the pending block (W_o, residual,
+  // feed-forward), then the next block runs up to its cross-attention, or the output's log p is
+  // computed (finished()); cross_weights [B, H, 1, Tx], when given, are recorded in the result as
+  // the block's (else zeros of that shape). std::invalid_argument for a finished step or heads of another shape.
+  TransformerPartialStep begin_step(TransformerDecodingState& state, const std::vector<std::int32_t>& previous) const;
+  void cross_attention(const TransformerDecodingState& state, const TransformerPartialStep& partial, Tensor3& heads,
+                       Tensor4& weights) const;
+  void continue_step(TransformerDecodingState& state, TransformerPartialStep& partial, const Tensor3& heads,
+                     const Tensor4* cross_weights = nullptr) const;
+
+  // The decoder's self-attention mask: mask [L, L] with L >= 1 and 0/1 entries (std::invalid_argument
+  // otherwise); an empty mask ({0, 0}) restores the causal one. decoder_self_mask(): empty when causal.
+  void set_decoder_self_mask(const Mask2& mask);
+  const Mask2& decoder_self_mask() const;
+
   // state row i := old row rows[i] (each < B); B becomes rows.size() (>= 1).
   static void reorder(TransformerDecodingState& state, const std::vector<std::size_t>& rows);
   // source [Tx] (one sentence, ids < Vs, Tx >= 1), outputs [Ty] (ids < Vt, Ty >= 1: the decoded

@@ -101,6 +101,23 @@ struct Seq2SeqEvaluation {
   double teacher_forced_accuracy = 0;   // teacher_forced_accuracy over the pairs
 };
 
+// One decoder block's cross-attention projections (copies): Q = x W_q + b_q from the decoder,
+// K = m W_k + b_k and V = m W_v + b_v from the encoder's output; [D, D] and [D], heads side by side.
+struct TransformerCrossWeights {
+  Tensor2 w_q, w_k, w_v;
+  Tensor1 b_q, b_k, b_v;
+};
+
+// What Seq2SeqSession::cross_start hands out for a batch of texts (Transformer sessions).
+struct TransformerCrossEncoding {
+  std::vector<std::vector<std::string>> source_tokens;  // [B] each text's tokens ("<unk>" if unknown)
+  std::vector<std::size_t> source_lengths;              // [B] real tokens; the batch is padded 'post'
+  Tensor3 memory;                                       // [B, Tx, D] m, what the keys and values come from
+  std::vector<TransformerCrossWeights> blocks;          // N_d
+  std::size_t heads = 0;                                // H: each head owns D / H columns
+  std::size_t max_len = 0;                              // decode_limit()
+};
+
 class Seq2SeqSession {
  public:
   // Generates the data, fits the vocabularies and builds a fresh model
@@ -149,6 +166,29 @@ class Seq2SeqSession {
   // texts or an empty one, and what Seq2SeqModel::encode throws (a model that is not 'bahdanau').
   Seq2SeqEncoding encode_texts(const std::vector<std::string> &texts,
                                std::vector<std::vector<std::string>> *tokens = nullptr) const;
+  // The Transformer's decoder self-attention mask (TransformerSeq2Seq::set_decoder_self_mask),
+  // used from the next training run on and by every decoding: L × L, L >= decode_limit() (every
+  // training batch's decoder positions and every decoding step); an empty mask restores the
+  // causal one. std::invalid_argument for an RNN session, a smaller or non-0/1 mask;
+  // std::logic_error while a run is in progress. load_model drops it (files hold causal models).
+  void set_decoder_mask(const Mask2 &mask);
+
+  // The Transformer's step API with the cross-attention from outside, one decoding held by the
+  // session (TransformerSeq2Seq::begin_step / cross_attention / continue_step):
+  //   cross_start(texts): encodes the texts as one batch padded 'post' and starts a decoding;
+  //   cross_begin(previous [B]): the next step up to block 0's cross-attention;
+  //   cross_attention(): the engine's own heads [B, 1, D] and weights [B, H, 1, Tx] for the pending block;
+  //   cross_continue(heads [B, 1, D], weights or null): finishes that block and runs the next one up to
+  //   its cross-attention, or the output: the returned partial is then finished() (log p in its
+  //   result), and best_tokens() holds each row's greedy choice (best_emittable_token, as translate).
+  // std::invalid_argument for an RNN session or no texts / an empty one; std::logic_error for a
+  // call out of order (no decoding, no pending cross-attention).
+  TransformerCrossEncoding cross_start(const std::vector<std::string> &texts);
+  const TransformerPartialStep &cross_begin(const std::vector<std::int32_t> &previous);
+  void cross_attention(Tensor3 &heads, Tensor4 &weights) const;
+  const TransformerPartialStep &cross_continue(const Tensor3 &heads, const Tensor4 *weights);
+  std::vector<std::int32_t> best_tokens() const;
+
   // Decoded target ids -> their tokens ("<eos>" for EOS, "<unk>" for UNK) and their text.
   std::vector<std::string> target_tokens(const std::vector<int> &ids) const;
   std::string target_text(const std::vector<int> &ids) const;
@@ -172,6 +212,10 @@ class Seq2SeqSession {
   void load_model(const std::vector<std::uint8_t> &bytes);
 
  private:
+  // texts -> source ids [B, Tx] padded 'post' (tokens: each text's source tokens).
+  TokenIds encode_source_texts(const std::vector<std::string> &texts, const char *where,
+                               std::vector<std::vector<std::string>> *tokens) const;
+  const TransformerSeq2Seq &transformer_model(const char *where) const;
   // The data pipeline's spec from the config, and taking its data (and a fresh model) in.
   Seq2SeqDataSpec data_spec() const;
   void adopt(Seq2SeqData data);
@@ -181,6 +225,10 @@ class Seq2SeqSession {
   std::unique_ptr<TrainableTranslator> model_;
   Seq2SeqSplit split_;  // the run borrows it
   std::unique_ptr<Seq2SeqTrainingRun> run_;
+  // The cross-attention step API's decoding (cross_start .. cross_continue).
+  std::unique_ptr<TransformerDecodingState> cross_state_;
+  TransformerPartialStep cross_partial_;
+  bool cross_pending_ = false;  // a cross-attention is waiting for cross_continue
 };
 
 }  // namespace attn

@@ -84,6 +84,34 @@ export interface Seq2SeqStepDemo {
 }
 
 /**
+ * Lesson 11's decoder mask in a Transformer trained in the page (the worker's Seq2SeqSession,
+ * model 'transformer'): trained with the causal mask and with none, then with the learner's
+ * decoderMask; teacher-forced loss and accuracy next to free-running exact match
+ * (transformer_mask_view.ts).
+ */
+export interface TransformerMaskDemo {
+  id: string;
+  settings: Seq2SeqSettings;
+  /** Overrides for a page opened with ?s2s-quick (the browser tests). */
+  quick?: Seq2SeqSettings;
+  /** Held-out inputs whose outputs the table shows. */
+  examples: number;
+}
+
+/**
+ * The learner's cross_attention function as every decoder block's cross-attention of a
+ * Transformer trained in the page: greedy decoding of the first `heldOut` held-out inputs with
+ * their function next to the engine's own (transformer_cross_view.ts).
+ */
+export interface TransformerCrossDemo {
+  id: string;
+  settings: Seq2SeqSettings;
+  /** Overrides for a page opened with ?s2s-quick (the browser tests). */
+  quick?: Seq2SeqSettings;
+  heldOut: number;
+}
+
+/**
  * A sentiment classifier trained in the page (the engine worker's sentiment session) with the
  * Studio's recipe for the data the learner picks — the built-in corpus or an aclImdb archive —
  * then read on the learner's own sentences: P(positive) and each token's attention weight.
@@ -133,6 +161,8 @@ export type Block =
   | { seq2seq: Seq2SeqDemo }
   | { pooling: PoolingDemo }
   | { seq2seqStep: Seq2SeqStepDemo }
+  | { transformerMask: TransformerMaskDemo }
+  | { transformerCross: TransformerCrossDemo }
   | { sentiment: SentimentDemo }
   | { translation: TranslationDemo }
   | { todo: string };
