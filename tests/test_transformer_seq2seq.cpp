@@ -581,6 +581,7 @@ TEST_CASE("transformer_seq2seq.teacher_forced_accuracy_equals_the_parallel_forwa
     const double expected = parallel_forward_accuracy();
     CHECK(teacher_forced_accuracy(model, sources, targets) == doctest::Approx(expected));
     CHECK(teacher_forced_accuracy(model, sources, targets, 2) == doctest::Approx(expected));  // across batches
+    CHECK(parallel_teacher_forced_accuracy(model, sources, targets, 2) == doctest::Approx(expected));
     MESSAGE("phase " << phase << ": teacher-forced accuracy " << expected);
     if (phase == 1) CHECK(expected > 0.8);
     const TokenIds batch_sources = {{4, 5, 6, 7}, {8, 4, 5, 0}, {6, 0, 0, 0}};  // the same pairs, padded

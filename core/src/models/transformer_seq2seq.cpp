@@ -231,7 +231,7 @@ void TransformerSeq2Seq::backward(const Tensor2& dlogits) {
 }
 
 namespace {
-// target [B, Ty] -> decoder inputs target[:, :-1] and labels target[:, 1:] flattened [B·T].
+// target [B, Ty] -> decoder inputs target[:, :-1] (EOS as PAD) and labels target[:, 1:] flattened [B·T].
 void split_target(const TokenIds& target, TokenIds& inputs, ClassIds& labels) {
   const std::size_t nb = target.shape(0), ny = target.shape(1);
   ATTN_REQUIRE(nb > 0 && ny >= 2, "TransformerSeq2Seq",
@@ -240,7 +240,10 @@ void split_target(const TokenIds& target, TokenIds& inputs, ClassIds& labels) {
   ensure_shape(labels, std::array<std::size_t, 1>{nb * (ny - 1)});
   for (std::size_t b = 0; b < nb; ++b) {
     for (std::size_t t = 0; t + 1 < ny; ++t) {
-      inputs(b, t) = target(b, t);
+      // A shorter row's EOS is read as PAD: the decoder's input is BOS y1 .. yn for every row, so a
+      // decoder mask that shows later positions cannot copy the EOS either (under the causal mask
+      // no position reads it: the numbers are the same).
+      inputs(b, t) = target(b, t) == kEosId ? kPadId : target(b, t);
       labels(b * (ny - 1) + t) = target(b, t + 1);
     }
   }

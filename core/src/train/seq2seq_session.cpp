@@ -413,7 +413,12 @@ Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t
   for (const auto &t : targets) max_len = std::max(max_len, t.size());
   Seq2SeqEvaluation out;
   out.pairs = evaluate_seq2seq(*model_, sources, targets, max_len);
-  out.teacher_forced_accuracy = teacher_forced_accuracy(*model_, sources, targets);
+  // A Transformer with its own decoder mask: the teacher-forced forward it was trained with (the
+  // step-by-step pass cannot see later positions); under the causal mask the two are equal.
+  auto *transformer = dynamic_cast<TransformerSeq2Seq *>(model_.get());
+  out.teacher_forced_accuracy = transformer != nullptr && transformer->decoder_self_mask().size() > 0
+                                    ? parallel_teacher_forced_accuracy(*transformer, sources, targets)
+                                    : teacher_forced_accuracy(*model_, sources, targets);
   const std::vector<ParallelExample> first(texts.begin(), texts.begin() + static_cast<std::ptrdiff_t>(n));
   const TranslationScores scores = score_translations(*model_, data_.vocabularies, group_references(first), max_len);
   out.has_bleu = config_.task == "parallel";

@@ -191,6 +191,38 @@ double teacher_forced_accuracy(const Translator &translator, const Sequences &so
   return positions > 0 ? static_cast<double>(hits) / static_cast<double>(positions) : 0.0;
 }
 
+double parallel_teacher_forced_accuracy(TransformerSeq2Seq &model, const Sequences &sources, const Sequences &targets,
+                                        std::size_t batch) {
+  if (sources.size() != targets.size()) {
+    throw std::invalid_argument("parallel_teacher_forced_accuracy: " + std::to_string(sources.size()) +
+                                " sources but " + std::to_string(targets.size()) + " targets");
+  }
+  if (batch == 0) throw std::invalid_argument("parallel_teacher_forced_accuracy: batch must be >= 1, got 0");
+  const std::vector<std::size_t> order = length_order(sources);
+  const std::size_t nv = model.target_vocab();
+  std::size_t hits = 0, positions = 0;
+  TokenIds src, tgt, inputs;
+  Rng unused(0);  // no dropout: nothing is drawn
+  for (std::size_t begin = 0; begin < order.size(); begin += batch) {
+    const std::size_t count = std::min(batch, order.size() - begin);
+    gather(sources, order.data() + begin, count, src);
+    gather(targets, order.data() + begin, count, tgt);
+    // logits of target[:, :-1] at once; row i·T + t predicts y_{t+1}
+    const std::size_t nt = tgt.shape(1) - 1;
+    inputs = xt::view(tgt, xt::all(), xt::range(0, nt));
+    for (std::int32_t &id : inputs) id = id == kEosId ? kPadId : id;  // as train_batch reads them
+    const Tensor2 &logits = model.forward(src, inputs, false, unused);
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::vector<int> &gold = targets[order[begin + i]];
+      for (std::size_t t = 0; t + 1 < gold.size(); ++t) {
+        hits += best_emittable_token(logits.data() + (i * nt + t) * nv, nv) == gold[t + 1] ? 1 : 0;
+        ++positions;
+      }
+    }
+  }
+  return positions > 0 ? static_cast<double>(hits) / static_cast<double>(positions) : 0.0;
+}
+
 Seq2SeqSplit split_seq2seq_validation(const Sequences &sources, const Sequences &targets, float share,
                                       std::uint64_t seed) {
   if (sources.size() != targets.size()) {

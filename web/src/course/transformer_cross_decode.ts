@@ -162,9 +162,10 @@ export async function decodeWithCrossAttention(
     previous = step.tokens;
     rows.forEach((r, row) => {
       if (r.done) return;
-      // alignment row: the mean over heads of the last block's weights, as translate's
+      // alignment row: the mean over heads of the last block's weights over the row's own source
+      // tokens, as translate's
       r.alignment.push(
-        Array.from({ length: tx }, (_, j) => {
+        Array.from({ length: encoding.sourceLengths[row] }, (_, j) => {
           let sum = 0;
           for (let h = 0; h < nh; h++) sum += weights[(row * nh + h) * tx + j];
           return sum / nh;

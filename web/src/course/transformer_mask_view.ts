@@ -171,12 +171,13 @@ export function createTransformerMaskView(
         { code, functionName: EXERCISES[EXERCISE_ID].functionName, inputs: [[[size], size]], prelude: NP_SOURCE },
         4000,
       );
-      const why = 'error' in answer ? answer.error : maskProblem(answer.value, size);
+      const value = 'error' in answer ? null : answer.value;
+      const why = 'error' in answer ? answer.error : maskProblem(value, size);
       if (why !== null) {
         setState('done', `Your decoderMask could not be used (${why}).`);
         return;
       }
-      const mask = (answer.value as unknown[][][])[0].map((row) => row.map((x) => Number(x)));
+      const mask = (value as unknown[][][])[0].map((row) => row.map((x) => Number(x)));
       const map = createHeatmap(`your mask (the first ${DRAWN} of ${size} positions)`, 'mask-yours');
       const n = Math.min(DRAWN, size);
       map.update({

@@ -12,7 +12,8 @@
 //   e   = Dropout(√D · E_s[x] + PE)                 [B, Tx, D]  positions count from each source's
 //                                                              first real token (positional_encoding)
 //   m   = LN_e(Enc_{N_e}(… Enc_1(e)))               [B, Tx, D]  TransformerEncoderBlock, source padding
-//   d   = Dropout(√D · E_t[y_{<t}] + PE)            [B, T, D]   decoder inputs target[:, :-1]
+//   d   = Dropout(√D · E_t[y_{<t}] + PE)            [B, T, D]   decoder inputs target[:, :-1], a
+//                                                              shorter row's EOS read as PAD
 //   h   = LN_d(Dec_{N_d}(… Dec_1(d, m)))            [B, T, D]   TransformerDecoderBlock: causal +
 //                                                              target padding, cross-attention on m
 //   z   = h W_out + b_out                           [B·T, Vt]   ONE GEMM over all B·T positions;

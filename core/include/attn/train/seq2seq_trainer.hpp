@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "attn/models/seq2seq.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
 
 namespace attn {
 
@@ -72,6 +73,14 @@ Seq2SeqMetrics evaluate_seq2seq(const Translator& translator, const Sequences& s
 // Batches of `batch` sources padded 'post'. std::invalid_argument when the counts differ.
 double teacher_forced_accuracy(const Translator& translator, const Sequences& sources, const Sequences& targets,
                                std::size_t batch = 256);
+
+// The same accuracy from the Transformer's teacher-forced forward — every position at once, with
+// the model's own decoder self-attention mask: the computation training optimises. Under the
+// causal mask it equals teacher_forced_accuracy; under a mask that lets a position see later
+// ones it is what the model scores with the answer in view, while the step-by-step
+// teacher_forced_accuracy (and decoding) cannot see later positions.
+double parallel_teacher_forced_accuracy(TransformerSeq2Seq& model, const Sequences& sources, const Sequences& targets,
+                                        std::size_t batch = 256);
 
 struct Seq2SeqStepProgress {
   std::size_t step = 0, epoch = 0;  // step: 1-based optimiser steps; epoch: 0-based

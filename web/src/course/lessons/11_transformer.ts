@@ -130,6 +130,45 @@ export const lesson11: Lesson = {
     },
     { exercise: 'no_peeking' },
     {
+      html: `<p><strong>What goes wrong without the mask, measured.</strong> Below, the engine trains the
+      same small Transformer twice on digit reversal: once with the causal mask, once with no mask at all.
+      Trained without it, every target position sees the whole target while it learns, so position $i$ can
+      copy $y_{i+1}$ from its own input: the teacher-forced loss falls to almost nothing and the
+      teacher-forced accuracy (the whole gold target given at once, as in training) is near perfect. Then the
+      model has to translate: it writes one digit at a time, and the next digit it learned to copy does not
+      exist yet. Exact match falls to zero. That is why a teacher-forced number alone proves nothing about a
+      decoder, and why the mask is part of the model, not a detail of training.
+      Last, your <code>decoderMask</code> from the exercise above trains a third model.</p>`,
+    },
+    {
+      transformerMask: {
+        id: 'reversal',
+        settings: {
+          task: 'reverse',
+          model: 'transformer',
+          trainSize: 2000,
+          testSize: 100,
+          minLen: 3,
+          maxLen: 6,
+          testMinLen: 3,
+          testMaxLen: 6,
+          dModel: 32,
+          heads: 2,
+          layers: 1,
+          ff: 64,
+          dropout: 0,
+          labelSmoothing: 0,
+          epochs: 20,
+          batch: 32,
+          learningRate: 0.003,
+          earlyStoppingPatience: 0,
+          seed: 2,
+        },
+        quick: { trainSize: 1000, epochs: 6 },
+        examples: 3,
+      },
+    },
+    {
       html: `<p><strong>Cross-attention.</strong> Every decoder layer looks up the source the way
       Bahdanau's decoder did, only with projections and a scaled dot product: queries $Q = X W_Q$
       from the decoder's positions ($T_{tgt}$ of them), keys $K = H W_K$ and values $V = H W_V$ from
@@ -138,6 +177,43 @@ export const lesson11: Lesson = {
       known. Only the source's padding is hidden.</p>`,
     },
     { exercise: 'cross_attention' },
+    {
+      html: `<p><strong>Your cross-attention in a trained Transformer.</strong> The function you just wrote is
+      the cross-attention of every decoder block. Below, a Transformer with two blocks on each side learns to
+      reverse digit strings; then your <code>crossAttention</code> replaces the engine's in both decoder
+      blocks, head by head, at every step of decoding inputs the model has never seen, padded to one batch.
+      With a right function the model writes exactly what it writes with its own; forget the source's padding,
+      take the softmax over the wrong axis or drop the $\\sqrt{d_k}$, and watch the cross-attention maps and
+      the outputs.</p>`,
+    },
+    {
+      transformerCross: {
+        id: 'reversal',
+        settings: {
+          task: 'reverse',
+          model: 'transformer',
+          trainSize: 2000,
+          testSize: 100,
+          minLen: 3,
+          maxLen: 6,
+          testMinLen: 3,
+          testMaxLen: 6,
+          dModel: 32,
+          heads: 2,
+          layers: 2,
+          ff: 64,
+          dropout: 0,
+          labelSmoothing: 0,
+          epochs: 20,
+          batch: 32,
+          learningRate: 0.003,
+          earlyStoppingPatience: 0,
+          seed: 2,
+        },
+        quick: { trainSize: 1000, epochs: 6 },
+        heldOut: 24,
+      },
+    },
     {
       html: `<p><strong>Decoding one token at a time.</strong> Translating, the decoder runs once
       per output word. At step $t$ its self-attention needs the keys and values of positions
