@@ -197,15 +197,17 @@ test('cross-attention: the solution gives the engine’s outputs; typical mistak
   return { weights, output };
 }
 `;
-  assert.notEqual(wrongAxis, solution);
-  const broken = { 'padding not hidden': padding, 'softmax over the queries (target positions)': wrongAxis };
-  for (const [name, code] of Object.entries(broken)) {
+  const wrongAxisAccuracy = exactMatch(
+    await cross.decodeWithCrossAttention(crossEngine(), texts, learner(wrongAxis)),
+    targets,
+  );
+  t.diagnostic(`softmax over the queries: exact match ${wrongAxisAccuracy} (engine ${engineAccuracy})`);
+  assert.ok(wrongAxisAccuracy <= engineAccuracy - 0.5, `${wrongAxisAccuracy} vs the engine's ${engineAccuracy}`);
+  // Measured, not asserted: this model attends sharply enough that these two barely hurt it.
+  for (const [name, code] of Object.entries({ 'padding not hidden': padding, 'no 1/√d_k': noScale })) {
     const accuracy = exactMatch(await cross.decodeWithCrossAttention(crossEngine(), texts, learner(code)), targets);
     t.diagnostic(`${name}: exact match ${accuracy} (engine ${engineAccuracy})`);
-    assert.ok(accuracy <= engineAccuracy - 0.3, `${name}: ${accuracy} vs the engine's ${engineAccuracy}`);
   }
-  const unscaled = exactMatch(await cross.decodeWithCrossAttention(crossEngine(), texts, learner(noScale)), targets);
-  t.diagnostic(`no 1/√d_k: exact match ${unscaled} (engine ${engineAccuracy})`);
   // Keys and values from the decoder: one key per query, the weights have the wrong shape.
   for (const d of await cross.decodeWithCrossAttention(crossEngine(), texts.slice(0, 4), learner(selfAttention))) {
     assert.match(d.failure, /^step 1, block 1: its weights are not 4 × 1 × \d+ finite numbers$/);

@@ -148,10 +148,10 @@ export const lesson11: Lesson = {
           model: 'transformer',
           trainSize: 2000,
           testSize: 100,
-          minLen: 3,
-          maxLen: 6,
-          testMinLen: 3,
-          testMaxLen: 6,
+          minLen: 5,
+          maxLen: 5,
+          testMinLen: 5,
+          testMaxLen: 5,
           dModel: 32,
           heads: 2,
           layers: 1,
@@ -182,9 +182,10 @@ export const lesson11: Lesson = {
       the cross-attention of every decoder block. Below, a Transformer with two blocks on each side learns to
       reverse digit strings; then your <code>crossAttention</code> replaces the engine's in both decoder
       blocks, head by head, at every step of decoding inputs the model has never seen, padded to one batch.
-      With a right function the model writes exactly what it writes with its own; forget the source's padding,
-      take the softmax over the wrong axis or drop the $\\sqrt{d_k}$, and watch the cross-attention maps and
-      the outputs.</p>`,
+      With a right function the model writes exactly what it writes with its own. Take the softmax over the
+      wrong axis (over the target positions: with one query per step every source word then gets weight 1)
+      and it writes nothing right. Forgetting the source's padding or the $\\sqrt{d_k}$ hurts this small,
+      sharply trained model far less than you might expect — try them and compare the maps.</p>`,
     },
     {
       transformerCross: {
