@@ -447,8 +447,10 @@ TEST_CASE("seq2seq_session.transformer_decoder_mask_and_cross_attention_step_api
     previous = session.best_tokens();
     for (std::size_t b = 0; b < 3; ++b) {
       if (done[b]) continue;
-      if (previous[b] == kEosId) done[b] = true;
-      else outputs[b].push_back(previous[b]);
+      if (previous[b] == kEosId)
+        done[b] = true;
+      else
+        outputs[b].push_back(previous[b]);
     }
   }
   for (std::size_t b = 0; b < 3; ++b) CHECK(session.target_text(outputs[b]) == session.translate(texts[b], 1).output);

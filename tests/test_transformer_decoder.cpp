@@ -223,7 +223,8 @@ TEST_CASE("transformer_decoder.self_mask_given_by_the_caller") {
     for (std::size_t b = 0; b < nb; ++b) {
       for (std::size_t j = 0; j < d; ++j) CHECK(yt(b, 0, j) == doctest::Approx(y(b, t, j)).epsilon(1e-4));
       for (std::size_t i = 0; i <= t; ++i) {
-        CHECK(weights.self_weights(b, 0, 0, i) == doctest::Approx(cache.self_attention.weights(b, 0, t, i)).epsilon(1e-4));
+        CHECK(weights.self_weights(b, 0, 0, i) ==
+              doctest::Approx(cache.self_attention.weights(b, 0, t, i)).epsilon(1e-4));
       }
     }
   }

@@ -705,7 +705,8 @@ TEST_CASE("transformer_seq2seq.step_with_the_cross_attention_from_outside") {
             if (outside.source_mask(b, s) != 0) total += (p[s] = std::exp(scores[s] - top));
           }
           for (std::size_t s = 0; s < nx; ++s) {
-            for (std::size_t j = 0; j < hd; ++j) heads(b, 0, h * hd + j) += static_cast<float>(p[s] / total * values[s][j]);
+            for (std::size_t j = 0; j < hd; ++j)
+              heads(b, 0, h * hd + j) += static_cast<float>(p[s] / total * values[s][j]);
           }
         }
       }

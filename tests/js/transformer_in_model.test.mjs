@@ -83,11 +83,15 @@ test('decoder mask: the solution trains the causal model; a mask that sees later
     'the OR mistake shows every position',
   );
   const peeking = trainWithMask(open);
-  t.diagnostic(`OR instead of AND (no mask): teacher-forced ${peeking.teacherForced}, exact match ${peeking.exactMatch}`);
+  t.diagnostic(
+    `OR instead of AND (no mask): teacher-forced ${peeking.teacherForced}, exact match ${peeking.exactMatch}`,
+  );
   assert.ok(peeking.teacherForced >= 0.95, `teacher forcing looks fine: ${peeking.teacherForced}`);
   assert.ok(peeking.exactMatch <= 0.05, `decoding collapses: ${peeking.exactMatch}`);
 
-  const next = trainWithMask(Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (j <= i + 1 ? 1 : 0))));
+  const next = trainWithMask(
+    Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (j <= i + 1 ? 1 : 0))),
+  );
   t.diagnostic(`i sees i + 1: teacher-forced ${next.teacherForced}, exact match ${next.exactMatch}`);
   assert.ok(next.teacherForced >= 0.95 && next.exactMatch <= 0.05, JSON.stringify(next));
 
@@ -168,7 +172,11 @@ test('cross-attention: the engine’s own through the step API decodes exactly a
 test('cross-attention: the solution gives the engine’s outputs; typical mistakes visibly break the model', async (t) => {
   const texts = held.map((p) => p.source);
   const targets = held.map((p) => p.target);
-  const engineRun = await cross.decodeWithCrossAttention(crossEngine(), texts, cross.engineCrossAttention(crossEngine()));
+  const engineRun = await cross.decodeWithCrossAttention(
+    crossEngine(),
+    texts,
+    cross.engineCrossAttention(crossEngine()),
+  );
   const engineAccuracy = exactMatch(engineRun, targets);
   const solution = EXERCISES.cross_attention.solution;
   const mine = await cross.decodeWithCrossAttention(crossEngine(), texts, learner(solution));

@@ -14,8 +14,8 @@
 // sequence b only when padded[b] != 0; both may be null. With bias_query_stride > 0 every query
 // has its own row of key bias, query t's at key_bias + b·key_bias_stride + t·bias_query_stride (an
 // attention mask given per query and key, e.g. the decoder's own self-attention mask); 0 shares one
-// row among all queries. Causal needs Tq == Tk: query t sees keys 0..t. With Tq == Tk and kv_stride == Tk·D these are exactly the GEMM and softmax calls the
-// self-attention layer always made, so its numbers do not move.
+// row among all queries. Causal needs Tq == Tk: query t sees keys 0..t. With Tq == Tk and kv_stride == Tk·D these are
+// exactly the GEMM and softmax calls the self-attention layer always made, so its numbers do not move.
 #pragma once
 
 #include <cstddef>

@@ -30,8 +30,8 @@ struct TransformerSeq2Seq::Impl {
   Tensor1 output_bias, doutput_bias;  // tied: b_out [Vt]
   float* tied_weight = nullptr;       // tied: E_t [Vt, D] and its gradient (target_embedding's)
   float* tied_grad = nullptr;
-  Tensor2 positions;  // PE [L, D] for decoding steps (sinusoidal_positional_encoding)
-  Mask2 self_mask;    // [L, L] the caller's decoder self-attention mask; empty: causal
+  Tensor2 positions;      // PE [L, D] for decoding steps (sinusoidal_positional_encoding)
+  Mask2 self_mask;        // [L, L] the caller's decoder self-attention mask; empty: causal
   Mask2 self_mask_block;  // [T, T] its top-left block for the batch being trained
   ParameterList params;
 

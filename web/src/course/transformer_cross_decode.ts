@@ -102,17 +102,14 @@ export function learnerCrossAttention(run: HeadsFunction): BlockAttention {
     const decoderStates = withOne(queriesInput, b, d).map((row) => [row]);
     const memory = withOne(encoding.memory, b * tx, d);
     const encoderStates = Array.from({ length: b }, (_, i) => memory.slice(i * tx, (i + 1) * tx));
-    const cases = Array.from(
-      { length: nh },
-      (_, h): CrossArgs => [
-        decoderStates,
-        encoderStates,
-        encoding.sourceLengths,
-        headWeights(w.wq, w.bq, h, dk),
-        headWeights(w.wk, w.bk, h, dk),
-        headWeights(w.wv, w.bv, h, dk),
-      ],
-    );
+    const cases = Array.from({ length: nh }, (_, h): CrossArgs => [
+      decoderStates,
+      encoderStates,
+      encoding.sourceLengths,
+      headWeights(w.wq, w.bq, h, dk),
+      headWeights(w.wk, w.bk, h, dk),
+      headWeights(w.wv, w.bv, h, dk),
+    ]);
     const answers = await run(cases);
     const heads = new Float32Array(b * d);
     const weights = new Float32Array(b * nh * tx);

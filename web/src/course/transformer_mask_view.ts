@@ -189,9 +189,7 @@ export function createTransformerMaskView(
         range: [0, 1],
       });
       figure.replaceChildren(map.element);
-      const yours = await trainWithMask(engine, demo, 'your decoderMask', mask, (text) =>
-        setState('running', text),
-      );
+      const yours = await trainWithMask(engine, demo, 'your decoderMask', mask, (text) => setState('running', text));
       const at = runs.findIndex((r) => r.label === yours.label);
       if (at >= 0) runs.splice(at, 1, yours);
       else runs.push(yours);

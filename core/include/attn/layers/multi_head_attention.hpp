@@ -13,9 +13,9 @@
 // Weights are [in, out] (x W), Glorot-uniform; biases start at 0. Masks: key i is hidden from
 // query t when key_padding[b, i] == 0, or (causal) when i > t, or — with an attention_mask
 // [T, T] given instead of causal — when attention_mask[t, i] == 0 (any pattern, shared by the
-// batch; the backward needs nothing more: a hidden entry has P = 0 and so gets no gradient). Queries at padded positions still
-// get outputs (callers ignore them); a query that sees no key at all gets P = 0, so O = 0 and
-// y = b_o, never NaN.
+// batch; the backward needs nothing more: a hidden entry has P = 0 and so gets no gradient). Queries at padded
+// positions still get outputs (callers ignore them); a query that sees no key at all gets P = 0, so O = 0 and y = b_o,
+// never NaN.
 //
 // Each S_h is written by one GEMM straight into P_h's rows and turned into probabilities there by
 // kernels::softmax_row (masking, maximum, exp, sum and scaling fused in one row's passes); the

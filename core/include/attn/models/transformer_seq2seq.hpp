@@ -121,9 +121,9 @@ struct TransformerStepResult {
 
 // A decoding step cut open at a block's cross-attention (see begin_step).
 struct TransformerPartialStep {
-  std::size_t block = 0;  // the block whose cross-attention is pending; N_d once finished
-  Tensor3 residual;       // [B, 1, D] a = x + SelfMHA(LN1(x)) of that block
-  Tensor3 queries_input;  // [B, 1, D] LN2(a): its cross-attention projects the queries from it
+  std::size_t block = 0;         // the block whose cross-attention is pending; N_d once finished
+  Tensor3 residual;              // [B, 1, D] a = x + SelfMHA(LN1(x)) of that block
+  Tensor3 queries_input;         // [B, 1, D] LN2(a): its cross-attention projects the queries from it
   TransformerStepResult result;  // self / cross weights of the blocks done; log_probs once finished
   bool finished() const { return result.log_probs.size() > 0; }
 };
