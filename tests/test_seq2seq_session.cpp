@@ -462,7 +462,7 @@ TEST_CASE("seq2seq_session.transformer_decoder_mask_and_cross_attention_step_api
   // The decoder mask: checked, used by the next run, dropped by nothing but a new mask.
   const std::size_t n = session.decode_limit();
   CHECK_THROWS_WITH_AS(session.set_decoder_mask(xt::ones<std::uint8_t>({n - 1, n - 1})),
-                       doctest::Contains("needs at least " + std::to_string(n)), std::invalid_argument);
+                       doctest::Contains(("needs at least " + std::to_string(n)).c_str()), std::invalid_argument);
   session.set_decoder_mask(xt::ones<std::uint8_t>({n, n}));
   CHECK(dynamic_cast<const TransformerSeq2Seq &>(session.model()).decoder_self_mask().shape(0) == n);
   session.start_training();
