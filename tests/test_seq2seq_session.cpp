@@ -476,3 +476,43 @@ TEST_CASE("seq2seq_session.transformer_decoder_mask_and_cross_attention_step_api
   CHECK_THROWS_WITH_AS(rnn.set_decoder_mask(Mask2()), doctest::Contains("model 'transformer'"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(rnn.cross_start({"12"}), doctest::Contains("model 'transformer'"), std::invalid_argument);
 }
+
+TEST_CASE("seq2seq_session.restore_best_false_keeps_the_last_epoch") {
+  // A Transformer decoder trained with no mask (every target position visible) copies y_{t+1} from
+  // its input at t + 1: its teacher-forced loss falls epoch after epoch while free-running it
+  // never gets better than in its first epochs. The trainer keeps the best validation epoch by
+  // exact match, then free-running token accuracy, so by default the model it hands back is an
+  // early epoch's, whose teacher-forced accuracy is far below what the last validation loss
+  // suggests; restore_best false keeps the last epoch's parameters, the ones that loss measured.
+  const std::string settings =
+      R"({"task": "reverse", "model": "transformer", "train_size": 400, "test_size": 40, "min_len": 3,
+          "max_len": 6, "d_model": 16, "heads": 2, "layers": 1, "ff": 32, "dropout": 0, "label_smoothing": 0,
+          "epochs": 8, "batch": 16, "learning_rate": 0.005, "early_stopping_patience": 0, "seed": 2)";
+  CHECK(Seq2SeqSessionConfig::from_json(settings + "}").trainer.restore_best);
+  CHECK_FALSE(Seq2SeqSessionConfig::from_json(settings + R"(, "restore_best": false})").trainer.restore_best);
+  auto train = [&](const std::string &extra) {
+    auto session = std::make_unique<Seq2SeqSession>(Seq2SeqSessionConfig::from_json(settings + extra + "}"));
+    const std::size_t n = session->decode_limit();
+    session->set_decoder_mask(xt::ones<std::uint8_t>({n, n}));
+    session->start_training();
+    while (!session->run_steps(1000).done) {
+    }
+    return session;
+  };
+  const auto best = train("");
+  const auto last = train(R"(, "restore_best": false)");
+  const Seq2SeqHistory &h = best->history();
+  REQUIRE(h.epochs.size() == 8);
+  CHECK(last->history().best_epoch == h.best_epoch);  // the same run: only what is kept differs
+  CHECK(last->history().epochs.back().validation_loss == h.epochs.back().validation_loss);
+  CHECK(h.best_epoch < 7);
+  CHECK(h.epochs.back().validation_loss < 0.1 * h.epochs[static_cast<std::size_t>(h.best_epoch)].validation_loss);
+  const Seq2SeqEvaluation kept_best = best->evaluate("test"), kept_last = last->evaluate("test");
+  MESSAGE("no decoder mask: best epoch " << h.best_epoch + 1 << " of 8, last validation loss "
+                                         << h.epochs.back().validation_loss << "; teacher-forced accuracy "
+                                         << kept_best.teacher_forced_accuracy << " (best epoch kept), "
+                                         << kept_last.teacher_forced_accuracy << " (last epoch kept)");
+  CHECK(kept_best.teacher_forced_accuracy < 0.8);
+  CHECK(kept_last.teacher_forced_accuracy >= 0.99);
+  CHECK(kept_last.exact_match <= 0.1);  // peeking: the answer it learned to copy is not there when decoding
+}

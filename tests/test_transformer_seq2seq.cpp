@@ -724,3 +724,50 @@ TEST_CASE("transformer_seq2seq.step_with_the_cross_attention_from_outside") {
   CHECK_THROWS_WITH_AS(model.continue_step(outside, partial, xt::zeros<float>({nb, std::size_t{1}, d + 1})),
                        doctest::Contains("expected [2, 1, 8]"), std::invalid_argument);
 }
+
+TEST_CASE("transformer_seq2seq.open_decoder_mask_reads_a_padded_batch_as_single_pairs") {
+  // With no decoder mask at all (every position visible) a position reads later ones, so the
+  // target padding (and a shorter row's EOS, read as PAD) must be hidden exactly as in a pair of its
+  // own: the training forward over a padded batch and the evaluation forward over one pair give
+  // the same logits at every real position, and the batch loss is the pairs' token-weighted mean.
+  TransformerSeq2Seq model(tiny_config(), 23);
+  Rng rng(4);
+  randomise_vectors(model.parameters(), rng);
+  model.set_decoder_self_mask(xt::ones<std::uint8_t>({8, 8}));
+  const Sequences sources = {{4, 5, 6, 7}, {8, 4, 5}, {6}};
+  const Sequences targets = {{1, 7, 6, 5, 4, 2}, {1, 5, 4, 8, 2}, {1, 6, 2}};
+  const TokenIds batch_sources = {{4, 5, 6, 7}, {8, 4, 5, 0}, {6, 0, 0, 0}};
+  const TokenIds batch_targets = {{1, 7, 6, 5, 4, 2}, {1, 5, 4, 8, 2, 0}, {1, 6, 2, 0, 0, 0}};
+  const std::size_t nt = 5, nv = 9;
+  // The decoder inputs loss() builds: target[:, :-1] with a shorter row's EOS read as PAD.
+  const TokenIds inputs = {{1, 7, 6, 5, 4}, {1, 5, 4, 8, 0}, {1, 6, 0, 0, 0}};
+  const Tensor2 batch_logits = model.forward(batch_sources, inputs, false, rng);
+  // Left in, that EOS would be a key every earlier position of its row reads.
+  TokenIds with_eos = inputs;
+  with_eos(1, 4) = kEosId;
+  const Tensor2 eos_logits = model.forward(batch_sources, with_eos, false, rng);
+  bool moved = false;
+  for (std::size_t v = 0; v < nv; ++v) moved = moved || eos_logits(1 * nt + 0, v) != batch_logits(1 * nt + 0, v);
+  CHECK(moved);
+  const double batch_loss = model.evaluate(batch_sources, batch_targets).loss;
+  double weighted = 0;
+  std::size_t tokens = 0;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    CAPTURE(i);
+    TokenIds source = xt::empty<std::int32_t>({std::size_t{1}, sources[i].size()});
+    std::copy(sources[i].begin(), sources[i].end(), source.begin());
+    TokenIds target = xt::empty<std::int32_t>({std::size_t{1}, targets[i].size()});
+    std::copy(targets[i].begin(), targets[i].end(), target.begin());
+    const std::size_t n = targets[i].size() - 1;
+    weighted += model.evaluate(source, target).loss * static_cast<double>(n);
+    tokens += n;
+    TokenIds own = xt::view(target, xt::all(), xt::range(0, n));
+    const Tensor2 single = model.forward(source, own, false, rng);
+    for (std::size_t t = 0; t < n; ++t) {
+      for (std::size_t v = 0; v < nv; ++v) CHECK(single(t, v) == doctest::Approx(batch_logits(i * nt + t, v)).epsilon(1e-4));
+    }
+  }
+  CHECK(batch_loss == doctest::Approx(weighted / static_cast<double>(tokens)).epsilon(1e-5));
+  CHECK(parallel_teacher_forced_accuracy(model, sources, targets, 1) ==
+        parallel_teacher_forced_accuracy(model, sources, targets, 3));
+}

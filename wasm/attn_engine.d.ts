@@ -501,6 +501,9 @@ export interface Seq2SeqSettings {
   clipNorm?: number;
   validationSplit?: number;
   earlyStoppingPatience?: number;
+  /** snake_case restore_best: at the end the model keeps the best validation epoch's parameters
+   *  (by exact match, free-running token accuracy, loss; default true) or, false, the last epoch's. */
+  restoreBest?: boolean;
   seed?: number;
 }
 export interface Seq2SeqInfo {
@@ -581,6 +584,8 @@ export interface Seq2SeqStepsReport {
   epochs: Seq2SeqEpochReport[];
   done: boolean;
   earlyStopped: boolean;
+  /** The best validation epoch (0-based; -1 without validation): the model holds its parameters
+   *  unless the session was created with restoreBest false (then the last epoch's). */
   bestEpoch: number;
 }
 export interface Seq2SeqTranslationView {

@@ -53,6 +53,7 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
                                               "clip_norm",
                                               "validation_split",
                                               "early_stopping_patience",
+                                              "restore_best",
                                               "seed",
                                               "source_vocab",
                                               "target_vocab",
@@ -119,6 +120,7 @@ Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
   if (j.has("clip_norm")) t.clip_norm = static_cast<float>(j.get_number("clip_norm"));
   if (j.has("validation_split")) t.validation_split = static_cast<float>(j.get_number("validation_split"));
   if (j.has("early_stopping_patience")) t.early_stopping_patience = j.get_size("early_stopping_patience");
+  if (j.has("restore_best")) t.restore_best = j.get_bool("restore_best");
   if (j.has("seed")) c.seed = j.get_size("seed", 0xffffffffu);
   t.seed = c.seed;
   t.validate();

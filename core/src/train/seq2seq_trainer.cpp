@@ -426,7 +426,7 @@ const Seq2SeqHistory &Seq2SeqTrainingRun::finish(bool cancelled) {
   if (s.finalised) return s.history;
   s.finished = s.finalised = true;
   s.history.cancelled = cancelled;
-  s.best.restore(s.model.parameters());
+  if (s.config.restore_best) s.best.restore(s.model.parameters());
   s.history.seconds = seconds_since(s.start);
   return s.history;
 }

@@ -38,7 +38,8 @@ namespace attn {
 //   transformer:  d_model (64), heads (4), layers (encoder and decoder blocks, each: 2), ff (2·d_model),
 //                 dropout (0.1), label_smoothing (0.1)
 //   epochs (10), batch (32), learning_rate (0.005; transformer 0.001), clip_norm (5), validation_split (0.1),
-//   early_stopping_patience (3)
+//   early_stopping_patience (3), restore_best (true: the model keeps the best validation epoch's
+//   parameters; false: the last epoch's, Seq2SeqTrainerConfig::restore_best)
 //   bleu_sentences  task parallel: held-out sources decoded for each epoch's BLEU (default 200;
 //                 0 = none; the built-in tasks have no BLEU, see Seq2SeqEvaluation)
 //   seed          data, initialisation and training (default 1)
@@ -151,7 +152,7 @@ class Seq2SeqSession {
   // std::logic_error without a run.
   Seq2SeqSessionProgress run_steps(std::size_t max_steps);
   // Ends the run now; the model gets the best validation epoch's parameters (if
-  // one completed).
+  // one completed and restore_best is on).
   void cancel_training();
   bool training() const;
   const Seq2SeqHistory &history() const;  // std::logic_error without a run

@@ -36,6 +36,11 @@ struct Seq2SeqTrainerConfig {
   float teacher_forcing_start = 1, teacher_forcing_end = 1;
   float validation_split = 0.1f;            // share held out when no validation set is given; 0 = none
   std::size_t early_stopping_patience = 3;  // epochs without a better validation score; 0 = off
+  // At the end, put back the parameters of the best validation epoch (by validation exact match,
+  // then free-running token accuracy, then loss); false keeps the last epoch's. A decoder that
+  // peeks at later targets (the course's unmasked Transformer) scores best free-running in its
+  // first epoch, long before its teacher-forced loss bottoms out: restoring would show that epoch.
+  bool restore_best = true;
   std::size_t bucket_window = 16;           // batches per shuffled window sorted by source length; 1 = no bucketing
   std::size_t max_decode_len = 0;           // validation decoding steps; 0 = longest gold target + 2
   std::uint64_t seed = 1;
@@ -113,7 +118,9 @@ struct Seq2SeqHistory {
   std::vector<Seq2SeqEpochProgress> epochs;
   std::size_t steps = 0;
   bool cancelled = false, early_stopped = false;
-  int best_epoch = -1;  // whose parameters the model holds; -1 without validation (last parameters)
+  // The best validation epoch; the model holds its parameters (restore_best) or the last epoch's
+  // (restore_best false, or -1: no validation).
+  int best_epoch = -1;
   std::size_t train_examples = 0, validation_examples = 0;
   double seconds = 0;
 };
