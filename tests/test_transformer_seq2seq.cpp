@@ -764,7 +764,8 @@ TEST_CASE("transformer_seq2seq.open_decoder_mask_reads_a_padded_batch_as_single_
     TokenIds own = xt::view(target, xt::all(), xt::range(0, n));
     const Tensor2 single = model.forward(source, own, false, rng);
     for (std::size_t t = 0; t < n; ++t) {
-      for (std::size_t v = 0; v < nv; ++v) CHECK(single(t, v) == doctest::Approx(batch_logits(i * nt + t, v)).epsilon(1e-4));
+      for (std::size_t v = 0; v < nv; ++v)
+        CHECK(single(t, v) == doctest::Approx(batch_logits(i * nt + t, v)).epsilon(1e-4));
     }
   }
   CHECK(batch_loss == doctest::Approx(weighted / static_cast<double>(tokens)).epsilon(1e-5));

@@ -33,8 +33,11 @@ const DRAWN = 10;
 /** What one trained model scored: the engine's numbers, and a few held-out outputs. */
 export interface MaskRun {
   label: string;
-  /** The teacher-forced validation loss of the epoch kept. */
+  /** The teacher-forced validation loss of the epoch whose parameters the model holds. */
   loss: number;
+  /** That epoch (0-based) and how many ran. */
+  epochKept: number;
+  epochsRun: number;
   evaluation: Seq2SeqEvaluation;
   examples: { source: string; target: string; output: string }[];
   /** The session's decodeLimit: the smallest mask it takes. */
@@ -56,17 +59,36 @@ export async function trainWithMask(
   const settings: Seq2SeqCreateSettings = { ...demo.settings, ...(quickMode() ? demo.quick : {}) };
   if (mask) settings.decoderMask = { shape: [mask.length, mask.length], data: mask.flat() };
   const { info } = await engine.seq2seqCreate(settings);
-  let loss = NaN;
-  await engine.seq2seqTrain({}, (p) => {
+  const losses: number[] = [];
+  const outcome = await engine.seq2seqTrain({}, (p) => {
     if (!connected()) void engine.seq2seqCancel();
-    for (const e of p.epochs) if (e.validationLoss !== null) loss = e.validationLoss;
+    for (const e of p.epochs) losses[e.epoch] = e.validationLoss ?? NaN;
     onStep(`Training ${label}… step ${p.step} of ${p.plannedSteps}`);
   });
+  // The epoch whose parameters the model holds: the last one (restoreBest false, or no validation)
+  // or the best validation epoch the engine put back. The table's loss must be that model's: a
+  // decoder that peeks scores best free-running in an early epoch, long before its loss bottoms out.
+  const last = losses.length - 1;
+  const epochKept = settings.restoreBest === false || outcome.bestEpoch < 0 ? last : outcome.bestEpoch;
   const evaluation = await engine.seq2seqEvaluate('test', 0);
   const pairs = await engine.seq2seqSamples(demo.examples);
   const examples = [];
   for (const p of pairs) examples.push({ ...p, output: (await engine.seq2seqTranslate(p.source, 1)).output });
-  return { label, loss, evaluation, examples, decodeLimit: info.decodeLimit };
+  return {
+    label,
+    loss: losses[epochKept] ?? NaN,
+    epochKept,
+    epochsRun: losses.length,
+    evaluation,
+    examples,
+    decodeLimit: info.decodeLimit,
+  };
+}
+
+/** Which parameters the table's numbers are of. */
+function keptText(runs: MaskRun[]): string {
+  if (runs.every((r) => r.epochKept === r.epochsRun - 1)) return 'as its last epoch left it';
+  return runs.map((r) => `${r.label}: epoch ${r.epochKept + 1} of ${r.epochsRun}`).join('; ');
 }
 
 /** A number for the table, or a dash when the run has none. */
@@ -77,7 +99,7 @@ function runsTable(runs: MaskRun[]): HTMLTableElement {
     'tr',
     {},
     el('th', { scope: 'col' }, 'decoder mask'),
-    el('th', { scope: 'col' }, 'teacher-forced loss'),
+    el('th', { scope: 'col' }, 'teacher-forced validation loss'),
     el('th', { scope: 'col' }, 'teacher-forced token accuracy'),
     el('th', { scope: 'col' }, 'free-running exact match'),
     el('th', { scope: 'col' }, 'what it writes'),
@@ -102,7 +124,7 @@ function runsTable(runs: MaskRun[]): HTMLTableElement {
   return el(
     'table',
     { className: 'pooling-table', dataset: { testid: 'mask-table' } },
-    el('caption', {}, `Held-out inputs, the engine's numbers for each model trained here`),
+    el('caption', {}, `Held-out inputs, the engine's numbers for each model trained here, ${keptText(runs)}`),
     el('thead', {}, head),
     el('tbody', {}, ...rows),
   );

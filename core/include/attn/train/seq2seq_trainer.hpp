@@ -41,8 +41,8 @@ struct Seq2SeqTrainerConfig {
   // peeks at later targets (the course's unmasked Transformer) scores best free-running in its
   // first epoch, long before its teacher-forced loss bottoms out: restoring would show that epoch.
   bool restore_best = true;
-  std::size_t bucket_window = 16;           // batches per shuffled window sorted by source length; 1 = no bucketing
-  std::size_t max_decode_len = 0;           // validation decoding steps; 0 = longest gold target + 2
+  std::size_t bucket_window = 16;  // batches per shuffled window sorted by source length; 1 = no bucketing
+  std::size_t max_decode_len = 0;  // validation decoding steps; 0 = longest gold target + 2
   std::uint64_t seed = 1;
 
   // Throws std::invalid_argument "Seq2SeqTrainerConfig: <field> must be <rule>, got <value>".
