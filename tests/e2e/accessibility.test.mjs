@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { openPage, startBrowser } from './support/browser.mjs';
+import { draftSaved, setCode } from './support/course.mjs';
 import { coursePairs } from '../js/support/course_pairs.mjs';
 
 const require = createRequire(import.meta.url);
@@ -215,4 +216,67 @@ test('axe-core: lesson 12 after training its translator (metrics, tables, alignm
   } finally {
     await env.context.unroute(pairs);
   }
+});
+
+test('axe-core: lesson 11 after its two in-model exercises ran (the mask table and map, the cross-attention maps and table), in both themes and on a phone', async () => {
+  const { page, problems } = await openPage(env, 'course.html?s2s-quick#lesson-11');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await settle(page, '[data-testid="lesson-11"] .live-figure[data-state="ready"]');
+  // The mask: both models, then the learner's draft (the starter: the causal mask of one sentence).
+  const mask = page.locator('[data-testid="mask-reversal"]');
+  await mask.getByRole('button', { name: 'Train with and without the mask' }).click();
+  await page.waitForSelector('[data-testid="mask-reversal"][data-state="trained"]', { timeout: 240000 });
+  await mask.getByRole('button', { name: 'Train with my decoderMask' }).click();
+  await page.waitForSelector('[data-testid="mask-reversal"][data-state="done"]', { timeout: 240000 });
+  // The cross-attention with the solution (the starter's output is not usable).
+  const cross = page.locator('[data-testid="cross-reversal"]');
+  await cross.getByRole('button', { name: 'Train the Transformer' }).click();
+  await page.waitForSelector('[data-testid="cross-reversal"][data-state="trained"]', { timeout: 240000 });
+  const exercise = page.locator('[data-testid="exercise-cross_attention"]');
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  await setCode(page, 'cross_attention', await exercise.locator('.solution pre').textContent());
+  await draftSaved(page, 'cross_attention', 'Math.sqrt(dk)');
+  await cross.getByRole('button', { name: 'Decode with my crossAttention' }).click();
+  await page.waitForSelector('[data-testid="cross-reversal"][data-state="done"]', { timeout: 240000 });
+  await cross.locator('[data-testid="cross-your-map"] tbody td').first().waitFor();
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await audit(page, `lesson 11 in-model exercises (${scheme})`)));
+  }
+  assert.deepEqual(found, []);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const size = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    // Elements past the screen's edge that no scrolling or clipping box of theirs holds in.
+    widest: [...document.querySelectorAll('body *')]
+      .filter((e) => {
+        if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+          if (getComputedStyle(a).overflowX !== 'visible') return false;
+        }
+        return true;
+      })
+      .slice(0, 4)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+  }));
+  assert.ok(size.scroll <= 390, `lesson 11 at 390 after the runs: page ${size.scroll} px wide (${size.widest})`);
+  // The panels fit the phone: neither panel nor its results scroll sideways.
+  const parts = {
+    'the mask panel': mask,
+    'the cross-attention panel': cross,
+    'the mask table': mask.locator('.mask-runs'),
+    'the cross-attention results': cross.locator('.cross-results'),
+  };
+  for (const [name, part] of Object.entries(parts)) {
+    const box = await part.evaluate((e) => ({
+      scroll: e.scrollWidth,
+      client: e.clientWidth,
+      right: Math.round(e.getBoundingClientRect().right),
+    }));
+    assert.ok(box.scroll <= box.client && box.right <= 390, `${name} at 390: ${JSON.stringify(box)}`);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
 });

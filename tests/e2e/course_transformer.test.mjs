@@ -57,7 +57,10 @@ function colours(demo, testId) {
 
 const MASK = '[data-testid="mask-reversal"]';
 
-/** The mask table as drawn: per row label, [loss, teacher-forced %, exact match %, outputs]. */
+/**
+ * The mask tables as drawn: per model (row label), [loss, teacher-forced %, exact match %], and
+ * its row of outputs in the outputs table.
+ */
 async function maskTable(demo) {
   const rows = await demo
     .locator('[data-testid="mask-table"] tbody tr')
@@ -67,14 +70,24 @@ async function maskTable(demo) {
         ...[...tr.querySelectorAll('td')].map((td) => td.textContent),
       ]),
     );
+  const outputs = await demo
+    .locator('[data-testid="mask-outputs"] tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.querySelector('th').textContent,
+        ...[...tr.querySelectorAll('td')].map((td) => td.textContent),
+      ]),
+    );
+  const written = new Map(outputs.map(([label, ...cells]) => [label, cells]));
   const out = {};
-  for (const [label, loss, teacherForced, exact, outputs] of rows) {
+  for (const [label, loss, teacherForced, exact] of rows) {
+    assert.ok(written.has(label), `${label} has a row of outputs`);
     out[label] = {
       loss: Number(loss),
       teacherForced: Number(teacherForced.replace('%', '')),
-      exact: Number(exact.match(/^(\d+\.\d)% of \d+$/)[1]),
+      exact: Number(exact.match(/^(\d+\.\d)%$/)[1]),
       texts: [loss, teacherForced, exact],
-      outputs,
+      outputs: written.get(label),
     };
   }
   return out;
@@ -86,12 +99,12 @@ test('course: lesson 11 trains a Transformer with the learner’s decoderMask; a
   await demo.getByRole('button', { name: 'Train with and without the mask' }).click();
   await page.waitForSelector(`${MASK}[data-state="trained"]`, { timeout: 240000 });
   const first = await maskTable(demo);
-  const causal = first['causal (the engine’s)'];
+  const causal = first.causal;
   const open = first['no mask'];
   t.diagnostic(`causal ${causal.texts.join(' | ')}; no mask ${open.texts.join(' | ')}`);
   assert.match(
     await demo.locator('[data-testid="mask-table"] caption').textContent(),
-    /as its last epoch left it/,
+    /as its last epoch left it; exact match on 100 held-out inputs/,
     'the numbers are of the parameters the table says',
   );
   assert.ok(causal.exact >= 50, `the causal model decodes: ${causal.exact}%`);
@@ -106,8 +119,10 @@ test('course: lesson 11 trains a Transformer with the learner’s decoderMask; a
   const run = demo.getByRole('button', { name: 'Train with my decoderMask' });
   await run.click();
   await runDone(page, MASK, /decodes as well as the causal one/);
-  const mine = (await maskTable(demo))['your decoderMask'];
+  const mine = (await maskTable(demo)).yours;
   assert.deepEqual(mine.texts, causal.texts, 'the solution trains the causal model');
+  assert.deepEqual(mine.outputs, causal.outputs);
+  assert.equal(mine.outputs.length, 3);
   // Its mask drawn: the lower triangle (the diagonal included) in one colour, the rest in another.
   const drawn = await colours(demo, 'mask-yours');
   const n = Math.sqrt(drawn.length);
@@ -124,9 +139,14 @@ test('course: lesson 11 trains a Transformer with the learner’s decoderMask; a
   await draftSaved(page, 'decoder_mask', 'j <= i || j < len');
   await run.click();
   await runDone(page, MASK, /lets the decoder peek/);
-  const peeking = (await maskTable(demo))['your decoderMask'];
+  const peeking = (await maskTable(demo)).yours;
   t.diagnostic(`OR mistake ${peeking.texts.join(' | ')}`);
   assert.deepEqual(peeking.texts, open.texts, 'every position visible is the no-mask model');
+  assert.deepEqual(peeking.outputs, open.outputs);
+  assert.ok(
+    peeking.outputs.every((o) => o.endsWith('✗')),
+    `it writes nothing right: ${peeking.outputs}`,
+  );
   assert.ok(peeking.teacherForced >= 95 && peeking.exact <= 5, JSON.stringify(peeking));
   assert.deepEqual(await colours(demo, 'mask-yours'), new Array(100).fill(visible), 'every cell drawn visible');
   assert.deepEqual(problems, []);

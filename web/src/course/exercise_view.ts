@@ -77,6 +77,10 @@ export class ExerciseView {
         syntaxErrorMarker(),
         EditorView.contentAttributes.of({
           'aria-label': `Code of ${exercise.functionName}`,
+          // Already in the tab order (contenteditable); said outright so that checkers (axe-core's
+          // scrollable-region-focusable) see the editor's scrolling box holds focusable content
+          // once a long draft makes it scroll.
+          tabindex: '0',
         }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;

@@ -54,7 +54,9 @@ function crossEngine(engine: TransformerCrossEngine): CrossEngine {
 }
 
 function crossMap(title: string, testId: string, d: CrossDecoded) {
-  const map = createHeatmap(title, testId);
+  // Colours only, so the two maps read as pictures side by side (a reversal's anti-diagonal);
+  // each cell's weight on hover or focus.
+  const map = createHeatmap(title, testId, { numbers: 'on-demand' });
   const cols = d.sourceTokens.length;
   const rows = d.alignment.length;
   map.update({
@@ -134,11 +136,11 @@ export function createTransformerCrossView(
         d.failure !== null ? 'no usable cross-attention' : `${d.output} ${d.output === target ? '✓' : '✗'}`;
       const table = el(
         'table',
-        { className: 'pooling-table', dataset: { testid: 'cross-table' } },
+        { className: 'lesson-table cross-table', dataset: { testid: 'cross-table' } },
         el(
           'thead',
           {},
-          el('tr', {}, el('th', {}, 'input'), el('th', {}, 'target'), el('th', {}, 'engine'), el('th', {}, 'yours')),
+          el('tr', {}, ...['input', 'target', 'engine', 'yours'].map((name) => el('th', { scope: 'col' }, name))),
         ),
         el(
           'tbody',

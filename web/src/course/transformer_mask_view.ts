@@ -6,7 +6,10 @@
 // (decoderMask([L], L): one sentence of L positions, no padding — the engine hides each batch's
 // padding itself), draws the mask and trains a third model with it (setDecoderMask, through
 // seq2seqCreate's decoderMask). A mask that lets a position see the next one trains to a near
-// perfect teacher-forced score and decodes nothing right.
+// perfect teacher-forced score and decodes nothing right. Every model keeps its last epoch
+// (the lesson's restoreBest false) and the table's loss is that epoch's: the engine's default,
+// the epoch that decodes best, is an early one for a decoder that peeks (docs/course.md).
+// Two tables: each model's numbers, and what each writes for the same few held-out inputs.
 import type { Seq2SeqEvaluation } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
 import type { Seq2SeqCreateSettings } from '../engine/protocol';
@@ -45,13 +48,14 @@ export interface MaskRun {
 }
 
 /**
- * Trains one model with `mask` (null: the causal one) and measures it. The same function trains
- * the lesson's runs and the node test's (tests/js/transformer_in_model.test.mjs).
+ * Trains one model with `mask` (null: the causal one) and measures it; `label` names its rows in
+ * the tables, `what` its training in the status line ("with no mask").
  */
 export async function trainWithMask(
   engine: TransformerMaskEngine,
   demo: TransformerMaskDemo,
   label: string,
+  what: string,
   mask: number[][] | null,
   onStep: (text: string) => void,
   connected: () => boolean = () => true,
@@ -63,7 +67,7 @@ export async function trainWithMask(
   const outcome = await engine.seq2seqTrain({}, (p) => {
     if (!connected()) void engine.seq2seqCancel();
     for (const e of p.epochs) losses[e.epoch] = e.validationLoss ?? NaN;
-    onStep(`Training ${label}… step ${p.step} of ${p.plannedSteps}`);
+    onStep(`Training ${what}… step ${p.step} of ${p.plannedSteps}`);
   });
   // The epoch whose parameters the model holds: the last one (restoreBest false, or no validation)
   // or the best validation epoch the engine put back. The table's loss must be that model's: a
@@ -94,39 +98,71 @@ function keptText(runs: MaskRun[]): string {
 /** A number for the table, or a dash when the run has none. */
 const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
 
-function runsTable(runs: MaskRun[]): HTMLTableElement {
+/** Each model's numbers, one row per model. */
+function numbersTable(runs: MaskRun[]): HTMLTableElement {
   const head = el(
     'tr',
     {},
     el('th', { scope: 'col' }, 'decoder mask'),
-    el('th', { scope: 'col' }, 'teacher-forced validation loss'),
+    el('th', { scope: 'col' }, 'teacher-forced loss (validation)'),
     el('th', { scope: 'col' }, 'teacher-forced token accuracy'),
     el('th', { scope: 'col' }, 'free-running exact match'),
-    el('th', { scope: 'col' }, 'what it writes'),
   );
   const rows = runs.map((r) =>
     el(
       'tr',
       { dataset: { run: r.label } },
       el('th', { scope: 'row' }, r.label),
-      el('td', {}, fixed(r.loss)),
-      el('td', {}, percent(r.evaluation.teacherForcedAccuracy)),
-      el('td', {}, `${percent(r.evaluation.exactMatch)} of ${r.evaluation.count}`),
-      el(
-        'td',
-        { className: 'mask-examples' },
-        ...r.examples.map((e) =>
-          el('div', {}, `${e.source} → ${e.output || '(nothing)'} ${e.output === e.target ? '✓' : '✗'}`),
+      el('td', { className: 'number' }, fixed(r.loss)),
+      el('td', { className: 'number' }, percent(r.evaluation.teacherForcedAccuracy)),
+      el('td', { className: 'number' }, percent(r.evaluation.exactMatch)),
+    ),
+  );
+  const count = runs[0]?.evaluation.count ?? 0;
+  return el(
+    'table',
+    { className: 'lesson-table mask-table', dataset: { testid: 'mask-table' } },
+    el(
+      'caption',
+      {},
+      `The engine's numbers for each model trained here, ${keptText(runs)}; exact match on ${count} held-out inputs`,
+    ),
+    el('thead', {}, head),
+    el('tbody', {}, ...rows),
+  );
+}
+
+/** What each model writes for the same few held-out inputs (every run has the same test set). */
+function outputsTable(runs: MaskRun[]): HTMLTableElement {
+  const inputs = runs[0]?.examples ?? [];
+  const row = (label: string, cells: string[]) =>
+    el('tr', {}, el('th', { scope: 'row' }, label), ...cells.map((c) => el('td', {}, c)));
+  return el(
+    'table',
+    { className: 'lesson-table mask-table', dataset: { testid: 'mask-outputs' } },
+    el('caption', {}, 'What each model writes for a few held-out inputs'),
+    el(
+      'thead',
+      {},
+      el('tr', {}, el('th', { scope: 'col' }, 'input'), ...inputs.map((e) => el('th', { scope: 'col' }, e.source))),
+    ),
+    el(
+      'tbody',
+      {},
+      row(
+        'target',
+        inputs.map((e) => e.target),
+      ),
+      ...runs.map((r) =>
+        row(
+          r.label,
+          inputs.map((_, i) => {
+            const e = r.examples[i];
+            return e ? `${e.output || '(nothing)'} ${e.output === e.target ? '✓' : '✗'}` : '–';
+          }),
         ),
       ),
     ),
-  );
-  return el(
-    'table',
-    { className: 'pooling-table', dataset: { testid: 'mask-table' } },
-    el('caption', {}, `Held-out inputs, the engine's numbers for each model trained here, ${keptText(runs)}`),
-    el('thead', {}, head),
-    el('tbody', {}, ...rows),
   );
 }
 
@@ -151,7 +187,7 @@ export function createTransformerMaskView(
   const table = el('div', { className: 'mask-runs' });
   const figure = el('div', { className: 'exercise-figures' });
   const show = (results: HTMLElement) => {
-    table.replaceChildren(runsTable(runs));
+    table.replaceChildren(numbersTable(runs), outputsTable(runs));
     if (!results.contains(table)) results.append(figure, table);
   };
   const step = (setState: SetState) => (text: string) => setState('training', text);
@@ -178,11 +214,11 @@ export function createTransformerMaskView(
       runs.length = 0;
       figure.replaceChildren();
       const connected = () => root.isConnected;
-      runs.push(await trainWithMask(engine, demo, 'causal (the engine’s)', null, step(setState), connected));
+      runs.push(await trainWithMask(engine, demo, 'causal', 'with the causal mask', null, step(setState), connected));
       show(results);
       size = runs[0].decodeLimit;
       const open = Array.from({ length: size }, () => new Array<number>(size).fill(1));
-      runs.push(await trainWithMask(engine, demo, 'no mask', open, step(setState), connected));
+      runs.push(await trainWithMask(engine, demo, 'no mask', 'with no mask', open, step(setState), connected));
       show(results);
     },
     run: async (setState, results) => {
@@ -200,7 +236,10 @@ export function createTransformerMaskView(
         return;
       }
       const mask = (value as unknown[][][])[0].map((row) => row.map((x) => Number(x)));
-      const map = createHeatmap(`your mask (the first ${DRAWN} of ${size} positions)`, 'mask-yours');
+      // Colours only (a 0/1 pattern reads as a picture); each cell's value on hover or focus.
+      const map = createHeatmap(`your mask (the first ${DRAWN} of ${size} positions)`, 'mask-yours', {
+        numbers: 'on-demand',
+      });
       const n = Math.min(DRAWN, size);
       map.update({
         values: mask.slice(0, n).flatMap((row) => row.slice(0, n)),
@@ -211,7 +250,9 @@ export function createTransformerMaskView(
         range: [0, 1],
       });
       figure.replaceChildren(map.element);
-      const yours = await trainWithMask(engine, demo, 'your decoderMask', mask, (text) => setState('running', text));
+      const yours = await trainWithMask(engine, demo, 'yours', 'with your decoderMask', mask, (text) =>
+        setState('running', text),
+      );
       const at = runs.findIndex((r) => r.label === yours.label);
       if (at >= 0) runs.splice(at, 1, yours);
       else runs.push(yours);
