@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from '../tests/e2e/support/browser.mjs';
+import { draftSaved, setCode } from '../tests/e2e/support/course.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'docs/images');
@@ -160,13 +161,39 @@ const SHOTS = {
   },
   // Lessons 11 and 12 at a laptop's 1366×900: the decoder's masks, and BLEU's parts for two
   // systems — or, once the built-in pairs file is in the build, the translator trained on it.
+  // Lesson 11 also runs its two in-model exercises (the lesson's full settings): the mask table
+  // after the learner's draft (the starter: the causal mask of one sentence) trained a third
+  // model, and the cross-attention decoded with the cross_attention solution as the draft.
   'course-lesson11': {
     hash: '',
     page: 'course.html#lesson-11',
     desktop: { width: 1366, height: 900 },
-    async prepare(page) {
+    async prepare(page, shoot) {
       await visible(page, '[data-testid="lesson-11"] .live-figure[data-state="ready"]');
-      return { focus: '[data-testid="lesson-11"] .live-figure' };
+      await shoot('course-lesson11', '[data-testid="lesson-11"] .live-figure');
+      const mask = page.locator('[data-testid="mask-reversal"]');
+      await mask.getByRole('button', { name: 'Train with and without the mask' }).click();
+      await visible(page, '[data-testid="mask-reversal"][data-state="trained"]', 900000);
+      await mask.getByRole('button', { name: 'Train with my decoderMask' }).click();
+      await visible(page, '[data-testid="mask-reversal"][data-state="done"]', 900000);
+      await shoot('course-lesson11-mask', '[data-testid="mask-reversal"] .mask-results');
+      const exercise = page.locator('[data-testid="exercise-cross_attention"]');
+      await exercise.getByRole('button', { name: 'Show the solution' }).click();
+      await setCode(page, 'cross_attention', await exercise.locator('.solution pre').textContent());
+      await draftSaved(page, 'cross_attention', 'Math.sqrt(dk)');
+      const cross = page.locator('[data-testid="cross-reversal"]');
+      await cross.getByRole('button', { name: 'Train the Transformer' }).click();
+      await visible(page, '[data-testid="cross-reversal"][data-state="trained"]', 900000);
+      await cross.getByRole('button', { name: 'Decode with my crossAttention' }).click();
+      await visible(page, '[data-testid="cross-reversal"][data-state="done"]', 900000);
+      process.stderr.write(
+        `course-lesson11: ${await mask
+          .locator('[data-testid="mask-table"]')
+          .evaluate((t) =>
+            [...t.rows].map((r) => [...r.cells].map((c) => c.textContent).join(' | ')).join('\n'),
+          )}\n${await cross.locator('[data-testid="cross-accuracy"]').textContent()}\n`,
+      );
+      return { file: 'course-lesson11-cross', focus: '[data-testid="cross-reversal"] .cross-results' };
     },
   },
   'course-lesson12': {

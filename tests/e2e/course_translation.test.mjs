@@ -51,7 +51,7 @@ test('course: lesson 12 trains a translator in the page, reports teacher-forced 
     );
     assert.match(
       await demo.locator('[data-testid="mt-kept"]').textContent(),
-      /^epoch \d+'s parameters \(the lowest validation loss\); the numbers below are that model’s$/,
+      /^epoch \d+'s parameters \(the best free-running exact match on the validation pairs, then word accuracy, then loss\); the numbers below are that model’s$/,
     );
     assert.match(
       await demo.locator('[data-testid="mt-teacher-forced"]').textContent(),

@@ -95,8 +95,8 @@ function keptText(runs: MaskRun[]): string {
   return runs.map((r) => `${r.label}: epoch ${r.epochKept + 1} of ${r.epochsRun}`).join('; ');
 }
 
-/** A number for the table, or a dash when the run has none. */
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+/** A loss for the table (two significant digits: both models' fall far below 0.001), or a dash. */
+const fixed = (x: number) => (Number.isFinite(x) ? x.toPrecision(2) : '–');
 
 /** Each model's numbers, one row per model. */
 function numbersTable(runs: MaskRun[]): HTMLTableElement {

@@ -255,7 +255,8 @@ export function createTranslationDemoView(
             'dd',
             { dataset: { testid: 'mt-kept' } },
             outcome.bestEpoch >= 0
-              ? `epoch ${outcome.bestEpoch + 1}'s parameters (the lowest validation loss); the numbers below are that model’s`
+              ? `epoch ${outcome.bestEpoch + 1}'s parameters (the best free-running exact match on the validation pairs, ` +
+                  `then word accuracy, then loss); the numbers below are that model’s`
               : 'the last epoch’s parameters',
           ),
           el('dt', {}, 'teacher-forced'),
