@@ -2,10 +2,12 @@
 // search, then replayed step by step — the output so far, the input tinted by the step's attention
 // and the alignment matrix growing row by row (a compact heatmap that fits its panel, or links).
 // With prefers-reduced-motion the final alignment shows at once. Beside the result: how sure the
-// model was, whether the input is like its training inputs, and — for a beam — greedy's answer.
+// model was, whether the input is like its training inputs, and — for a beam — greedy's answer and
+// the beam's hypotheses with their scores.
 import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqTranslation } from '../../engine/protocol';
+import { createBeamCandidates } from '../beam_candidates';
 import { el, errorMessage, viewPart } from '../dom';
 import { formatValue } from '../format';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
@@ -52,6 +54,13 @@ export class DecodePanel {
     dataset: { testid: 's2s-searches' },
     hidden: true,
   });
+  private readonly candidates = createBeamCandidates('s2s-candidates');
+  private readonly candidatesPart = el(
+    'div',
+    { hidden: true },
+    el('h4', {}, 'The beam’s hypotheses (best first; score = log P ÷ length penalty)'),
+    this.candidates.element,
+  );
   private readonly output = el('output', { id: 's2s-output', className: 's2s-output' });
   private readonly current = el('div', { className: 's2s-current', id: 's2s-current' });
   private readonly heatmap = createAlignmentMap(
@@ -100,6 +109,7 @@ export class DecodePanel {
     this.warnings,
     el('p', {}, 'Output: ', this.output),
     this.searches,
+    this.candidatesPart,
     this.current,
     this.source,
     attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
@@ -150,6 +160,7 @@ export class DecodePanel {
     this.current.replaceChildren();
     this.warnings.hidden = true;
     this.searches.hidden = true;
+    this.candidatesPart.hidden = true;
     this.source.hidden = true;
     this.heatmap.element.hidden = true;
     this.links.setVisible(false);
@@ -249,7 +260,9 @@ export class DecodePanel {
   /** Greedy's and the beam's answers side by side, marked when they differ. */
   private showSearches(greedy: Seq2SeqTranslation | null, best: Seq2SeqTranslation, beam: number): void {
     this.searches.hidden = greedy === null;
+    this.candidatesPart.hidden = greedy === null;
     if (!greedy) return;
+    this.candidates.update(best.candidates);
     const differ = greedy.output !== best.output;
     this.host.dataset.searchesDiffer = differ ? '1' : '0';
     const row = (name: string, t: Seq2SeqTranslation) =>
