@@ -5,14 +5,12 @@
 // the tokens of sentences (the Python tokenizer), teacher-forced logits, greedy and beam
 // translations. Skipped, with a message, where Python or PyTorch is missing.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,7 +22,7 @@
 #include "attn/models/transformer_seq2seq.hpp"
 #include "attn/models/translator_file.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
-#include "cli.hpp"
+#include "support/processes.hpp"
 
 namespace {
 
@@ -197,7 +195,8 @@ std::unique_ptr<TrainableTranslator> trained(Variant v, const Seq2SeqData& data)
     model = std::make_unique<Seq2SeqModel>(v.rnn, 5);
   }
   Seq2SeqTrainerConfig trainer;
-  trainer.epochs = v.task == "parallel" ? 12 : 3;
+  // Enough steps that the outputs depend on the input (the script prints how many differ).
+  trainer.epochs = v.task == "parallel" ? 40 : v.task == "dates" ? 8 : 3;
   trainer.batch = 16;
   trainer.learning_rate = 0.01f;
   trainer.validation_split = 0;
@@ -237,14 +236,16 @@ std::vector<std::vector<std::vector<float>>> engine_logits(TrainableTranslator& 
   }
   std::vector<std::vector<std::vector<float>>> out(nb);
   for (std::size_t b = 0; b < nb; ++b) {
-    for (std::size_t t = 0; t + 1 < targets[b].size(); ++t) out[b].emplace_back(&z(b * steps + t, 0), &z(b * steps + t, 0) + v);
+    for (std::size_t t = 0; t + 1 < targets[b].size(); ++t)
+      out[b].emplace_back(&z(b * steps + t, 0), &z(b * steps + t, 0) + v);
   }
   return out;
 }
 
 std::string decoded_json(const std::string& text, const Decoded& d, const Seq2SeqVocabulary& target) {
-  return "{\"text\":" + json_quote(text) + ",\"ids\":" + ints(d.tokens) + ",\"output\":" + json_quote(target.decode(d.tokens)) +
-         ",\"log_prob\":" + number(d.log_prob) + ",\"finished\":" + (d.finished ? "true" : "false") + "}";
+  return "{\"text\":" + json_quote(text) + ",\"ids\":" + ints(d.tokens) +
+         ",\"output\":" + json_quote(target.decode(d.tokens)) + ",\"log_prob\":" + number(d.log_prob) +
+         ",\"finished\":" + (d.finished ? "true" : "false") + "}";
 }
 
 // expected.json: what the engine computes from the exported model file.
@@ -258,8 +259,8 @@ std::string expected_json(const Variant& v, const std::string& model_file, const
   for (const auto& e : data.test) sentences.push_back(e.source);
   for (std::size_t i = 0; i < 4; ++i) sentences.push_back(data.train[i].source);
   if (v.task == "parallel") {
-    sentences.insert(sentences.end(), {"he doesn't like apples.", "The CAT doesn't like the big dog!",
-                                       "where are my zebras?"});
+    sentences.insert(sentences.end(),
+                     {"he doesn't like apples.", "The CAT doesn't like the big dog!", "where are my zebras?"});
   }
   const std::vector<std::string>& split_sentences = v.task == "parallel" ? kWordSentences : kCharacterSentences;
   std::string tokens;
@@ -271,7 +272,8 @@ std::string expected_json(const Variant& v, const std::string& model_file, const
   for (const std::string& s : sentences) {
     const std::vector<int> ids = vocab.source.encode(s);
     const std::size_t limit = decode_step_limit(ids.size());
-    greedy += (greedy.empty() ? "" : ",") + decoded_json(s, greedy_search(*model, source_row(ids), limit)[0], vocab.target);
+    greedy +=
+        (greedy.empty() ? "" : ",") + decoded_json(s, greedy_search(*model, source_row(ids), limit)[0], vocab.target);
     beam += (beam.empty() ? "" : ",") +
             decoded_json(s, beam_search(*model, ids, 3, kDefaultLengthAlpha, limit)[0], vocab.target);
   }
@@ -280,9 +282,7 @@ std::string expected_json(const Variant& v, const std::string& model_file, const
       targets(data.test_ids.targets.begin(), data.test_ids.targets.begin() + 5);
   const auto logits = engine_logits(*model, sources, targets);
   const auto rows = [](const std::vector<std::vector<float>>& steps) {
-    return array(steps, [](const std::vector<float>& z) {
-      return array(z, [](float x) { return number(x); });
-    });
+    return array(steps, [](const std::vector<float>& z) { return array(z, [](float x) { return number(x); }); });
   };
   return "{\"name\":" + json_quote(v.name) + ",\"tokens\":[" + tokens + "],\"greedy\":[" + greedy +
          "],\"beam\":{\"width\":3,\"alpha\":" + number(kDefaultLengthAlpha) + ",\"results\":[" + beam +
@@ -295,15 +295,8 @@ void write_text(const fs::path& path, const std::string& text) {
   out << text;
 }
 
-struct CliResult {
-  int code;
-  std::string out, err;
-};
-CliResult run_attn(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = attn::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::CliResult;
+using test::run_attn;
 
 fs::path work_dir(const std::string& what) {
   return fs::temp_directory_path() / ("attn-test-pytorch-" + what + "-" + std::to_string(getpid()));
@@ -321,11 +314,10 @@ TEST_CASE("pytorch_translator_export.model_py_matches_engine") {
     const Seq2SeqData data = variant_data(v);
     const std::unique_ptr<TrainableTranslator> model = trained(v, data);
     const fs::path model_file = work / (v.name + ".model");
-    write_file_atomically(model_file.string(),
-                          save_translator(*model, seq2seq_extra_json(v.task, data.vocabularies)));
+    write_file_atomically(model_file.string(), save_translator(*model, seq2seq_extra_json(v.task, data.vocabularies)));
     const fs::path dir = work / v.name;
-    const CliResult r = run_attn({"export", "--model-file", model_file.string(), "--format", "pytorch", "--out",
-                                  dir.string()});
+    const CliResult r =
+        run_attn({"export", "--model-file", model_file.string(), "--format", "pytorch", "--out", dir.string()});
     REQUIRE_MESSAGE(r.code == 0, r.err);
     for (const char* name : {"model.safetensors", "config.json", "vocab.json", "model.py"}) {
       CHECK_MESSAGE(r.out.find((dir / name).string()) != std::string::npos, name);
@@ -333,25 +325,18 @@ TEST_CASE("pytorch_translator_export.model_py_matches_engine") {
     write_text(dir / "expected.json", expected_json(v, model_file.string(), data));
   }
 
-  const std::string command = std::string(ATTN_PYTHON) + " " + ATTN_TEST_FIXTURES_DIR +
-                              "/../pytorch/check_translator_export.py " + work.string() + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 77 || code == 127) {
-    MESSAGE("skipped: " << (code == 127 ? "python3 not found (" + std::string(ATTN_PYTHON) + ")" : output));
+  const test::ProcessResult check = test::run_shell(std::string(ATTN_PYTHON) + " " + ATTN_TEST_FIXTURES_DIR +
+                                                    "/../pytorch/check_translator_export.py " + work.string());
+  if (test::skipped(check)) {
+    MESSAGE("skipped: " << test::skip_reason(check, ATTN_PYTHON));
     fs::remove_all(work);
     return;
   }
-  REQUIRE_MESSAGE(code == 0, output << "(files kept in " << work.string() << ")");
-  MESSAGE(output);
+  REQUIRE_MESSAGE(check.code == 0, check.output << "(files kept in " << work.string() << ")");
+  MESSAGE(check.output);
   // One summary line per variant: the script checked them all.
   std::size_t checked = 0;
-  for (const Variant& v : all) checked += output.find(v.name + ": ") != std::string::npos ? 1 : 0;
+  for (const Variant& v : all) checked += check.output.find(v.name + ": ") != std::string::npos ? 1 : 0;
   CHECK(checked == all.size());
   fs::remove_all(work);
 }
@@ -366,8 +351,8 @@ TEST_CASE("pytorch_translator_export.writes_four_files_and_refuses_bad_files") {
   const std::vector<std::uint8_t> bytes = save_translator(*model, seq2seq_extra_json(v.task, data.vocabularies));
   const fs::path model_file = work / "good.model";
   write_file_atomically(model_file.string(), bytes);
-  CliResult r = run_attn({"export", "--model-file", model_file.string(), "--format", "pytorch", "--out",
-                          (work / "out").string()});
+  CliResult r = run_attn(
+      {"export", "--model-file", model_file.string(), "--format", "pytorch", "--out", (work / "out").string()});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   std::ifstream config_file(work / "out" / "config.json");
   const std::string config((std::istreambuf_iterator<char>(config_file)), std::istreambuf_iterator<char>());

@@ -11,7 +11,7 @@ expected.json, what the engine computed from the same model file. For each model
   * translations: greedy and beam search (width 3, alpha 0.6) give the engine's token ids, text,
     finished flag and log p (to 1e-3), through translate() and, greedily, through the command
     line (`model.py --jsonl` in its own process, as a user runs it);
-  * that the logits check can fail: one weight broken on purpose (a square matrix transposed, or
+  * that the model trained (at least 3 distinct greedy outputs), and that the logits check can fail: one weight broken on purpose (a square matrix transposed, or
     a recurrent weight's gates rotated) must move the logits by more than 10x the tolerance.
 
 Prints one line per model and exits 1 listing every mismatch; exits 77 (skipped) when torch
@@ -118,6 +118,9 @@ def check(directory, problems):
         got = translator.translate(case["text"], beam=beam["width"], alpha=beam["alpha"])
         beam_hits += compare_decoded(f"{name}, beam {case['text']!r}", case, got, problems)
     outputs = {case["output"] for case in expected["greedy"]}
+    if len(outputs) < 3:
+        problems.append(f"{name}: the engine translates {len(expected['greedy'])} sentences into only {len(outputs)} "
+                        "distinct outputs: the model did not train, so the comparison would prove little")
 
     # The command line, in its own process.
     stdin = "".join(json.dumps(case["text"]) + "\n" for case in expected["greedy"])

@@ -11,7 +11,6 @@ namespace {
 
 using pytorch_detail::Renamer;
 
-
 void export_recurrent(Renamer& r, const ClassifierConfig& c) {
   const bool lstm = c.encoder == EncoderKind::bilstm;
   r.recurrent("encoder.forward.", "rnn.", "_l0", lstm, c.units);
@@ -21,12 +20,7 @@ void export_recurrent(Renamer& r, const ClassifierConfig& c) {
 void export_transformer(Renamer& r, const ClassifierConfig& c) {
   if (c.positional == PositionalKind::learned) r.same("encoder.positional.position", "positional.weight");
   for (std::size_t l = 0; l < c.layers; ++l) {
-    const std::string from = "encoder.block" + std::to_string(l) + ".", to = "blocks." + std::to_string(l) + ".";
-    r.norm(from + "ln1.", to + "ln1.");
-    r.attention(from + "attention.", to + "attention.");
-    r.norm(from + "ln2.", to + "ln2.");
-    r.linear(from + "ff1.", to + "ff1.");
-    r.linear(from + "ff2.", to + "ff2.");
+    r.encoder_block("encoder.block" + std::to_string(l) + ".", "blocks." + std::to_string(l) + ".");
   }
   r.norm("encoder.final_norm.", "final_norm.");
 }

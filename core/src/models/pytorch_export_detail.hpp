@@ -76,6 +76,15 @@ class Renamer {
     }
   }
 
+  // A pre-norm TransformerEncoderBlock (ln1, attention, ln2, ff1, ff2) as model.py's TransformerBlock.
+  void encoder_block(const std::string& from, const std::string& to) {
+    norm(from + "ln1.", to + "ln1.");
+    attention(from + "attention.", to + "attention.");
+    norm(from + "ln2.", to + "ln2.");
+    linear(from + "ff1.", to + "ff1.");
+    linear(from + "ff2.", to + "ff2.");
+  }
+
   std::vector<NamedTensor> out;
 
  private:

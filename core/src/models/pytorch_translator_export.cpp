@@ -45,11 +45,7 @@ void export_transformer(Renamer& r, const TransformerSeq2SeqConfig& c) {
   }
   for (std::size_t i = 0; i < c.encoder_layers; ++i) {
     const std::string block = "encoder." + std::to_string(i) + ".";
-    r.norm(block + "ln1.", block + "ln1.");
-    r.attention(block + "attention.", block + "attention.");
-    r.norm(block + "ln2.", block + "ln2.");
-    r.linear(block + "ff1.", block + "ff1.");
-    r.linear(block + "ff2.", block + "ff2.");
+    r.encoder_block(block, block);
   }
   r.norm("encoder_norm.", "encoder_norm.");
   for (std::size_t i = 0; i < c.decoder_layers; ++i) {
