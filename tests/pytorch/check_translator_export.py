@@ -7,7 +7,8 @@ WORK holds one folder per exported model: the four files of `attn export --forma
 expected.json, what the engine computed from the same model file. For each model this checks
 
   * tokens: Vocabulary.split() of model.py equals the engine's split, sentence by sentence;
-  * teacher forcing: the logits of a padded batch of pairs equal the engine's to 1e-4;
+  * teacher forcing: the logits of a padded batch of pairs equal the engine's to 1e-4 (for the
+    Transformer also through to_nn_transformer(), PyTorch's own torch.nn.Transformer);
   * translations: greedy and beam search (width 3, alpha 0.6) give the engine's token ids, text,
     finished flag and log p (to 1e-3), through translate() and, greedily, through the command
     line (`model.py --jsonl` in its own process, as a user runs it);
@@ -44,9 +45,28 @@ def load_module(directory, name):
     return module
 
 
-def max_logit_difference(translator, teacher):
+def nn_transformer_logits(model):
+    """Teacher forcing through model.to_nn_transformer(): (sources, targets) -> logits [B, T, Vt]."""
+    nt = model.to_nn_transformer().eval()
+    pad = 0
+
+    def logits(sources, targets):
+        tx, ty = max(len(s) for s in sources), max(len(t) for t in targets)
+        source = torch.tensor([s + [pad] * (tx - len(s)) for s in sources])
+        target_in = torch.tensor([t[:-1] + [pad] * (ty - len(t)) for t in targets])
+        with torch.no_grad():
+            x = model.embed(model.source_embedding, source)
+            y = model.embed(model.target_embedding, target_in)
+            causal = torch.nn.Transformer.generate_square_subsequent_mask(y.shape[1])
+            h = nt(x, y, tgt_mask=causal, src_key_padding_mask=source == pad, memory_key_padding_mask=source == pad)
+            return model.output(h)
+
+    return logits
+
+
+def max_logit_difference(translator, teacher, logits_of=None):
     """-> the largest |engine - model.py| over every real position of the batch."""
-    logits = translator.logits(teacher["sources"], teacher["targets"])
+    logits = (logits_of or translator.logits)(teacher["sources"], teacher["targets"])
     worst = 0.0
     for b, rows in enumerate(teacher["logits"]):
         expected = torch.tensor(rows)
@@ -103,6 +123,11 @@ def check(directory, problems):
     worst = max_logit_difference(translator, teacher)
     if worst > TOLERANCE:
         problems.append(f"{name}: teacher-forced logits differ by up to {worst:.3g}")
+    nn_worst = None
+    if hasattr(translator.model, "to_nn_transformer"):
+        nn_worst = max_logit_difference(translator, teacher, nn_transformer_logits(translator.model))
+        if nn_worst > TOLERANCE:
+            problems.append(f"{name}: torch.nn.Transformer's logits differ from the engine's by up to {nn_worst:.3g}")
     broken, undo = sabotage(translator.model)
     caught = max_logit_difference(translator, teacher)
     undo()
@@ -135,7 +160,8 @@ def check(directory, problems):
             cli_hits += compare_decoded(f"{name}, model.py --jsonl {case['text']!r}", case, json.loads(line), problems)
 
     n = len(expected["greedy"])
-    print(f"{name}: tokens {token_hits}/{len(expected['tokens'])}, max |Δ logit| {worst:.2e} "
+    via_nn = "" if nn_worst is None else f" (torch.nn.Transformer: {nn_worst:.2e})"
+    print(f"{name}: tokens {token_hits}/{len(expected['tokens'])}, max |Δ logit| {worst:.2e}{via_nn} "
           f"(with {broken}: {caught:.2e}), greedy {greedy_hits}/{n}, beam {beam_hits}/{n}, "
           f"model.py --jsonl {cli_hits}/{n}, {len(outputs)} distinct outputs"
           f"{'' if len(problems) == count else ', FAILED'}")

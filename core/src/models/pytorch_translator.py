@@ -25,7 +25,9 @@ words, no HTML removal), maps tokens outside the vocabulary to <unk>, and decode
 searches do (core/include/attn/models/translator.hpp): greedily or with beam search, never emitting
 <pad> or <bos>, at most config.json's max_len_per_source_token * source tokens + max_len_extra
 steps, beams ranked by log p / ((5 + length) / 6)^alpha. forward(source, target_in) gives the
-teacher-forced logits [B, T, Vt]. Dropout and label smoothing are training only: not exported.
+teacher-forced logits [B, T, Vt]; for the Transformer, m.model.to_nn_transformer() gives the same
+stacks as PyTorch's own torch.nn.Transformer. Dropout and label smoothing are training only: not
+exported.
 """
 
 import argparse
@@ -304,8 +306,9 @@ class TransformerTranslator(nn.Module):
             self.output.weight = self.target_embedding.weight
         self.register_buffer("positions", sinusoidal_table(256, d), persistent=False)
 
-    def _embed(self, table, ids):
-        """sqrt(D) E[ids] + PE, positions from 0 (rows padded after their tokens)."""
+    def embed(self, table, ids):
+        """ids [B, T] -> sqrt(D) E[ids] + PE [B, T, D], positions from 0 (rows padded after their
+        tokens); table: source_embedding or target_embedding."""
         t = ids.shape[1]
         if t > self.positions.shape[0]:
             self.positions = sinusoidal_table(2 * t, self.positions.shape[1])
@@ -316,7 +319,7 @@ class TransformerTranslator(nn.Module):
         mask = source != PAD
         if bool((mask.sum(dim=1) == 0).any()):
             raise ValueError("a source has no tokens")
-        x = self._embed(self.source_embedding, source)
+        x = self.embed(self.source_embedding, source)
         for block in self.encoder:
             x, _ = block(x, mask)
         prefix = torch.zeros(source.shape[0], 0, dtype=torch.long)
@@ -325,7 +328,7 @@ class TransformerTranslator(nn.Module):
     def decode(self, memory, source_mask, target_in):
         """memory [B, Tx, D], source_mask [B, Tx], target_in [B, T] -> logits [B, T, Vt], the
         cross-attention of every block [B, H, T, Tx]."""
-        y = self._embed(self.target_embedding, target_in)
+        y = self.embed(self.target_embedding, target_in)
         target_mask = target_in != PAD
         crosses = []
         for block in self.decoder:
@@ -347,6 +350,45 @@ class TransformerTranslator(nn.Module):
         """Teacher forcing: source [B, Tx], target_in [B, T] (<bos> y1 .. ; padded) -> logits [B, T, Vt]."""
         state = self.start(source)
         return self.decode(state["memory"], state["mask"], target_in)[0]
+
+    def to_nn_transformer(self):
+        """These encoder and decoder stacks as PyTorch's own torch.nn.Transformer (pre-norm blocks,
+        a final LayerNorm after each stack: norm_first=True, batch_first=True; q, k, v packed into
+        in_proj_weight), dropout 0. It computes the same logits (checked by the export's test):
+
+            nt = m.model.to_nn_transformer().eval()
+            x = m.model.embed(m.model.source_embedding, source)
+            y = m.model.embed(m.model.target_embedding, target_in)
+            h = nt(x, y, tgt_mask=nn.Transformer.generate_square_subsequent_mask(y.shape[1]),
+                   src_key_padding_mask=source == PAD, memory_key_padding_mask=source == PAD)
+            logits = m.model.output(h)
+        """
+        c = self.config
+        d = int(c["d_model"])
+        nt = nn.Transformer(d_model=d, nhead=int(c["heads"]), num_encoder_layers=len(self.encoder),
+                            num_decoder_layers=len(self.decoder), dim_feedforward=int(c["ff_dim"]), dropout=0.0,
+                            activation=ACTIVATIONS[c["activation"]], layer_norm_eps=float(c["layer_norm_eps"]),
+                            batch_first=True, norm_first=True)
+        pairs = [(nt.encoder.norm, self.encoder_norm), (nt.decoder.norm, self.decoder_norm)]
+        attentions = []
+        for layer, block in zip(nt.encoder.layers, self.encoder):
+            pairs += [(layer.norm1, block.ln1), (layer.norm2, block.ln2), (layer.linear1, block.ff1),
+                      (layer.linear2, block.ff2)]
+            attentions.append((layer.self_attn, block.attention))
+        for layer, block in zip(nt.decoder.layers, self.decoder):
+            pairs += [(layer.norm1, block.ln1), (layer.norm2, block.ln2), (layer.norm3, block.ln3),
+                      (layer.linear1, block.ff1), (layer.linear2, block.ff2)]
+            attentions += [(layer.self_attn, block.self_attention), (layer.multihead_attn, block.cross_attention)]
+        with torch.no_grad():
+            for theirs, ours in pairs:
+                theirs.weight.copy_(ours.weight)
+                theirs.bias.copy_(ours.bias)
+            for theirs, ours in attentions:
+                theirs.in_proj_weight.copy_(torch.cat([ours.q_proj.weight, ours.k_proj.weight, ours.v_proj.weight]))
+                theirs.in_proj_bias.copy_(torch.cat([ours.q_proj.bias, ours.k_proj.bias, ours.v_proj.bias]))
+                theirs.out_proj.weight.copy_(ours.out_proj.weight)
+                theirs.out_proj.bias.copy_(ours.out_proj.bias)
+        return nt
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 // The PyTorch export of a translator (attn/models/pytorch_export.hpp, docs/pytorch.md).
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -74,7 +75,8 @@ std::string config_json(const std::string& model_json) {
       .set("layer_norm_eps", 1e-5)
       .set("max_len_per_source_token", static_cast<double>(kDecodeStepsPerSourceToken))
       .set("max_len_extra", static_cast<double>(kDecodeExtraSteps))
-      .set("beam_alpha", static_cast<double>(kDefaultLengthAlpha));
+      // 0.6, not the float's 0.60000002 (the scores' ranking cannot tell them apart)
+      .set("beam_alpha", std::round(1e6 * static_cast<double>(kDefaultLengthAlpha)) / 1e6);
   // The engine's "gelu" is the tanh approximation (layers/activations.hpp): say so.
   if (j.has("activation") && j.get_string("activation") == "gelu") j.set("activation", "gelu_tanh");
   return j.dump() + "\n";
