@@ -24,10 +24,10 @@ sentence pairs: lowercased, punctuation split off as tokens of its own, apostrop
 words, no HTML removal), maps tokens outside the vocabulary to <unk>, and decodes as the engine's
 searches do (core/include/attn/models/translator.hpp): greedily or with beam search, never emitting
 <pad> or <bos>, at most config.json's max_len_per_source_token * source tokens + max_len_extra
-steps, beams ranked by log p / ((5 + length) / 6)^alpha. forward(source, target_in) gives the
-teacher-forced logits [B, T, Vt]; for the Transformer, m.model.to_nn_transformer() gives the same
-stacks as PyTorch's own torch.nn.Transformer. Dropout and label smoothing are training only: not
-exported.
+steps, beams ranked by log p / ((5 + length) / 6)^alpha. m.logits(sources, targets) (or the
+module itself, m.model(source, target_in)) gives the teacher-forced logits [B, T, Vt]; for the
+Transformer, m.model.to_nn_transformer() gives the same stacks as PyTorch's own
+torch.nn.Transformer. Dropout and label smoothing are training only: not exported.
 """
 
 import argparse
