@@ -172,9 +172,13 @@ const CommandSpec kTranslate{"translate",
 
 const CommandSpec kExport{
     "export",
-    "write a trained sentiment model in another framework's format",
-    {{"model-file", "FILE", "a model written by attn train --save (bilstm-attention, transformer, bilstm)"},
-     {"format", "NAME", "pytorch: model.safetensors, vocab.json and model.py (docs/pytorch.md)"},
+    "write a trained model (sentiment or seq2seq) in another framework's format",
+    {{"model-file", "FILE",
+      "a model written by attn train --save: sentiment (bilstm-attention, transformer, bilstm) or any seq2seq "
+      "task's (seq2seq, seq2seq-attention, transformer-seq2seq)"},
+     {"format", "NAME",
+      "pytorch: model.safetensors, vocab.json and model.py, plus config.json for a seq2seq model "
+      "(docs/pytorch.md)"},
      {"out", "DIR", "the folder to write (created if missing; files in it are replaced)"}},
     {"model-file", "format", "out"}};
 
@@ -692,7 +696,9 @@ int export_command(const Args& args, std::ostream& out, std::ostream&) {
         "the bag-of-n-grams model has no PyTorch export (it is a linear model over n-gram counts; "
         "export bilstm-attention, transformer or bilstm)");
   }
-  const std::vector<ExportedFile> files = export_pytorch(load_sentiment_model(bytes));
+  const bool translator = kind == "seq2seq" || kind == "transformer_seq2seq";
+  const std::vector<ExportedFile> files =
+      translator ? export_translator_pytorch(bytes) : export_pytorch(load_sentiment_model(bytes));
   const std::filesystem::path dir = args.get("out");
   std::error_code error;
   std::filesystem::create_directories(dir, error);

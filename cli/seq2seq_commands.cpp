@@ -35,8 +35,8 @@ std::size_t longest(const std::vector<std::vector<int>>& rows) {
   return n;
 }
 
-// Decoder steps allowed when the answer's length is unknown: generous for every task here.
-std::size_t decode_limit(std::size_t source_tokens) { return 2 * source_tokens + 10; }
+// Decoder steps allowed when the answer's length is unknown (models/translator.hpp).
+std::size_t decode_limit(std::size_t source_tokens) { return decode_step_limit(source_tokens); }
 
 // Terminal columns of a UTF-8 token (code points; the tokens here are narrow characters). A space
 // token is shown as the open-box sign so character-level columns stay readable.
@@ -125,14 +125,21 @@ struct LoadedTranslator {
   ParallelVocabularies vocabularies;
 };
 
-LoadedTranslator load_translator_file(const std::string& path) {
+LoadedTranslator load_translator_bytes(const std::vector<std::uint8_t>& bytes) {
   std::string extra;
   LoadedTranslator out;
-  out.model = load_translator(read_file(path), &extra);
-  out.task = read_seq2seq_task(extra);
-  out.vocabularies = read_seq2seq_vocabularies(extra);
+  out.model = load_translator(bytes, &extra);
+  try {
+    out.task = read_seq2seq_task(extra);
+    out.vocabularies = read_seq2seq_vocabularies(extra);
+  } catch (const std::invalid_argument& e) {
+    throw ModelFileError(std::string("this seq2seq model file holds no usable vocabularies (") + e.what() +
+                         "); save the model with attn train --save, which stores them");
+  }
   return out;
 }
+
+LoadedTranslator load_translator_file(const std::string& path) { return load_translator_bytes(read_file(path)); }
 
 }  // namespace
 
@@ -146,6 +153,11 @@ const std::vector<std::string>& seq2seq_only_options() {
                                                  "min-len",      "max-len",       "test-min-len",
                                                  "test-max-len", "attention-dim", "label-smoothing"};
   return names;
+}
+
+std::vector<ExportedFile> export_translator_pytorch(const std::vector<std::uint8_t>& model_file) {
+  const LoadedTranslator loaded = load_translator_bytes(model_file);
+  return export_pytorch_translator(*loaded.model, loaded.task, loaded.vocabularies);
 }
 
 int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err) {
@@ -438,7 +450,7 @@ int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream&) {
 
 int translate_command(const Args& args, std::ostream& out, std::ostream&) {
   const std::size_t width = args.whole("beam", 1, 1, 64);
-  const float alpha = static_cast<float>(args.number("alpha", 0.6, -1e-9, 10));
+  const float alpha = static_cast<float>(args.number("alpha", kDefaultLengthAlpha, -1e-9, 10));
   if (args.has("text") == args.has("input")) throw UsageError("give either --text TEXT or --input FILE");
   if (args.flag("alignments") && !args.has("input"))
     throw UsageError("--alignments goes with --input (with --text, --json prints the alignment)");

@@ -4,11 +4,13 @@
 // tables and dispatches here; exit codes and error handling are the same as for sentiment.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
+#include "attn/models/pytorch_export.hpp"
 
 namespace attn::cli {
 
@@ -20,5 +22,7 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
 int translate_command(const Args& args, std::ostream& out, std::ostream& err);
 // attn eval --model-file M --pairs FILE: a seq2seq model (either kind) scored on sentence pairs.
 int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream& err);
+// attn export --format pytorch of a seq2seq model file's bytes (either kind; pytorch_export.hpp).
+std::vector<ExportedFile> export_translator_pytorch(const std::vector<std::uint8_t>& model_file);
 
 }  // namespace attn::cli

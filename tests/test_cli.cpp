@@ -12,20 +12,12 @@
 
 #include "attn/io/flat_json.hpp"
 #include "attn/train/recipes.hpp"
-#include "cli.hpp"
+#include "support/processes.hpp"
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_attn(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = attn::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = attn::test::CliResult;
+using attn::test::run_attn;
 
 // One --json line parsed as flat JSON.
 attn::FlatJson json_line(const std::string& last) {
