@@ -19,8 +19,8 @@
 #include "attn/text/tokenizer.hpp"
 #include "attn/train/baseline_training.hpp"
 #include "attn/train/recipes.hpp"
-#include "attn/train/seq2seq_recipes.hpp"
 #include "attn/train/sentiment_training.hpp"
+#include "attn/train/seq2seq_recipes.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
 #include "sentiment_data.hpp"
@@ -142,7 +142,8 @@ std::vector<OptionSpec> setting_options() {
     if (f.spec.flag.empty()) continue;
     out.push_back(setting_option(f, &RecipeSettings::model));
     if (f.spec.name == "ff_dim")
-      out.back().help = "Transformer feed-forward size (default 2 × embed; " + seq2seq_defaults("ff") + ": 2 × d_model)";
+      out.back().help =
+          "Transformer feed-forward size (default 2 × embed; " + seq2seq_defaults("ff") + ": 2 × d_model)";
   }
   for (const auto& f : trainer_settings().fields()) {
     if (!f.spec.flag.empty()) out.push_back(setting_option(f, &RecipeSettings::trainer));
@@ -461,7 +462,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   tasks.insert(tasks.begin(), "sentiment");
   // A seq2seq recipe names its task.
   const std::string task = !args.has("task") && args.has("recipe") ? seq2seq_recipe_settings(args.get("recipe")).task
-                                                                    : args.choice("task", "sentiment", tasks);
+                                                                   : args.choice("task", "sentiment", tasks);
   if (task != "sentiment") {
     for (const std::string& name : kSentimentOnly) {
       if (args.has(name)) throw UsageError("--" + name + " applies to --task sentiment only");

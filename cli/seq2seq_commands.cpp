@@ -255,9 +255,7 @@ Seq2SeqTrainSettings seq2seq_train_settings(const Args& args) {
 
 std::string seq2seq_cli_model_name(const Seq2SeqSessionConfig& c) { return cli_model_name(c); }
 
-bool seq2seq_setting_read(const std::string& field, const Seq2SeqSessionConfig& c) {
-  return reads(scope_of(field), c);
-}
+bool seq2seq_setting_read(const std::string& field, const Seq2SeqSessionConfig& c) { return reads(scope_of(field), c); }
 
 int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err) {
   const bool json = args.flag("json");

@@ -709,7 +709,7 @@ TEST_CASE("cli.seq2seq_train_defaults_are_the_recipe_settings") {
     CHECK(attn::cli::seq2seq_train_settings_json({"--recipe", r.name}) == expected);
     if (r.use != "cli") continue;
     const attn::Seq2SeqSessionConfig c = attn::seq2seq_recipe_settings(r.name);
-    const std::string model = c.is_transformer()                             ? "transformer-seq2seq"
+    const std::string model = c.is_transformer()                               ? "transformer-seq2seq"
                               : c.model.attention == attn::AttentionForm::none ? "seq2seq"
                                                                                : "seq2seq-attention";
     std::vector<std::string> args = {"--task", c.task, "--model", model};

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/models/transformer_seq2seq.hpp"
 #include "attn/data/seq2seq_data.hpp"
+#include "attn/models/transformer_seq2seq.hpp"
 #include "attn/models/translator_file.hpp"
 #include "attn/train/seq2seq_recipes.hpp"
 #include "support/fixture_files.hpp"

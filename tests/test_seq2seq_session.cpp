@@ -123,7 +123,8 @@ TEST_CASE("seq2seq_session.settings_schema_wording") {
   fails(R"({"score": "fancy"})",
         "Seq2SeqSessionConfig: score must be one of auto, dot, scaled_dot, general, additive, concat, location, "
         "cosine, got 'fancy'");
-  fails(R"({"seed": 4294967296})", "Seq2SeqSessionConfig: seed must be a whole number from 0 to 4294967295, got 4294967296");
+  fails(R"({"seed": 4294967296})",
+        "Seq2SeqSessionConfig: seed must be a whole number from 0 to 4294967295, got 4294967296");
   fails(R"({"min_len": 5, "max_len": 4})", "Seq2SeqSessionConfig: max_len must be >= min_len (5), got 4");
   fails(R"({"attention": "bahdanau", "score": "dot"})",
         "Seq2SeqConfig: attention 'bahdanau' scores with the previous decoder state through an additive layer, so "

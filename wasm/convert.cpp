@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-
 namespace attn::wasm {
 
 void throw_js_error(const std::string& message) {

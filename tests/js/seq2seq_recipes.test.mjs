@@ -76,7 +76,8 @@ test('seq2seq_recipes.the page and attn train --recipe train the same settings f
 });
 
 test('seq2seq_recipes.attn train defaults per task and model are the cli recipes', () => {
-  const modelOf = (s) => (s.model === 'transformer' ? 'transformer-seq2seq' : s.attention === 'none' ? 'seq2seq' : 'seq2seq-attention');
+  const modelOf = (s) =>
+    s.model === 'transformer' ? 'transformer-seq2seq' : s.attention === 'none' ? 'seq2seq' : 'seq2seq-attention';
   const cliRows = recipes.filter((r) => r.use === 'cli');
   assert.ok(cliRows.length >= 10);
   for (const r of cliRows) {

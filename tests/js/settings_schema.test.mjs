@@ -160,7 +160,10 @@ test('settings_schema.settings cross the boundary as objects, with the schema wo
     () => new engine.Seq2SeqSession({ learningRate: '0.01' }),
     /Seq2SeqSessionConfig: learning_rate must be finite and > 0, got '0.01'/,
   );
-  assert.throws(() => new engine.Seq2SeqSession({ units: [4] }), /config.units must be a number, a boolean or a string/);
+  assert.throws(
+    () => new engine.Seq2SeqSession({ units: [4] }),
+    /config.units must be a number, a boolean or a string/,
+  );
   assert.throws(
     () => engine.Seq2SeqSession.fromParallelText({ colour: 'red' }, 'a\tb\n', 'x.tsv'),
     /Seq2SeqSessionConfig: unknown setting 'colour'/,

@@ -40,8 +40,8 @@ const SettingsSchema<Seq2SeqConfig>& seq2seq_model_settings() {
               "target_vocab", [](C & c) -> auto& { return c.target_vocab; }, at_least(1),
               "target vocabulary ids (the 4 special ids included)"),
           whole_setting<C>(
-              "embed", [](C & c) -> auto& { return c.embed; }, whole_range(1, 4096),
-              "source and target embedding size", "embed"),
+              "embed", [](C & c) -> auto& { return c.embed; }, whole_range(1, 4096), "source and target embedding size",
+              "embed"),
           whole_setting<C>(
               "units", [](C & c) -> auto& { return c.units; }, whole_range(1, 4096),
               "recurrent units per encoder direction (the decoder has twice as many)", "units"),

@@ -27,11 +27,9 @@ const SettingsSchema<TransformerSeq2SeqConfig>& transformer_seq2seq_settings() {
           whole_setting<C>(
               "ff_dim", [](C & c) -> auto& { return c.ff_dim; }, whole_range(1, 16384), "feed-forward size F", "ff"),
           whole_setting<C>(
-              "encoder_layers", [](C & c) -> auto& { return c.encoder_layers; }, whole_range(1, 64),
-              "encoder blocks"),
+              "encoder_layers", [](C & c) -> auto& { return c.encoder_layers; }, whole_range(1, 64), "encoder blocks"),
           whole_setting<C>(
-              "decoder_layers", [](C & c) -> auto& { return c.decoder_layers; }, whole_range(1, 64),
-              "decoder blocks"),
+              "decoder_layers", [](C & c) -> auto& { return c.decoder_layers; }, whole_range(1, 64), "decoder blocks"),
           number_setting<C>(
               "dropout", [](C & c) -> auto& { return c.dropout; }, rate_range(),
               "dropout while training (decoding never drops)", "dropout"),

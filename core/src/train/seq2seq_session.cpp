@@ -68,8 +68,8 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
             "model", [](C & c) -> auto & { return c.kind; }, {"rnn", "transformer"},
             "the RNN encoder-decoder (with `attention`) or the Transformer encoder-decoder"),
     };
-    for (auto &f : nested_settings<C>(seq2seq_model_settings(), rnn, {"attention", "cell", "embed", "units",
-                                                                      "attention_dim"}))
+    for (auto &f :
+         nested_settings<C>(seq2seq_model_settings(), rnn, {"attention", "cell", "embed", "units", "attention_dim"}))
       fields.push_back(std::move(f));
     fields.push_back(choice_setting<C>(
         "score", [](C & c) -> auto & { return c.score; }, scores,
@@ -93,19 +93,17 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
     fields.push_back(whole_setting<C>(
         "bleu_sentences", [](C & c) -> auto & { return c.bleu_sentences; }, whole_range(0, 1 << 24),
         "parallel: held-out sources decoded for each epoch's BLEU (0: none)"));
-    for (auto &f : nested_settings<C>(seq2seq_trainer_settings(), trainer,
-                                      {"epochs", "batch", "learning_rate", "clip_norm", "validation_split",
-                                       "early_stopping_patience"}))
+    for (auto &f : nested_settings<C>(
+             seq2seq_trainer_settings(), trainer,
+             {"epochs", "batch", "learning_rate", "clip_norm", "validation_split", "early_stopping_patience"}))
       fields.push_back(std::move(f));
     fields.push_back(whole_setting<C>(
-        "seed", [](C & c) -> auto & { return c.seed; }, seed_range(),
-        "the data, the initialisation and training", "seed"));
+        "seed", [](C & c) -> auto & { return c.seed; }, seed_range(), "the data, the initialisation and training",
+        "seed"));
     return SettingsSchema<C>("Seq2SeqSessionConfig", std::move(fields), [](C &c) {
       c.trainer.seed = c.seed;
       const Seq2SeqDataSpec spec = c.data_spec();
-      const auto fail = [](const std::string &rule) {
-        throw std::invalid_argument("Seq2SeqSessionConfig: " + rule);
-      };
+      const auto fail = [](const std::string &rule) { throw std::invalid_argument("Seq2SeqSessionConfig: " + rule); };
       if (spec.max_len < spec.min_len) {
         fail("max_len must be >= min_len (" + std::to_string(spec.min_len) + "), got " + std::to_string(spec.max_len));
       }

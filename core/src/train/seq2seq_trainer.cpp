@@ -90,8 +90,8 @@ const SettingsSchema<Seq2SeqTrainerConfig> &seq2seq_trainer_settings() {
       "Seq2SeqTrainerConfig",
       {
           whole_setting<C>(
-              "epochs", [](C & c) -> auto & { return c.epochs; }, whole_range(1, 1000), "passes over the training pairs",
-              "epochs"),
+              "epochs", [](C & c) -> auto & { return c.epochs; }, whole_range(1, 1000),
+              "passes over the training pairs", "epochs"),
           whole_setting<C>(
               "batch", [](C & c) -> auto & { return c.batch; }, whole_range(1, 65536), "minibatch size", "batch"),
           number_setting<C>(
@@ -109,8 +109,9 @@ const SettingsSchema<Seq2SeqTrainerConfig> &seq2seq_trainer_settings() {
               "validation_split", [](C & c) -> auto & { return c.validation_split; }, rate_range(),
               "share of the training pairs held out for early stopping", "validation-split"),
           whole_setting<C>(
-              "early_stopping_patience", [](C & c) -> auto & { return c.early_stopping_patience; }, whole_range(0, 1000),
-              "epochs without a better validation exact match before stopping; 0 = off", "patience"),
+              "early_stopping_patience", [](C & c) -> auto & { return c.early_stopping_patience; },
+              whole_range(0, 1000), "epochs without a better validation exact match before stopping; 0 = off",
+              "patience"),
           whole_setting<C>(
               "bucket_window", [](C & c) -> auto & { return c.bucket_window; }, whole_range(1, 1 << 20),
               "batches per shuffled window sorted by source length (1: no bucketing)"),
@@ -118,7 +119,8 @@ const SettingsSchema<Seq2SeqTrainerConfig> &seq2seq_trainer_settings() {
               "max_decode_len", [](C & c) -> auto & { return c.max_decode_len; }, whole_range(0, 1 << 20),
               "validation decoding steps (0: the longest gold target + 2)"),
           whole_setting<C>(
-              "seed", [](C & c) -> auto & { return c.seed; }, seed_range(), "the split, the shuffles and teacher forcing"),
+              "seed", [](C & c) -> auto & { return c.seed; }, seed_range(),
+              "the split, the shuffles and teacher forcing"),
       },
       [](C &c) { c.validate(); });
   return schema;

@@ -18,11 +18,7 @@ export type Attention = 'bahdanau' | 'luong' | 'none';
 
 /** The settings of the view's run: the task's recipe, the attention picked, and the epochs asked
  *  for (1..50; not a number: the recipe's). */
-export function taskSettings(
-  recipe: Seq2SeqRecipe,
-  attention: Attention,
-  epochs: number,
-): Required<Seq2SeqSettings> {
+export function taskSettings(recipe: Seq2SeqRecipe, attention: Attention, epochs: number): Required<Seq2SeqSettings> {
   const { settings } = recipe;
   return { ...settings, attention, epochs: Math.min(50, Math.max(1, Math.round(epochs) || settings.epochs)) };
 }

@@ -135,7 +135,8 @@ export class TranslationPanel {
     void this.recipes.then(
       (recipes) => {
         this.presetHint.textContent = presetSummary(recipes);
-        if (this.epochsInput.value === '') this.epochsInput.value = String(runSettings(recipes, 'bahdanau', NaN).epochs);
+        if (this.epochsInput.value === '')
+          this.epochsInput.value = String(runSettings(recipes, 'bahdanau', NaN).epochs);
       },
       (error) => (this.error.textContent = errorMessage(error)),
     );
