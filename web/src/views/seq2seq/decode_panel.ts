@@ -12,7 +12,15 @@ import { el, errorMessage, viewPart } from '../dom';
 import { formatValue } from '../format';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { createAlignmentMap } from './alignment_map';
-import { inputWarnings, LOW_CONFIDENCE, meanTokenProbability, shown, TASKS, type TaskName } from './tasks';
+import {
+  inputWarnings,
+  LOW_CONFIDENCE,
+  meanTokenProbability,
+  shown,
+  TASKS,
+  type TaskName,
+  type TrainedLengths,
+} from './tasks';
 
 const STEP_MS = 450;
 
@@ -20,6 +28,7 @@ export class DecodePanel {
   private animation: number | null = null;
   private translation: Seq2SeqTranslation | null = null;
   private task: TaskName = 'reverse';
+  private lengths: TrainedLengths = { minLen: 0, maxLen: 0 };
   private samples: string[] = [];
   private attentionMode: AttentionMode = 'heatmap';
   /** Whether the decode on screen has alignment rows to show. */
@@ -170,8 +179,14 @@ export class DecodePanel {
   }
 
   /** The new model's task and held-out samples: decoding is possible. */
-  ready(task: TaskName, samples: { source: string; target: string }[], newTask: boolean): void {
+  ready(
+    task: TaskName,
+    lengths: TrainedLengths,
+    samples: { source: string; target: string }[],
+    newTask: boolean,
+  ): void {
     this.task = task;
+    this.lengths = lengths;
     this.samples = samples.map((s) => s.source);
     this.sampleSelect.replaceChildren(el('option', { value: '', textContent: '(choose)' }));
     for (const s of samples)
@@ -222,7 +237,7 @@ export class DecodePanel {
         `${t.finished ? '' : ' (stopped at the length limit without <eos>)'}, log-probability ${t.logProb.toFixed(3)}; ` +
         `the model gave its output tokens ${formatValue(confidence)} probability on average (geometric mean).` +
         (t.rows === 0 ? ' This model has no attention, so there is no alignment to show.' : '');
-      this.showWarnings(inputWarnings(this.task, text, t.sourceTokens), confidence);
+      this.showWarnings(inputWarnings(this.task, text, t.sourceTokens, this.lengths), confidence);
       this.showSearches(greedy, t, beam);
       if (prefersReducedMotion()) {
         this.showStep(this.rows());
