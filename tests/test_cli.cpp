@@ -12,9 +12,9 @@
 
 #include "attn/io/flat_json.hpp"
 #include "attn/train/recipes.hpp"
-#include "support/processes.hpp"
 #include "attn/train/seq2seq_recipes.hpp"
 #include "cli.hpp"
+#include "support/processes.hpp"
 
 namespace {
 
