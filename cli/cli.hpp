@@ -28,4 +28,9 @@ struct TrainSettingsJson {
 };
 TrainSettingsJson sentiment_train_settings(const std::vector<std::string>& arguments);
 
+// What `attn train --task <seq2seq task> ... <arguments>` would train: the recipe with every flag
+// applied, as the JSON of Seq2SeqSessionConfig (seq2seq_session_settings(), every field) — what
+// `--print-settings` prints besides "event" and "recipe".
+std::string seq2seq_train_settings_json(const std::vector<std::string>& arguments);
+
 }  // namespace attn::cli

@@ -20,6 +20,7 @@
 #include "attn/train/baseline_training.hpp"
 #include "attn/train/recipes.hpp"
 #include "attn/train/sentiment_training.hpp"
+#include "attn/train/seq2seq_recipes.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
 #include "sentiment_data.hpp"
@@ -30,21 +31,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What a shared flag means for the seq2seq tasks, added to its help line (their defaults live in
-// seq2seq_commands.cpp until the seq2seq settings get a schema of their own).
-const std::vector<std::pair<std::string, std::string>> kSeq2seqNotes = {
-    {"vocab", "parallel: per side, default 8000"},
-    {"epochs", "seq2seq 10"},
-    {"batch", "seq2seq 64"},
-    {"lr", "seq2seq 0.002; transformer-seq2seq 0.001"},
-    {"embed", "transformer-seq2seq: d_model, default 64"},
-    {"heads", "transformer-seq2seq 4"},
-    {"layers", "transformer-seq2seq: 2 encoder and 2 decoder blocks"},
-    {"dropout", "transformer-seq2seq 0.1"},
-    {"units", "seq2seq 64"},
-    {"patience", "seq2seq 3"},
-    {"score", "luong also location | scaled (default general)"},
-};
+// NAME, N or X: what a flag of this type takes.
+const char* value_name(SettingType type) {
+  return type == SettingType::choice ? "NAME" : type == SettingType::whole ? "N" : "X";
+}
 
 // A value as --help shows it: 0.002, 5000, cosine.
 std::string help_value(const SettingValue& v) {
@@ -57,9 +47,42 @@ std::string help_value(const SettingValue& v) {
   return SettingSpec::value_text(v);
 }
 
+// The defaults of a seq2seq flag: for each session field it sets, its value in every cli recipe
+// (train/seq2seq_recipes.hpp) whose run reads it — the most common value, then the rows that
+// differ: "seq2seq 0.002; 0.001: reverse-transformer, dates-transformer, translation-transformer".
+// Empty when no seq2seq field has the flag.
+std::string seq2seq_defaults(const std::string& flag) {
+  std::string out;
+  std::size_t fields = 0;
+  for (const auto& f : seq2seq_session_settings().fields()) fields += f.spec.flag == flag ? 1 : 0;
+  for (const auto& f : seq2seq_session_settings().fields()) {
+    if (f.spec.flag != flag) continue;
+    std::vector<std::pair<std::string, std::vector<std::string>>> values;  // value -> its rows
+    for (const Seq2SeqRecipe& r : seq2seq_recipes()) {
+      if (r.use != "cli") continue;
+      const Seq2SeqSessionConfig c = seq2seq_recipe_settings(r.name);
+      if (!seq2seq_setting_read(f.spec.name, c)) continue;
+      const std::string v = help_value(f.get(c));
+      auto at = std::find_if(values.begin(), values.end(), [&](const auto& e) { return e.first == v; });
+      if (at == values.end()) at = values.insert(values.end(), {v, {}});
+      at->second.push_back(r.name);
+    }
+    if (values.empty()) continue;
+    std::stable_sort(values.begin(), values.end(),
+                     [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+    // A flag of several fields (--embed: embed and d_model) names each.
+    out += std::string(out.empty() ? "" : "; ") + "seq2seq " + (fields > 1 ? f.spec.name + " " : "") + values[0].first;
+    for (std::size_t i = 1; i < values.size(); ++i) {
+      out += "; " + values[i].first + ":";
+      for (std::size_t k = 0; k < values[i].second.size(); ++k) out += (k ? ", " : " ") + values[i].second[k];
+    }
+  }
+  return out;
+}
+
 // The help line of a settings field with a flag: its help, then its default — one value when
 // every recipe (train/recipes.hpp) trains the same, else "the model's recipe" — and the seq2seq
-// note of a shared flag.
+// defaults of a shared flag.
 template <class Config>
 OptionSpec setting_option(const SettingField<Config>& field, Config RecipeSettings::*part) {
   std::vector<std::string> values;
@@ -73,14 +96,42 @@ OptionSpec setting_option(const SettingField<Config>& field, Config RecipeSettin
     for (std::size_t i = 0; i < field.spec.choices.size(); ++i) help += (i ? " | " : "") + field.spec.choices[i];
   }
   help += values.size() == 1 ? " (default " + values[0] : " (default: the model's recipe";
-  for (const auto& note : kSeq2seqNotes) {
-    if (note.first == field.spec.flag) help += "; " + note.second;
+  const std::string seq2seq = seq2seq_defaults(field.spec.flag);
+  if (!seq2seq.empty()) help += "; " + seq2seq;
+  return {field.spec.flag, value_name(field.spec.type), help + ")"};
+}
+
+// The seq2seq-only flags of `attn train`: the session schema's flags the sentiment schemas do
+// not have (their help says which runs read them), then --recipe.
+std::vector<OptionSpec> seq2seq_options(const std::vector<OptionSpec>& present) {
+  std::vector<OptionSpec> out;
+  const auto listed = [&](const std::string& flag) {
+    for (const std::vector<OptionSpec>* list : {&present, static_cast<const std::vector<OptionSpec>*>(&out)}) {
+      for (const OptionSpec& o : *list) {
+        if (o.name == flag) return true;
+      }
+    }
+    return false;
+  };
+  for (const auto& f : seq2seq_session_settings().fields()) {
+    if (f.spec.flag.empty() || listed(f.spec.flag)) continue;
+    std::string help = "seq2seq: " + f.spec.help;
+    if (f.spec.type == SettingType::choice) {
+      help += ": ";
+      for (std::size_t i = 0; i < f.spec.choices.size(); ++i) help += (i ? " | " : "") + f.spec.choices[i];
+    }
+    const std::string defaults = seq2seq_defaults(f.spec.flag);
+    // "seq2seq 20000; 0: translation-..." -> "default 20000; 0: translation-..."
+    help += " (default " + (defaults.size() > 8 ? defaults.substr(8) : defaults) + ")";
+    out.push_back({f.spec.flag, value_name(f.spec.type), help});
   }
-  return {field.spec.flag,
-          field.spec.type == SettingType::choice  ? "NAME"
-          : field.spec.type == SettingType::whole ? "N"
-                                                  : "X",
-          help + ")"};
+  std::string names;
+  for (const Seq2SeqRecipe& r : seq2seq_recipes()) names += (names.empty() ? "" : ", ") + r.name;
+  out.push_back({"recipe", "NAME",
+                 "seq2seq: start from this recipe (train/seq2seq_recipes.hpp; its task unless --task names another "
+                 "digit task; not with --model) instead of the task's and model's: " +
+                     names});
+  return out;
 }
 
 // The sentiment settings `attn train` takes as flags: every field of the model's and the trainer's
@@ -90,7 +141,9 @@ std::vector<OptionSpec> setting_options() {
   for (const auto& f : sentiment_model_settings().fields()) {
     if (f.spec.flag.empty()) continue;
     out.push_back(setting_option(f, &RecipeSettings::model));
-    if (f.spec.name == "ff_dim") out.back().help = "Transformer feed-forward size (default 2 × embed)";
+    if (f.spec.name == "ff_dim")
+      out.back().help =
+          "Transformer feed-forward size (default 2 × embed; " + seq2seq_defaults("ff") + ": 2 × d_model)";
   }
   for (const auto& f : trainer_settings().fields()) {
     if (!f.spec.flag.empty()) out.push_back(setting_option(f, &RecipeSettings::trainer));
@@ -117,26 +170,32 @@ CommandSpec train_spec() {
         "seq2seq (no attention) | transformer-seq2seq (encoder-decoder; --embed is d_model). Sentiment recipes "
         "(train/recipes.hpp) set the defaults marked 'the model's recipe'"},
        {"save", "FILE", "write the trained model to FILE"},
-       {"cell", "NAME", "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm (default) | gru"}},
+       {"cell", "NAME",
+        "recurrent cell of bilstm-attention / bilstm / seq2seq: lstm | gru (default lstm; " + seq2seq_defaults("cell") +
+            ")"}},
       {}};
   for (OptionSpec& o : setting_options()) spec.options.push_back(std::move(o));
-  const std::vector<OptionSpec> seq2seq = {
-      {"attention", "NAME", "seq2seq-attention: bahdanau | luong (default: luong for dates, bahdanau otherwise)"},
-      {"attention-dim", "N", "seq2seq-attention: additive attention size (default 64)"},
-      {"train-size", "N", "seq2seq: training pairs (default dates 20000, digits 20000, parallel all)"},
-      {"test-size", "N",
-       "seq2seq: held-out pairs (default 1000); parallel: held-out source sentences, with all their translations"},
-      {"label-smoothing", "X", "transformer-seq2seq: label smoothing in [0, 1) (default 0.1)"},
-      {"min-len", "N", "digit tasks: shortest training string (default 5)"},
-      {"max-len", "N", "digit tasks: longest training string (default 20)"},
-      {"test-min-len", "N", "digit tasks: shortest held-out string (default --min-len)"},
-      {"test-max-len", "N", "digit tasks: longest held-out string (default --max-len)"},
-      {"json", "", "print one JSON object per line (progress, epochs, done)"}};
-  spec.options.insert(spec.options.end(), seq2seq.begin(), seq2seq.end());
+  for (OptionSpec& o : seq2seq_options(spec.options)) spec.options.push_back(std::move(o));
+  spec.options.push_back({"json", "", "print one JSON object per line (settings, data, progress, epochs, done)"});
+  spec.options.push_back(
+      {"print-settings", "", "print the settings the run would train as one JSON object and exit (no data read)"});
   return spec;
 }
 
 const CommandSpec kTrain = train_spec();
+
+// The train options that only the seq2seq tasks read: --recipe and the seq2seq schema's flags the
+// sentiment options lack.
+const std::vector<std::string>& seq2seq_only_options() {
+  static const std::vector<std::string> names = [] {
+    std::vector<OptionSpec> sentiment = setting_options();
+    sentiment.push_back({"cell", "", ""});
+    std::vector<std::string> out;
+    for (const OptionSpec& o : seq2seq_options(sentiment)) out.push_back(o.name);
+    return out;
+  }();
+  return names;
+}
 
 const CommandSpec kEval{"eval",
                         "evaluate a saved model on labelled data or sentence pairs",
@@ -172,9 +231,13 @@ const CommandSpec kTranslate{"translate",
 
 const CommandSpec kExport{
     "export",
-    "write a trained sentiment model in another framework's format",
-    {{"model-file", "FILE", "a model written by attn train --save (bilstm-attention, transformer, bilstm)"},
-     {"format", "NAME", "pytorch: model.safetensors, vocab.json and model.py (docs/pytorch.md)"},
+    "write a trained model (sentiment or seq2seq) in another framework's format",
+    {{"model-file", "FILE",
+      "a model written by attn train --save: sentiment (bilstm-attention, transformer, bilstm) or any seq2seq "
+      "task's (seq2seq, seq2seq-attention, transformer-seq2seq)"},
+     {"format", "NAME",
+      "pytorch: model.safetensors, vocab.json and model.py, plus config.json for a seq2seq model "
+      "(docs/pytorch.md)"},
      {"out", "DIR", "the folder to write (created if missing; files in it are replaced)"}},
     {"model-file", "format", "out"}};
 
@@ -378,6 +441,19 @@ bool fit_and_score(const SentimentSettings& s, const std::vector<LabelledText>& 
   return !test.empty();
 }
 
+// {"event": "settings", ...}: what a sentiment run trains (--json prints it before training;
+// --print-settings prints it instead).
+std::string settings_line(const SentimentSettings& settings) {
+  return FlatJson()
+      .set("event", "settings")
+      .set("model", settings.model_name)
+      .set("vocab", static_cast<double>(settings.pipeline.num_words))
+      .set("maxlen", static_cast<double>(settings.pipeline.maxlen))
+      .set("classifier", settings.classifier.to_json())
+      .set("trainer", settings.trainer.to_json())
+      .dump();
+}
+
 void reject_seq2seq_options(const Args& args) {
   for (const std::string& name : seq2seq_only_options()) {
     if (args.has(name))
@@ -388,7 +464,9 @@ void reject_seq2seq_options(const Args& args) {
 int train_command(const Args& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> tasks = seq2seq_task_names();
   tasks.insert(tasks.begin(), "sentiment");
-  const std::string task = args.choice("task", "sentiment", tasks);
+  // A seq2seq recipe names its task.
+  const std::string task = !args.has("task") && args.has("recipe") ? seq2seq_recipe_settings(args.get("recipe")).task
+                                                                   : args.choice("task", "sentiment", tasks);
   if (task != "sentiment") {
     for (const std::string& name : kSentimentOnly) {
       if (args.has(name)) throw UsageError("--" + name + " applies to --task sentiment only");
@@ -396,9 +474,13 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     return seq2seq_train_command(args, out, err);
   }
   reject_seq2seq_options(args);
+  const SentimentSettings settings = sentiment_settings(args);
+  if (args.flag("print-settings")) {
+    out << settings_line(settings) << "\n";
+    return 0;
+  }
   const bool sentence_files = uses_sentence_files(args);
   const bool json = args.flag("json");
-  const SentimentSettings settings = sentiment_settings(args);
   const std::size_t seed = settings.seed;
 
   const double holdout = args.number("holdout", 0, 0, 0.9);
@@ -425,15 +507,7 @@ int train_command(const Args& args, std::ostream& out, std::ostream& err) {
     out << line.dump() << "\n";
     // The recipe as trained (the CLI's defaults with every override), for records such as the
     // shipped models' manifest (scripts/train-shipped-models.mjs).
-    out << FlatJson()
-               .set("event", "settings")
-               .set("model", settings.model_name)
-               .set("vocab", static_cast<double>(settings.pipeline.num_words))
-               .set("maxlen", static_cast<double>(settings.pipeline.maxlen))
-               .set("classifier", settings.classifier.to_json())
-               .set("trainer", settings.trainer.to_json())
-               .dump()
-        << "\n";
+    out << settings_line(settings) << "\n";
   } else {
     out << "data: " << data.train.size() << " training reviews from " << data.train_source << ", " << data.test.size()
         << " test reviews" << (data.test.empty() ? "" : " from " + data.test_source) << "\n"
@@ -692,7 +766,9 @@ int export_command(const Args& args, std::ostream& out, std::ostream&) {
         "the bag-of-n-grams model has no PyTorch export (it is a linear model over n-gram counts; "
         "export bilstm-attention, transformer or bilstm)");
   }
-  const std::vector<ExportedFile> files = export_pytorch(load_sentiment_model(bytes));
+  const bool translator = kind == "seq2seq" || kind == "transformer_seq2seq";
+  const std::vector<ExportedFile> files =
+      translator ? export_translator_pytorch(bytes) : export_pytorch(load_sentiment_model(bytes));
   const std::filesystem::path dir = args.get("out");
   std::error_code error;
   std::filesystem::create_directories(dir, error);
@@ -711,6 +787,11 @@ TrainSettingsJson sentiment_train_settings(const std::vector<std::string>& argum
   const SentimentSettings s = sentiment_settings(parse_args(kTrain, arguments));
   const SentimentModelConfig model{s.pipeline, s.classifier, s.seed};
   return {sentiment_model_settings().write(model), trainer_settings().write(s.trainer)};
+}
+
+std::string seq2seq_train_settings_json(const std::vector<std::string>& arguments) {
+  const Args args = parse_args(kTrain, arguments);
+  return seq2seq_session_settings().write(seq2seq_train_settings(args).config);
 }
 
 int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {

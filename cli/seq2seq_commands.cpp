@@ -16,6 +16,7 @@
 #include "attn/models/transformer_seq2seq.hpp"
 #include "attn/models/translator_file.hpp"
 #include "attn/train/date_alignment.hpp"
+#include "attn/train/seq2seq_recipes.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
 #include "attn/train/translation_scores.hpp"
 #include "progress.hpp"
@@ -35,8 +36,8 @@ std::size_t longest(const std::vector<std::vector<int>>& rows) {
   return n;
 }
 
-// Decoder steps allowed when the answer's length is unknown: generous for every task here.
-std::size_t decode_limit(std::size_t source_tokens) { return 2 * source_tokens + 10; }
+// Decoder steps allowed when the answer's length is unknown (models/translator.hpp).
+std::size_t decode_limit(std::size_t source_tokens) { return decode_step_limit(source_tokens); }
 
 // Terminal columns of a UTF-8 token (code points; the tokens here are narrow characters). A space
 // token is shown as the open-box sign so character-level columns stay readable.
@@ -46,14 +47,6 @@ std::size_t columns(const std::string& text) {
   for (const char c : text) n += (static_cast<unsigned char>(c) & 0xc0u) != 0x80u ? 1 : 0;
   return n;
 }
-
-// Every task's default: dates and 5-20-digit reversal reach 100% held-out exact match in 10
-// epochs of 20,000 pairs (notes/s2s-tasks.md).
-constexpr std::size_t kDefaultEpochs = 10;
-// Training pairs when --train-size is not given: 20,000 generated pairs suffice for 100%
-// held-out exact match on dates and 5-20-digit reversal (notes/s2s-tasks.md); a parallel file
-// is used whole (0).
-std::size_t default_train_size(const std::string& task) { return task == "parallel" ? 0 : 20000; }
 
 std::string fixed(double x, int digits) {
   char text[32];
@@ -125,13 +118,92 @@ struct LoadedTranslator {
   ParallelVocabularies vocabularies;
 };
 
-LoadedTranslator load_translator_file(const std::string& path) {
+LoadedTranslator load_translator_bytes(const std::vector<std::uint8_t>& bytes) {
   std::string extra;
   LoadedTranslator out;
-  out.model = load_translator(read_file(path), &extra);
-  out.task = read_seq2seq_task(extra);
-  out.vocabularies = read_seq2seq_vocabularies(extra);
+  out.model = load_translator(bytes, &extra);
+  try {
+    out.task = read_seq2seq_task(extra);
+    out.vocabularies = read_seq2seq_vocabularies(extra);
+  } catch (const std::invalid_argument& e) {
+    throw ModelFileError(std::string("this seq2seq model file holds no usable vocabularies (") + e.what() +
+                         "); save the model with attn train --save, which stores them");
+  }
   return out;
+}
+
+LoadedTranslator load_translator_file(const std::string& path) { return load_translator_bytes(read_file(path)); }
+
+// Which runs read a session setting: the flag checks of `attn train` and --help's defaults follow it.
+enum class Scope { any, digits, parallel, rnn, attention, transformer };
+
+Scope scope_of(const std::string& field) {
+  for (const char* f : {"min_len", "max_len", "test_min_len", "test_max_len"}) {
+    if (field == f) return Scope::digits;
+  }
+  for (const char* f : {"source_vocab", "target_vocab", "bleu_sentences"}) {
+    if (field == f) return Scope::parallel;
+  }
+  for (const char* f : {"cell", "embed", "units"}) {
+    if (field == f) return Scope::rnn;
+  }
+  for (const char* f : {"attention", "score", "attention_dim"}) {
+    if (field == f) return Scope::attention;
+  }
+  for (const char* f : {"d_model", "heads", "layers", "ff", "dropout", "label_smoothing"}) {
+    if (field == f) return Scope::transformer;
+  }
+  return Scope::any;
+}
+
+bool reads(Scope scope, const Seq2SeqSessionConfig& c) {
+  switch (scope) {
+    case Scope::digits:
+      return is_digit_task(c.task);
+    case Scope::parallel:
+      return c.task == "parallel";
+    case Scope::rnn:
+      return !c.is_transformer();
+    case Scope::attention:
+      return !c.is_transformer() && c.model.attention != AttentionForm::none;
+    case Scope::transformer:
+      return c.is_transformer();
+    case Scope::any:
+      break;
+  }
+  return true;
+}
+
+// Why --flag is refused for `c` (its fields' scope, none of which `c` reads).
+std::string not_read(const std::string& flag, Scope scope) {
+  switch (scope) {
+    case Scope::digits:
+      return "--" + flag + " applies to the digit tasks (reverse, sort, copy) only";
+    case Scope::parallel:
+      return "--" + flag + " applies to --task sentiment or parallel only";
+    case Scope::rnn:
+      return "--" + flag + " is the RNN's; --model transformer-seq2seq is sized by --embed (d_model)";
+    case Scope::attention:
+      return "--attention, --score and --attention-dim need --model seq2seq-attention";
+    case Scope::transformer:
+      return "--" + flag + " applies to --model transformer-seq2seq (and sentiment) only";
+    case Scope::any:
+      break;
+  }
+  return "";
+}
+
+// The --model name of what `c` trains.
+std::string cli_model_name(const Seq2SeqSessionConfig& c) {
+  if (c.is_transformer()) return "transformer-seq2seq";
+  return c.model.attention == AttentionForm::none ? "seq2seq" : "seq2seq-attention";
+}
+
+// The {"event": "settings"} line: the recipe and every field of the session's settings.
+std::string settings_line(const Seq2SeqTrainSettings& s) {
+  FlatJson j;
+  j.set("event", "settings").set("recipe", s.recipe);
+  return seq2seq_session_settings().write(s.config, j).dump();
 }
 
 }  // namespace
@@ -141,99 +213,89 @@ const std::vector<std::string>& seq2seq_task_names() {
   return names;
 }
 
-const std::vector<std::string>& seq2seq_only_options() {
-  static const std::vector<std::string> names = {"attention",    "train-size",    "test-size",
-                                                 "min-len",      "max-len",       "test-min-len",
-                                                 "test-max-len", "attention-dim", "label-smoothing"};
-  return names;
+Seq2SeqTrainSettings seq2seq_train_settings(const Args& args) {
+  const SettingsSchema<Seq2SeqSessionConfig>& schema = seq2seq_session_settings();
+  Seq2SeqTrainSettings s;
+  if (args.has("recipe")) {
+    if (args.has("model")) throw UsageError("--recipe names the model too: pass --recipe or --model, not both");
+    s.recipe = args.get("recipe");
+  } else {
+    const std::string model =
+        args.choice("model", "seq2seq-attention", {"seq2seq-attention", "seq2seq", "transformer-seq2seq"});
+    s.recipe = seq2seq_cli_recipe_name(args.get("task"), model, args.has("attention") ? args.get("attention") : "");
+  }
+  s.config = seq2seq_recipe_settings(s.recipe);
+  Seq2SeqSessionConfig& c = s.config;
+  // The digit tasks share one recipe; any other task is the recipe's own.
+  const std::string task = args.has("task") ? args.get("task") : c.task;
+  if (task != c.task && !(is_digit_task(task) && is_digit_task(c.task))) {
+    throw UsageError("--recipe " + s.recipe + " trains task " + c.task + ", not " + task);
+  }
+  schema.set(c, "task", task);
+  if (args.has("attention") && args.get("attention") == "none")
+    throw UsageError("--attention none is --model seq2seq (no attention)");
+  if (task != "parallel" && args.has("data")) throw UsageError("--data applies to --task sentiment or parallel only");
+  // A flag whose fields the run does not read is refused (--embed sizes the RNN's embed and the
+  // Transformer's d_model: one of them reads it).
+  std::vector<std::string> flags;
+  for (const auto& f : schema.fields()) {
+    if (!f.spec.flag.empty() && std::find(flags.begin(), flags.end(), f.spec.flag) == flags.end())
+      flags.push_back(f.spec.flag);
+  }
+  for (const std::string& flag : flags) {
+    if (!args.has(flag)) continue;
+    Scope scope = Scope::any;
+    bool read = false;
+    for (const auto& f : schema.fields()) {
+      if (f.spec.flag != flag) continue;
+      scope = scope_of(f.spec.name);
+      read = read || reads(scope, c);
+    }
+    if (!read) throw UsageError(not_read(flag, scope));
+  }
+  for (const auto& f : schema.fields()) {
+    if (!f.spec.flag.empty() && args.has(f.spec.flag)) schema.set(c, f.spec.name, args.setting(f.spec));
+  }
+  schema.finish(c);  // configuration errors surface before any data is read
+  return s;
 }
+
+std::vector<ExportedFile> export_translator_pytorch(const std::vector<std::uint8_t>& model_file) {
+  const LoadedTranslator loaded = load_translator_bytes(model_file);
+  return export_pytorch_translator(*loaded.model, loaded.task, loaded.vocabularies);
+}
+
+std::string seq2seq_cli_model_name(const Seq2SeqSessionConfig& c) { return cli_model_name(c); }
+
+bool seq2seq_setting_read(const std::string& field, const Seq2SeqSessionConfig& c) { return reads(scope_of(field), c); }
 
 int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err) {
   const bool json = args.flag("json");
-  const std::string task = args.get("task");
-  const bool digits = is_digit_task(task);
-  for (const char* name : {"min-len", "max-len", "test-min-len", "test-max-len"}) {
-    if (!digits && args.has(name))
-      throw UsageError(std::string("--") + name + " applies to the digit tasks (reverse, sort, copy) only");
-  }
-  if (task == "parallel" && !args.has("data"))
+  const Seq2SeqTrainSettings settings = seq2seq_train_settings(args);
+  if (settings.config.task == "parallel" && !args.has("data") && !args.flag("print-settings"))
     throw UsageError("--task parallel needs --data PATH (source<TAB>target lines)");
-  if (task != "parallel" && args.has("data")) throw UsageError("--data applies to --task sentiment or parallel only");
-  if (task != "parallel" && args.has("vocab")) throw UsageError("--vocab applies to --task sentiment or parallel only");
-  const std::string model_name =
-      args.choice("model", "seq2seq-attention", {"seq2seq-attention", "seq2seq", "transformer-seq2seq"});
-  const bool transformer = model_name == "transformer-seq2seq";
-  const bool attention = model_name == "seq2seq-attention";
-  if (!attention && (args.has("attention") || args.has("score") || args.has("attention-dim"))) {
-    throw UsageError("--attention, --score and --attention-dim need --model seq2seq-attention");
+  if (args.flag("print-settings")) {
+    out << settings_line(settings) << "\n";
+    return 0;
   }
-  for (const char* name : {"heads", "layers", "ff", "dropout", "label-smoothing"}) {
-    if (!transformer && args.has(name))
-      throw UsageError(std::string("--") + name + " applies to --model transformer-seq2seq (and sentiment) only");
-  }
-  if (transformer && (args.has("units") || args.has("cell")))
-    throw UsageError("--units and --cell are the RNN's; --model transformer-seq2seq is sized by --embed (d_model)");
-  TransformerSeq2SeqConfig transformer_config;
-  if (transformer) {
-    transformer_config.d_model = args.whole("embed", 64, 1, 4096);
-    transformer_config.heads = args.whole("heads", 4, 1, 64);
-    transformer_config.encoder_layers = transformer_config.decoder_layers = args.whole("layers", 2, 1, 64);
-    transformer_config.ff_dim = args.whole("ff", 2 * transformer_config.d_model, 1, 16384);
-    transformer_config.dropout = static_cast<float>(args.number("dropout", 0.1, -1, 0.99));
-    transformer_config.label_smoothing = static_cast<float>(args.number("label-smoothing", 0.1, -1, 0.99));
-    transformer_config.source_vocab = transformer_config.target_vocab = 5;  // placeholders, as below
-    transformer_config.validate();
-  }
-
-  Seq2SeqConfig config;
-  // Dates default to Luong attention: both forms reach 100% exact match, but Bahdanau's month
-  // characters attend next to the month name rather than on it (36% of their weight there, against
-  // 92% with Luong; README, "alignment per field"), and the alignment is what the course shows.
-  const char* default_attention = task == "dates" ? "luong" : "bahdanau";
-  config.attention = attention
-                         ? attention_form_from_name(args.choice("attention", default_attention, {"bahdanau", "luong"}))
-                         : AttentionForm::none;
-  // Bahdanau scores through an additive layer; Luong's default is its "general" score.
-  const std::string score = args.choice("score", config.attention == AttentionForm::luong ? "general" : "additive",
-                                        {"additive", "dot", "general", "concat", "location", "scaled", "scaled_dot"});
-  config.score = score_kind_from_name(score == "scaled" ? "scaled_dot" : score);
-  config.cell = cell_kind_from_name(args.choice("cell", "lstm", {"lstm", "gru"}));
-  config.embed = args.whole("embed", 32, 1, 4096);
-  config.units = args.whole("units", 64, 1, 4096);
-  config.attention_dim = args.whole("attention-dim", 64, 1, 4096);
+  const Seq2SeqSessionConfig& c = settings.config;
+  const std::string& task = c.task;
+  const bool digits = is_digit_task(task);
+  const bool transformer = c.is_transformer();
+  const bool attention = !transformer && c.model.attention != AttentionForm::none;
+  const std::string model_name = cli_model_name(c);
 
   // The data: data/seq2seq_data.hpp, the pipeline the page's session uses too.
-  Seq2SeqDataSpec data_options;
-  data_options.task = task;
-  data_options.train_size = args.whole("train-size", default_train_size(task), 1, 1u << 24);
-  data_options.test_size = args.whole("test-size", 1000, 1, 1u << 24);
-  data_options.min_len = args.whole("min-len", 5, 1, 1000);
-  data_options.max_len =
-      args.whole("max-len", std::max<std::size_t>(20, data_options.min_len), data_options.min_len, 1000);
-  data_options.test_min_len = args.whole("test-min-len", data_options.min_len, 1, 1000);
-  data_options.test_max_len = args.whole("test-max-len", std::max(data_options.max_len, data_options.test_min_len),
-                                         data_options.test_min_len, 1000);
-  data_options.source_vocab = data_options.target_vocab = args.whole("vocab", 8000, 5, 1u << 22);
-  data_options.seed = args.whole("seed", 1, 0, 1u << 31);
-
-  Seq2SeqTrainerConfig trainer;
-  trainer.epochs = args.whole("epochs", kDefaultEpochs, 1, 1000);
-  trainer.batch = args.whole("batch", 64, 1, 65536);
-  trainer.learning_rate = static_cast<float>(args.number("lr", transformer ? 0.001 : 0.002, 0, 10));
-  trainer.validation_split = static_cast<float>(args.number("validation-split", 0.1, -1, 0.9));
-  trainer.early_stopping_patience = args.whole("patience", 3, 0, 1000);
-  trainer.seed = data_options.seed;
-  trainer.validate();
-  config.source_vocab = config.target_vocab = 5;  // placeholders: validate the rest before reading data
-  config.validate();
-
+  const Seq2SeqDataSpec data_options = c.data_spec();
   const Seq2SeqData data = task == "parallel" ? parallel_seq2seq_data(load_parallel_text_file(args.get("data")),
                                                                       args.get("data"), data_options)
                                               : generate_seq2seq_data(data_options);
-  config.source_vocab = data.vocabularies.source.size();
-  config.target_vocab = data.vocabularies.target.size();
+  Seq2SeqConfig config = c.rnn_config(data.vocabularies.source.size(), data.vocabularies.target.size());
   config.max_source_len = std::max(longest(data.train_ids.sources), longest(data.test_ids.sources));
+  const TransformerSeq2SeqConfig transformer_config = c.transformer_config(config.source_vocab, config.target_vocab);
+  const Seq2SeqTrainerConfig& trainer = c.trainer;
   if (json) {
+    out << settings_line(settings) << "\n";
     out << FlatJson()
                .set("event", "data")
                .set("task", task)
@@ -253,8 +315,6 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
 
   std::unique_ptr<TrainableTranslator> trained;
   if (transformer) {
-    transformer_config.source_vocab = config.source_vocab;
-    transformer_config.target_vocab = config.target_vocab;
     trained = std::make_unique<TransformerSeq2Seq>(transformer_config, data_options.seed);
   } else {
     trained = std::make_unique<Seq2SeqModel>(config, data_options.seed);
@@ -438,7 +498,7 @@ int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream&) {
 
 int translate_command(const Args& args, std::ostream& out, std::ostream&) {
   const std::size_t width = args.whole("beam", 1, 1, 64);
-  const float alpha = static_cast<float>(args.number("alpha", 0.6, -1e-9, 10));
+  const float alpha = static_cast<float>(args.number("alpha", kDefaultLengthAlpha, -1e-9, 10));
   if (args.has("text") == args.has("input")) throw UsageError("give either --text TEXT or --input FILE");
   if (args.flag("alignments") && !args.has("input"))
     throw UsageError("--alignments goes with --input (with --text, --json prints the alignment)");

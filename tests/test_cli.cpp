@@ -12,20 +12,14 @@
 
 #include "attn/io/flat_json.hpp"
 #include "attn/train/recipes.hpp"
+#include "attn/train/seq2seq_recipes.hpp"
 #include "cli.hpp"
+#include "support/processes.hpp"
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_attn(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = attn::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = attn::test::CliResult;
+using attn::test::run_attn;
 
 // One --json line parsed as flat JSON.
 attn::FlatJson json_line(const std::string& last) {
@@ -245,8 +239,20 @@ TEST_CASE("cli.seq2seq_argument_errors") {
       {{"train", "--task", "dates", "--attention", "luong", "--score", "additive"},
        "attn train: Seq2SeqConfig: attention 'luong' supports score dot, scaled_dot, general, concat or location, got "
        "'additive'"},
-      {{"train", "--task", "reverse", "--score", "cosine"},
-       "attn train: --score must be one of additive|dot|general|concat|location|scaled|scaled_dot, got 'cosine'"},
+      {{"train", "--task", "reverse", "--score", "scaled"},
+       "attn train: --score must be one of auto|dot|scaled_dot|general|additive|concat|location|cosine, got 'scaled'"},
+      {{"train", "--task", "dates", "--score", "cosine"},
+       "attn train: Seq2SeqConfig: attention 'luong' supports score dot, scaled_dot, general, concat or location, got "
+       "'cosine'"},
+      {{"train", "--task", "reverse", "--recipe", "dates-page"},
+       "attn train: --recipe dates-page trains task dates, not reverse"},
+      {{"train", "--recipe", "reverse-page", "--model", "seq2seq"},
+       "attn train: --recipe names the model too: pass --recipe or --model, not both"},
+      {{"train", "--recipe", "poems"}, "attn train: no seq2seq recipe 'poems' (known: reverse, reverse-rnnenc,"},
+      {{"train", "--task", "reverse", "--attention", "none"},
+       "attn train: --attention none is --model seq2seq (no attention)"},
+      {{"train", "--task", "sentiment", "--data", "builtin", "--recipe", "reverse"},
+       "attn train: --recipe applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only"},
       {{"train", "--task", "reverse", "--model", "seq2seq", "--attention", "luong"},
        "attn train: --attention, --score and --attention-dim need --model seq2seq-attention"},
       {{"train", "--task", "reverse", "--model", "bilstm"},
@@ -254,7 +260,7 @@ TEST_CASE("cli.seq2seq_argument_errors") {
       {{"train", "--task", "reverse", "--heads", "2"},
        "attn train: --heads applies to --model transformer-seq2seq (and sentiment) only"},
       {{"train", "--task", "reverse", "--model", "transformer-seq2seq", "--units", "8"},
-       "attn train: --units and --cell are the RNN's; --model transformer-seq2seq is sized by --embed (d_model)"},
+       "attn train: --units is the RNN's; --model transformer-seq2seq is sized by --embed (d_model)"},
       {{"train", "--task", "reverse", "--model", "transformer-seq2seq", "--embed", "10", "--heads", "4"},
        "attn train: TransformerSeq2SeqConfig: d_model (10) must be divisible by heads (4)"},
       {{"train", "--data", "builtin", "--label-smoothing", "0.1"},
@@ -272,7 +278,7 @@ TEST_CASE("cli.seq2seq_argument_errors") {
       {{"train", "--data", "builtin", "--attention", "luong"},
        "attn train: --attention applies to the seq2seq tasks (dates, reverse, sort, copy, parallel) only"},
       {{"train", "--task", "reverse", "--min-len", "6", "--max-len", "5"},
-       "attn train: --max-len must be a whole number from 6 to 1000, got '5'"},
+       "attn train: Seq2SeqSessionConfig: max_len must be >= min_len (6), got 5"},
       {{"translate", "--model-file", "x.model", "--text", "123", "--beam", "0"},
        "attn translate: --beam must be a whole number from 1 to 64, got '0'"},
       {{"translate", "--model-file", "x.model"}, "attn translate: give either --text TEXT or --input FILE"},
@@ -682,6 +688,40 @@ TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
   r = run_attn({"eval", "--model-file", tsv, "--pairs", tsv});  // not a model file
   CHECK(r.code == 1);
   for (const std::string& path : {tsv, model, rnn, input, file}) std::remove(path.c_str());
+}
+
+// attn train --task <seq2seq task> trains the cli row of its task and model
+// (train/seq2seq_recipes.hpp), --recipe NAME any row (the page's presets too:
+// tests/js/seq2seq_recipes.test.mjs compares them with what the page sends), and a flag changes
+// its field only; --print-settings prints the same settings without reading data.
+TEST_CASE("cli.seq2seq_train_defaults_are_the_recipe_settings") {
+  const auto& schema = attn::seq2seq_session_settings();
+  for (const attn::Seq2SeqRecipe& r : attn::seq2seq_recipes()) {
+    CAPTURE(r.name);
+    const std::string expected = schema.write(attn::seq2seq_recipe_settings(r.name));
+    CHECK(attn::cli::seq2seq_train_settings_json({"--recipe", r.name}) == expected);
+    if (r.use != "cli") continue;
+    const attn::Seq2SeqSessionConfig c = attn::seq2seq_recipe_settings(r.name);
+    const std::string model = c.is_transformer()                               ? "transformer-seq2seq"
+                              : c.model.attention == attn::AttentionForm::none ? "seq2seq"
+                                                                               : "seq2seq-attention";
+    std::vector<std::string> args = {"--task", c.task, "--model", model};
+    if (r.name == "translation-luong") args.insert(args.end(), {"--attention", "luong"});
+    CHECK(attn::cli::seq2seq_train_settings_json(args) == expected);
+  }
+  attn::Seq2SeqSessionConfig sort = attn::seq2seq_recipe_settings("reverse");
+  sort.task = "sort";
+  sort.trainer.learning_rate = 0.01f;
+  sort.model.embed = sort.transformer.d_model = 12;  // --embed sizes both models
+  CHECK(attn::cli::seq2seq_train_settings_json({"--task", "sort", "--lr", "0.01", "--embed", "12"}) ==
+        schema.write(sort));
+  const Result r = run_attn({"train", "--recipe", "translation-rnnenc-page", "--epochs", "2", "--print-settings"});
+  CHECK(r.code == 0);
+  const attn::FlatJson line = attn::FlatJson::parse(r.out);
+  CHECK(line.get_string("event") == "settings");
+  CHECK(line.get_string("recipe") == "translation-rnnenc-page");
+  CHECK(line.get_string("attention") == "none");
+  CHECK(line.get_number("epochs") == 2);
 }
 
 // The CLI trains each recipe's settings (train/recipes.hpp's recipe_settings, which the page's

@@ -22,21 +22,14 @@
 #include "cli.hpp"
 #include "support/archive_writer.hpp"
 #include "support/fixture_files.hpp"
+#include "support/processes.hpp"
 
 using test_archive::Bytes;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_attn(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = attn::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = attn::test::CliResult;
+using attn::test::run_attn;
 
 // A file in the temp folder, removed when the test case ends.
 class TempFile {

@@ -352,7 +352,8 @@ TEST_CASE("seq2seq.config_validation_messages") {
   c.score = ScoreKind::cosine;  // ignored without attention
   c.validate();
   c.units = 0;
-  CHECK_THROWS_WITH_AS(c.validate(), "Seq2SeqConfig: units must be >= 1, got 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(c.validate(), "Seq2SeqConfig: units must be a whole number from 1 to 4096, got 0",
+                       std::invalid_argument);
   c.units = 3;
   c.target_vocab = 3;
   CHECK_THROWS_WITH_AS(c.validate(), "Seq2SeqConfig: target_vocab must be >= 4 (PAD, BOS, EOS, UNK), got 3",

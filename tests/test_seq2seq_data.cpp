@@ -126,7 +126,7 @@ TEST_CASE("seq2seq_data.the_session_prepares_what_the_cli_prepares") {
   spec.train_size = 40;
   spec.test_size = 6;
   spec.min_len = config.min_len, spec.max_len = config.max_len;
-  spec.test_min_len = config.test_min_len, spec.test_max_len = config.test_max_len;
+  spec.test_min_len = config.min_len, spec.test_max_len = config.max_len;  // 0 in the settings: follow
   spec.seed = 9;
   const Seq2SeqData data = generate_seq2seq_data(spec);
   REQUIRE(session.train_set().size() == data.train.size());

@@ -86,21 +86,64 @@ TEST_CASE("seq2seq_session.config_from_json") {
   const Seq2SeqSessionConfig d = Seq2SeqSessionConfig::from_json("{}");
   CHECK(d.task == "reverse");
   CHECK(d.model.attention == AttentionForm::bahdanau);
-  CHECK(d.model.score == ScoreKind::additive);
+  CHECK(d.rnn_config(14, 14).score == ScoreKind::additive);
   const Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
       R"({"task": "dates", "attention": "luong", "units": 12, "epochs": 3, "seed": 9, "min_len": 2})");
   CHECK(c.task == "dates");
   CHECK(c.model.attention == AttentionForm::luong);
-  CHECK(c.model.score == ScoreKind::general);  // Luong's default
+  CHECK(c.score == "auto");
+  CHECK(c.rnn_config(14, 14).score == ScoreKind::general);  // Luong's own
   CHECK(c.model.units == 12);
   CHECK(c.trainer.epochs == 3);
   CHECK(c.trainer.seed == 9);
-  CHECK(c.test_min_len == 2);  // follows min_len unless given
-  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"colour": 1})"),
-                       "Seq2SeqSessionConfig: unknown setting 'colour'", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"task": "sort"})"),
-                       "Seq2SeqSessionConfig: task must be 'reverse', 'dates' or 'parallel', got 'sort'",
+  CHECK(c.data_spec().test_min_len == 2);  // follows min_len unless given
+  CHECK(c.data_spec().test_max_len == 8);
+  CHECK(Seq2SeqSessionConfig::from_json(R"({"attention": "luong", "score": "dot"})").rnn_config(14, 14).score ==
+        ScoreKind::dot);
+  CHECK(Seq2SeqSessionConfig::from_json(R"({"task": "sort"})").task == "sort");
+}
+
+// One schema, one wording: unknown keys, values out of range or of the wrong kind, bad choices and
+// the cross-field rules, from JSON as from the page's objects and the CLI's flags.
+TEST_CASE("seq2seq_session.settings_schema_wording") {
+  const auto fails = [](const char *json, const char *message) {
+    CAPTURE(json);
+    CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(json), message, std::invalid_argument);
+  };
+  fails(R"({"colour": 1})", "Seq2SeqSessionConfig: unknown setting 'colour'");
+  fails(R"({"task": "poems"})",
+        "Seq2SeqSessionConfig: task must be one of reverse, sort, copy, dates, parallel, got 'poems'");
+  fails(R"({"model": "cnn"})", "Seq2SeqSessionConfig: model must be one of rnn, transformer, got 'cnn'");
+  fails(R"({"embed": 0})", "Seq2SeqSessionConfig: embed must be a whole number from 1 to 4096, got 0");
+  fails(R"({"units": 2.5})", "Seq2SeqSessionConfig: units must be a whole number from 1 to 4096, got 2.5");
+  fails(R"({"units": "many"})", "Seq2SeqSessionConfig: units must be a whole number from 1 to 4096, got 'many'");
+  fails(R"({"learning_rate": 0})", "Seq2SeqSessionConfig: learning_rate must be finite and > 0, got 0");
+  fails(R"({"dropout": 1})", "Seq2SeqSessionConfig: dropout must be in [0, 1), got 1");
+  fails(R"({"validation_split": -0.1})", "Seq2SeqSessionConfig: validation_split must be in [0, 1), got -0.1");
+  fails(R"({"score": "fancy"})",
+        "Seq2SeqSessionConfig: score must be one of auto, dot, scaled_dot, general, additive, concat, location, "
+        "cosine, got 'fancy'");
+  fails(R"({"seed": 4294967296})",
+        "Seq2SeqSessionConfig: seed must be a whole number from 0 to 4294967295, got 4294967296");
+  fails(R"({"min_len": 5, "max_len": 4})", "Seq2SeqSessionConfig: max_len must be >= min_len (5), got 4");
+  fails(R"({"attention": "bahdanau", "score": "dot"})",
+        "Seq2SeqConfig: attention 'bahdanau' scores with the previous decoder state through an additive layer, so "
+        "score must be 'additive', got 'dot'");
+  fails(R"({"model": "transformer", "d_model": 10, "heads": 4})",
+        "TransformerSeq2SeqConfig: d_model (10) must be divisible by heads (4)");
+  // The nested parts' own schemas keep their owners' names.
+  CHECK_THROWS_WITH_AS(seq2seq_trainer_settings().read(R"({"batch": 0})"),
+                       "Seq2SeqTrainerConfig: batch must be a whole number from 1 to 65536, got 0",
                        std::invalid_argument);
+  Seq2SeqTrainerConfig t;
+  t.teacher_forcing_start = 2;
+  CHECK_THROWS_WITH_AS(t.validate(), "Seq2SeqTrainerConfig: teacher_forcing_start must be in [0, 1], got 2",
+                       std::invalid_argument);
+  // A round trip keeps every field.
+  const Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(
+      R"({"task": "parallel", "model": "transformer", "d_model": 32, "layers": 3, "learning_rate": 0.003, "seed": 5})");
+  CHECK(Seq2SeqSessionConfig::from_json(c.to_json()).to_json() == c.to_json());
+  CHECK(c.transformer_config(9, 9).decoder_layers == 3);
 }
 
 TEST_CASE("seq2seq_session.trains_in_chunks_and_translates_with_alignment") {
@@ -302,23 +345,21 @@ TEST_CASE("seq2seq_session.transformer_config_from_json") {
       R"({"model": "transformer", "d_model": 24, "heads": 3, "layers": 1, "dropout": 0.2, "label_smoothing": 0.05,
           "bleu_sentences": 7})");
   CHECK(c.kind == "transformer");
-  CHECK(c.transformer.d_model == 24);
-  CHECK(c.transformer.heads == 3);
-  CHECK(c.transformer.ff_dim == 48);  // 2 · d_model unless given
-  CHECK(c.transformer.encoder_layers == 1);
-  CHECK(c.transformer.decoder_layers == 1);
-  CHECK(c.transformer.dropout == doctest::Approx(0.2f));
-  CHECK(c.transformer.label_smoothing == doctest::Approx(0.05f));
+  const TransformerSeq2SeqConfig x = c.transformer_config(10, 12);
+  CHECK(x.d_model == 24);
+  CHECK(x.heads == 3);
+  CHECK(x.ff_dim == 48);  // 2 · d_model unless given
+  CHECK(x.encoder_layers == 1);
+  CHECK(x.decoder_layers == 1);
+  CHECK(x.source_vocab == 10);
+  CHECK(x.target_vocab == 12);
+  CHECK(x.dropout == doctest::Approx(0.2f));
+  CHECK(x.label_smoothing == doctest::Approx(0.05f));
   CHECK(c.bleu_sentences == 7);
-  CHECK(c.trainer.learning_rate == doctest::Approx(0.001f));  // the Transformer's default
+  // One default per setting, whatever the model: the recipes give each model its rate.
+  CHECK(c.trainer.learning_rate == doctest::Approx(0.005f));
   CHECK(d.trainer.learning_rate == doctest::Approx(0.005f));
-  CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "learning_rate": 0.01})").trainer.learning_rate ==
-        doctest::Approx(0.01f));
-  CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "ff": 10})").transformer.ff_dim == 10);
-  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"model": "cnn"})"),
-                       "Seq2SeqSessionConfig: model must be 'rnn' or 'transformer', got 'cnn'", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "d_model": 10, "heads": 4})"),
-                       doctest::Contains("divisible by heads"), std::invalid_argument);
+  CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "ff": 10})").transformer_config(5, 5).ff_dim == 10);
 }
 
 TEST_CASE("seq2seq_session.transformer_trains_with_held_out_bleu" * doctest::timeout(120)) {

@@ -1,5 +1,4 @@
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include "attn/text/translation_metrics.hpp"
 #include "attn/text/utf8.hpp"
 #include "support/bleu_cases.hpp"
+#include "support/processes.hpp"
 
 using namespace attn;
 using Tokens = std::vector<std::string>;
@@ -154,22 +154,15 @@ TEST_CASE("translation_metrics.bleu_cases_fixture_native_values") {
 TEST_CASE("translation_metrics.bleu_matches_nltk") {
   // nltk's corpus_bleu (Debian's python3-nltk) on the same token lists: an independent
   // implementation. Skipped, with a message, where Python or nltk is missing.
-  const std::string command = std::string(ATTN_PYTHON) + " " + ATTN_TEST_FIXTURES_DIR + "/../nltk/check_bleu.py " +
-                              fixture("bleu_cases.txt") + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 77 || code == 127) {
-    MESSAGE("skipped: " << (code == 127 ? "python3 not found (" + std::string(ATTN_PYTHON) + ")" : output));
+  const attn::test::ProcessResult r = attn::test::run_shell(std::string(ATTN_PYTHON) + " " + ATTN_TEST_FIXTURES_DIR +
+                                                            "/../nltk/check_bleu.py " + fixture("bleu_cases.txt"));
+  if (attn::test::skipped(r)) {
+    MESSAGE("skipped: " << attn::test::skip_reason(r, ATTN_PYTHON));
     return;
   }
-  REQUIRE_MESSAGE(code == 0, output);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
   const auto cases = attn::test::read_bleu_cases(fixture("bleu_cases.txt"));
-  std::istringstream lines(output);
+  std::istringstream lines(r.output);
   std::size_t compared = 0;
   for (std::string name; lines >> name;) {
     double plain = 0, smoothed = 0;

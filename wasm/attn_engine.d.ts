@@ -456,47 +456,55 @@ export interface PositionalEncodingTable {
 }
 
 /** Seq2SeqSession settings (all optional; camelCase or snake_case keys). */
+/**
+ * Seq2SeqSession's settings (Seq2SeqSessionConfig): every key optional; defaults, ranges and help
+ * are `settingsSchemas().seq2seqSession` (the engine's one table; tests/js/settings_schema.test.mjs
+ * holds this type to it). Named settings per task and model are the recipes,
+ * `seq2seqRecipes()` / `seq2seqRecipeSettings(name)` (the ones `attn train --recipe NAME` trains).
+ */
 export interface Seq2SeqSettings {
   /** 'parallel': only through Seq2SeqSession.fromParallelText (the pairs come from a TSV file). */
-  task?: 'reverse' | 'dates' | 'parallel';
+  task?: 'reverse' | 'sort' | 'copy' | 'dates' | 'parallel';
+  /** Training pairs; parallel: at most this many (0 = every pair). */
   trainSize?: number;
   testSize?: number;
-  /** reverse: digit-string lengths of training (and, test*, held-out) pairs. */
+  /** Digit tasks: string lengths of training (and, test*, held-out) pairs; test* 0 = min/max. */
   minLen?: number;
   maxLen?: number;
   testMinLen?: number;
   testMaxLen?: number;
-  /** parallel: most frequent words kept per side (default 8000). */
+  /** parallel: most frequent words kept per side. */
   sourceVocab?: number;
   targetVocab?: number;
-  /** 'rnn' (default): the RNN encoder–decoder with `attention`; 'transformer': the Transformer
+  /** 'rnn': the RNN encoder–decoder with `attention`; 'transformer': the Transformer
    *  encoder–decoder sized by dModel, heads, layers, ff (the RNN's keys are then ignored). */
   model?: 'rnn' | 'transformer';
   /** rnn: 'none' is RNNenc (no attention), 'bahdanau' / 'luong' RNNsearch. */
   attention?: 'bahdanau' | 'luong' | 'none';
-  score?: ScoreKindName;
+  /** rnn: 'auto' is the attention's own (bahdanau: additive, luong: general). */
+  score?: 'auto' | ScoreKindName;
   cell?: 'lstm' | 'gru';
   embed?: number;
   units?: number;
   attentionDim?: number;
-  /** transformer (snake_case: d_model): model size D, a multiple of heads (default 64). */
+  /** transformer (snake_case: d_model): model size D, a multiple of heads. */
   dModel?: number;
-  /** transformer: attention heads H (default 4). */
+  /** transformer: attention heads H. */
   heads?: number;
-  /** transformer: encoder blocks and decoder blocks, each (default 2). */
+  /** transformer: encoder blocks and decoder blocks, each. */
   layers?: number;
-  /** transformer: feed-forward size F (default 2·dModel). */
+  /** transformer: feed-forward size F (0: 2·dModel). */
   ff?: number;
-  /** transformer: dropout in [0, 1) while training (decoding never drops; default 0.1). */
+  /** transformer: dropout in [0, 1) while training (decoding never drops). */
   dropout?: number;
-  /** transformer (snake_case: label_smoothing): ε in [0, 1) (default 0.1). */
+  /** transformer (snake_case: label_smoothing): ε in [0, 1). */
   labelSmoothing?: number;
   /** snake_case bleu_sentences: task 'parallel', held-out sources decoded for each epoch's BLEU
-   *  (default 200; 0 = no per-epoch BLEU, `bleu` is then null). */
+   *  (0 = no per-epoch BLEU, `bleu` is then null). */
   bleuSentences?: number;
   epochs?: number;
   batch?: number;
-  /** Adam's learning rate (default 0.005; model 'transformer': 0.001). */
+  /** Adam's learning rate (the recipes set each model's). */
   learningRate?: number;
   clipNorm?: number;
   validationSplit?: number;
@@ -505,6 +513,19 @@ export interface Seq2SeqSettings {
    *  (by exact match, free-running token accuracy, loss; default true) or, false, the last epoch's. */
   restoreBest?: boolean;
   seed?: number;
+}
+/** One row of the engine's seq2seq recipe table (train/seq2seq_recipes.hpp). */
+export interface Seq2SeqRecipe {
+  /** 'reverse', 'translation-bahdanau-page', ... */
+  name: string;
+  /** 'cli': `attn train`'s defaults; 'page': the page's presets. */
+  use: 'cli' | 'page';
+  /** The row it starts from ('' = the session's defaults). */
+  base: string;
+  summary: string;
+  task: NonNullable<Seq2SeqSettings['task']>;
+  /** Every field the recipe trains. */
+  settings: Required<Seq2SeqSettings>;
 }
 export interface Seq2SeqInfo {
   task: string;
@@ -953,7 +974,22 @@ export interface AttnEngine {
   /** Cross-validation folds by the same rule: each example's fold in [0, k). A copy. */
   groupedFolds(labels: number[], groups: string[], k: number, seed: number): Uint32Array;
   /** Copy: every settings struct's fields (io/settings_schema.hpp), defaults included. */
-  settingsSchemas(): { sentimentModel: SettingSpec[]; trainer: SettingSpec[]; toyRun: SettingSpec[] };
+  settingsSchemas(): {
+    sentimentModel: SettingSpec[];
+    trainer: SettingSpec[];
+    toyRun: SettingSpec[];
+    /** Seq2SeqSession's settings (Seq2SeqSettings), and the structs the model files write. */
+    seq2seqSession: SettingSpec[];
+    seq2seqModel: SettingSpec[];
+    transformerSeq2seqModel: SettingSpec[];
+    seq2seqTrainer: SettingSpec[];
+  };
+  /** Copy: the seq2seq recipes (engine train/seq2seq_recipes.hpp), each with every field it trains. */
+  seq2seqRecipes(): Seq2SeqRecipe[];
+  /** Copy: every field one seq2seq recipe trains (what `attn train --recipe <name>` trains). */
+  seq2seqRecipeSettings(name: string): Required<Seq2SeqSettings>;
+  /** Copy: what `new Seq2SeqSession(settings)` makes of these settings, every field filled in. */
+  resolveSeq2seqSettings(settings: Seq2SeqSettings | undefined | null): Required<Seq2SeqSettings>;
   /** Copy: every field one recipe trains (what `attn train --model <model> [--data builtin]` trains). */
   sentimentRecipeSettings(model: SentimentRecipe['model'], data: SentimentRecipe['data']): ResolvedSentimentSettings;
   /** Copy: what createModel(model) and startTraining(trainer) make of these settings, every field filled in. */

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 
+#include "attn/train/seq2seq_recipes.hpp"
 #include "attn/train/seq2seq_session.hpp"
 #include "convert.hpp"
 
@@ -113,11 +114,12 @@ Seq2SeqDecoderState decoder_state_from_js(const val &state) {
 // out as a view.
 class JsSeq2SeqSession {
  public:
-  // config: {task, trainSize, testSize, minLen, maxLen, attention, cell, units,
-  // ...} (see Seq2SeqSessionConfig); undefined/null for the defaults.
+  // config: {task, trainSize, testSize, minLen, maxLen, attention, cell, units, ...}, read field
+  // by field through seq2seq_session_settings() (Seq2SeqSessionConfig); undefined/null for the
+  // defaults.
   explicit JsSeq2SeqSession(const val &config)
       : session_(guarded([&] {
-          return std::make_unique<Seq2SeqSession>(Seq2SeqSessionConfig::from_json(settings_json(config, "config")));
+          return std::make_unique<Seq2SeqSession>(settings_from_js(seq2seq_session_settings(), config, "config"));
         })) {}
   explicit JsSeq2SeqSession(std::unique_ptr<Seq2SeqSession> session) : session_(std::move(session)) {}
 
@@ -126,7 +128,7 @@ class JsSeq2SeqSession {
   // is what error messages "<name>:<line>: ..." call the file.
   static JsSeq2SeqSession *from_parallel_text(const val &config, const val &data, const val &name) {
     return guarded([&] {
-      Seq2SeqSessionConfig c = Seq2SeqSessionConfig::from_json(settings_json(config, "config"));
+      Seq2SeqSessionConfig c = settings_from_js(seq2seq_session_settings(), config, "config");
       c.task = "parallel";
       const std::string file = is_absent(name) ? std::string("pairs.tsv") : name.as<std::string>();
       std::vector<std::uint8_t> bytes;
@@ -425,10 +427,47 @@ class JsSeq2SeqSession {
   Seq2SeqTranslation translation_;
 };
 
+// seq2seqRecipes() -> [{name, use, base, summary, task, settings}]: the table of
+// train/seq2seq_recipes.hpp, each row's settings resolved (every field, camelCase keys), a copy.
+val js_seq2seq_recipes() {
+  return guarded([] {
+    val out = val::array();
+    for (const Seq2SeqRecipe &r : seq2seq_recipes()) {
+      const Seq2SeqSessionConfig settings = seq2seq_recipe_settings(r.name);
+      val row = val::object();
+      row.set("name", r.name);
+      row.set("use", r.use);
+      row.set("base", r.base);
+      row.set("summary", r.summary);
+      row.set("task", settings.task);
+      row.set("settings", settings_to_js(seq2seq_session_settings(), settings));
+      out.call<void>("push", row);
+    }
+    return out;
+  });
+}
+
+// seq2seqRecipeSettings(name) -> every field the recipe trains (seq2seq_recipe_settings: what
+// `attn train --recipe <name>` trains), camelCase keys.
+val js_seq2seq_recipe_settings(const std::string &name) {
+  return guarded([&] { return settings_to_js(seq2seq_session_settings(), seq2seq_recipe_settings(name)); });
+}
+
+// resolveSeq2seqSettings(settings) -> what new Seq2SeqSession(settings) makes of them, every
+// field filled in.
+val js_resolve_seq2seq_settings(const val &settings) {
+  return guarded([&] {
+    return settings_to_js(seq2seq_session_settings(), settings_from_js(seq2seq_session_settings(), settings, "config"));
+  });
+}
+
 }  // namespace
 }  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(seq2seq) {
+  emscripten::function("seq2seqRecipes", &attn::wasm::js_seq2seq_recipes);
+  emscripten::function("seq2seqRecipeSettings", &attn::wasm::js_seq2seq_recipe_settings);
+  emscripten::function("resolveSeq2seqSettings", &attn::wasm::js_resolve_seq2seq_settings);
   using attn::wasm::JsSeq2SeqSession;
   emscripten::class_<JsSeq2SeqSession>("Seq2SeqSession")
       .constructor<const emscripten::val &>()

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "attn/train/recipes.hpp"
+#include "attn/train/seq2seq_session.hpp"
 #include "attn/train/toy_run.hpp"
 #include "convert.hpp"
 
@@ -64,7 +65,8 @@ val js_sentiment_recipes() {
   });
 }
 
-// settingsSchemas() -> {sentimentModel, trainer, toyRun}: each settings struct's fields (name,
+// settingsSchemas() -> {sentimentModel, trainer, toyRun, seq2seqSession, seq2seqModel,
+// transformerSeq2seqModel, seq2seqTrainer}: each settings struct's fields (name,
 // key, type, default, min, max, minOpen, maxOpen, choices, help, flag, rule), the contract the
 // page's hand-written settings are tested against (tests/js/settings_schema.test.mjs).
 val js_settings_schemas() {
@@ -73,6 +75,10 @@ val js_settings_schemas() {
     out.set("sentimentModel", schema_to_js(sentiment_model_settings()));
     out.set("trainer", schema_to_js(trainer_settings()));
     out.set("toyRun", schema_to_js(toy_run_settings()));
+    out.set("seq2seqSession", schema_to_js(seq2seq_session_settings()));
+    out.set("seq2seqModel", schema_to_js(seq2seq_model_settings()));
+    out.set("transformerSeq2seqModel", schema_to_js(transformer_seq2seq_settings()));
+    out.set("seq2seqTrainer", schema_to_js(seq2seq_trainer_settings()));
     return out;
   });
 }

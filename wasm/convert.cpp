@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "attn/io/flat_json.hpp"
-
 namespace attn::wasm {
 
 void throw_js_error(const std::string& message) {
@@ -126,16 +124,6 @@ void for_each_setting(const val& settings, const std::string& name,
     if (value.isUndefined()) continue;
     visit(snake_case(key), setting_value_from_js(value, name + "." + key));
   }
-}
-
-std::string settings_json(const val& settings, const std::string& name) {
-  FlatJson out;
-  for_each_setting(settings, name, [&](const std::string& key, const SettingValue& v) {
-    if (const double* d = std::get_if<double>(&v)) out.set(key, *d);
-    if (const bool* b = std::get_if<bool>(&v)) out.set(key, *b);
-    if (const std::string* t = std::get_if<std::string>(&v)) out.set(key, *t);
-  });
-  return out.dump();
 }
 
 std::vector<std::uint8_t> read_bytes(const val& bytes, const std::string& name) {

@@ -46,12 +46,6 @@ inline bool is_absent(const val& v) { return v.isUndefined() || v.isNull(); }
 // boolean" for anything but true / false.
 bool read_flag(const val& v, const std::string& name);
 
-// (For the seq2seq bindings until their settings have a schema; the others use settings_from_js.)
-// A plain JS settings object ({embedDim: 32, encoder: 'bilstm', ...}) as the flat JSON the
-// engine's from_json functions read: camelCase keys become snake_case (snake_case passes as is);
-// values must be numbers, booleans or strings. undefined/null -> "{}". `name` is for errors.
-std::string settings_json(const val& settings, const std::string& name);
-
 // camelCase -> snake_case ("learningRate" -> "learning_rate"); snake_case passes as is.
 std::string snake_case(const std::string& key);
 // A JS number, boolean or string as a SettingValue; anything else throws std::invalid_argument

@@ -85,7 +85,7 @@ test('course: lesson 12 trains a translator in the page, reports teacher-forced 
     const candidates = await demo.locator('[data-testid="mt-candidates"] li').allTextContents();
     t.diagnostic(JSON.stringify(candidates));
     assert.ok(candidates.length >= 1 && candidates.length <= 4, `${candidates.length} candidates`);
-    for (const c of candidates) assert.match(c, /^.+ — score -?\d+\.\d\d \(log p = -?\d+\.\d\d\)(, unfinished)?$/);
+    for (const c of candidates) assert.match(c, /^.+ — score -?\d+\.\d{3}, log P -?\d+\.\d{3}( \(unfinished\))?$/);
     const beamOutput = (await demo.locator('[data-testid="mt-outputs"] p').nth(1).textContent()).match(
       /^beam 4: (.+) \(log p/,
     )[1];

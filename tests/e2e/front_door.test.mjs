@@ -54,6 +54,11 @@ test('landing: `/` explains the playground, draws three engine-computed miniatur
     await page.locator(`[data-testid="${card}"] a.button`).click();
     await page.waitForSelector(`[data-testid="view-${id}"]:not([hidden])`);
   }
+  // The translation link opens the Seq2seq view on its Translation tab.
+  await page.goto(env.baseUrl + '#/home');
+  await home.getByRole('link', { name: 'Translation', exact: true }).click();
+  await page.waitForSelector('[data-testid="view-seq2seq"]:not([hidden])');
+  await page.waitForSelector('#s2s-tab-translation[aria-selected="true"]');
   await page.goto(env.baseUrl + '#/home');
   await page.locator('[data-testid="way-course"] a.button').click();
   await page.waitForSelector('[data-testid="map-lesson-1"]');

@@ -124,7 +124,7 @@ test('translation: the preset trains on the built-in corpus; loss, BLEU, alignme
   const n = await candidates.count();
   assert.ok(n >= 1, 'the beam lists its candidates');
   assert.equal(
-    (await candidates.first().locator('.mt-candidate-text').textContent()).trim(),
+    (await candidates.first().locator('.beam-candidate-text').textContent()).trim(),
     (await page.locator('#mt-output').textContent()).trim(),
     'the first candidate is the translation shown',
   );

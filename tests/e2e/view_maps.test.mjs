@@ -129,6 +129,28 @@ test('seq2seq: empty and foreign inputs, greedy against beam, an alignment that 
   const rows = await page.locator('[data-testid="s2s-searches"] tbody tr th').allTextContents();
   assert.deepEqual(rows, ['Greedy', 'Beam, width 3 (its best)']);
   assert.match(await page.locator('[data-testid="s2s-searches"] caption').textContent(), /(differ|agree)/);
+  // ... and the beam's hypotheses are listed, best first: the first is the beam's output, the
+  // scores do not increase down the list, and the best is drawn in bold.
+  const hypotheses = page.locator('[data-testid="s2s-candidates"] li');
+  assert.equal(await hypotheses.first().isVisible(), true, 'the beam lists its hypotheses');
+  const listed = await hypotheses.allTextContents();
+  assert.ok(listed.length >= 1 && listed.length <= 3, `${listed.length} hypotheses for width 3`);
+  const beamOutput = await page
+    .locator('[data-testid="s2s-searches"] tbody tr')
+    .nth(1)
+    .locator('td')
+    .first()
+    .textContent();
+  assert.equal(await hypotheses.first().locator('.beam-candidate-text').textContent(), beamOutput);
+  const scores = listed.map((text) => Number(text.match(/score (-?\d+\.\d{3})/)[1]));
+  for (let i = 1; i < scores.length; i++) assert.ok(scores[i] <= scores[i - 1], `scores best first: ${scores}`);
+  const weight = (i) =>
+    hypotheses
+      .nth(i)
+      .locator('.beam-candidate-text')
+      .evaluate((e) => getComputedStyle(e).fontWeight);
+  assert.equal(await weight(0), '600', 'the best hypothesis is bold');
+  if (listed.length > 1) assert.equal(await weight(1), '400');
   // An input like the training inputs is not flagged (after one epoch the model may still be unsure:
   // that is said separately).
   assert.equal(await view.locator('.seq2seq').getAttribute('data-out-of-domain'), '0');
@@ -178,6 +200,7 @@ test('seq2seq: empty and foreign inputs, greedy against beam, an alignment that 
   assert.equal(await page.locator('#s2s-output').textContent(), '');
   assert.equal(await page.locator('[data-testid="s2s-alignment"]').isHidden(), true);
   assert.equal(await page.locator('[data-testid="s2s-searches"]').isHidden(), true);
+  assert.equal(await page.locator('[data-testid="s2s-candidates"]').isHidden(), true);
   await page.waitForSelector('.seq2seq[data-state="finished"]', { timeout: 120000 });
   assert.deepEqual(problems, []);
   await page.close();

@@ -40,8 +40,8 @@ after(() => {
 test('seq2seq session: bad settings throw JS Errors naming the setting', () => {
   assert.throws(() => new engine.Seq2SeqSession({ colour: 'red' }), /Seq2SeqSessionConfig: unknown setting 'colour'/);
   assert.throws(
-    () => new engine.Seq2SeqSession({ task: 'sort' }),
-    /task must be 'reverse', 'dates' or 'parallel', got 'sort'/,
+    () => new engine.Seq2SeqSession({ task: 'poems' }),
+    /Seq2SeqSessionConfig: task must be one of reverse, sort, copy, dates, parallel, got 'poems'/,
   );
   assert.throws(
     () => new engine.Seq2SeqSession({ attention: 'luong', score: 'additive' }),

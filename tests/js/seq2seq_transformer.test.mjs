@@ -69,7 +69,10 @@ function parallel(settings) {
 }
 
 test('transformer session: bad transformer settings throw JS Errors naming the rule', () => {
-  assert.throws(() => new engine.Seq2SeqSession({ model: 'cnn' }), /model must be 'rnn' or 'transformer', got 'cnn'/);
+  assert.throws(
+    () => new engine.Seq2SeqSession({ model: 'cnn' }),
+    /Seq2SeqSessionConfig: model must be one of rnn, transformer, got 'cnn'/,
+  );
   assert.throws(
     () => new engine.Seq2SeqSession({ model: 'transformer', dModel: 10, heads: 4 }),
     /d_model \(10\) must be divisible by heads \(4\)/,

@@ -1,4 +1,5 @@
-// One table per settings struct (core io/settings_schema.hpp) against the hand-written TypeScript:
+// One table per settings struct (core io/settings_schema.hpp) against the hand-written TypeScript
+// (the seq2seq track's recipes are held to the CLI in tests/js/seq2seq_recipes.test.mjs):
 // the Studio trains exactly the engine's recipe settings for each preset (the same settings
 // `attn train` starts from: tests/test_cli.cpp, cli.train_defaults_are_the_recipe_settings), the
 // declared settings types name the schema's fields and choices, and the Studio's own defaults
@@ -72,8 +73,12 @@ function declaredFields(source, name) {
   );
   const out = {};
   for (const m of body.matchAll(/^ {2}(\w+)\?: ([^;]+);/gm)) {
-    const literals = [...m[2].matchAll(/'([^']+)'/g)].map((x) => x[1]);
-    out[m[1]] = literals.length ? literals : (aliases[m[2].trim()] ?? null);
+    // Each member of a union: a string literal, or a type alias of literals (ScoreKindName).
+    const literals = m[2]
+      .split('|')
+      .map((part) => part.trim())
+      .flatMap((part) => (/^'[^']+'$/.test(part) ? [part.slice(1, -1)] : (aliases[part] ?? [])));
+    out[m[1]] = literals.length ? literals : null;
   }
   return out;
 }
@@ -84,6 +89,7 @@ test('settings_schema.the declared settings types are the schema fields and choi
   for (const [iface, schema] of [
     ['SentimentModelConfig', schemas.sentimentModel],
     ['TrainerSettings', schemas.trainer],
+    ['Seq2SeqSettings', schemas.seq2seqSession],
   ]) {
     const declared = declaredFields(source, iface);
     assert.deepEqual(Object.keys(declared).sort(), schema.map((f) => f.name).sort(), iface);
@@ -142,6 +148,26 @@ test('settings_schema.settings cross the boundary as objects, with the schema wo
   } finally {
     s.delete();
   }
+  assert.throws(
+    () => new engine.Seq2SeqSession({ embed: 0 }),
+    /Seq2SeqSessionConfig: embed must be a whole number from 1 to 4096, got 0/,
+  );
+  assert.throws(
+    () => new engine.Seq2SeqSession({ attention: 'global' }),
+    /Seq2SeqSessionConfig: attention must be one of bahdanau, luong, none, got 'global'/,
+  );
+  assert.throws(
+    () => new engine.Seq2SeqSession({ learningRate: '0.01' }),
+    /Seq2SeqSessionConfig: learning_rate must be finite and > 0, got '0.01'/,
+  );
+  assert.throws(
+    () => new engine.Seq2SeqSession({ units: [4] }),
+    /config.units must be a number, a boolean or a string/,
+  );
+  assert.throws(
+    () => engine.Seq2SeqSession.fromParallelText({ colour: 'red' }, 'a\tb\n', 'x.tsv'),
+    /Seq2SeqSessionConfig: unknown setting 'colour'/,
+  );
   assert.throws(
     () => new engine.ToyRun('{"padding": "middle"}'),
     /ToyRunConfig: padding must be one of pre, post, got 'middle'/,

@@ -1,5 +1,5 @@
 // The Translation tab's pure parts in node (web/src/views/translation/models.ts): the settings a
-// run sends the engine, the lecture's figure (BLEU by source length, one line per model, empty
+// run sends the engine (its recipe's), the lecture's figure (BLEU by source length, one line per model, empty
 // buckets left out), the BLEU-per-epoch lines, one head's slice of a [layers, heads, rows, cols]
 // attention tensor and the heads' mean. What the browser draws from these is checked in
 // tests/e2e/translation.test.mjs.
@@ -18,30 +18,45 @@ after(async () => {
   await loaded?.close();
 });
 
-test('translation.runSettings: the preset per model, epochs clamped to 1..50, no unknown keys', () => {
-  const rnn = models.runSettings('bahdanau', 6);
-  assert.equal(rnn.model, 'rnn');
-  assert.equal(rnn.attention, 'bahdanau');
-  assert.equal(rnn.epochs, 6);
-  assert.equal(rnn.bleuSentences, 200);
-  assert.equal(models.runSettings('none', 0).epochs, models.PRESET.epochs, '0 or NaN: the preset');
-  assert.equal(models.runSettings('none', 500).epochs, 50);
-  assert.equal(models.runSettings('luong', 3.4).epochs, 3);
-  const t = models.runSettings('transformer', 4);
-  assert.equal(t.model, 'transformer');
-  assert.equal(t.dModel % t.heads, 0, 'd_model is a multiple of the heads');
-  assert.equal(t.attention, undefined, 'the Transformer sends no RNN attention');
-  // Every key is one the engine's Seq2SeqSettings knows (attn_engine.d.ts, camelCase).
-  const known = new Set(
-    (
-      'task trainSize testSize sourceVocab targetVocab model attention score cell embed units attentionDim dModel heads ' +
-      'layers ff dropout labelSmoothing shareEmbeddings bleuSentences epochs batch learningRate clipNorm validationSplit ' +
-      'earlyStoppingPatience seed'
-    ).split(' '),
-  );
-  for (const id of ['none', 'bahdanau', 'luong', 'transformer'])
-    for (const key of Object.keys(models.runSettings(id, 2))) assert.ok(known.has(key), `${id}: ${key}`);
+// A stand-in for the engine's recipe table (seq2seqRecipes(); tests/js/seq2seq_recipes.test.mjs
+// checks the real one against the CLI): the view takes each model's row and the epochs only.
+const row = (name, settings) => ({ name, use: 'page', base: '', summary: '', task: 'parallel', settings });
+const RECIPES = [
+  row('translation-rnnenc-page', { model: 'rnn', attention: 'none', epochs: 6, batch: 32, cell: 'gru' }),
+  row('translation-bahdanau-page', {
+    model: 'rnn',
+    attention: 'bahdanau',
+    epochs: 6,
+    batch: 32,
+    cell: 'gru',
+    embed: 64,
+    units: 64,
+    bleuSentences: 200,
+  }),
+  row('translation-luong-page', { model: 'rnn', attention: 'luong', epochs: 6, batch: 32, cell: 'lstm' }),
+  row('translation-transformer-page', { model: 'transformer', dModel: 64, heads: 4, layers: 2, epochs: 6, batch: 32 }),
+];
+
+test('translation.runSettings: the model’s engine recipe, epochs clamped to 1..50', () => {
+  const table = models.recipeTable(RECIPES);
+  const rnn = models.runSettings(table, 'bahdanau', 4);
+  assert.deepEqual(rnn, { ...RECIPES[1].settings, epochs: 4 });
+  assert.equal(models.runSettings(table, 'none', 0).epochs, 6, '0 or NaN: the recipe’s');
+  assert.equal(models.runSettings(table, 'none', NaN).epochs, 6);
+  assert.equal(models.runSettings(table, 'none', 500).epochs, 50);
+  assert.equal(models.runSettings(table, 'luong', 3.4).epochs, 3);
+  assert.equal(models.runSettings(table, 'transformer', 2).model, 'transformer');
+  assert.deepEqual(models.MODELS.map((m) => m.recipe).sort(), RECIPES.map((r) => r.name).sort());
   assert.throws(() => models.modelChoice('gpt'), /unknown model 'gpt'/);
+  assert.throws(
+    () => models.runSettings(models.recipeTable([]), 'none', 1),
+    /the engine has no recipe 'translation-rnnenc-page'/,
+  );
+  assert.match(
+    models.presetSummary(table),
+    /GRU cells \(LSTM for Luong\), embeddings of 64 and 64 units .* d = 64, 4 heads, 2 encoder/,
+  );
+  assert.match(models.presetSummary(table), /6 epochs, batches of 32; BLEU after each epoch on 200 held-out/);
 });
 
 const bucket = (minLength, maxLength, sentences, bleu) => ({ minLength, maxLength, sentences, bleu });

@@ -149,31 +149,26 @@ test('studio.differenceStrength: the B − A strip is tinted on the weights’ s
   );
 });
 
+// The lengths the reverse-page recipe trains on (the session's defaults).
+const LENGTHS = { minLen: 3, maxLen: 8 };
+
 test('seq2seq.inputWarnings: out-of-domain inputs are named; in-domain ones are not', () => {
-  assert.deepEqual(tasks.inputWarnings('dates', '3 May 1979', [...'3 May 1979']), []);
-  assert.deepEqual(tasks.inputWarnings('reverse', '4071385', [...'4071385']), []);
-  const hello = tasks.inputWarnings('dates', 'hello', [...'hello']);
+  assert.deepEqual(tasks.inputWarnings('dates', '3 May 1979', [...'3 May 1979'], LENGTHS), []);
+  assert.deepEqual(tasks.inputWarnings('reverse', '4071385', [...'4071385'], LENGTHS), []);
+  const hello = tasks.inputWarnings('dates', 'hello', [...'hello'], LENGTHS);
   assert.equal(hello.length, 1);
   assert.match(hello[0], /has none/);
-  const unknown = tasks.inputWarnings('dates', '3 Mai 1979 ☃', [
-    '3',
-    ' ',
-    'M',
-    'a',
-    'i',
-    ' ',
-    '1',
-    '9',
-    '7',
-    '9',
-    ' ',
-    '<unk>',
-  ]);
+  const unknown = tasks.inputWarnings(
+    'dates',
+    '3 Mai 1979 ☃',
+    ['3', ' ', 'M', 'a', 'i', ' ', '1', '9', '7', '9', ' ', '<unk>'],
+    LENGTHS,
+  );
   assert.match(unknown[0], /^1 of the 12 characters never occurred/);
-  const letters = tasks.inputWarnings('reverse', 'abc', ['<unk>', '<unk>', '<unk>']);
+  const letters = tasks.inputWarnings('reverse', 'abc', ['<unk>', '<unk>', '<unk>'], LENGTHS);
   assert.equal(letters.length, 2);
   assert.match(letters[1], /digit strings only/);
-  assert.match(tasks.inputWarnings('reverse', '1234567890123', [...'1234567890123'])[0], /3 to 8 digits/);
+  assert.match(tasks.inputWarnings('reverse', '1234567890123', [...'1234567890123'], LENGTHS)[0], /3 to 8 digits/);
 });
 
 test('seq2seq.meanTokenProbability: the geometric mean of the output tokens’ probabilities', () => {

@@ -1,95 +1,28 @@
 #include "attn/models/pytorch_export.hpp"
 
-#include <map>
 #include <stdexcept>
 
 #include "attn/io/flat_json.hpp"
 #include "attn/io/safetensors.hpp"
+#include "pytorch_export_detail.hpp"
 
 namespace attn {
 namespace {
 
-// The classifier's parameters by engine name, handed out under PyTorch names.
-class Renamer {
- public:
-  explicit Renamer(ParameterList& parameters) {
-    for (const Parameter& p : parameters) by_name_.emplace(p.name, &p);
-  }
-
-  // The parameter as stored.
-  void same(const std::string& from, const std::string& to) {
-    const Parameter& p = get(from);
-    out.push_back({to, p.shape, std::vector<float>(p.value, p.value + p.size)});
-  }
-  // A [in, out] matrix as PyTorch's [out, in]; a vector [n] becomes the row [1, n].
-  void transposed(const std::string& from, const std::string& to) {
-    const Parameter& p = get(from);
-    if (p.shape.size() == 1) {
-      out.push_back({to, {1, p.size}, std::vector<float>(p.value, p.value + p.size)});
-      return;
-    }
-    const std::size_t rows = p.shape[0], cols = p.shape[1];
-    NamedTensor t{to, {cols, rows}, std::vector<float>(p.size)};
-    for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t c = 0; c < cols; ++c) t.values[c * rows + r] = p.value[r * cols + c];
-    }
-    out.push_back(std::move(t));
-  }
-  void zeros(const std::string& to, std::size_t n) { out.push_back({to, {n}, std::vector<float>(n, 0.f)}); }
-
-  std::vector<NamedTensor> out;
-
- private:
-  const Parameter& get(const std::string& name) const {
-    const auto it = by_name_.find(name);
-    if (it == by_name_.end()) throw std::logic_error("export_pytorch: the model has no parameter '" + name + "'");
-    return *it->second;
-  }
-  std::map<std::string, const Parameter*> by_name_;
-};
+using pytorch_detail::Renamer;
 
 void export_recurrent(Renamer& r, const ClassifierConfig& c) {
   const bool lstm = c.encoder == EncoderKind::bilstm;
-  for (const char* direction : {"forward", "backward"}) {
-    const std::string from = std::string("encoder.") + direction + ".";
-    const std::string suffix = std::string("_l0") + (direction[0] == 'b' ? "_reverse" : "");
-    r.transposed(from + "w_x", "rnn.weight_ih" + suffix);
-    r.transposed(from + "w_h", "rnn.weight_hh" + suffix);
-    if (lstm) {
-      r.same(from + "b", "rnn.bias_ih" + suffix);
-      r.zeros("rnn.bias_hh" + suffix, 4 * c.units);
-    } else {
-      r.same(from + "b_x", "rnn.bias_ih" + suffix);
-      r.same(from + "b_h", "rnn.bias_hh" + suffix);
-    }
-  }
-}
-
-void export_norm(Renamer& r, const std::string& from, const std::string& to) {
-  r.same(from + "gamma", to + "weight");
-  r.same(from + "beta", to + "bias");
-}
-
-void export_linear(Renamer& r, const std::string& from, const std::string& to) {
-  r.transposed(from + "w", to + "weight");
-  r.same(from + "b", to + "bias");
+  r.recurrent("encoder.forward.", "rnn.", "_l0", lstm, c.units);
+  r.recurrent("encoder.backward.", "rnn.", "_l0_reverse", lstm, c.units);
 }
 
 void export_transformer(Renamer& r, const ClassifierConfig& c) {
   if (c.positional == PositionalKind::learned) r.same("encoder.positional.position", "positional.weight");
   for (std::size_t l = 0; l < c.layers; ++l) {
-    const std::string from = "encoder.block" + std::to_string(l) + ".", to = "blocks." + std::to_string(l) + ".";
-    export_norm(r, from + "ln1.", to + "ln1.");
-    for (const char* p : {"q", "k", "v", "o"}) {
-      const std::string name = p[0] == 'o' ? "out" : p;
-      r.transposed(from + "attention.w_" + p, to + "attention." + name + "_proj.weight");
-      r.same(from + "attention.b_" + p, to + "attention." + name + "_proj.bias");
-    }
-    export_norm(r, from + "ln2.", to + "ln2.");
-    export_linear(r, from + "ff1.", to + "ff1.");
-    export_linear(r, from + "ff2.", to + "ff2.");
+    r.encoder_block("encoder.block" + std::to_string(l) + ".", "blocks." + std::to_string(l) + ".");
   }
-  export_norm(r, "encoder.final_norm.", "final_norm.");
+  r.norm("encoder.final_norm.", "final_norm.");
 }
 
 void export_pooling(Renamer& r, const ClassifierConfig& c) {
@@ -173,7 +106,7 @@ std::vector<ExportedFile> export_pytorch(const SentimentModel& model) {
     export_recurrent(r, c);
   }
   export_pooling(r, c);
-  export_linear(r, "output.", "output.");
+  r.linear("output.", "output.");
   const std::vector<std::uint8_t> weights = write_safetensors(r.out, architecture(c));
   return {{"model.safetensors", std::string(weights.begin(), weights.end())},
           {"vocab.json", vocab_json(model.pipeline)},

@@ -30,9 +30,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+# The blocks between ">>> shared: NAME" and "<<< shared: NAME" are also part of the model.py of an
+# exported translator (core/src/models/pytorch_translator.py): the export copies them there.
+
 # ---------------------------------------------------------------------------------------------
 # Tokenizer (the engine's core/src/text/tokenizer.cpp, rule by rule)
 
+# >>> shared: tokenizer
 _FILTERS = frozenset('!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~')
 _SPACES = frozenset(" \t\n\v\f\r")
 _WIDE_SPACES = frozenset((0xA0, 0x3000))  # no-break space, ideographic space
@@ -137,6 +141,7 @@ def tokenize(text, lowercase=True, strip_html=True, keep_punctuation=False):
         i += 1
     flush()
     return tokens
+# <<< shared: tokenizer
 
 
 class Vocabulary:
@@ -168,6 +173,7 @@ class Vocabulary:
 # Weights
 
 
+# >>> shared: safetensors
 def read_safetensors(path):
     """-> (tensors by name, metadata). float32 only, which is all the export writes."""
     with open(path, "rb") as f:
@@ -187,10 +193,88 @@ def read_safetensors(path):
             values = torch.tensor(struct.unpack(f"<{(end - begin) // 4}f", data[begin:end]), dtype=torch.float32)
         tensors[name] = values.reshape(info["shape"])
     return tensors, metadata
+# <<< shared: safetensors
 
 
 # ---------------------------------------------------------------------------------------------
 # The architecture
+
+
+# >>> shared: layers
+ACTIVATIONS = {
+    "identity": lambda x: x,
+    "tanh": torch.tanh,
+    "sigmoid": torch.sigmoid,
+    "relu": F.relu,
+    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+}
+
+
+def masked_softmax(scores, mask):
+    """Softmax over the last axis where mask is True; exactly 0 elsewhere (and for rows with no key)."""
+    weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
+    return torch.nan_to_num(weights, nan=0.0).masked_fill(~mask, 0.0)
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head attention with explicit projections (heads side by side in the columns): queries
+    from x, keys and values from `memory` (x itself for self-attention)."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.q_proj, self.k_proj = nn.Linear(dim, dim), nn.Linear(dim, dim)
+        self.v_proj, self.out_proj = nn.Linear(dim, dim), nn.Linear(dim, dim)
+
+    def forward(self, x, mask, causal=False, memory=None):
+        """x [B, Tq, D], mask [B, Tk] (True = real key), memory [B, Tk, D] (None: x)
+        -> y [B, Tq, D], weights [B, H, Tq, Tk]. causal: query t sees keys 0 .. t only."""
+        memory = x if memory is None else memory
+        b, tq, d = x.shape
+        tk = memory.shape[1]
+        hd = d // self.heads
+
+        def split(z, t):  # [B, t, D] -> [B, H, t, d]
+            return z.reshape(b, t, self.heads, hd).transpose(1, 2)
+
+        q, k, v = split(self.q_proj(x), tq), split(self.k_proj(memory), tk), split(self.v_proj(memory), tk)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(hd)
+        visible = mask[:, None, None, :].expand(b, self.heads, tq, tk)
+        if causal:
+            visible = visible & torch.ones(tq, tk, dtype=torch.bool).tril()
+        weights = masked_softmax(scores, visible)
+        heads = (weights @ v).transpose(1, 2).reshape(b, tq, d)
+        return self.out_proj(heads), weights
+
+
+class TransformerBlock(nn.Module):
+    """Pre-norm: a = x + MHA(LN1(x)); y = a + W2 act(W1 LN2(a))."""
+
+    def __init__(self, dim, heads, ff_dim, eps, activation="gelu_tanh"):
+        super().__init__()
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"unsupported activation {activation!r}")
+        self.activation = ACTIVATIONS[activation]
+        self.ln1 = nn.LayerNorm(dim, eps=eps)
+        self.attention = MultiHeadAttention(dim, heads)
+        self.ln2 = nn.LayerNorm(dim, eps=eps)
+        self.ff1 = nn.Linear(dim, ff_dim)
+        self.ff2 = nn.Linear(ff_dim, dim)
+
+    def forward(self, x, mask, causal=False):
+        """x [B, T, D], mask [B, T] (True = real token) -> y [B, T, D], self-attention [B, H, T, T]."""
+        y, weights = self.attention(self.ln1(x), mask, causal)
+        a = x + y
+        return a + self.ff2(self.activation(self.ff1(self.ln2(a)))), weights
+
+
+def sinusoidal_table(length, dim):
+    """PE[pos, 2i] = sin(pos / 10000^(2i/D)), PE[pos, 2i+1] = cos(...), in float64 then float32."""
+    pos = torch.arange(length, dtype=torch.float64)[:, None]
+    j = torch.arange(dim)
+    angle = pos / torch.pow(torch.tensor(10000.0, dtype=torch.float64), (j - j % 2).to(torch.float64) / dim)
+    return torch.where(j % 2 == 0, torch.sin(angle), torch.cos(angle)).to(torch.float32)
+# <<< shared: layers
 
 
 class AttentionPooling(nn.Module):
@@ -233,64 +317,6 @@ class AttentionPooling(nn.Module):
         return (weights.unsqueeze(-1) * h).sum(dim=1), weights
 
 
-def masked_softmax(scores, mask):
-    """Softmax over the last axis where mask is True; exactly 0 elsewhere (and for rows with no key)."""
-    weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
-    return torch.nan_to_num(weights, nan=0.0).masked_fill(~mask, 0.0)
-
-
-class SelfAttention(nn.Module):
-    """Multi-head self-attention with explicit projections (heads side by side in the columns)."""
-
-    def __init__(self, dim, heads):
-        super().__init__()
-        self.heads = heads
-        self.q_proj, self.k_proj = nn.Linear(dim, dim), nn.Linear(dim, dim)
-        self.v_proj, self.out_proj = nn.Linear(dim, dim), nn.Linear(dim, dim)
-
-    def forward(self, x, mask, causal):
-        """x [B, T, D], mask [B, T] -> y [B, T, D], weights [B, H, T, T]."""
-        b, t, d = x.shape
-        hd = d // self.heads
-
-        def split(z):  # [B, T, D] -> [B, H, T, d]
-            return z.reshape(b, t, self.heads, hd).transpose(1, 2)
-
-        q, k, v = split(self.q_proj(x)), split(self.k_proj(x)), split(self.v_proj(x))
-        scores = q @ k.transpose(-1, -2) / math.sqrt(hd)
-        visible = mask[:, None, None, :].expand(b, self.heads, t, t)
-        if causal:
-            visible = visible & torch.ones(t, t, dtype=torch.bool).tril()
-        weights = masked_softmax(scores, visible)
-        heads = (weights @ v).transpose(1, 2).reshape(b, t, d)
-        return self.out_proj(heads), weights
-
-
-class TransformerBlock(nn.Module):
-    """Pre-norm: a = x + MHA(LN1(x)); y = a + W2 gelu(W1 LN2(a))."""
-
-    def __init__(self, dim, heads, ff_dim, eps):
-        super().__init__()
-        self.ln1 = nn.LayerNorm(dim, eps=eps)
-        self.attention = SelfAttention(dim, heads)
-        self.ln2 = nn.LayerNorm(dim, eps=eps)
-        self.ff1 = nn.Linear(dim, ff_dim)
-        self.ff2 = nn.Linear(ff_dim, dim)
-
-    def forward(self, x, mask, causal):
-        y, weights = self.attention(self.ln1(x), mask, causal)
-        a = x + y
-        return a + self.ff2(F.gelu(self.ff1(self.ln2(a)), approximate="tanh")), weights
-
-
-def sinusoidal_table(length, dim):
-    """PE[pos, 2i] = sin(pos / 10000^(2i/D)), PE[pos, 2i+1] = cos(...), in float64 then float32."""
-    pos = torch.arange(length, dtype=torch.float64)[:, None]
-    j = torch.arange(dim)
-    angle = pos / torch.pow(torch.tensor(10000.0, dtype=torch.float64), (j - j % 2).to(torch.float64) / dim)
-    return torch.where(j % 2 == 0, torch.sin(angle), torch.cos(angle)).to(torch.float32)
-
-
 class SentimentClassifier(nn.Module):
     """Embedding -> BiLSTM | BiGRU | Transformer encoder -> attention | mean | last pooling -> Linear -> σ."""
 
@@ -307,13 +333,13 @@ class SentimentClassifier(nn.Module):
             out_dim = 2 * n("units")
         elif self.encoder == "transformer":
             eps = float(c["layer_norm_eps"])
-            if c["activation"] != "gelu_tanh":
-                raise ValueError(f"unsupported activation {c['activation']!r}")
             if c["positional"] == "learned":
                 self.positional = nn.Embedding(n("max_len"), e)
             else:
                 self.register_buffer("sinusoid", sinusoidal_table(n("max_len"), e), persistent=False)
-            self.blocks = nn.ModuleList(TransformerBlock(e, n("heads"), n("ff_dim"), eps) for _ in range(n("layers")))
+            self.blocks = nn.ModuleList(
+                TransformerBlock(e, n("heads"), n("ff_dim"), eps, c["activation"]) for _ in range(n("layers"))
+            )
             self.final_norm = nn.LayerNorm(e, eps=eps)
             self.causal = c["causal"] == "true"
             out_dim = e

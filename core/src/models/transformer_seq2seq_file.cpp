@@ -1,4 +1,4 @@
-// TransformerSeq2Seq's configuration (validation, JSON) and its model file.
+// TransformerSeq2Seq's configuration (its settings schema, validation, JSON) and its model file.
 #include <stdexcept>
 #include <string>
 
@@ -7,51 +7,71 @@
 #include "attn/models/transformer_seq2seq.hpp"
 
 namespace attn {
-namespace {
-void fail(const std::string& rule) { throw std::invalid_argument("TransformerSeq2SeqConfig: " + rule); }
-}  // namespace
+const SettingsSchema<TransformerSeq2SeqConfig>& transformer_seq2seq_settings() {
+  using C = TransformerSeq2SeqConfig;
+  // The order is the model file's (to_json writes the fields in it).
+  static const SettingsSchema<C> schema(
+      "TransformerSeq2SeqConfig",
+      {
+          whole_setting<C>(
+              "source_vocab", [](C & c) -> auto& { return c.source_vocab; }, at_least(1),
+              "source vocabulary ids (PAD, BOS, EOS, UNK included)"),
+          whole_setting<C>(
+              "target_vocab", [](C & c) -> auto& { return c.target_vocab; }, at_least(4),
+              "target vocabulary ids (PAD, BOS, EOS, UNK included)"),
+          whole_setting<C>(
+              "d_model", [](C & c) -> auto& { return c.d_model; }, whole_range(1, 4096),
+              "model size D, a multiple of heads", "embed"),
+          whole_setting<C>(
+              "heads", [](C & c) -> auto& { return c.heads; }, whole_range(1, 64), "attention heads H", "heads"),
+          whole_setting<C>(
+              "ff_dim", [](C & c) -> auto& { return c.ff_dim; }, whole_range(1, 16384), "feed-forward size F", "ff"),
+          whole_setting<C>(
+              "encoder_layers", [](C & c) -> auto& { return c.encoder_layers; }, whole_range(1, 64), "encoder blocks"),
+          whole_setting<C>(
+              "decoder_layers", [](C & c) -> auto& { return c.decoder_layers; }, whole_range(1, 64), "decoder blocks"),
+          number_setting<C>(
+              "dropout", [](C & c) -> auto& { return c.dropout; }, rate_range(),
+              "dropout while training (decoding never drops)", "dropout"),
+          enum_setting<C>(
+              "activation", [](C & c) -> auto& { return c.activation; },
+              std::vector<std::pair<std::string, Activation>>{{"relu", Activation::relu},
+                                                              {"gelu", Activation::gelu},
+                                                              {"tanh", Activation::tanh},
+                                                              {"sigmoid", Activation::sigmoid},
+                                                              {"identity", Activation::identity}},
+              "the feed-forward's activation"),
+          number_setting<C>(
+              "label_smoothing", [](C & c) -> auto& { return c.label_smoothing; }, rate_range(),
+              "label smoothing epsilon of the training loss", "label-smoothing"),
+          flag_setting<C>(
+              "share_embeddings", [](C & c) -> auto& { return c.share_embeddings; },
+              "one embedding table for both sides (needs one vocabulary)"),
+          flag_setting<C>(
+              "tie_output", [](C & c) -> auto& { return c.tie_output; },
+              "the output projection is the target embedding, transposed"),
+      },
+      [](C& c) { c.validate(); });
+  return schema;
+}
 
 void TransformerSeq2SeqConfig::validate() const {
-  const std::pair<const char*, std::size_t> sizes[] = {{"source_vocab", source_vocab},
-                                                       {"target_vocab", target_vocab},
-                                                       {"d_model", d_model},
-                                                       {"heads", heads},
-                                                       {"ff_dim", ff_dim},
-                                                       {"encoder_layers", encoder_layers},
-                                                       {"decoder_layers", decoder_layers}};
-  for (const auto& [name, value] : sizes) {
-    if (value == 0) fail(std::string(name) + " must be >= 1, got 0");
-  }
-  if (target_vocab < 4) fail("target_vocab must be >= 4 (PAD, BOS, EOS, UNK), got " + std::to_string(target_vocab));
+  transformer_seq2seq_settings().check(*this);
   if (d_model % heads != 0) {
-    fail("d_model (" + std::to_string(d_model) + ") must be divisible by heads (" + std::to_string(heads) + ")");
-  }
-  if (!(dropout >= 0.f && dropout < 1.f)) fail("dropout must be in [0, 1), got " + std::to_string(dropout));
-  if (!(label_smoothing >= 0.f && label_smoothing < 1.f)) {
-    fail("label_smoothing must be in [0, 1), got " + std::to_string(label_smoothing));
+    throw std::invalid_argument("TransformerSeq2SeqConfig: d_model (" + std::to_string(d_model) +
+                                ") must be divisible by heads (" + std::to_string(heads) + ")");
   }
   if (share_embeddings && source_vocab != target_vocab) {
-    fail("share_embeddings needs one vocabulary for both sides, but source_vocab is " + std::to_string(source_vocab) +
-         " and target_vocab " + std::to_string(target_vocab));
+    throw std::invalid_argument(
+        "TransformerSeq2SeqConfig: share_embeddings needs one vocabulary for both sides, but source_vocab is " +
+        std::to_string(source_vocab) + " and target_vocab " + std::to_string(target_vocab));
   }
 }
 
 std::string TransformerSeq2SeqConfig::to_json() const {
   FlatJson j;
-  j.set("model", "transformer_seq2seq")
-      .set("source_vocab", static_cast<double>(source_vocab))
-      .set("target_vocab", static_cast<double>(target_vocab))
-      .set("d_model", static_cast<double>(d_model))
-      .set("heads", static_cast<double>(heads))
-      .set("ff_dim", static_cast<double>(ff_dim))
-      .set("encoder_layers", static_cast<double>(encoder_layers))
-      .set("decoder_layers", static_cast<double>(decoder_layers))
-      .set("dropout", static_cast<double>(dropout))
-      .set("activation", activation_name(activation))
-      .set("label_smoothing", static_cast<double>(label_smoothing))
-      .set("share_embeddings", share_embeddings)
-      .set("tie_output", tie_output);
-  return j.dump();
+  j.set("model", "transformer_seq2seq");
+  return transformer_seq2seq_settings().write(*this, j).dump();
 }
 
 TransformerSeq2SeqConfig TransformerSeq2SeqConfig::from_json(const std::string& json) {
@@ -60,21 +80,7 @@ TransformerSeq2SeqConfig TransformerSeq2SeqConfig::from_json(const std::string& 
     throw std::invalid_argument("this file holds a '" + j.get_string("model") +
                                 "' model, not a transformer_seq2seq model");
   }
-  TransformerSeq2SeqConfig c;
-  c.source_vocab = j.get_size("source_vocab");
-  c.target_vocab = j.get_size("target_vocab");
-  c.d_model = j.get_size("d_model");
-  c.heads = j.get_size("heads");
-  c.ff_dim = j.get_size("ff_dim");
-  c.encoder_layers = j.get_size("encoder_layers");
-  c.decoder_layers = j.get_size("decoder_layers");
-  c.dropout = static_cast<float>(j.get_number("dropout"));
-  c.activation = activation_from_name(j.get_string("activation"));
-  c.label_smoothing = static_cast<float>(j.get_number("label_smoothing"));
-  c.share_embeddings = j.get_bool("share_embeddings");
-  c.tie_output = j.get_bool("tie_output");
-  c.validate();
-  return c;
+  return transformer_seq2seq_settings().read(j, {}, {true, {}, {"model", "extra"}});
 }
 
 std::vector<std::uint8_t> save_transformer_seq2seq(const TransformerSeq2Seq& model, const std::string& extra_json) {

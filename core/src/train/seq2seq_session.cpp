@@ -1,7 +1,6 @@
 #include "attn/train/seq2seq_session.hpp"
 
 #include <algorithm>
-#include <set>
 #include <stdexcept>
 
 #include "attn/data/parallel_split.hpp"
@@ -15,15 +14,13 @@
 namespace attn {
 
 Seq2SeqSessionConfig::Seq2SeqSessionConfig() {
-  // Small enough to train in the browser in seconds (reverse) to a few minutes
-  // (dates).
+  // Small enough to train in the browser in seconds (reverse) to a few minutes (dates).
   model.embed = 16;
   model.units = 32;
   model.attention_dim = 32;
   model.cell = CellKind::gru;
   transformer.d_model = 64;
   transformer.heads = 4;
-  transformer.ff_dim = 128;
   transformer.encoder_layers = transformer.decoder_layers = 2;
   transformer.dropout = 0.1f;
   transformer.label_smoothing = 0.1f;
@@ -32,110 +29,151 @@ Seq2SeqSessionConfig::Seq2SeqSessionConfig() {
   trainer.learning_rate = 0.005f;
 }
 
+const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
+  using C = Seq2SeqSessionConfig;
+  static const SettingsSchema<C> schema = [] {
+    const auto rnn = [](C &c) -> Seq2SeqConfig & { return c.model; };
+    const auto transformer = [](C &c) -> TransformerSeq2SeqConfig & { return c.transformer; };
+    const auto trainer = [](C &c) -> Seq2SeqTrainerConfig & { return c.trainer; };
+    std::vector<std::string> scores = {"auto"};
+    for (const ScoreKind kind : all_score_kinds()) scores.push_back(score_kind_name(kind));
+    std::vector<SettingField<C>> fields = {
+        choice_setting<C>(
+            "task", [](C & c) -> auto & { return c.task; }, {"reverse", "sort", "copy", "dates", "parallel"},
+            "reverse / sort / copy a digit string, normalise a date, or translate a TSV file's pairs"),
+        whole_setting<C>(
+            "train_size", [](C & c) -> auto & { return c.train_size; }, whole_range(0, 1 << 24),
+            "training pairs (parallel: at most this many, 0 = every pair)", "train-size"),
+        whole_setting<C>(
+            "test_size", [](C & c) -> auto & { return c.test_size; }, whole_range(1, 1 << 24),
+            "held-out pairs (parallel: held-out source sentences, with all their translations)", "test-size"),
+        whole_setting<C>(
+            "min_len", [](C & c) -> auto & { return c.min_len; }, whole_range(1, 1000),
+            "digit tasks: shortest training string", "min-len"),
+        whole_setting<C>(
+            "max_len", [](C & c) -> auto & { return c.max_len; }, whole_range(1, 1000),
+            "digit tasks: longest training string", "max-len"),
+        whole_setting<C>(
+            "test_min_len", [](C & c) -> auto & { return c.test_min_len; }, whole_range(0, 1000),
+            "digit tasks: shortest held-out string (0: min_len)", "test-min-len"),
+        whole_setting<C>(
+            "test_max_len", [](C & c) -> auto & { return c.test_max_len; }, whole_range(0, 1000),
+            "digit tasks: longest held-out string (0: max_len)", "test-max-len"),
+        whole_setting<C>(
+            "source_vocab", [](C & c) -> auto & { return c.source_vocab; }, whole_range(5, 1 << 22),
+            "parallel: most frequent source words kept", "vocab"),
+        whole_setting<C>(
+            "target_vocab", [](C & c) -> auto & { return c.target_vocab; }, whole_range(5, 1 << 22),
+            "parallel: most frequent target words kept", "vocab"),
+        choice_setting<C>(
+            "model", [](C & c) -> auto & { return c.kind; }, {"rnn", "transformer"},
+            "the RNN encoder-decoder (with `attention`) or the Transformer encoder-decoder"),
+    };
+    for (auto &f :
+         nested_settings<C>(seq2seq_model_settings(), rnn, {"attention", "cell", "embed", "units", "attention_dim"}))
+      fields.push_back(std::move(f));
+    fields.push_back(choice_setting<C>(
+        "score", [](C & c) -> auto & { return c.score; }, scores,
+        "rnn attention score (auto: additive for bahdanau, general for luong)", "score"));
+    for (auto &f : nested_settings<C>(transformer_seq2seq_settings(), transformer, {"d_model", "heads"}))
+      fields.push_back(std::move(f));
+    // One count for both stacks.
+    SettingField<C> layers = whole_setting<C>(
+        "layers", [](C & c) -> auto & { return c.transformer.encoder_layers; }, whole_range(1, 64),
+        "Transformer encoder blocks and decoder blocks, each", "layers");
+    layers.set = [set = layers.set](C &c, const SettingValue &v) {
+      set(c, v);
+      c.transformer.decoder_layers = c.transformer.encoder_layers;
+    };
+    fields.push_back(std::move(layers));
+    fields.push_back(whole_setting<C>(
+        "ff", [](C & c) -> auto & { return c.ff; }, whole_range(0, 16384),
+        "Transformer feed-forward size (0: 2 x d_model)", "ff"));
+    for (auto &f : nested_settings<C>(transformer_seq2seq_settings(), transformer, {"dropout", "label_smoothing"}))
+      fields.push_back(std::move(f));
+    fields.push_back(whole_setting<C>(
+        "bleu_sentences", [](C & c) -> auto & { return c.bleu_sentences; }, whole_range(0, 1 << 24),
+        "parallel: held-out sources decoded for each epoch's BLEU (0: none)"));
+    for (auto &f : nested_settings<C>(
+             seq2seq_trainer_settings(), trainer,
+             {"epochs", "batch", "learning_rate", "clip_norm", "validation_split", "early_stopping_patience",
+              "restore_best"}))
+      fields.push_back(std::move(f));
+    fields.push_back(whole_setting<C>(
+        "seed", [](C & c) -> auto & { return c.seed; }, seed_range(), "the data, the initialisation and training",
+        "seed"));
+    return SettingsSchema<C>("Seq2SeqSessionConfig", std::move(fields), [](C &c) {
+      c.trainer.seed = c.seed;
+      const Seq2SeqDataSpec spec = c.data_spec();
+      const auto fail = [](const std::string &rule) { throw std::invalid_argument("Seq2SeqSessionConfig: " + rule); };
+      if (spec.max_len < spec.min_len) {
+        fail("max_len must be >= min_len (" + std::to_string(spec.min_len) + "), got " + std::to_string(spec.max_len));
+      }
+      if (spec.test_max_len < spec.test_min_len) {
+        fail("test_max_len must be >= test_min_len (" + std::to_string(spec.test_min_len) + "), got " +
+             std::to_string(spec.test_max_len));
+      }
+      // The vocabularies come from the data: check the rest of the chosen model now.
+      if (c.is_transformer()) {
+        c.transformer_config(5, 5).validate();
+      } else {
+        c.rnn_config(5, 5).validate();
+      }
+      c.trainer.validate();
+    });
+  }();
+  return schema;
+}
+
 Seq2SeqSessionConfig Seq2SeqSessionConfig::from_json(const std::string &json) {
-  const FlatJson j = FlatJson::parse(json);
-  static const std::set<std::string> known = {"task",
-                                              "train_size",
-                                              "test_size",
-                                              "min_len",
-                                              "max_len",
-                                              "test_min_len",
-                                              "test_max_len",
-                                              "attention",
-                                              "score",
-                                              "cell",
-                                              "embed",
-                                              "units",
-                                              "attention_dim",
-                                              "epochs",
-                                              "batch",
-                                              "learning_rate",
-                                              "clip_norm",
-                                              "validation_split",
-                                              "early_stopping_patience",
-                                              "restore_best",
-                                              "seed",
-                                              "source_vocab",
-                                              "target_vocab",
-                                              "model",
-                                              "d_model",
-                                              "heads",
-                                              "layers",
-                                              "ff",
-                                              "dropout",
-                                              "label_smoothing",
-                                              "bleu_sentences"};
-  for (const std::string &key : j.keys()) {
-    if (!known.count(key)) throw std::invalid_argument("Seq2SeqSessionConfig: unknown setting '" + key + "'");
+  return seq2seq_session_settings().read(json);
+}
+
+std::string Seq2SeqSessionConfig::to_json() const { return seq2seq_session_settings().write(*this); }
+
+Seq2SeqConfig Seq2SeqSessionConfig::rnn_config(std::size_t source_vocab_ids, std::size_t target_vocab_ids) const {
+  Seq2SeqConfig c = model;
+  c.source_vocab = source_vocab_ids;
+  c.target_vocab = target_vocab_ids;
+  if (score == "auto") {
+    // Bahdanau scores additively; Luong defaults to its "general" form.
+    c.score = c.attention == AttentionForm::luong ? ScoreKind::general : ScoreKind::additive;
+  } else {
+    c.score = score_kind_from_name(score);
   }
-  Seq2SeqSessionConfig c;
-  if (j.has("task")) c.task = j.get_string("task");
-  if (c.task != "reverse" && c.task != "dates" && c.task != "parallel") {
-    throw std::invalid_argument("Seq2SeqSessionConfig: task must be 'reverse', 'dates' or 'parallel', got '" + c.task +
-                                "'");
-  }
-  if (j.has("source_vocab")) c.source_vocab = j.get_size("source_vocab");
-  if (j.has("target_vocab")) c.target_vocab = j.get_size("target_vocab");
-  if (c.source_vocab < 5 || c.target_vocab < 5) {
-    throw std::invalid_argument("Seq2SeqSessionConfig: source_vocab and target_vocab must be >= 5");
-  }
-  if (j.has("train_size")) c.train_size = j.get_size("train_size");
-  if (j.has("test_size")) c.test_size = j.get_size("test_size");
-  if (j.has("min_len")) c.min_len = j.get_size("min_len");
-  if (j.has("max_len")) c.max_len = j.get_size("max_len");
-  c.test_min_len = j.has("test_min_len") ? j.get_size("test_min_len") : c.min_len;
-  c.test_max_len = j.has("test_max_len") ? j.get_size("test_max_len") : c.max_len;
-  Seq2SeqConfig &m = c.model;
-  if (j.has("attention")) m.attention = attention_form_from_name(j.get_string("attention"));
-  // Bahdanau scores additively; Luong defaults to its "general" form.
-  m.score = m.attention == AttentionForm::luong ? ScoreKind::general : ScoreKind::additive;
-  if (j.has("score")) m.score = score_kind_from_name(j.get_string("score"));
-  if (j.has("cell")) m.cell = cell_kind_from_name(j.get_string("cell"));
-  if (j.has("embed")) m.embed = j.get_size("embed");
-  if (j.has("units")) m.units = j.get_size("units");
-  if (j.has("attention_dim")) m.attention_dim = j.get_size("attention_dim");
-  if (j.has("model")) c.kind = j.get_string("model");
-  if (c.kind != "rnn" && c.kind != "transformer") {
-    throw std::invalid_argument("Seq2SeqSessionConfig: model must be 'rnn' or 'transformer', got '" + c.kind + "'");
-  }
-  TransformerSeq2SeqConfig &x = c.transformer;
-  if (j.has("d_model")) x.d_model = j.get_size("d_model");
-  x.ff_dim = j.has("ff") ? j.get_size("ff") : 2 * x.d_model;
-  if (j.has("heads")) x.heads = j.get_size("heads");
-  if (j.has("layers")) x.encoder_layers = x.decoder_layers = j.get_size("layers");
-  if (j.has("dropout")) x.dropout = static_cast<float>(j.get_number("dropout"));
-  if (j.has("label_smoothing")) x.label_smoothing = static_cast<float>(j.get_number("label_smoothing"));
-  if (c.kind == "transformer") {
-    TransformerSeq2SeqConfig sized = x;  // the vocabularies come from the data: check the rest now
-    sized.source_vocab = sized.target_vocab = 4;
-    sized.validate();
-  }
-  if (j.has("bleu_sentences")) c.bleu_sentences = j.get_size("bleu_sentences");
-  Seq2SeqTrainerConfig &t = c.trainer;
-  if (j.has("epochs")) t.epochs = j.get_size("epochs");
-  if (j.has("batch")) t.batch = j.get_size("batch");
-  // Adam without warm-up: the Transformer trains steadily at 0.001 (the CLI's default too).
-  if (c.kind == "transformer") t.learning_rate = 0.001f;
-  if (j.has("learning_rate")) t.learning_rate = static_cast<float>(j.get_number("learning_rate"));
-  if (j.has("clip_norm")) t.clip_norm = static_cast<float>(j.get_number("clip_norm"));
-  if (j.has("validation_split")) t.validation_split = static_cast<float>(j.get_number("validation_split"));
-  if (j.has("early_stopping_patience")) t.early_stopping_patience = j.get_size("early_stopping_patience");
-  if (j.has("restore_best")) t.restore_best = j.get_bool("restore_best");
-  if (j.has("seed")) c.seed = j.get_size("seed", 0xffffffffu);
-  t.seed = c.seed;
-  t.validate();
   return c;
 }
 
+TransformerSeq2SeqConfig Seq2SeqSessionConfig::transformer_config(std::size_t source_vocab_ids,
+                                                                  std::size_t target_vocab_ids) const {
+  TransformerSeq2SeqConfig c = transformer;
+  c.source_vocab = source_vocab_ids;
+  c.target_vocab = target_vocab_ids;
+  c.ff_dim = ff == 0 ? 2 * c.d_model : ff;
+  return c;
+}
+
+Seq2SeqDataSpec Seq2SeqSessionConfig::data_spec() const {
+  Seq2SeqDataSpec spec;
+  spec.task = task;
+  spec.train_size = train_size;
+  spec.test_size = test_size;
+  spec.min_len = min_len;
+  spec.max_len = max_len;
+  spec.test_min_len = test_min_len == 0 ? min_len : test_min_len;
+  spec.test_max_len = test_max_len == 0 ? std::max(max_len, spec.test_min_len) : test_max_len;
+  spec.source_vocab = source_vocab;
+  spec.target_vocab = target_vocab;
+  spec.seed = seed;
+  return spec;
+}
+
 Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config) : config_(config) {
-  if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
   if (config_.task == "parallel") {
     throw std::invalid_argument("Seq2SeqSession: task 'parallel' needs the pairs: pass the text of a TSV file");
   }
-  if (config_.task != "dates" && config_.task != "reverse") {
-    throw std::invalid_argument("Seq2SeqSession: task must be 'reverse' or 'dates', got '" + config_.task + "'");
-  }
-  adopt(generate_seq2seq_data(data_spec()));
+  if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
+  adopt(generate_seq2seq_data(config_.data_spec()));
 }
 
 Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::uint8_t *tsv, std::size_t size,
@@ -144,39 +182,21 @@ Seq2SeqSession::Seq2SeqSession(const Seq2SeqSessionConfig &config, const std::ui
   if (config_.task != "parallel") {
     throw std::invalid_argument("Seq2SeqSession: a TSV file is for task 'parallel', not '" + config_.task + "'");
   }
-  if (config_.train_size == 0) throw std::invalid_argument("Seq2SeqSession: train_size must be >= 1, got 0");
-  // train_size keeps its generated-task default (2000) unless set: a file is used up to it.
-  adopt(parallel_seq2seq_data(load_parallel_text_bytes(tsv, size, name), name, data_spec()));
-}
-
-Seq2SeqDataSpec Seq2SeqSession::data_spec() const {
-  Seq2SeqDataSpec spec;
-  spec.task = config_.task;
-  spec.train_size = config_.train_size;
-  spec.test_size = config_.test_size;
-  spec.min_len = config_.min_len;
-  spec.max_len = config_.max_len;
-  spec.test_min_len = config_.test_min_len;
-  spec.test_max_len = config_.test_max_len;
-  spec.source_vocab = config_.source_vocab;
-  spec.target_vocab = config_.target_vocab;
-  spec.seed = config_.seed;
-  return spec;
+  // train_size keeps its generated-task default (2000) unless set: a file is used up to it (0: whole).
+  adopt(parallel_seq2seq_data(load_parallel_text_bytes(tsv, size, name), name, config_.data_spec()));
 }
 
 void Seq2SeqSession::adopt(Seq2SeqData data) {
   data_ = std::move(data);
   cross_state_.reset();
   cross_pending_ = false;
-  config_.model.source_vocab = data_.vocabularies.source.size();
-  config_.model.target_vocab = data_.vocabularies.target.size();
-  config_.model.max_source_len = 64;
-  config_.transformer.source_vocab = data_.vocabularies.source.size();
-  config_.transformer.target_vocab = data_.vocabularies.target.size();
+  const std::size_t vs = data_.vocabularies.source.size(), vt = data_.vocabularies.target.size();
   if (is_transformer()) {
-    model_ = std::make_unique<TransformerSeq2Seq>(config_.transformer, config_.seed);
+    model_ = std::make_unique<TransformerSeq2Seq>(config_.transformer_config(vs, vt), config_.seed);
   } else {
-    model_ = std::make_unique<Seq2SeqModel>(config_.model, config_.seed);
+    Seq2SeqConfig rnn = config_.rnn_config(vs, vt);
+    rnn.max_source_len = 64;
+    model_ = std::make_unique<Seq2SeqModel>(rnn, config_.seed);
   }
 }
 
@@ -459,9 +479,11 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
   if (const auto *transformer = dynamic_cast<const TransformerSeq2Seq *>(loaded.get())) {
     config_.kind = "transformer";
     config_.transformer = transformer->config();
+    config_.ff = config_.transformer.ff_dim;
   } else {
     config_.kind = "rnn";
     config_.model = static_cast<const Seq2SeqModel &>(*loaded).config();
+    config_.score = score_kind_name(config_.model.score);
   }
   model_ = std::move(loaded);
   cross_state_.reset();

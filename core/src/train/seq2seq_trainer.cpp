@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -18,10 +19,6 @@ namespace attn {
 namespace {
 
 using Clock = RunClock;
-
-[[noreturn]] void fail_config(const char *field, const char *rule, const std::string &value) {
-  throw std::invalid_argument(std::string("Seq2SeqTrainerConfig: ") + field + " must be " + rule + ", got " + value);
-}
 
 // rows[indices] -> [B, max(1, longest)] padded 'post' with PAD.
 void gather(const Sequences &rows, const std::size_t *indices, std::size_t count, TokenIds &out) {
@@ -87,24 +84,52 @@ bool better(const Seq2SeqEpochProgress &a, const Seq2SeqEpochProgress &best) {
 
 }  // namespace
 
-void Seq2SeqTrainerConfig::validate() const {
-  if (epochs == 0) fail_config("epochs", ">= 1", "0");
-  if (batch == 0) fail_config("batch", ">= 1", "0");
-  if (!(std::isfinite(learning_rate) && learning_rate > 0.f)) {
-    fail_config("learning_rate", "finite and > 0", number_text(learning_rate));
-  }
-  if (!std::isfinite(clip_norm)) fail_config("clip_norm", "finite (<= 0 disables clipping)", number_text(clip_norm));
-  if (!(teacher_forcing_start >= 0.f && teacher_forcing_start <= 1.f)) {
-    fail_config("teacher_forcing_start", "in [0, 1]", number_text(teacher_forcing_start));
-  }
-  if (!(teacher_forcing_end >= 0.f && teacher_forcing_end <= 1.f)) {
-    fail_config("teacher_forcing_end", "in [0, 1]", number_text(teacher_forcing_end));
-  }
-  if (!(validation_split >= 0.f && validation_split < 1.f)) {
-    fail_config("validation_split", "in [0, 1)", number_text(validation_split));
-  }
-  if (bucket_window == 0) fail_config("bucket_window", ">= 1", "0");
+const SettingsSchema<Seq2SeqTrainerConfig> &seq2seq_trainer_settings() {
+  using C = Seq2SeqTrainerConfig;
+  static const SettingsSchema<C> schema(
+      "Seq2SeqTrainerConfig",
+      {
+          whole_setting<C>(
+              "epochs", [](C & c) -> auto & { return c.epochs; }, whole_range(1, 1000),
+              "passes over the training pairs", "epochs"),
+          whole_setting<C>(
+              "batch", [](C & c) -> auto & { return c.batch; }, whole_range(1, 65536), "minibatch size", "batch"),
+          number_setting<C>(
+              "learning_rate", [](C & c) -> auto & { return c.learning_rate; }, above(0), "Adam's learning rate", "lr"),
+          number_setting<C>(
+              "clip_norm", [](C & c) -> auto & { return c.clip_norm; }, {-std::numeric_limits<double>::infinity()},
+              "global gradient-norm clipping (<= 0 disables it)"),
+          number_setting<C>(
+              "teacher_forcing_start", [](C & c) -> auto & { return c.teacher_forcing_start; }, {0, 1},
+              "teacher-forcing ratio of the first epoch (1: always the gold token)"),
+          number_setting<C>(
+              "teacher_forcing_end", [](C & c) -> auto & { return c.teacher_forcing_end; }, {0, 1},
+              "teacher-forcing ratio of the last epoch (linear in between)"),
+          number_setting<C>(
+              "validation_split", [](C & c) -> auto & { return c.validation_split; }, rate_range(),
+              "share of the training pairs held out for early stopping", "validation-split"),
+          whole_setting<C>(
+              "early_stopping_patience", [](C & c) -> auto & { return c.early_stopping_patience; },
+              whole_range(0, 1000), "epochs without a better validation exact match before stopping; 0 = off",
+              "patience"),
+          flag_setting<C>(
+              "restore_best", [](C & c) -> auto & { return c.restore_best; },
+              "at the end, the best validation epoch's parameters (false: the last epoch's)"),
+          whole_setting<C>(
+              "bucket_window", [](C & c) -> auto & { return c.bucket_window; }, whole_range(1, 1 << 20),
+              "batches per shuffled window sorted by source length (1: no bucketing)"),
+          whole_setting<C>(
+              "max_decode_len", [](C & c) -> auto & { return c.max_decode_len; }, whole_range(0, 1 << 20),
+              "validation decoding steps (0: the longest gold target + 2)"),
+          whole_setting<C>(
+              "seed", [](C & c) -> auto & { return c.seed; }, seed_range(),
+              "the split, the shuffles and teacher forcing"),
+      },
+      [](C &c) { c.validate(); });
+  return schema;
 }
+
+void Seq2SeqTrainerConfig::validate() const { seq2seq_trainer_settings().check(*this); }
 
 float Seq2SeqTrainerConfig::teacher_forcing_at(std::size_t epoch) const {
   if (epochs <= 1) return teacher_forcing_start;

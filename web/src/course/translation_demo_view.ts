@@ -14,6 +14,7 @@
 import type { Seq2SeqBleuBucket, Seq2SeqEpochReport } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
 import { createLineChart, type ChartSeries } from '../views/chart';
+import { createBeamCandidates } from '../views/beam_candidates';
 import { createAlignmentMap } from '../views/seq2seq/alignment_map';
 import { bucketCentre, bucketLabel } from '../views/translation/models';
 import { el } from '../views/dom';
@@ -404,6 +405,7 @@ export function createTranslationDemoView(
   input.setAttribute('aria-label', 'sentence to translate');
   const go = el('button', { type: 'button', textContent: 'Translate' });
   const output = el('div', { className: 'mt-outputs', dataset: { testid: 'mt-outputs' } });
+  const candidates = createBeamCandidates('mt-candidates');
   const map = createAlignmentMap(
     'attention (French words × English words), greedy: the RNN’s α, the Transformer’s last-layer cross-attention averaged over its heads',
     'mt-alignment',
@@ -427,19 +429,9 @@ export function createTranslationDemoView(
         el('p', {}, `greedy: ${greedy.output} (log p = ${greedy.logProb.toFixed(2)})`),
         el('p', {}, `beam ${demo.beam}: ${beam.output} (log p = ${beam.logProb.toFixed(2)})`),
         el('p', {}, `the beam’s ${beam.candidates.length} hypotheses, best first (score = log p / lp):`),
-        el(
-          'ol',
-          { className: 'mt-candidates', dataset: { testid: 'mt-candidates' } },
-          ...beam.candidates.map((c) =>
-            el(
-              'li',
-              {},
-              `${c.text} — score ${c.score.toFixed(2)} (log p = ${c.logProb.toFixed(2)})` +
-                (c.finished ? '' : ', unfinished'),
-            ),
-          ),
-        ),
+        candidates.element,
       );
+      candidates.update(beam.candidates);
       map.element.hidden = greedy.rows === 0;
       if (greedy.rows > 0) {
         map.update({

@@ -57,6 +57,8 @@ export const ENGINE_METHODS = [
   'greedyDecodeTable',
   'decoderInputTokens',
   'sentimentRecipes',
+  // The Seq2seq and Translation tabs' presets (the engine's seq2seq recipe table).
+  'seq2seqRecipes',
   // The course's lessons 11 and 12 (projections, French tokens, BLEU's parts).
   'matmul',
   'mtTokenize',

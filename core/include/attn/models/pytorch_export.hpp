@@ -1,4 +1,5 @@
-// A trained sentiment model as three files PyTorch users can load (docs/pytorch.md):
+// A trained sentiment model as three files PyTorch users can load (docs/pytorch.md); translators
+// further down:
 //
 //   model.safetensors  the weights under the names and layouts of PyTorch's own modules
 //                      (nn.Embedding, nn.LSTM / nn.GRU, nn.Linear, nn.LayerNorm), the
@@ -27,7 +28,9 @@
 #include <string_view>
 #include <vector>
 
+#include "attn/data/parallel_text.hpp"
 #include "attn/models/sentiment_model.hpp"
+#include "attn/models/translator.hpp"
 
 namespace attn {
 
@@ -41,5 +44,48 @@ std::vector<ExportedFile> export_pytorch(const SentimentModel& model);
 
 // model.py as shipped (core/src/models/pytorch_model.py, embedded at build time).
 std::string_view pytorch_model_py();
+
+// A trained translator (models/translator_file.hpp: the RNN encoder–decoder of models/seq2seq.hpp
+// or the Transformer of models/transformer_seq2seq.hpp) with the vocabularies and task of its model
+// file, as four files (docs/pytorch.md, "Translators"):
+//
+//   model.safetensors  the weights under the names and layouts of the PyTorch modules in model.py;
+//                      "__metadata__": format "attn-pytorch-translator", format_version, model
+//   config.json        the architecture (the model's own configuration fields; "activation" gelu
+//                      as "gelu_tanh"), layer_norm_eps and the decoding rules of `attn translate`
+//                      (max_len_per_source_token, max_len_extra, beam_alpha)
+//   vocab.json         task, each side's token level and tokens (ids from 4), the reserved ids and
+//                      the word tokenizer's settings
+//   model.py           core/src/models/pytorch_translator.py with the tokenizer, the safetensors
+//                      reader and the shared layers of pytorch_model.py copied in: load(DIR) and
+//                      translate(sentence, beam=...) as the engine decodes
+//
+// Layouts (the engine keeps matrices [in, out]; PyTorch's are [out, in]):
+//   RNN:  source_embedding.weight, target_embedding.weight [V, E]      as stored
+//         encoder.{weight_ih,weight_hh,bias_ih,bias_hh}_l0[_reverse]    encoder.{forward,backward}.* (nn.LSTM /
+//                                                                       nn.GRU, bidirectional; LSTM bias_hh = 0)
+//         init.weight, init.bias                                         init.wᵀ, init.b
+//         decoder.{weight_ih,weight_hh,bias_ih,bias_hh}                  decoder.* (nn.LSTMCell / nn.GRUCell)
+//         bahdanau: attention.query.weight [A, Ds], attention.key.weight [A, Dh], attention.v.weight [1, A]
+//                                                                       w1ᵀ, w2ᵀ, v
+//         luong: attention.score.weight (general [Dh, Ds], concat [Ds, Ds + Dh], location [L, Ds]) = w_aᵀ,
+//                attention.v.weight [1, Ds] = v_a (concat), attention.combine.weight [Ds, Dh + Ds] = w_cᵀ
+//         output.weight [Vt, Dout], output.bias                          output.wᵀ, output.b
+//   Transformer: source_embedding.weight, target_embedding.weight (shared: embedding.weight once)
+//         encoder.<i>.{ln1,ln2}.{weight,bias}, encoder.<i>.attention.{q,k,v,out}_proj.{weight,bias},
+//         encoder.<i>.{ff1,ff2}.{weight,bias}, encoder_norm.*; decoder.<i>.{ln1,ln2,ln3}.*,
+//         decoder.<i>.{self_attention,cross_attention}.{q,k,v,out}_proj.*, decoder.<i>.{ff1,ff2}.*,
+//         decoder_norm.*; output.weight [Vt, D] (absent when tied: it is target_embedding.weight)
+//         and output.bias [Vt]
+// Throws std::invalid_argument when a vocabulary's size is not the model's.
+std::vector<ExportedFile> export_pytorch_translator(const TrainableTranslator& model, const std::string& task,
+                                                    const ParallelVocabularies& vocabularies);
+
+// The translators' model.py template as shipped (core/src/models/pytorch_translator.py, embedded
+// at build time), and the model.py the export writes: the template with every "# === shared:
+// NAME ===" line replaced by pytorch_model.py's block between "# >>> shared: NAME" and
+// "# <<< shared: NAME".
+std::string_view pytorch_translator_template();
+std::string pytorch_translator_py();
 
 }  // namespace attn

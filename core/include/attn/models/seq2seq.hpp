@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "attn/attention/scores.hpp"
+#include "attn/io/settings_schema.hpp"
 #include "attn/layers/parameter.hpp"
 #include "attn/models/sequence_encoder.hpp"
 #include "attn/models/translator.hpp"
@@ -77,10 +78,15 @@ struct Seq2SeqConfig {
 
   // Throws std::invalid_argument "Seq2SeqConfig: ..." (see the header comment for the rules).
   void validate() const;
-  // Flat JSON with "model": "seq2seq" and every field; from_json validates.
+  // Flat JSON with "model": "seq2seq" and every field (seq2seq_model_settings()); from_json reads
+  // a model file's, requiring every field, and validates.
   std::string to_json() const;
   static Seq2SeqConfig from_json(const std::string& json);
 };
+
+// Seq2SeqConfig's fields (io/settings_schema.hpp): the model file's JSON follows it, and the
+// seq2seq session's settings (train/seq2seq_session.hpp) take the ones a learner chooses.
+const SettingsSchema<Seq2SeqConfig>& seq2seq_model_settings();
 
 // The decoder one step at a time, for attention computed outside the model (the course's
 // in-model exercise: a learner's alignment network drives decoding). Bahdanau models only: their

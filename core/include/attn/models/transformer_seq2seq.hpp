@@ -74,6 +74,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/io/settings_schema.hpp"
 #include "attn/layers/activations.hpp"
 #include "attn/layers/parameter.hpp"
 #include "attn/layers/transformer_decoder.hpp"
@@ -97,10 +98,15 @@ struct TransformerSeq2SeqConfig {
 
   // Throws std::invalid_argument "TransformerSeq2SeqConfig: ..." naming the rule that failed.
   void validate() const;
-  // Flat JSON with "model": "transformer_seq2seq" and every field; from_json validates.
+  // Flat JSON with "model": "transformer_seq2seq" and every field (transformer_seq2seq_settings());
+  // from_json reads a model file's, requiring every field, and validates.
   std::string to_json() const;
   static TransformerSeq2SeqConfig from_json(const std::string& json);
 };
+
+// TransformerSeq2SeqConfig's fields (io/settings_schema.hpp): the model file's JSON follows it, and
+// the seq2seq session's settings (train/seq2seq_session.hpp) take the ones a learner chooses.
+const SettingsSchema<TransformerSeq2SeqConfig>& transformer_seq2seq_settings();
 
 // Everything a decoding step needs, per batch row (opaque to a search: copy it, reorder it).
 struct TransformerDecodingState {

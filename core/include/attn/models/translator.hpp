@@ -113,6 +113,15 @@ std::vector<Decoded> beam_search(const Translator& translator, const std::vector
 // decoder steps taken (tokens, + 1 with EOS); alpha = 0 ranks by log_prob.
 float length_penalised_score(float log_prob, std::size_t length, float alpha);
 
+// How many steps `attn translate` (and the PyTorch export's model.py) lets a decoder run when the
+// answer's length is unknown: kDecodeStepsPerSourceToken · Tx + kDecodeExtraSteps, generous for
+// every task here; and the length penalty exponent its beam search uses unless told otherwise.
+constexpr std::size_t kDecodeStepsPerSourceToken = 2, kDecodeExtraSteps = 10;
+constexpr float kDefaultLengthAlpha = 0.6f;
+inline std::size_t decode_step_limit(std::size_t source_tokens) {
+  return kDecodeStepsPerSourceToken * source_tokens + kDecodeExtraSteps;
+}
+
 // A source [Tx] as a one-row batch [1, max(Tx, 1)] (an empty source is one PAD).
 TokenIds source_row(const std::vector<int>& source);
 

@@ -23,43 +23,61 @@
 
 namespace attn {
 
-// What Seq2SeqSession needs, from one flat JSON object (every key optional):
-//   task          "reverse" (default) | "dates" | "parallel" (a TSV file's pairs, handed to the
-//                 constructor: test_size source sentences — at most half — held out with all
+// What Seq2SeqSession needs. One schema, seq2seq_session_settings(), reads and writes it (JSON,
+// the page's settings objects, `attn train`'s flags), with every key optional (the default is the
+// member's initialiser below); named settings per task and model are the recipes of
+// train/seq2seq_recipes.hpp. Keys (snake_case; the page's camelCase):
+//   task          reverse (default) | sort | copy | dates | parallel (a TSV file's pairs, handed to
+//                 the constructor: test_size source sentences — at most half — held out with all
 //                 their translations, shuffled by seed, word level, as `attn train --task parallel`)
-//   source_vocab, target_vocab   parallel only: most frequent words per side (default 8000)
-//   train_size    training pairs (default 2000), test_size held-out pairs (parallel: source sentences)
-//   (default 200) min_len, max_len, test_min_len, test_max_len   reverse only:
-//   digit-string lengths
-//                 (defaults 3, 8, 3, 8)
-//   model         "rnn" (default) | "transformer"
-//   rnn:          attention "bahdanau" (default) | "luong" | "none";  score (luong: default
-//                 "general");  cell "lstm" | "gru" (default);  embed (16), units (32), attention_dim (32)
-//   transformer:  d_model (64), heads (4), layers (encoder and decoder blocks, each: 2), ff (2·d_model),
-//                 dropout (0.1), label_smoothing (0.1)
-//   epochs (10), batch (32), learning_rate (0.005; transformer 0.001), clip_norm (5), validation_split (0.1),
-//   early_stopping_patience (3), restore_best (true: the model keeps the best validation epoch's
-//   parameters; false: the last epoch's, Seq2SeqTrainerConfig::restore_best)
-//   bleu_sentences  task parallel: held-out sources decoded for each epoch's BLEU (default 200;
-//                 0 = none; the built-in tasks have no BLEU, see Seq2SeqEvaluation)
-//   seed          data, initialisation and training (default 1)
-// Unknown keys throw std::invalid_argument "Seq2SeqSessionConfig: unknown
-// setting 'x'".
+//   train_size, test_size, min_len, max_len, test_min_len, test_max_len (0: min_len / max_len),
+//   source_vocab, target_vocab, bleu_sentences, seed — the data and the run
+//   model         rnn (default) | transformer
+//   rnn:          attention, score (auto: additive for bahdanau, general for luong), cell, embed,
+//                 units, attention_dim (seq2seq_model_settings())
+//   transformer:  d_model, heads, layers (encoder and decoder blocks, each), ff (0: 2·d_model),
+//                 dropout, label_smoothing (transformer_seq2seq_settings())
+//   epochs, batch, learning_rate, clip_norm, validation_split, early_stopping_patience,
+//                 restore_best (seq2seq_trainer_settings())
+// Errors have the schemas' one wording: "Seq2SeqSessionConfig: unknown setting 'x'",
+// "Seq2SeqSessionConfig: <name> must be <rule>, got <value>".
 struct Seq2SeqSessionConfig {
   std::string task = "reverse";
-  std::size_t train_size = 2000, test_size = 200;
-  std::size_t min_len = 3, max_len = 8, test_min_len = 3, test_max_len = 8;
+  std::size_t train_size = 2000, test_size = 200;  // parallel: train_size 0 = every pair
+  std::size_t min_len = 3, max_len = 8;            // digit tasks
+  std::size_t test_min_len = 0, test_max_len = 0;  // 0: min_len, and max(max_len, test_min_len)
   std::size_t source_vocab = 8000, target_vocab = 8000;
-  std::string kind = "rnn";              // "model": rnn | transformer
-  Seq2SeqConfig model;                   // rnn; vocabulary sizes are filled in from the data
-  TransformerSeq2SeqConfig transformer;  // transformer; likewise
+  std::string kind = "rnn";  // "model": rnn | transformer
+  // The parts of each model the settings choose (vocabulary sizes come from the data): rnn_config()
+  // and transformer_config() are the models built.
+  Seq2SeqConfig model;
+  TransformerSeq2SeqConfig transformer;
+  std::string score = "auto";  // rnn: auto = the attention's own (bahdanau additive, luong general)
+  std::size_t ff = 0;          // transformer feed-forward size; 0 = 2·d_model
   std::size_t bleu_sentences = 200;
   Seq2SeqTrainerConfig trainer;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  // data, initialisation and training (trainer.seed follows it)
 
+  // The session's own sizes for the nested parts (the constructor, seq2seq_session.cpp).
   Seq2SeqSessionConfig();
+  // JSON over the defaults (seq2seq_session_settings().read), checked and finished.
   static Seq2SeqSessionConfig from_json(const std::string &json);
+  std::string to_json() const;
+
+  // What the settings build, every "follows" resolved: the RNN (score), the Transformer (ff,
+  // both layer counts), each with the given vocabulary sizes; the data spec (test lengths).
+  Seq2SeqConfig rnn_config(std::size_t source_vocab_ids, std::size_t target_vocab_ids) const;
+  TransformerSeq2SeqConfig transformer_config(std::size_t source_vocab_ids, std::size_t target_vocab_ids) const;
+  Seq2SeqDataSpec data_spec() const;
+  bool is_transformer() const { return kind == "transformer"; }
 };
+
+// Seq2SeqSessionConfig's fields: its own, and those of the RNN's, the Transformer's and the
+// trainer's schemas that a learner chooses (io/settings_schema.hpp). Several fields may share a
+// command-line flag (--embed sizes embed and d_model, --vocab both vocabularies): each model
+// reads its own. The finish step checks the chosen model with placeholder vocabularies, the
+// lengths and the trainer, so bad settings fail before any data is read.
+const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings();
 
 // What one run_steps call did.
 using Seq2SeqSessionProgress = ChunkProgress<Seq2SeqStepProgress, Seq2SeqEpochProgress>;  // see train/step_chunks.hpp
@@ -139,7 +157,7 @@ class Seq2SeqSession {
   TrainableTranslator &model() const { return *model_; }
   // The RNN model, for the step API; std::invalid_argument for a Transformer session.
   const Seq2SeqModel &rnn_model() const;
-  bool is_transformer() const { return config_.kind == "transformer"; }
+  bool is_transformer() const { return config_.is_transformer(); }
   const ParallelVocabularies &vocabularies() const { return data_.vocabularies; }
   const std::vector<ParallelExample> &train_set() const { return data_.train; }
   const std::vector<ParallelExample> &test_set() const { return data_.test; }
@@ -217,8 +235,7 @@ class Seq2SeqSession {
   TokenIds encode_source_texts(const std::vector<std::string> &texts, const char *where,
                                std::vector<std::vector<std::string>> *tokens) const;
   const TransformerSeq2Seq &transformer_model(const char *where) const;
-  // The data pipeline's spec from the config, and taking its data (and a fresh model) in.
-  Seq2SeqDataSpec data_spec() const;
+  // Taking the data (and a fresh model) in.
   void adopt(Seq2SeqData data);
 
   Seq2SeqSessionConfig config_;

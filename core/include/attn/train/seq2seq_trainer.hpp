@@ -45,11 +45,16 @@ struct Seq2SeqTrainerConfig {
   std::size_t max_decode_len = 0;  // validation decoding steps; 0 = longest gold target + 2
   std::uint64_t seed = 1;
 
-  // Throws std::invalid_argument "Seq2SeqTrainerConfig: <field> must be <rule>, got <value>".
+  // Throws std::invalid_argument "Seq2SeqTrainerConfig: <field> must be <rule>, got <value>"
+  // (seq2seq_trainer_settings()).
   void validate() const;
   // The ratio used in `epoch` (0-based).
   float teacher_forcing_at(std::size_t epoch) const;
 };
+
+// Seq2SeqTrainerConfig's fields (io/settings_schema.hpp): its checks, and the ones the seq2seq
+// session's settings take (train/seq2seq_session.hpp).
+const SettingsSchema<Seq2SeqTrainerConfig>& seq2seq_trainer_settings();
 
 struct Seq2SeqLengthMetrics {
   std::size_t source_length = 0;

@@ -191,6 +191,9 @@ export const homeView: ViewDefinition = {
       'p',
       { className: 'more-views' },
       'Also: ',
+      el('a', { href: routeHash('seq2seq', new URLSearchParams({ tab: 'translation' })) }, 'Translation'),
+      ' — train an English→French translator (an RNN with Bahdanau or Luong attention, or a Transformer ' +
+        'encoder–decoder) on real sentence pairs, scored by BLEU on sentences it never saw; ',
       el('a', { href: routeHash('seq2seq') }, VIEW_TITLES.seq2seq),
       ' — train an encoder–decoder and watch the alignment form as it decodes; ',
       el('a', { href: routeHash('transformer') }, VIEW_TITLES.transformer),

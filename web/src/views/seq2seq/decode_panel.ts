@@ -2,15 +2,25 @@
 // search, then replayed step by step — the output so far, the input tinted by the step's attention
 // and the alignment matrix growing row by row (a compact heatmap that fits its panel, or links).
 // With prefers-reduced-motion the final alignment shows at once. Beside the result: how sure the
-// model was, whether the input is like its training inputs, and — for a beam — greedy's answer.
+// model was, whether the input is like its training inputs, and — for a beam — greedy's answer and
+// the beam's hypotheses with their scores.
 import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqTranslation } from '../../engine/protocol';
+import { createBeamCandidates } from '../beam_candidates';
 import { el, errorMessage, viewPart } from '../dom';
 import { formatValue } from '../format';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { createAlignmentMap } from './alignment_map';
-import { inputWarnings, LOW_CONFIDENCE, meanTokenProbability, shown, TASKS, type TaskName } from './tasks';
+import {
+  inputWarnings,
+  LOW_CONFIDENCE,
+  meanTokenProbability,
+  shown,
+  TASKS,
+  type TaskName,
+  type TrainedLengths,
+} from './tasks';
 
 const STEP_MS = 450;
 
@@ -18,6 +28,7 @@ export class DecodePanel {
   private animation: number | null = null;
   private translation: Seq2SeqTranslation | null = null;
   private task: TaskName = 'reverse';
+  private lengths: TrainedLengths = { minLen: 0, maxLen: 0 };
   private samples: string[] = [];
   private attentionMode: AttentionMode = 'heatmap';
   /** Whether the decode on screen has alignment rows to show. */
@@ -52,6 +63,13 @@ export class DecodePanel {
     dataset: { testid: 's2s-searches' },
     hidden: true,
   });
+  private readonly candidates = createBeamCandidates('s2s-candidates');
+  private readonly candidatesPart = el(
+    'div',
+    { hidden: true },
+    el('h4', {}, 'The beam’s hypotheses (best first; score = log P ÷ length penalty)'),
+    this.candidates.element,
+  );
   private readonly output = el('output', { id: 's2s-output', className: 's2s-output' });
   private readonly current = el('div', { className: 's2s-current', id: 's2s-current' });
   private readonly heatmap = createAlignmentMap(
@@ -100,6 +118,7 @@ export class DecodePanel {
     this.warnings,
     el('p', {}, 'Output: ', this.output),
     this.searches,
+    this.candidatesPart,
     this.current,
     this.source,
     attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
@@ -150,6 +169,7 @@ export class DecodePanel {
     this.current.replaceChildren();
     this.warnings.hidden = true;
     this.searches.hidden = true;
+    this.candidatesPart.hidden = true;
     this.source.hidden = true;
     this.heatmap.element.hidden = true;
     this.links.setVisible(false);
@@ -159,8 +179,14 @@ export class DecodePanel {
   }
 
   /** The new model's task and held-out samples: decoding is possible. */
-  ready(task: TaskName, samples: { source: string; target: string }[], newTask: boolean): void {
+  ready(
+    task: TaskName,
+    lengths: TrainedLengths,
+    samples: { source: string; target: string }[],
+    newTask: boolean,
+  ): void {
     this.task = task;
+    this.lengths = lengths;
     this.samples = samples.map((s) => s.source);
     this.sampleSelect.replaceChildren(el('option', { value: '', textContent: '(choose)' }));
     for (const s of samples)
@@ -211,7 +237,7 @@ export class DecodePanel {
         `${t.finished ? '' : ' (stopped at the length limit without <eos>)'}, log-probability ${t.logProb.toFixed(3)}; ` +
         `the model gave its output tokens ${formatValue(confidence)} probability on average (geometric mean).` +
         (t.rows === 0 ? ' This model has no attention, so there is no alignment to show.' : '');
-      this.showWarnings(inputWarnings(this.task, text, t.sourceTokens), confidence);
+      this.showWarnings(inputWarnings(this.task, text, t.sourceTokens, this.lengths), confidence);
       this.showSearches(greedy, t, beam);
       if (prefersReducedMotion()) {
         this.showStep(this.rows());
@@ -249,7 +275,9 @@ export class DecodePanel {
   /** Greedy's and the beam's answers side by side, marked when they differ. */
   private showSearches(greedy: Seq2SeqTranslation | null, best: Seq2SeqTranslation, beam: number): void {
     this.searches.hidden = greedy === null;
+    this.candidatesPart.hidden = greedy === null;
     if (!greedy) return;
+    this.candidates.update(best.candidates);
     const differ = greedy.output !== best.output;
     this.host.dataset.searchesDiffer = differ ? '1' : '0';
     const row = (name: string, t: Seq2SeqTranslation) =>

@@ -18,7 +18,8 @@ import type { ViewDefinition } from '../types';
 import { DecodePanel } from './decode_panel';
 import { LengthPanel } from './length_panel';
 import './seq2seq.css';
-import { TASKS, type TaskName } from './tasks';
+import type { Seq2SeqRecipe } from '../../../generated/attn_engine.mjs';
+import { TASKS, taskSettings, type Attention, type TaskName } from './tasks';
 
 class Seq2SeqPanel {
   readonly element = el('section', { className: 'seq2seq' });
@@ -28,7 +29,10 @@ class Seq2SeqPanel {
 
   private readonly taskSelect = el('select', { id: 's2s-task' });
   private readonly attentionSelect = el('select', { id: 's2s-attention' });
-  private readonly epochsInput = el('input', { id: 's2s-epochs', type: 'number', min: '1', max: '50', value: '8' });
+  // Empty until the engine's recipes arrive (then the task's epochs, unless typed in first).
+  private readonly epochsInput = el('input', { id: 's2s-epochs', type: 'number', min: '1', max: '50' });
+  /** The engine's recipe table (train/seq2seq_recipes.cpp), fetched once. */
+  private readonly recipes: Promise<ReadonlyMap<string, Seq2SeqRecipe>>;
   private readonly run = new RunControls({
     stateHost: this.element,
     texts: {
@@ -63,6 +67,13 @@ class Seq2SeqPanel {
 
   constructor(private readonly engine: EngineBridge) {
     this.decoding = new DecodePanel(engine, this.element, (message) => (this.error.textContent = message));
+    this.recipes = engine.call('seq2seqRecipes').then((rows) => new Map(rows.map((r) => [r.name, r])));
+    void this.recipes.then(
+      () => {
+        if (this.epochsInput.value === '') void this.showTaskEpochs();
+      },
+      (error) => (this.error.textContent = errorMessage(error)),
+    );
     this.build();
     this.run.refresh();
     this.lengths.showTask(this.task());
@@ -78,7 +89,7 @@ class Seq2SeqPanel {
     ])
       this.attentionSelect.append(el('option', { value, textContent: label }));
     this.taskSelect.addEventListener('change', () => {
-      this.epochsInput.value = String(TASKS[this.task()].epochs);
+      void this.showTaskEpochs();
       this.lengths.showTask(this.task());
     });
     // A dashboard: what to train and what to decode in the side panel; the live training and the
@@ -131,6 +142,20 @@ class Seq2SeqPanel {
     return this.taskSelect.value as TaskName;
   }
 
+  /** The recipe of `task` (the engine's table). */
+  private async recipe(task: TaskName): Promise<Seq2SeqRecipe> {
+    const recipe = (await this.recipes).get(TASKS[task].recipe);
+    if (!recipe) throw new Error(`the engine has no recipe '${TASKS[task].recipe}'`);
+    return recipe;
+  }
+
+  /** The epochs input shows the chosen task's recipe. */
+  private async showTaskEpochs(): Promise<void> {
+    const task = this.task();
+    const { settings } = await this.recipe(task);
+    if (this.task() === task) this.epochsInput.value = String(settings.epochs);
+  }
+
   private async train(): Promise<void> {
     this.error.textContent = '';
     this.latest = null;
@@ -141,19 +166,16 @@ class Seq2SeqPanel {
     this.decoding.reset();
     this.run.send('prepare');
     const task = this.task();
-    const attention = this.attentionSelect.value;
-    const spec = TASKS[task];
+    const attention = this.attentionSelect.value as Attention;
     try {
-      const epochs = Math.min(50, Math.max(1, Math.round(Number(this.epochsInput.value) || spec.epochs)));
-      const { info, samples } = await this.engine.seq2seqCreate({
+      const settings = taskSettings(await this.recipe(task), attention, Number(this.epochsInput.value));
+      const { info, samples } = await this.engine.seq2seqCreate(settings);
+      this.decoding.ready(
         task,
-        attention: attention as 'bahdanau' | 'luong' | 'none',
-        trainSize: spec.trainSize,
-        testSize: spec.testSize,
-        epochs,
-        earlyStoppingPatience: 0,
-      });
-      this.decoding.ready(task, samples, this.element.dataset.task !== task);
+        { minLen: settings.minLen, maxLen: settings.maxLen },
+        samples,
+        this.element.dataset.task !== task,
+      );
       this.element.dataset.task = task;
       this.run.send(
         'start',

@@ -1,28 +1,33 @@
 // The Seq2seq view's two tasks (what the page trains for each) and the pure checks of a decode:
 // whether an input looks like the training inputs, and how sure the model was of its output.
 // Node-tested (tests/js/view_maps.test.mjs).
+import type { Seq2SeqRecipe, Seq2SeqSettings } from '../../../generated/attn_engine.mjs';
 
-/** Per task: the size that trains in the browser in seconds (reverse) to minutes (dates). */
+/**
+ * The view's two tasks: what the select shows and the example it decodes. What each trains is the
+ * engine recipe named here (core train/seq2seq_recipes.cpp, `seq2seqRecipes()`: the settings
+ * `attn train --recipe <name>` trains); the view adds only its attention and epochs controls
+ * (taskSettings; tests/js/seq2seq_recipes.test.mjs holds both to the recipe).
+ */
 export const TASKS = {
-  reverse: {
-    label: 'Reverse a digit string (4071 → 1704)',
-    trainSize: 2000,
-    testSize: 200,
-    epochs: 8,
-    example: '4071385',
-    // The engine's default lengths for the task (Seq2SeqSessionConfig: min_len 3, max_len 8).
-    minLength: 3,
-    maxLength: 8,
-  },
-  dates: {
-    label: 'Normalise a date (3 May 1979 → 1979-05-03)',
-    trainSize: 6000,
-    testSize: 200,
-    epochs: 6,
-    example: '3 May 1979',
-  },
+  reverse: { label: 'Reverse a digit string (4071 → 1704)', recipe: 'reverse-page', example: '4071385' },
+  dates: { label: 'Normalise a date (3 May 1979 → 1979-05-03)', recipe: 'dates-page', example: '3 May 1979' },
 } as const;
 export type TaskName = keyof typeof TASKS;
+export type Attention = 'bahdanau' | 'luong' | 'none';
+
+/** The settings of the view's run: the task's recipe, the attention picked, and the epochs asked
+ *  for (1..50; not a number: the recipe's). */
+export function taskSettings(recipe: Seq2SeqRecipe, attention: Attention, epochs: number): Required<Seq2SeqSettings> {
+  const { settings } = recipe;
+  return { ...settings, attention, epochs: Math.min(50, Math.max(1, Math.round(epochs) || settings.epochs)) };
+}
+
+/** The lengths of the digit strings a model was trained on (its settings' minLen, maxLen). */
+export interface TrainedLengths {
+  minLen: number;
+  maxLen: number;
+}
 
 /** Spaces are invisible in a table header: show them as ␣. */
 export const shown = (token: string) => (token === ' ' ? '␣' : token);
@@ -32,9 +37,14 @@ export const shown = (token: string) => (token === ' ' ? '␣' : token);
  * nothing unusual). A seq2seq model always answers with something in its output's format, however
  * foreign the input; these checks are what can honestly be said about the input itself.
  * `sourceTokens`: the engine's tokens for the text ("<unk>" for a character not in the training
- * vocabulary).
+ * vocabulary); `lengths`: the training strings' (task reverse).
  */
-export function inputWarnings(task: TaskName, text: string, sourceTokens: readonly string[]): string[] {
+export function inputWarnings(
+  task: TaskName,
+  text: string,
+  sourceTokens: readonly string[],
+  lengths: TrainedLengths,
+): string[] {
   const warnings: string[] = [];
   const unknown = sourceTokens.filter((t) => t === '<unk>').length;
   if (unknown > 0)
@@ -43,12 +53,11 @@ export function inputWarnings(task: TaskName, text: string, sourceTokens: readon
         'each of them as one “unknown” token.',
     );
   if (task === 'reverse') {
-    const spec = TASKS.reverse;
     if (/[^0-9]/.test(text))
       warnings.push('The model was trained on digit strings only; this input has other characters.');
-    if (text.length < spec.minLength || text.length > spec.maxLength)
+    if (text.length < lengths.minLen || text.length > lengths.maxLen)
       warnings.push(
-        `The model was trained on ${spec.minLength} to ${spec.maxLength} digits; this input has ${text.length} ` +
+        `The model was trained on ${lengths.minLen} to ${lengths.maxLen} digits; this input has ${text.length} ` +
           'characters, a length it never saw.',
       );
   } else {

@@ -19,9 +19,11 @@ import {
   epochBleuSeries,
   MODELS,
   modelChoice,
-  PRESET,
+  presetSummary,
+  recipeTable,
   runSettings,
   type ModelId,
+  type RecipeTable,
   type RunResult,
 } from './models';
 import { TranslatePanel } from './translate_panel';
@@ -62,13 +64,11 @@ export class TranslationPanel {
   private readonly dataError = el('p', { className: 'error', role: 'alert', dataset: { testid: 'mt-data-error' } });
 
   private readonly modelSelect = el('select', { id: 'mt-model' });
-  private readonly epochsInput = el('input', {
-    id: 'mt-epochs',
-    type: 'number',
-    min: '1',
-    max: '50',
-    value: String(PRESET.epochs),
-  });
+  // Empty until the engine's recipes arrive (then the preset's epochs, unless typed in first).
+  private readonly epochsInput = el('input', { id: 'mt-epochs', type: 'number', min: '1', max: '50' });
+  private readonly presetHint = el('p', { className: 'hint', dataset: { testid: 'mt-preset' } });
+  /** The engine's recipe table (train/seq2seq_recipes.cpp), fetched once. */
+  private readonly recipes: Promise<RecipeTable>;
   private readonly allButton = el('button', { type: 'button', textContent: 'Train every model in turn' });
   private readonly run = new RunControls({
     stateHost: this.element,
@@ -131,6 +131,15 @@ export class TranslationPanel {
 
   constructor(private readonly engine: EngineBridge) {
     this.translate = new TranslatePanel(engine, (message) => (this.error.textContent = message));
+    this.recipes = engine.call('seq2seqRecipes').then(recipeTable);
+    void this.recipes.then(
+      (recipes) => {
+        this.presetHint.textContent = presetSummary(recipes);
+        if (this.epochsInput.value === '')
+          this.epochsInput.value = String(runSettings(recipes, 'bahdanau', NaN).epochs);
+      },
+      (error) => (this.error.textContent = errorMessage(error)),
+    );
     this.build();
     this.run.refresh();
     this.showData();
@@ -195,13 +204,7 @@ export class TranslationPanel {
       ),
       this.run.status,
       this.allButton,
-      el(
-        'p',
-        { className: 'hint', dataset: { testid: 'mt-preset' } },
-        `Preset: RNNs with GRU cells (LSTM for Luong), embeddings and ${64} units a direction; the Transformer with d = 64, 4 heads, ` +
-          `2 encoder and 2 decoder blocks; batches of ${PRESET.batch}; BLEU after each epoch on ${PRESET.bleuSentences} ` +
-          'held-out sentences.',
-      ),
+      this.presetHint,
     );
     this.element.append(
       el(
@@ -297,10 +300,10 @@ export class TranslationPanel {
   }
 
   /** A fresh session of `model` on `data` (its bytes are copied: the bridge transfers them). */
-  private create(data: PairsData, model: ModelId) {
+  private async create(data: PairsData, model: ModelId) {
     const epochs = Number(this.epochsInput.value);
     return this.engine.seq2seqCreate({
-      ...runSettings(model, epochs),
+      ...runSettings(await this.recipes, model, epochs),
       parallelText: { data: data.bytes.slice(0), name: data.name },
     });
   }

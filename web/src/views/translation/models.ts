@@ -1,8 +1,9 @@
-// The Translation panel's pure parts: the four models and their preset, the chart series drawn
+// The Translation panel's pure parts: the four models and their engine recipes, the chart series drawn
 // from finished runs (held-out BLEU per epoch, BLEU by source length — the lecture's figure), one
 // head's slice of the Transformer's attention, and the text of a file's summary. No DOM here:
 // tests/js/translation_view.test.mjs checks these in node.
 import type { Seq2SeqBleuBucket, Seq2SeqCreateSettings } from '../../engine/protocol';
+import type { Seq2SeqRecipe } from '../../../generated/attn_engine.mjs';
 import type { ChartSeries } from '../chart';
 
 export type ModelId = 'none' | 'bahdanau' | 'luong' | 'transformer';
@@ -13,49 +14,29 @@ export interface ModelChoice {
   label: string;
   /** What the lecture calls it. */
   short: string;
-  settings: Seq2SeqCreateSettings;
+  /** The engine recipe it trains (train/seq2seq_recipes.cpp). */
+  recipe: string;
 }
 
 /**
- * The preset: small enough to train on the built-in corpus (about 3,700 training pairs) in a
- * minute or two per model in a browser tab, large enough to translate it well: Bahdanau's 6 epochs
- * reach about 71 held-out BLEU in Chromium in about two minutes on a busy 2-core machine
- * (`node scripts/screenshots.mjs translation` prints the run; docs/views.md).
+ * Each model's preset is an engine recipe (core train/seq2seq_recipes.cpp, `seq2seqRecipes()`):
+ * the table `attn train --recipe translation-<model>-page` trains too. The page adds only the
+ * epochs its input asks for (tests/js/seq2seq_recipes.test.mjs holds both to the recipe).
  */
-export const PRESET = { epochs: 6, batch: 32, trainSize: 100_000, testSize: 400, bleuSentences: 200, seed: 7 } as const;
-
-const RNN = { model: 'rnn', cell: 'gru', embed: 64, units: 64, learningRate: 0.01 } as const;
-
 export const MODELS: readonly ModelChoice[] = [
-  { id: 'none', label: 'No attention (RNNenc)', short: 'RNNenc', settings: { ...RNN, attention: 'none' } },
+  { id: 'none', label: 'No attention (RNNenc)', short: 'RNNenc', recipe: 'translation-rnnenc-page' },
   {
     id: 'bahdanau',
     label: 'Bahdanau attention (RNNsearch)',
     short: 'Bahdanau',
-    settings: { ...RNN, attention: 'bahdanau' },
+    recipe: 'translation-bahdanau-page',
   },
-  // Luong with LSTM cells, as in Luong et al. (2015): with GRU cells it learnt the built-in corpus
-  // slowly (16.8 held-out BLEU after the preset's 6 epochs, against 46.1 with LSTMs; docs/views.md).
-  {
-    id: 'luong',
-    label: 'Luong attention (LSTM cells)',
-    short: 'Luong',
-    settings: { ...RNN, cell: 'lstm', attention: 'luong' },
-  },
+  { id: 'luong', label: 'Luong attention (LSTM cells)', short: 'Luong', recipe: 'translation-luong-page' },
   {
     id: 'transformer',
     label: 'Transformer encoder–decoder',
     short: 'Transformer',
-    settings: {
-      model: 'transformer',
-      dModel: 64,
-      heads: 4,
-      layers: 2,
-      ff: 128,
-      dropout: 0.1,
-      labelSmoothing: 0.1,
-      learningRate: 0.002,
-    },
+    recipe: 'translation-transformer-page',
   },
 ];
 
@@ -65,16 +46,37 @@ export function modelChoice(id: string): ModelChoice {
   return found;
 }
 
-/** The engine settings of one run: the model's, the preset's, and the epochs asked for. */
-export function runSettings(id: ModelId, epochs: number): Seq2SeqCreateSettings {
-  const { seed, ...preset } = PRESET;
-  return {
-    ...preset,
-    ...modelChoice(id).settings,
-    epochs: Math.min(50, Math.max(1, Math.round(epochs) || PRESET.epochs)),
-    earlyStoppingPatience: 0,
-    seed,
-  };
+/** The engine's recipe rows by name (`seq2seqRecipes()`). */
+export type RecipeTable = ReadonlyMap<string, Seq2SeqRecipe>;
+
+export function recipeTable(rows: readonly Seq2SeqRecipe[]): RecipeTable {
+  return new Map(rows.map((r) => [r.name, r]));
+}
+
+/** The recipe of `id` in `recipes`; throws when the engine has no such row. */
+export function modelRecipe(recipes: RecipeTable, id: ModelId): Seq2SeqRecipe {
+  const recipe = recipes.get(modelChoice(id).recipe);
+  if (!recipe) throw new Error(`the engine has no recipe '${modelChoice(id).recipe}'`);
+  return recipe;
+}
+
+/** The engine settings of one run: the model's recipe, and the epochs asked for (1..50; not a
+ *  number: the recipe's). */
+export function runSettings(recipes: RecipeTable, id: ModelId, epochs: number): Seq2SeqCreateSettings {
+  const { settings } = modelRecipe(recipes, id);
+  return { ...settings, epochs: Math.min(50, Math.max(1, Math.round(epochs) || settings.epochs)) };
+}
+
+/** The preset's line under the Train button, from the recipes' numbers. */
+export function presetSummary(recipes: RecipeTable): string {
+  const rnn = modelRecipe(recipes, 'bahdanau').settings;
+  const t = modelRecipe(recipes, 'transformer').settings;
+  return (
+    `Preset: RNNs with ${rnn.cell.toUpperCase()} cells (${modelRecipe(recipes, 'luong').settings.cell.toUpperCase()} ` +
+    `for Luong), embeddings of ${rnn.embed} and ${rnn.units} units a direction; the Transformer with d = ${t.dModel}, ` +
+    `${t.heads} heads, ${t.layers} encoder and ${t.layers} decoder blocks; ${rnn.epochs} epochs, batches of ` +
+    `${rnn.batch}; BLEU after each epoch on ${rnn.bleuSentences} held-out sentences.`
+  );
 }
 
 /** A finished run's numbers, kept per model for the charts. */

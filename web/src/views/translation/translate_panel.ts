@@ -8,6 +8,7 @@
 // the map's box).
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqTranslation } from '../../engine/protocol';
+import { createBeamCandidates } from '../beam_candidates';
 import { el, errorMessage, viewPart } from '../dom';
 import { createHeatmap } from '../heatmap';
 import { headMean, headSlice, shownToken, type ModelId } from './models';
@@ -34,12 +35,12 @@ export class TranslatePanel {
   });
   private readonly status = el('p', { className: 'decode-status', role: 'status' });
   private readonly output = el('output', { id: 'mt-output', className: 'mt-output' });
-  private readonly candidates = el('ol', { className: 'mt-candidates', dataset: { testid: 'mt-candidates' } });
+  private readonly candidates = createBeamCandidates('mt-candidates');
   private readonly candidatesPart = el(
     'div',
     { hidden: true },
     el('h4', {}, 'The beam’s candidates (best first; score = log P ÷ length penalty)'),
-    this.candidates,
+    this.candidates.element,
   );
   private readonly greedyLine = el('p', { className: 'mt-greedy', dataset: { testid: 'mt-greedy' }, hidden: true });
   private readonly alignment = wordMap(
@@ -183,16 +184,7 @@ export class TranslatePanel {
       this.greedyLine.dataset.same = same ? '1' : '0';
     }
     this.candidatesPart.hidden = beam === 1;
-    this.candidates.replaceChildren(
-      ...t.candidates.map((c, i) =>
-        el(
-          'li',
-          { dataset: { best: i === 0 ? '1' : '0' } },
-          el('span', { className: 'mt-candidate-text' }, c.text),
-          ` — score ${c.score.toFixed(3)}, log P ${c.logProb.toFixed(3)}${c.finished ? '' : ' (unfinished)'}`,
-        ),
-      ),
-    );
+    this.candidates.update(t.candidates);
     this.layerSelect.replaceChildren();
     this.headSelect.replaceChildren();
     if (t.crossShape) {
