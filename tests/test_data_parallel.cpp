@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "attn/train/classifier_session.hpp"
+#include "support/parallel_step.hpp"
 #include "support/parameter_values.hpp"
 
 using namespace attn;
@@ -30,22 +31,6 @@ void start(SentimentSession& session, const SentimentModelConfig& model) {
   session.start_training(short_run());
 }
 
-// One data-parallel step over `replicas` (one shard each): buffers summed in shard order.
-SessionProgress parallel_step(std::vector<SentimentSession*> replicas) {
-  const std::size_t K = replicas.size();
-  std::vector<float> sum, part;
-  for (std::size_t r = 0; r < K; ++r) {
-    replicas[r]->shard_gradient(r, K, part);
-    if (r == 0) {
-      sum = part;
-    } else {
-      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += part[i];
-    }
-  }
-  SessionProgress out;
-  for (SentimentSession* s : replicas) out = s->apply_gradient(sum);
-  return out;
-}
 }  // namespace
 
 TEST_CASE("data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
@@ -84,7 +69,7 @@ TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
   start(b, config);
   std::vector<float> losses;
   for (int step = 0; step < 20; ++step) {
-    const SessionProgress p = parallel_step({&a, &b});
+    const SessionProgress p = test::parallel_step<SentimentSession>({&a, &b});
     CHECK(p.steps_run == 1);
     losses.push_back(p.last.loss);
   }
@@ -99,7 +84,7 @@ TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
   SentimentSession c, d;
   start(c, config);
   start(d, config);
-  for (int step = 0; step < 20; ++step) CHECK(parallel_step({&c, &d}).last.loss == losses[step]);
+  for (int step = 0; step < 20; ++step) CHECK(test::parallel_step<SentimentSession>({&c, &d}).last.loss == losses[step]);
 }
 
 TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout") {
@@ -113,7 +98,7 @@ TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout
   for (int step = 0; step < 6; ++step) {
     CAPTURE(step);
     const float single = one.run_steps(1).last.loss;
-    const float parallel = parallel_step({&a, &b}).last.loss;
+    const float parallel = test::parallel_step<SentimentSession>({&a, &b}).last.loss;
     CHECK(parallel == doctest::Approx(single).epsilon(1e-4));
   }
   const auto want = test::parameter_values(one.model().classifier->parameters());

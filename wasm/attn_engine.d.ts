@@ -572,6 +572,8 @@ export interface Seq2SeqStepsReport {
   /** Copy: each step's batch loss in this call. */
   losses: Float32Array;
   elapsed: number;
+  /** Pairs stepped on so far (0 when the call ran no step). */
+  examplesSeen: number;
   examplesPerSecond: number;
   plannedSteps: number;
   batchesPerEpoch: number;
@@ -638,6 +640,14 @@ export interface Seq2SeqSession {
   samples(count: number): { source: string; target: string }[];
   startTraining(): TrainingStart;
   runSteps(steps: number): Seq2SeqStepsReport;
+  /** Data-parallel training (docs/data-parallel.md): floats in one exchange buffer (every
+   *  parameter's gradient, then the loss sum and the target-token count). */
+  exchangeSize(): number;
+  /** Copy: the exchange buffer of shard `shard` of `shards` of the next batch (gradient SUM over
+   *  its target tokens); the parameters do not change. */
+  shardGradient(shard: number, shards: number): Float32Array;
+  /** One step from the sum (in shard order) of every shard's buffer, copied in; as runSteps(1). */
+  applyGradient(sum: Float32Array): Seq2SeqStepsReport;
   cancelTraining(): void;
   isTraining(): boolean;
   /** Greedy (beam <= 1) or beam search of that width. */

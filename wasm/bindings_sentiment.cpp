@@ -262,11 +262,7 @@ class JsSentimentSession {
 
   val apply_gradient(const val& sum) {
     return guarded([&] {
-      if (is_absent(sum) || !sum.instanceof (val::global("Float32Array"))) {
-        throw std::invalid_argument("applyGradient: the summed gradient must be a Float32Array");
-      }
-      exchange_.resize(sum["length"].as<std::size_t>());
-      val(emscripten::typed_memory_view(exchange_.size(), exchange_.data())).call<void>("set", sum);
+      read_exchange_buffer(sum, exchange_);
       return progress_to_js(session_.apply_gradient(exchange_));
     });
   }

@@ -22,6 +22,14 @@ bool read_flag(const val& v, const std::string& name) {
   return v.isTrue();
 }
 
+void read_exchange_buffer(const val& sum, std::vector<float>& into) {
+  if (is_absent(sum) || !sum.instanceof (val::global("Float32Array"))) {
+    throw std::invalid_argument("applyGradient: the summed gradient must be a Float32Array");
+  }
+  into.resize(sum["length"].as<std::size_t>());
+  val(emscripten::typed_memory_view(into.size(), into.data())).call<void>("set", sum);
+}
+
 std::size_t whole_number(double x, const std::string& name, double max) {
   if (!(x >= 0) || x != std::floor(x) || x > max) {
     throw std::invalid_argument(name + " must be a whole number between 0 and " +

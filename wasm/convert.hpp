@@ -134,6 +134,11 @@ val typed_array_copy(const char* type, const std::vector<T>& values) {
   return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
+// A data-parallel exchange buffer from JS (docs/data-parallel.md): `sum` (a Float32Array, else
+// std::invalid_argument "applyGradient: the summed gradient must be a Float32Array") copied into
+// `into` (resized to its length).
+void read_exchange_buffer(const val& sum, std::vector<float>& into);
+
 // Reads obj.shape (an array of non-negative integers, their product within kMaxValues); `name`
 // is used in error messages.
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);

@@ -203,6 +203,24 @@ Seq2SeqSessionProgress Seq2SeqSession::run_steps(std::size_t max_steps) {
   return run_step_chunk(*run_, max_steps, &Seq2SeqTrainingRun::history);
 }
 
+std::size_t Seq2SeqSession::exchange_size() const {
+  if (!run_) throw std::logic_error("Seq2SeqSession::exchange_size: start training first");
+  return run_->exchange_size();
+}
+
+void Seq2SeqSession::shard_gradient(std::size_t shard, std::size_t shards, std::vector<float> &out) {
+  if (!run_) throw std::logic_error("Seq2SeqSession::shard_gradient: start training first");
+  out.resize(run_->exchange_size());
+  run_->shard_gradient(shard, shards, out.data(), out.size());
+}
+
+Seq2SeqSessionProgress Seq2SeqSession::apply_gradient(const std::vector<float> &sum) {
+  if (!run_) throw std::logic_error("Seq2SeqSession::apply_gradient: start training first");
+  if (run_->finished()) throw std::logic_error("Seq2SeqSession::apply_gradient: the run has finished");
+  return run_step_chunk(*run_, 1, &Seq2SeqTrainingRun::history,
+                        [&] { return run_->apply_gradient(sum.data(), sum.size()); });
+}
+
 void Seq2SeqSession::cancel_training() {
   if (!run_) throw std::logic_error("Seq2SeqSession::cancel_training: no training run");
   run_->finish(true);

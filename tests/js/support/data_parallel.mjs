@@ -1,5 +1,30 @@
 // What the data-parallel tests share (data_parallel.test.mjs: the engine side;
-// data_parallel_ports.test.mjs: the page's coordination over MessagePorts).
+// data_parallel_ports.test.mjs and seq2seq_data_parallel.test.mjs: the page's coordination over
+// MessagePorts, web/src/engine/data_parallel.ts).
+import { after, before } from 'node:test';
+import { loadEngine } from './engine.mjs';
+import { loadWebModules } from './web_modules.mjs';
+
+/**
+ * A suite's two wasm instances (two workers' engines) and the page's data_parallel.ts module,
+ * loaded before its tests; `keep(session)` deletes the session after them. Fields are set once
+ * the suite's `before` ran.
+ */
+export function twoEngineSuite() {
+  const suite = { dp: null, engines: [], keep: (session) => (sessions.push(session), session) };
+  const sessions = [];
+  let loaded;
+  before(async () => {
+    loaded = await loadWebModules('/src/engine/data_parallel.ts');
+    suite.dp = loaded.modules[0];
+    suite.engines = [await loadEngine(), await loadEngine()];
+  });
+  after(async () => {
+    for (const s of sessions) s.delete();
+    await loaded?.close();
+  });
+  return suite;
+}
 
 /** Two epochs of the built-in corpus, no early stopping: the run both suites train. */
 export const TRAINING = Object.freeze({

@@ -133,6 +133,13 @@ class Seq2SeqSession {
   // After divergence (std::runtime_error, parameters restored) the run is over.
   // std::logic_error without a run.
   Seq2SeqSessionProgress run_steps(std::size_t max_steps);
+  // Data-parallel training (Seq2SeqTrainingRun::shard_gradient, docs/data-parallel.md): the
+  // exchange buffer's length, shard `shard` of `shards` of the next batch into `out` (resized),
+  // and one optimiser step from the buffers' sum (the epoch closed when it completes, as
+  // run_steps does). std::logic_error without a run or after it finished.
+  std::size_t exchange_size() const;
+  void shard_gradient(std::size_t shard, std::size_t shards, std::vector<float> &out);
+  Seq2SeqSessionProgress apply_gradient(const std::vector<float> &sum);
   // Ends the run now; the model gets the best validation epoch's parameters (if
   // one completed).
   void cancel_training();

@@ -1,0 +1,148 @@
+// Data-parallel steps of the seq2seq trainer (Seq2SeqTrainingRun::shard_gradient /
+// apply_gradient through Seq2SeqSession, docs/data-parallel.md): the shards add up to the batch
+// for both model kinds, replicas stay bit-identical with dropout, K = 2 follows K = 1 without it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "attn/train/seq2seq_session.hpp"
+#include "support/parallel_step.hpp"
+#include "support/parameter_values.hpp"
+
+using namespace attn;
+
+namespace {
+// The reverse task with sources of 3 to 7 digits: batches pad to different widths.
+Seq2SeqSessionConfig config(const char *extra = "") {
+  return Seq2SeqSessionConfig::from_json(
+      std::string(R"({"train_size": 72, "test_size": 8, "min_len": 3, "max_len": 7, "units": 8, "embed": 6,
+                      "attention_dim": 8, "epochs": 2, "batch": 16, "early_stopping_patience": 0, "seed": 5,
+                      "d_model": 8, "heads": 2, "layers": 1, "ff": 16)") +
+      extra + "}");
+}
+
+std::unique_ptr<Seq2SeqSession> started(const Seq2SeqSessionConfig &c) {
+  auto s = std::make_unique<Seq2SeqSession>(c);
+  s->start_training();
+  return s;
+}
+
+
+double largest_difference(const ParameterList &a, const ParameterList &b) {
+  const auto want = test::parameter_values(a), got = test::parameter_values(b);
+  double worst = 0;
+  for (std::size_t p = 0; p < want.size(); ++p) {
+    for (std::size_t i = 0; i < want[p].size(); ++i) {
+      worst = std::max(worst, std::abs(static_cast<double>(want[p][i]) - got[p][i]));
+    }
+  }
+  return worst;
+}
+}  // namespace
+
+TEST_CASE("seq2seq_data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
+  for (const char *kind : {R"(, "model": "rnn")", R"(, "model": "transformer", "dropout": 0)"}) {
+    CAPTURE(kind);
+    auto session = started(config(kind));
+    const std::size_t P = session->exchange_size();
+    CHECK(P == parameter_count(session->model().parameters()) + 2);
+    const auto before = test::parameter_values(session->model().parameters());
+    std::vector<float> full;
+    session->shard_gradient(0, 1, full);
+    double largest = 0;
+    for (std::size_t i = 0; i + 2 < P; ++i) largest = std::max(largest, std::abs(static_cast<double>(full[i])));
+    REQUIRE(largest > 0);
+    for (std::size_t K : {2, 3, 5}) {  // batch 16: shards of 8; 5, 5, 6; 3, 3, 3, 3, 4
+      CAPTURE(K);
+      std::vector<double> sum(P, 0.0);
+      std::vector<float> part;
+      for (std::size_t r = 0; r < K; ++r) {
+        session->shard_gradient(r, K, part);
+        for (std::size_t i = 0; i < P; ++i) sum[i] += part[i];
+      }
+      double worst = 0;
+      for (std::size_t i = 0; i + 2 < P; ++i) worst = std::max(worst, std::abs(sum[i] - full[i]));
+      CHECK(worst <= 1e-5 * largest);
+      CHECK(sum[P - 2] == doctest::Approx(full[P - 2]).epsilon(1e-5));  // loss sum
+      CHECK(sum[P - 1] == full[P - 1]);                                 // target tokens
+    }
+    // One shard of one is the batch's own step: its loss is the step's (mean = sum / tokens).
+    const float loss = full[P - 2] / full[P - 1];
+    CHECK(test::parameter_values(session->model().parameters()) == before);  // nothing changed
+    CHECK(session->run_steps(1).last.loss == doctest::Approx(loss).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("seq2seq_data_parallel.two_replicas_stay_bit_identical_with_dropout") {
+  // The Transformer with dropout and label smoothing (the Translation tab's), 2 epochs.
+  const Seq2SeqSessionConfig c = config(R"(, "model": "transformer", "dropout": 0.2)");
+  auto a = started(c), b = started(c);
+  std::vector<float> losses;
+  while (a->training()) {
+    const Seq2SeqSessionProgress p = test::parallel_step<Seq2SeqSession>({a.get(), b.get()});
+    CHECK(p.steps_run == 1);
+    losses.push_back(p.last.loss);
+  }
+  // 65 training pairs after the 10% hold-out: 5 batches of 16 per epoch, 2 epochs.
+  CHECK(losses.size() == 10);
+  CHECK(a->history().epochs.size() == 2);
+  CHECK_FALSE(b->training());
+  CHECK(test::parameter_values(a->model().parameters()) == test::parameter_values(b->model().parameters()));
+  CHECK(a->translate("40715", 1).output == b->translate("40715", 1).output);
+  CHECK(a->save_model() == b->save_model());
+  // The same seed and K give the same run again.
+  auto c1 = started(c), c2 = started(c);
+  for (float loss : losses) CHECK(test::parallel_step<Seq2SeqSession>({c1.get(), c2.get()}).last.loss == loss);
+  CHECK(c1->save_model() == a->save_model());
+}
+
+TEST_CASE("seq2seq_data_parallel.two_shards_follow_the_single_worker_run_without_dropout") {
+  // Without dropout (the RNN has none; teacher forcing is always gold) nothing random differs:
+  // K = 2 computes the K = 1 step up to float rounding (the shard sums, × tokens / tokens).
+  for (const char *kind : {R"(, "model": "rnn")", R"(, "model": "transformer", "dropout": 0)"}) {
+    CAPTURE(kind);
+    auto one = started(config(kind)), a = started(config(kind)), b = started(config(kind));
+    for (int step = 0; step < 6; ++step) {
+      CAPTURE(step);
+      const float single = one->run_steps(1).last.loss;
+      const float parallel = test::parallel_step<Seq2SeqSession>({a.get(), b.get()}).last.loss;
+      CHECK(parallel == doctest::Approx(single).epsilon(1e-4));
+    }
+    CHECK(one->history().steps == a->history().steps);
+    // Six Adam steps at the learning rate 0.005 / 0.001 move the weights by ~0.03 / 0.006.
+    CHECK(largest_difference(one->model().parameters(), a->model().parameters()) < 1e-4);
+  }
+}
+
+TEST_CASE("seq2seq_data_parallel.bad_shards_and_buffers_are_refused") {
+  Seq2SeqSession session(config());
+  std::vector<float> buffer;
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1, buffer), doctest::Contains("start training first"),
+                       std::logic_error);
+  CHECK_THROWS_WITH_AS(session.exchange_size(), doctest::Contains("start training first"), std::logic_error);
+  session.start_training();
+  CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2, buffer),
+                       "Seq2SeqTrainingRun::shard_gradient: shard must be in [0, shards) with shards >= 1, got "
+                       "shard 2 of 2",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(session.shard_gradient(0, 0, buffer), std::invalid_argument);
+  const std::size_t n = session.exchange_size();
+  const std::string size_message = "holds " + std::to_string(n - 1) + " floats, this model exchanges " +
+                                   std::to_string(n) + " (parameters + loss sum + target-token count)";
+  CHECK_THROWS_WITH_AS(session.apply_gradient(std::vector<float>(n - 1, 0.f)),
+                       doctest::Contains(size_message.c_str()), std::invalid_argument);
+  CHECK(session.history().steps == 0);  // nothing was applied
+  // A non-finite sum diverges like a non-finite loss: parameters restored, the run over.
+  const auto before = test::parameter_values(session.model().parameters());
+  CHECK_THROWS_WITH_AS(session.apply_gradient(std::vector<float>(n, std::nanf(""))),
+                       doctest::Contains("training diverged at epoch 1, step 1"), std::runtime_error);
+  CHECK(test::parameter_values(session.model().parameters()) == before);
+  CHECK_FALSE(session.training());
+  CHECK_THROWS_WITH_AS(session.apply_gradient(std::vector<float>(n, 0.f)), doctest::Contains("the run has finished"),
+                       std::logic_error);
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 2, buffer), doctest::Contains("the run is finished"),
+                       std::logic_error);
+}
