@@ -8,9 +8,9 @@
 // pairs (batch 64, 10 words, vocabularies 6,000).
 // Prints one JSON line: the exchange buffer size, and per step (medians, milliseconds of process
 // CPU time: the machine is shared) the single worker's step (runSteps(1)), each shard's
-// shardGradient (compute + copy out of wasm memory), the JS sum of the two buffers, one
-// applyGradient (copy in + clip + Adam), and a plain copy of one buffer (what postMessage's
-// structured clone costs at least when it is not transferred).
+// shardGradient (compute + copy out of wasm memory), one applyGradient (the other shard's buffer
+// copied in, the two added in shard order with the ÷ count, clip, Adam), and a plain copy of one
+// buffer (what postMessage's structured clone costs at least when it is not transferred).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine } from '../tests/js/support/engine.mjs';
@@ -66,22 +66,16 @@ const time = (fn) => {
   const { user, system } = process.cpuUsage(t0);
   return [(user + system) / 1000, out];
 };
-const t = { single: [], shard0: [], shard1: [], sum: [], apply: [], copy: [] };
+const t = { single: [], shard0: [], shard1: [], apply: [], copy: [] };
 for (let step = 0; step < steps; step++) {
   t.single.push(time(() => single.runSteps(1))[0]);
   const [ms0, g0] = time(() => replicas[0].shardGradient(0, 2));
   const [ms1, g1] = time(() => replicas[1].shardGradient(1, 2));
   t.shard0.push(ms0);
   t.shard1.push(ms1);
-  const [msSum, sum] = time(() => {
-    const out = new Float32Array(g0);
-    for (let i = 0; i < out.length; i++) out[i] += g1[i];
-    return out;
-  });
-  t.sum.push(msSum);
-  t.copy.push(time(() => structuredClone(sum))[0]);
-  t.apply.push(time(() => replicas[0].applyGradient(sum))[0]);
-  replicas[1].applyGradient(sum);
+  t.copy.push(time(() => structuredClone(g1))[0]);
+  t.apply.push(time(() => replicas[0].applyGradient([g1]))[0]);
+  replicas[1].applyGradient([g0]);
 }
 const floats = replicas[0].exchangeSize();
 const data = seq2seq ? 'synthetic pairs' : imdb ? 'aclImdb' : 'builtin';

@@ -40,7 +40,7 @@ TEST_CASE("data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
   CHECK(P == parameter_count(session.model().classifier->parameters()) + 2);
   const auto before = test::parameter_values(session.model().classifier->parameters());
   std::vector<float> full;
-  session.shard_gradient(0, 1, full);
+  full = session.shard_gradient(0, 1);
   double largest = 0;
   for (std::size_t i = 0; i + 2 < P; ++i) largest = std::max(largest, std::abs(static_cast<double>(full[i])));
   REQUIRE(largest > 0);
@@ -49,7 +49,7 @@ TEST_CASE("data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
     std::vector<double> sum(P, 0.0);
     std::vector<float> part;
     for (std::size_t r = 0; r < K; ++r) {
-      session.shard_gradient(r, K, part);
+      part = session.shard_gradient(r, K);
       for (std::size_t i = 0; i < P; ++i) sum[i] += part[i];
     }
     double worst = 0;
@@ -114,29 +114,32 @@ TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout
 
 TEST_CASE("data_parallel.bad_shards_and_buffers_are_refused") {
   SentimentSession session;
-  std::vector<float> buffer;
-  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1, buffer), doctest::Contains("start training first"),
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1), doctest::Contains("start training first"),
                        std::logic_error);
   start(session, tiny_config());
-  CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2, buffer),
+  CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2),
                        "ClassifierTrainingRun::shard_gradient: shard must be in [0, shards) with shards >= 1, got "
                        "shard 2 of 2",
                        std::invalid_argument);
-  CHECK_THROWS_AS(session.shard_gradient(0, 0, buffer), std::invalid_argument);
+  CHECK_THROWS_AS(session.shard_gradient(0, 0), std::invalid_argument);
   const std::size_t n = session.exchange_size();
-  std::vector<float> short_sum(n - 1, 0.f);
-  const std::string size_message =
-      "holds " + std::to_string(n - 1) + " floats, this model exchanges " + std::to_string(n);
-  CHECK_THROWS_WITH_AS(session.apply_gradient(short_sum), doctest::Contains(size_message.c_str()),
+  CHECK_THROWS_WITH_AS(session.apply_gradient({}), doctest::Contains("compute this replica's shard gradient"),
+                       std::logic_error);
+  session.shard_gradient(0, 2);
+  const std::string size_message = "the gradient buffer of shard 1 holds " + std::to_string(n - 1) +
+                                   " floats, this model exchanges " + std::to_string(n);
+  CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n - 1, 0.f)}),
+                       doctest::Contains(size_message.c_str()), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(session.apply_gradient({}),
+                       doctest::Contains("computed shard 0 of 2, so it needs the other 1 shards' buffers, got 0"),
                        std::invalid_argument);
   CHECK(session.training_result().steps == 0);  // nothing was applied
   // A non-finite sum diverges like a non-finite loss: parameters restored, the run over.
   const auto before = test::parameter_values(session.model().classifier->parameters());
-  std::vector<float> nan_sum(n, std::nanf(""));
-  CHECK_THROWS_WITH_AS(session.apply_gradient(nan_sum), doctest::Contains("training diverged at epoch 1, step 1"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n, std::nanf(""))}),
+                       doctest::Contains("training diverged at epoch 1, step 1"), std::runtime_error);
   CHECK(test::parameter_values(session.model().classifier->parameters()) == before);
   CHECK_FALSE(session.training());
-  CHECK_THROWS_WITH_AS(session.apply_gradient(std::vector<float>(n, 0.f)), doctest::Contains("the run has finished"),
+  CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n, 0.f)}), doctest::Contains("the run has finished"),
                        std::logic_error);
 }

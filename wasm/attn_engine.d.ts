@@ -319,10 +319,11 @@ export interface SentimentSession {
    *  parameter's gradient, then the loss sum and the correct count). */
   exchangeSize(): number;
   /** Copy: the exchange buffer of shard `shard` of `shards` of the next batch (gradient SUM over
-   *  its examples); the parameters do not change. */
+   *  its examples; the engine keeps its own until the step is applied); the parameters do not change. */
   shardGradient(shard: number, shards: number): Float32Array;
-  /** One step from the sum (in shard order) of every shard's buffer, copied in; as runSteps(1). */
-  applyGradient(sum: Float32Array): StepsReport;
+  /** One step from this replica's shard buffer and `others` (the other shards' buffers, in shard
+   *  order, copied in), added in shard order by the engine; as runSteps(1). */
+  applyGradient(others: Float32Array[]): StepsReport;
   /** Ends the run; the model gets the best validation epoch's parameters. */
   cancelTraining(): void;
   isTraining(): boolean;
@@ -644,10 +645,12 @@ export interface Seq2SeqSession {
    *  parameter's gradient, then the loss sum and the target-token count). */
   exchangeSize(): number;
   /** Copy: the exchange buffer of shard `shard` of `shards` of the next batch (gradient SUM over
-   *  its target tokens); the parameters do not change. */
+   *  its target tokens; the engine keeps its own until the step is applied); the parameters do
+   *  not change. */
   shardGradient(shard: number, shards: number): Float32Array;
-  /** One step from the sum (in shard order) of every shard's buffer, copied in; as runSteps(1). */
-  applyGradient(sum: Float32Array): Seq2SeqStepsReport;
+  /** One step from this replica's shard buffer and `others` (the other shards' buffers, in shard
+   *  order, copied in), added in shard order by the engine; as runSteps(1). */
+  applyGradient(others: Float32Array[]): Seq2SeqStepsReport;
   cancelTraining(): void;
   isTraining(): boolean;
   /** Greedy (beam <= 1) or beam search of that width. */

@@ -208,22 +208,22 @@ class JsSeq2SeqSession {
     return guarded([&] { return progress_to_js(session_->run_steps(read_whole(steps, "steps", 1e9, 1))); });
   }
 
-  // Data-parallel steps (docs/data-parallel.md): the exchange buffer is copied once each way.
+  // Data-parallel steps (docs/data-parallel.md): each exchange buffer is copied once each way.
   double exchange_size() {
     return guarded([&] { return static_cast<double>(session_->exchange_size()); });
   }
 
   val shard_gradient(const val &shard, const val &shards) {
     return guarded([&] {
-      session_->shard_gradient(read_whole(shard, "shard", 1e9), read_whole(shards, "shards", 1e9), exchange_);
-      return typed_array_copy("Float32Array", exchange_);
+      return typed_array_copy("Float32Array",
+                              session_->shard_gradient(read_whole(shard, "shard", 1e9), read_whole(shards, "shards", 1e9)));
     });
   }
 
-  val apply_gradient(const val &sum) {
+  val apply_gradient(const val &others) {
     return guarded([&] {
-      read_exchange_buffer(sum, exchange_);
-      return progress_to_js(session_->apply_gradient(exchange_));
+      read_exchange_buffers(others, others_);
+      return progress_to_js(session_->apply_gradient(others_));
     });
   }
 
@@ -358,7 +358,7 @@ class JsSeq2SeqSession {
 
   std::unique_ptr<Seq2SeqSession> session_;
   Seq2SeqTranslation translation_;
-  std::vector<float> exchange_;  // the last shard gradient / summed gradient
+  std::vector<std::vector<float>> others_;  // the other shards' buffers of the step being applied
 };
 
 }  // namespace

@@ -26,21 +26,7 @@ function connect(a, b) {
   };
 }
 
-test('sumInOrder adds every part into the first, in order; mergeReports joins single steps', () => {
-  const a = new Float32Array([1, 2, 3]);
-  const sum = suite.dp.sumInOrder([a, new Float32Array([10, 20, 30]), new Float32Array([100, 200, 300])]);
-  assert.equal(sum, a, 'in place, into the first buffer');
-  assert.deepEqual(Array.from(sum), [111, 222, 333]);
-  // Not associative in float: (1e8 + 1) - 1e8 is 0 in float32, 1e8 + (1 - 1e8) is 0 too but
-  // (-1e8 + 1e8) + 1 is 1: the order is the parts' order.
-  const ordered = suite.dp.sumInOrder([new Float32Array([-1e8]), new Float32Array([1e8]), new Float32Array([1])]);
-  assert.equal(ordered[0], 1);
-  const other = suite.dp.sumInOrder([new Float32Array([1]), new Float32Array([1e8]), new Float32Array([-1e8])]);
-  assert.equal(other[0], 0);
-  assert.throws(
-    () => suite.dp.sumInOrder([new Float32Array(3), new Float32Array(2)]),
-    /exchange buffers differ in length: 3 and 2 floats/,
-  );
+test('mergeReports joins single steps', () => {
   const step = (i, epochs) => ({ stepsRun: 1, step: i, loss: i / 10, losses: new Float32Array([i / 10]), epochs });
   const merged = suite.dp.mergeReports([step(1, []), step(2, ['e1']), step(3, [])]);
   assert.equal(merged.stepsRun, 3);

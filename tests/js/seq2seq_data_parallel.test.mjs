@@ -98,10 +98,13 @@ test('bad shards, buffers and runs give clear errors', () => {
   assert.throws(() => s.shardGradient(2, 2), /shard must be in \[0, shards\) with shards >= 1, got shard 2 of 2/);
   assert.throws(() => s.shardGradient(0, 1.5), /shards must be a whole number/);
   const n = s.exchangeSize();
+  assert.throws(() => s.applyGradient([]), /compute this replica's shard gradient for the step first/);
+  s.shardGradient(1, 2);
   assert.throws(
-    () => s.applyGradient(new Float32Array(n - 1)),
-    new RegExp(`the gradient buffer holds ${n - 1} floats, this model exchanges ${n}`),
+    () => s.applyGradient([new Float32Array(n - 1)]),
+    new RegExp(`the gradient buffer of shard 0 holds ${n - 1} floats, this model exchanges ${n}`),
   );
-  assert.throws(() => s.applyGradient([1, 2, 3]), /applyGradient: the summed gradient must be a Float32Array/);
+  assert.throws(() => s.applyGradient([1, 2, 3]), /the other shards' gradients must be an array of Float32Array/);
+  assert.throws(() => s.applyGradient([new Float32Array(n), new Float32Array(n)]), /needs the other 1 shards'/);
   assert.equal(s.runSteps(0).step, 0, 'nothing was applied');
 });

@@ -102,6 +102,7 @@ void SentimentSession::start_training(const TrainerConfig& config) {
   run_train_ = std::move(parts.first);
   run_validation_ = std::move(parts.second);
   run_ = std::make_unique<ClassifierTrainingRun>(model, model_.pipeline, run_train_, run_validation_, config);
+  shard_buffers_ = ShardBuffers();
 }
 
 SessionProgress SentimentSession::run_steps(std::size_t max_steps) {
@@ -114,17 +115,23 @@ std::size_t SentimentSession::exchange_size() const {
   return run_->exchange_size();
 }
 
-void SentimentSession::shard_gradient(std::size_t shard, std::size_t shards, std::vector<float>& out) {
+const std::vector<float> &SentimentSession::shard_gradient(std::size_t shard, std::size_t shards) {
   if (!run_) throw std::logic_error("SentimentSession::shard_gradient: start training first");
-  out.resize(run_->exchange_size());
+  std::vector<float> &out = shard_buffers_.fill(run_->exchange_size());
   run_->shard_gradient(shard, shards, out.data(), out.size());
+  shard_buffers_.filled(shard, shards);
+  return out;
 }
 
-SessionProgress SentimentSession::apply_gradient(const std::vector<float>& sum) {
-  if (!run_) throw std::logic_error("SentimentSession::apply_gradient: start training first");
-  if (run_->finished()) throw std::logic_error("SentimentSession::apply_gradient: the run has finished");
-  return run_step_chunk(*run_, 1, &ClassifierTrainingRun::result,
-                        [&] { return run_->apply_gradient(sum.data(), sum.size()); });
+SessionProgress SentimentSession::apply_gradient(const std::vector<std::vector<float>> &others) {
+  const char *who = "SentimentSession::apply_gradient";
+  if (!run_) throw std::logic_error(std::string(who) + ": start training first");
+  if (run_->finished()) throw std::logic_error(std::string(who) + ": the run has finished");
+  const std::vector<const float *> parts = shard_buffers_.in_order(who, others);
+  SessionProgress out = run_step_chunk(*run_, 1, &ClassifierTrainingRun::result,
+                                [&] { return run_->apply_gradient(parts, run_->exchange_size()); });
+  shard_buffers_.applied();
+  return out;
 }
 
 void SentimentSession::cancel_training() {

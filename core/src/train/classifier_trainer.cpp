@@ -402,17 +402,17 @@ void ClassifierTrainingRun::shard_gradient(std::size_t shard, std::size_t shards
   at[1] = static_cast<float>(stats.correct);
 }
 
-StepProgress ClassifierTrainingRun::apply_gradient(const float* sum, std::size_t size) {
+StepProgress ClassifierTrainingRun::apply_gradient(const std::vector<const float*>& parts, std::size_t size) {
   const char* who = "ClassifierTrainingRun::apply_gradient";
   check_exchange_size(who, size, exchange_size(), kExchangeLayout);
   State& s = *state_;
   const Clock::time_point start = Clock::now();
   const std::size_t B = s.next_indices(who).size();
   const float scale = static_cast<float>(B);
-  const float* at = unpack_gradients(s.model.parameters(), sum, scale);
+  const std::size_t at = unpack_gradients(s.model.parameters(), parts, scale);
   BatchStats stats;
-  stats.loss = at[0] / scale;
-  stats.correct = static_cast<std::size_t>(std::max(0.f, at[1]));
+  stats.loss = sum_in_order(parts, at) / scale;
+  stats.correct = static_cast<std::size_t>(std::max(0.f, sum_in_order(parts, at + 1)));
   stats.count = B;
   if (!std::isfinite(stats.loss)) s.diverged("training diverged: the loss is not finite");
   s.guarded([&] { stats.grad_norm = apply_gradients(s.model, *s.optimizer, s.config.clip_norm); });

@@ -193,6 +193,7 @@ void Seq2SeqSession::start_training() {
                                     config_.trainer.seed);
   run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
                                               split_.validation_sources, split_.validation_targets, config_.trainer);
+  shard_buffers_ = ShardBuffers();
   if (config_.bleu_sentences > 0 && config_.task == "parallel") {
     run_->score_epochs_with([this](const Translator &) { return held_out_bleu(config_.bleu_sentences); });
   }
@@ -208,17 +209,23 @@ std::size_t Seq2SeqSession::exchange_size() const {
   return run_->exchange_size();
 }
 
-void Seq2SeqSession::shard_gradient(std::size_t shard, std::size_t shards, std::vector<float> &out) {
+const std::vector<float> &Seq2SeqSession::shard_gradient(std::size_t shard, std::size_t shards) {
   if (!run_) throw std::logic_error("Seq2SeqSession::shard_gradient: start training first");
-  out.resize(run_->exchange_size());
+  std::vector<float> &out = shard_buffers_.fill(run_->exchange_size());
   run_->shard_gradient(shard, shards, out.data(), out.size());
+  shard_buffers_.filled(shard, shards);
+  return out;
 }
 
-Seq2SeqSessionProgress Seq2SeqSession::apply_gradient(const std::vector<float> &sum) {
-  if (!run_) throw std::logic_error("Seq2SeqSession::apply_gradient: start training first");
-  if (run_->finished()) throw std::logic_error("Seq2SeqSession::apply_gradient: the run has finished");
-  return run_step_chunk(*run_, 1, &Seq2SeqTrainingRun::history,
-                        [&] { return run_->apply_gradient(sum.data(), sum.size()); });
+Seq2SeqSessionProgress Seq2SeqSession::apply_gradient(const std::vector<std::vector<float>> &others) {
+  const char *who = "Seq2SeqSession::apply_gradient";
+  if (!run_) throw std::logic_error(std::string(who) + ": start training first");
+  if (run_->finished()) throw std::logic_error(std::string(who) + ": the run has finished");
+  const std::vector<const float *> parts = shard_buffers_.in_order(who, others);
+  Seq2SeqSessionProgress out = run_step_chunk(*run_, 1, &Seq2SeqTrainingRun::history,
+                                [&] { return run_->apply_gradient(parts, run_->exchange_size()); });
+  shard_buffers_.applied();
+  return out;
 }
 
 void Seq2SeqSession::cancel_training() {

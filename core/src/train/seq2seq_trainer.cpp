@@ -417,7 +417,7 @@ void Seq2SeqTrainingRun::shard_gradient(std::size_t shard, std::size_t shards, f
   at[1] = tokens;
 }
 
-Seq2SeqStepProgress Seq2SeqTrainingRun::apply_gradient(const float *sum, std::size_t size) {
+Seq2SeqStepProgress Seq2SeqTrainingRun::apply_gradient(const std::vector<const float *> &parts, std::size_t size) {
   const char *who = "Seq2SeqTrainingRun::apply_gradient";
   check_exchange_size(who, size, exchange_size(), kExchangeLayout);
   State &s = *state_;
@@ -425,8 +425,8 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::apply_gradient(const float *sum, std::si
   const ParameterList &params = s.model.parameters();
   const float tokens = static_cast<float>(s.target_tokens(indices.data(), indices.size()));
   s.guard.before_step(params);
-  const float *at = unpack_gradients(params, sum, tokens);
-  return s.apply(at[0] / tokens);
+  const std::size_t at = unpack_gradients(params, parts, tokens);
+  return s.apply(sum_in_order(parts, at) / tokens);
 }
 
 void Seq2SeqTrainingRun::score_epochs_with(std::function<double(const Translator &)> scorer) {

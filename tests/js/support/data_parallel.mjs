@@ -37,15 +37,11 @@ export const TRAINING = Object.freeze({
 });
 
 /**
- * One data-parallel step done in one thread: shard r on replica r, the buffers summed replica 0,
- * then 1, … (the order the coordinator adds them in), the sum applied by every replica. Returns
+ * One data-parallel step done in one thread: shard r on replica r, then every replica applies its
+ * own buffer with the others' (its engine adds the K in shard order), as the workers do. Returns
  * each replica's step report.
  */
 export function parallelStep(replicas) {
-  const sum = new Float32Array(replicas[0].shardGradient(0, replicas.length));
-  for (let r = 1; r < replicas.length; r++) {
-    const part = replicas[r].shardGradient(r, replicas.length);
-    for (let i = 0; i < sum.length; i++) sum[i] += part[i];
-  }
-  return replicas.map((s) => s.applyGradient(sum));
+  const parts = replicas.map((s, r) => s.shardGradient(r, replicas.length));
+  return replicas.map((s, r) => s.applyGradient(parts.filter((_, j) => j !== r)));
 }

@@ -1,10 +1,11 @@
 // Data-parallel training between engine workers (docs/data-parallel.md): K identical replicas of
 // one run, one per worker. Every step, replica r computes the gradient of shard r of the batch
-// (SentimentSession.shardGradient); the coordinator (worker 0, replica 0) adds the K exchange
-// buffers in shard order, sends the sum back and every replica applies it
-// (SentimentSession.applyGradient), so the replicas stay bit-identical. Replica r > 0 talks to the
-// coordinator over a MessagePort of its own (the page hands one end to each worker), with every
-// buffer transferred: the page's main thread does nothing per step.
+// (shardGradient: the engine keeps its own buffer, a copy comes out); the coordinator (worker 0,
+// replica 0) gathers the K buffers and sends each replica the others' (with two workers: its own,
+// transferred), and every replica's engine adds the K in shard order and applies the sum
+// (applyGradient(others)), so the replicas stay bit-identical. Replica r > 0 talks to the
+// coordinator over a MessagePort of its own (the page hands one end to each worker): the page's
+// main thread does nothing per step.
 //
 // The coordinator's side plugs into the ChunkedRunner as an asynchronous `advance`; a replica's
 // side runs on its own, driven by the sums it receives, and computes its next shard's gradient as
@@ -31,7 +32,9 @@ export interface ShardReport {
 export interface ShardSession<R extends ShardReport = ShardReport> {
   exchangeSize(): number;
   shardGradient(shard: number, shards: number): Float32Array;
-  applyGradient(sum: Float32Array): R;
+  /** This replica's shard buffer (kept by the engine) and `others`, the other shards' buffers in
+   *  shard order, added in shard order and applied. */
+  applyGradient(others: Float32Array[]): R;
   runSteps(steps: 0): R;
 }
 
@@ -42,27 +45,13 @@ export type PeerMessage =
   /** Replica → coordinator: its shard's exchange buffer for the next step, with the loss its
    *  last applied step reported (the coordinator's must be the same: a cheap check). */
   | { type: 'gradient'; buffer: Float32Array; lastLoss: number | null }
-  /** Coordinator → replica: the sum of every shard's buffer, in shard order. */
-  | { type: 'sum'; buffer: Float32Array }
+  /** Coordinator → replica: every other shard's buffer, in shard order (the replica's engine adds
+   *  them and its own in shard order). */
+  | { type: 'shards'; buffers: Float32Array[] }
   /** Coordinator → replica: the run ended (cancel, or the coordinator failed). */
   | { type: 'stop' }
   /** Replica → coordinator: the replica failed; the run ends with this message. */
   | { type: 'error'; message: string };
-
-/**
- * Adds parts[1], parts[2], … into parts[0], in that order (float addition is not associative:
- * every run must add in the same order to be reproducible), and returns parts[0].
- */
-export function sumInOrder(parts: Float32Array[]): Float32Array {
-  const sum = parts[0];
-  for (let p = 1; p < parts.length; p++) {
-    const part = parts[p];
-    if (part.length !== sum.length)
-      throw new Error(`exchange buffers differ in length: ${sum.length} and ${part.length} floats`);
-    for (let i = 0; i < sum.length; i++) sum[i] += part[i];
-  }
-  return sum;
-}
 
 /** One report for several single-step reports, as runSteps(n) would have given. */
 export function mergeReports<R extends ShardReport>(reports: R[]): R {
@@ -175,15 +164,17 @@ export class ShardCoordinator<R extends ShardReport = ShardReport> {
         parts.push(message.buffer);
       }
       if (this.stopped) break;
-      const sum = sumInOrder(parts);
-      // Each replica gets the sum in its own buffer back (transferred: no copy in the message).
       for (let r = 1; r < this.shards; r++) {
-        parts[r].set(sum);
-        this.inboxes[r - 1].port.postMessage({ type: 'sum', buffer: parts[r] } satisfies PeerMessage, [
-          parts[r].buffer as ArrayBuffer,
-        ]);
+        const lengths = parts.map((p) => p.length);
+        if (lengths.some((n) => n !== lengths[0]))
+          throw new Error(`exchange buffers differ in length: ${lengths.join(', ')} floats`);
+        // Replica r gets every other shard's buffer. With two workers that is the coordinator's own
+        // copy, which nothing else needs: transferred. With more, each replica gets clones.
+        const buffers = parts.filter((_, j) => j !== r);
+        const transfer = this.shards === 2 ? [parts[0].buffer as ArrayBuffer] : [];
+        this.inboxes[r - 1].port.postMessage({ type: 'shards', buffers } satisfies PeerMessage, transfer);
       }
-      const report = this.session.applyGradient(sum);
+      const report = this.session.applyGradient(parts.slice(1));
       this.lastLoss = report.loss;
       reports.push(report);
       if (report.done) break;
@@ -242,8 +233,8 @@ export interface ReplicaOutcome {
 }
 
 /**
- * Replica `shard` (≥ 1) of `shards`: sends its shard's gradient, applies the sum it gets back,
- * and so on until its run is done or the coordinator says stop. Resolves with how it ended;
+ * Replica `shard` (≥ 1) of `shards`: sends its shard's gradient, applies it with the other shards'
+ * it gets back, and so on until its run is done or the coordinator says stop. Resolves with how it ended;
  * rejects on an engine error, after telling the coordinator.
  */
 export function runReplica<R extends ShardReport>(
@@ -269,9 +260,9 @@ export function runReplica<R extends ShardReport>(
     port.onmessage = (event: MessageEvent<PeerMessage>) => {
       const message = event.data;
       if (message.type === 'stop') return end({ steps, cancelled: true });
-      if (message.type !== 'sum') return fail(new Error(`unexpected message '${message.type}'`));
+      if (message.type !== 'shards') return fail(new Error(`unexpected message '${message.type}'`));
       try {
-        const report = session.applyGradient(message.buffer);
+        const report = session.applyGradient(message.buffers);
         steps = report.step;
         if (report.done) return end({ steps, cancelled: false });
         send(report.loss);
