@@ -84,7 +84,8 @@ TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
   SentimentSession c, d;
   start(c, config);
   start(d, config);
-  for (int step = 0; step < 20; ++step) CHECK(test::parallel_step<SentimentSession>({&c, &d}).last.loss == losses[step]);
+  for (int step = 0; step < 20; ++step)
+    CHECK(test::parallel_step<SentimentSession>({&c, &d}).last.loss == losses[step]);
 }
 
 TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout") {
@@ -114,8 +115,7 @@ TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout
 
 TEST_CASE("data_parallel.bad_shards_and_buffers_are_refused") {
   SentimentSession session;
-  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1), doctest::Contains("start training first"),
-                       std::logic_error);
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1), doctest::Contains("start training first"), std::logic_error);
   start(session, tiny_config());
   CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2),
                        "ClassifierTrainingRun::shard_gradient: shard must be in [0, shards) with shards >= 1, got "

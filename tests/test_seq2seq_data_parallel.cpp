@@ -33,7 +33,6 @@ std::unique_ptr<Seq2SeqSession> started(const Seq2SeqSessionConfig &c) {
   return s;
 }
 
-
 // The largest |a - b| over every parameter value, and the parameter it is in. Attention key
 // biases (".b_k") are left out: a key bias adds the same q·b_k to every score of a query, which
 // softmax ignores, so their gradient is exactly 0 in exact arithmetic and float rounding noise in
@@ -132,8 +131,7 @@ TEST_CASE("seq2seq_data_parallel.two_shards_follow_the_single_worker_run_without
 
 TEST_CASE("seq2seq_data_parallel.bad_shards_and_buffers_are_refused") {
   Seq2SeqSession session(config());
-  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1), doctest::Contains("start training first"),
-                       std::logic_error);
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1), doctest::Contains("start training first"), std::logic_error);
   CHECK_THROWS_WITH_AS(session.exchange_size(), doctest::Contains("start training first"), std::logic_error);
   session.start_training();
   CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2),
@@ -158,8 +156,7 @@ TEST_CASE("seq2seq_data_parallel.bad_shards_and_buffers_are_refused") {
   CHECK_FALSE(session.training());
   CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n, 0.f)}), doctest::Contains("the run has finished"),
                        std::logic_error);
-  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 2), doctest::Contains("the run is finished"),
-                       std::logic_error);
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 2), doctest::Contains("the run is finished"), std::logic_error);
 }
 
 TEST_CASE("seq2seq_data_parallel.buffers_are_added_in_shard_order") {

@@ -215,8 +215,8 @@ class JsSeq2SeqSession {
 
   val shard_gradient(const val &shard, const val &shards) {
     return guarded([&] {
-      return typed_array_copy("Float32Array",
-                              session_->shard_gradient(read_whole(shard, "shard", 1e9), read_whole(shards, "shards", 1e9)));
+      return typed_array_copy(
+          "Float32Array", session_->shard_gradient(read_whole(shard, "shard", 1e9), read_whole(shards, "shards", 1e9)));
     });
   }
 

@@ -18,7 +18,15 @@ const BASE = Object.freeze({
   earlyStoppingPatience: 0,
   seed: 4,
 });
-const TRANSFORMER = Object.freeze({ ...BASE, model: 'transformer', dModel: 16, heads: 2, layers: 1, ff: 32, dropout: 0.2 });
+const TRANSFORMER = Object.freeze({
+  ...BASE,
+  model: 'transformer',
+  dModel: 16,
+  heads: 2,
+  layers: 1,
+  ff: 32,
+  dropout: 0.2,
+});
 const RNN = Object.freeze({ ...BASE, model: 'rnn', embed: 8, units: 12, attentionDim: 12 });
 
 const suite = twoEngineSuite();

@@ -88,10 +88,9 @@ std::vector<const float*> ShardBuffers::in_order(const char* who, const std::vec
     throw std::logic_error(std::string(who) + ": compute this replica's shard gradient for the step first");
   }
   if (others.size() + 1 != shards_) {
-    throw std::invalid_argument(std::string(who) + ": this replica computed shard " + std::to_string(shard_) +
-                                " of " + std::to_string(shards_) + ", so it needs the other " +
-                                std::to_string(shards_ - 1) + " shards' buffers, got " +
-                                std::to_string(others.size()));
+    throw std::invalid_argument(std::string(who) + ": this replica computed shard " + std::to_string(shard_) + " of " +
+                                std::to_string(shards_) + ", so it needs the other " + std::to_string(shards_ - 1) +
+                                " shards' buffers, got " + std::to_string(others.size()));
   }
   std::vector<const float*> parts;
   parts.reserve(shards_);
@@ -102,8 +101,8 @@ std::vector<const float*> ShardBuffers::in_order(const char* who, const std::vec
     }
     const std::vector<float>& other = others[k++];
     if (other.size() != own_.size()) {
-      throw std::invalid_argument(std::string(who) + ": the gradient buffer of shard " + std::to_string(r) +
-                                  " holds " + std::to_string(other.size()) + " floats, this model exchanges " +
+      throw std::invalid_argument(std::string(who) + ": the gradient buffer of shard " + std::to_string(r) + " holds " +
+                                  std::to_string(other.size()) + " floats, this model exchanges " +
                                   std::to_string(own_.size()));
     }
     parts.push_back(other.data());

@@ -223,7 +223,7 @@ Seq2SeqSessionProgress Seq2SeqSession::apply_gradient(const std::vector<std::vec
   if (run_->finished()) throw std::logic_error(std::string(who) + ": the run has finished");
   const std::vector<const float *> parts = shard_buffers_.in_order(who, others);
   Seq2SeqSessionProgress out = run_step_chunk(*run_, 1, &Seq2SeqTrainingRun::history,
-                                [&] { return run_->apply_gradient(parts, run_->exchange_size()); });
+                                              [&] { return run_->apply_gradient(parts, run_->exchange_size()); });
   shard_buffers_.applied();
   return out;
 }

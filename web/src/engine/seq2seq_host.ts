@@ -127,8 +127,12 @@ export class Seq2SeqHost {
     peers: MessagePort[],
   ): Promise<Seq2SeqOutcome> {
     this.runner.stop();
-    return hostCoordinated(session, peers, this.coordinator, () => this.start(session), (coordinator) =>
-      this.chunked(id, session, options, coordinator, peers.length + 1),
+    return hostCoordinated(
+      session,
+      peers,
+      this.coordinator,
+      () => this.start(session),
+      (coordinator) => this.chunked(id, session, options, coordinator, peers.length + 1),
     );
   }
 

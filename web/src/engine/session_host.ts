@@ -14,13 +14,7 @@ import {
   type TrainingProgress,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
-import {
-  chunkSteps,
-  CoordinatorSlot,
-  hostCoordinated,
-  hostReplica,
-  type ShardCoordinator,
-} from './data_parallel';
+import { chunkSteps, CoordinatorSlot, hostCoordinated, hostReplica, type ShardCoordinator } from './data_parallel';
 import { snapshotInterval } from './snapshots';
 import { transferables } from './transfer';
 

@@ -161,9 +161,10 @@ class ClassifierTrainingRun {
   // data and config, e.g. one per worker — split each batch into K contiguous shards (shard r
   // holds examples [floor(r·B/K), floor((r+1)·B/K)) of the batch, so sizes differ by at most
   // one); each computes its shard's gradient, the buffers are exchanged, and every replica adds
-  // the K of them in shard order and applies the sum: their parameters stay bit-identical. An exchange buffer holds exchange_size() floats: the SUM over the shard's
-  // examples of the loss gradient of every parameter, flat in parameters() order (dense, the
-  // embedding table included), then the shard's loss sum and its count of correct predictions.
+  // the K of them in shard order and applies the sum: their parameters stay bit-identical. An exchange buffer holds
+  // exchange_size() floats: the SUM over the shard's examples of the loss gradient of every parameter, flat in
+  // parameters() order (dense, the embedding table included), then the shard's loss sum and its count of correct
+  // predictions.
   std::size_t exchange_size() const;
   // Fills out[0..exchange_size()) for shard `shard` of `shards` of the next batch; the model's
   // parameters do not change. Dropout masks come from Rng(config.seed, stream) with the stream
