@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine } from '../tests/js/support/engine.mjs';
-import { syntheticPairs, TRANSLATION_MODELS } from './browser/translation_speed.mjs';
+import { syntheticPairs, translationSettings } from './browser/translation_speed.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -27,25 +27,12 @@ const steps = Number(args[0] ?? 30);
 const archive = imdb ? readFileSync(imdb) : null;
 const MODEL_A = { numWords: 5000, maxlen: 200, seed: 3 };
 const TRAINING = { epochs: 5, batchSize: 32, learningRate: 0.005, validationSplit: 0.1, seed: 2 };
-const SEQ2SEQ = {
-  task: 'parallel',
-  trainSize: 20000,
-  testSize: 100,
-  sourceVocab: 6000,
-  targetVocab: 6000,
-  epochs: 1,
-  batch: 64,
-  learningRate: 0.001,
-  bleuSentences: 0,
-  seed: 11,
-};
-if (seq2seq && !TRANSLATION_MODELS[seq2seq]) throw new Error(`--seq2seq takes rnnsearch or transformer`);
 const pairs = seq2seq ? syntheticPairs() : null;
 
 const engines = [await loadEngine(), await loadEngine()];
 const start = (engine) => {
   if (seq2seq) {
-    const s = engine.Seq2SeqSession.fromParallelText({ ...SEQ2SEQ, ...TRANSLATION_MODELS[seq2seq] }, pairs, 'bench.tsv');
+    const s = engine.Seq2SeqSession.fromParallelText(translationSettings(seq2seq), pairs, 'bench.tsv');
     s.startTraining();
     return s;
   }

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { syntheticPairs, TRANSLATION_MODELS } from './browser/translation_speed.mjs';
+import { syntheticPairs, translationSettings } from './browser/translation_speed.mjs';
 
 const args = process.argv.slice(2);
 if (args[0] === '--report') {
@@ -36,19 +36,7 @@ globalThis.require ??= createRequire(import.meta.url);
 globalThis.__dirname ??= path.resolve(dir);
 const { default: create } = await import(path.resolve(dir, 'attn_engine.mjs'));
 const engine = await create({ wasmBinary: readFileSync(path.resolve(dir, 'attn_engine.wasm')) });
-const settings = {
-  task: 'parallel',
-  trainSize: 20000,
-  testSize: 100,
-  sourceVocab: 6000,
-  targetVocab: 6000,
-  epochs: 1,
-  batch: 64,
-  bleuSentences: 0,
-  seed: 11,
-  ...TRANSLATION_MODELS[model],
-};
-const session = engine.Seq2SeqSession.fromParallelText(settings, syntheticPairs(), 'bench.tsv');
+const session = engine.Seq2SeqSession.fromParallelText(translationSettings(model), syntheticPairs(), 'bench.tsv');
 session.startTraining();
 session.runSteps(3); // warm-up
 const t0 = process.cpuUsage();

@@ -115,10 +115,29 @@ export function translationTargets(records) {
     const best = t1 === null && t2 === null ? null : Math.max(t1 ?? 0, t2 ?? 0);
     // Step-time ratio = throughput ratio inverted (the same batch).
     add(`${model}: 1 worker (chromium) step / PyTorch 1-thread step <= 1.5`, one && t1 ? t1 / one : null, (v) => v <= 1.5);
+    // The same on CPU clocks (ours: wall × the renderer's cores used), which a loaded machine
+    // distorts less: a check of the above, not the issue's target.
+    const cpuOne = median(
+      records
+        .filter((r) => r.kernel === 'translation_training' && r.model === model && r.workers === 1)
+        .map((r) => r.ms_per_step_wall * r.cpu_cores_used),
+    );
+    const torchCpu = records.find((r) => r.impl === 'pytorch' && r.model === model && r.threads === 1)?.ms_per_step;
+    add(
+      `${model}: the same on CPU clocks (ours: wall × cores used; for reference)`,
+      cpuOne && torchCpu ? cpuOne / torchCpu : null,
+      (v) => v <= 1.5,
+    );
     add(`${model}: 2 workers (chromium) / best PyTorch (1 or 2 threads) pairs/s > 1`, two && best ? two / best : null, (v) => v > 1);
     add(`${model}: 2 workers / 1 worker pairs/s >= 1.8`, one && two ? two / one : null, (v) => v >= 1.8);
+    // Met only when the decoder ran the whole sentence (9 words + EOS): a model that stopped early
+    // decoded fewer steps than a translation takes.
     const latency = records.find((r) => r.kernel === 'translation_latency' && r.model === model);
-    add(`${model}: greedy translation of a 10-word sentence in the page <= 20 ms`, latency?.ms_median ?? null, (v) => v <= 20);
+    add(
+      `${model}: greedy translation of a 10-word sentence in the page <= 20 ms (>= 10 output tokens)`,
+      latency?.ms_median ?? null,
+      (v) => v <= 20 && latency.output_tokens >= 10,
+    );
   }
   const studio = records.find((r) => r.kernel === 'studio_training_summary');
   add('Studio sentiment run: 2 workers / 1 worker reviews/s >= 1.8', studio?.speedup_2_over_1 ?? null, (v) => v >= 1.8);
@@ -174,13 +193,23 @@ export function translationReport(records) {
         `${model}: ours, Chromium, ${workers} worker${workers > 1 ? 's' : ''} (median of ${runs.length})`,
         fmt(64000 / pairs),
         fmt(pairs),
-        '-',
+        // The renderer's CPU time per step (its workers together): wall × cores used.
+        fmt(median(runs.map((x) => x.ms_per_step_wall * x.cpu_cores_used))),
         String(runs[0].params),
         runs.map((x) => x.load_average_before[0]).join(' '),
       ]);
     }
   }
   lines.push(table(['step', 'ms/step', 'pairs/s', 'CPU ms/step', 'params', 'load (1 min)'], rows));
+  lines.push('(CPU ms/step: the process CPU time for PyTorch and native; for Chromium the renderer\'s, workers included.)');
+  for (const model of MODELS) {
+    const r = records.find((x) => x.kernel === 'train_step_sections' && x.model === model);
+    if (r)
+      lines.push(
+        `${model}, native step sections (CPU ms): forward + loss ${fmt(r.forward_loss_ms)}, backward ${fmt(r.backward_ms)}, ` +
+          `clip ${fmt(r.clip_ms)}, Adam ${fmt(r.adam_ms)}`,
+      );
+  }
   const latency = records.filter((r) => r.kernel === 'translation_latency');
   for (const r of latency)
     lines.push(

@@ -170,23 +170,7 @@ async function main() {
   const loadBefore = os.loadavg().map((x) => Number(x.toFixed(2)));
   const records = [];
   if (!noRun) {
-    // The native bench has its own build: the test build (build/native) enables xtensor's
-    // bounds assertions, which would slow the native side of every comparison.
-    const nativeDir = 'build/native-bench';
-    if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
-      log(`configuring ${nativeDir}`);
-      await run('cmake', [
-        '-S',
-        '.',
-        '-B',
-        nativeDir,
-        '-DCMAKE_BUILD_TYPE=Release',
-        '-DATTN_XTENSOR_ASSERT=OFF',
-        '-DATTN_BUILD_TESTS=OFF',
-      ]);
-    }
-    log(`building ${nativeDir}/attn_bench, attn_bench_io, attn`);
-    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', 'attn_bench_io', 'attn', '-j', jobs]);
+    const nativeDir = await ensureNativeBench(['attn_bench', 'attn_bench_io', 'attn']);
     const programs = [];
     if (!nativeOnly) {
       for (const [dir, simd] of [
@@ -301,13 +285,31 @@ async function main() {
 }
 
 // The targets of issues 6 and 19, each {target, value, met}; null values when a row is missing.
-/** `npm run bench -- translation`: the native bench build, then issue 27's table alone. */
-async function translationOnly() {
+// The native bench has its own build: the test build (build/native) enables xtensor's bounds
+// assertions, which would slow the native side of every comparison. Configured on first use,
+// `targets` brought up to date; resolves with its directory.
+async function ensureNativeBench(targets) {
   const nativeDir = 'build/native-bench';
-  if (existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
-    log(`building ${nativeDir}/attn_bench`);
-    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', '-j', jobs]);
+  if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
+    log(`configuring ${nativeDir}`);
+    await run('cmake', [
+      '-S',
+      '.',
+      '-B',
+      nativeDir,
+      '-DCMAKE_BUILD_TYPE=Release',
+      '-DATTN_XTENSOR_ASSERT=OFF',
+      '-DATTN_BUILD_TESTS=OFF',
+    ]);
   }
+  log(`building ${nativeDir}: ${targets.join(', ')}`);
+  await run('cmake', ['--build', nativeDir, '--target', ...targets, '-j', jobs]);
+  return nativeDir;
+}
+
+/** `npm run bench -- translation`: the native bench program, then issue 27's table alone. */
+async function translationOnly() {
+  await ensureNativeBench(['attn_bench']);
   const { runTranslationBench, translationReport } = await import('../bench/translation_bench.mjs');
   const records = await runTranslationBench({ log });
   if (recordsFile) writeFileSync(recordsFile, records.map((r) => `${JSON.stringify(r)}\n`).join(''));

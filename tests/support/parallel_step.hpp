@@ -4,8 +4,15 @@
 // the last replica's report.
 #pragma once
 
+#include <doctest/doctest.h>
+
+#include <cmath>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "support/parameter_values.hpp"
 
 namespace attn::test {
 
@@ -23,6 +30,32 @@ auto parallel_step(const std::vector<Session*>& replicas) {
     out = replicas[r]->apply_gradient(others);
   }
   return out;
+}
+
+// The errors of apply_gradient on a session whose run has just started (no step yet), whose model
+// holds `params`: no shard computed, a buffer of another length, another count of buffers (nothing
+// applied), then a NaN buffer, which diverges like a non-finite loss (parameters restored, the
+// run over), and a finished run.
+template <class Session>
+void check_apply_gradient_errors(Session& session, const ParameterList& params) {
+  const std::size_t n = session.exchange_size();
+  CHECK_THROWS_WITH_AS(session.apply_gradient({}), doctest::Contains("compute this replica's shard gradient"),
+                       std::logic_error);
+  session.shard_gradient(0, 2);
+  const std::string size_message = "the gradient buffer of shard 1 holds " + std::to_string(n - 1) +
+                                   " floats, this model exchanges " + std::to_string(n);
+  CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n - 1, 0.f)}),
+                       doctest::Contains(size_message.c_str()), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(session.apply_gradient({}),
+                       doctest::Contains("computed shard 0 of 2, so it needs the other 1 shards' buffers, got 0"),
+                       std::invalid_argument);
+  const auto before = parameter_values(params);
+  CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n, std::nanf(""))}),
+                       doctest::Contains("training diverged at epoch 1, step 1"), std::runtime_error);
+  CHECK(parameter_values(params) == before);
+  CHECK_FALSE(session.training());
+  CHECK_THROWS_WITH_AS(session.apply_gradient({std::vector<float>(n, 0.f)}), doctest::Contains("the run has finished"),
+                       std::logic_error);
 }
 
 }  // namespace attn::test

@@ -210,22 +210,11 @@ std::size_t Seq2SeqSession::exchange_size() const {
 }
 
 const std::vector<float> &Seq2SeqSession::shard_gradient(std::size_t shard, std::size_t shards) {
-  if (!run_) throw std::logic_error("Seq2SeqSession::shard_gradient: start training first");
-  std::vector<float> &out = shard_buffers_.fill(run_->exchange_size());
-  run_->shard_gradient(shard, shards, out.data(), out.size());
-  shard_buffers_.filled(shard, shards);
-  return out;
+  return shard_gradient_into(run_.get(), shard_buffers_, "Seq2SeqSession", shard, shards);
 }
 
 Seq2SeqSessionProgress Seq2SeqSession::apply_gradient(const std::vector<std::vector<float>> &others) {
-  const char *who = "Seq2SeqSession::apply_gradient";
-  if (!run_) throw std::logic_error(std::string(who) + ": start training first");
-  if (run_->finished()) throw std::logic_error(std::string(who) + ": the run has finished");
-  const std::vector<const float *> parts = shard_buffers_.in_order(who, others);
-  Seq2SeqSessionProgress out = run_step_chunk(*run_, 1, &Seq2SeqTrainingRun::history,
-                                              [&] { return run_->apply_gradient(parts, run_->exchange_size()); });
-  shard_buffers_.applied();
-  return out;
+  return apply_shard_gradients(run_.get(), shard_buffers_, "Seq2SeqSession", others, &Seq2SeqTrainingRun::history);
 }
 
 void Seq2SeqSession::cancel_training() {
