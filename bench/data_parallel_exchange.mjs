@@ -66,7 +66,15 @@ for (let step = 0; step < steps; step++) {
 }
 const floats = replicas[0].exchangeSize();
 const data = seq2seq ? 'synthetic pairs' : imdb ? 'aclImdb' : 'builtin';
-const out = { bench: 'data_parallel_exchange', model: seq2seq ?? 'a', data, steps, floats, bytes: floats * 4, clock: 'cpu' };
+const out = {
+  bench: 'data_parallel_exchange',
+  model: seq2seq ?? 'a',
+  data,
+  steps,
+  floats,
+  bytes: floats * 4,
+  clock: 'cpu',
+};
 for (const [key, xs] of Object.entries(t)) out[`${key}_ms`] = Number(median(xs).toFixed(3));
 console.log(JSON.stringify(out));
 for (const s of [single, ...replicas]) s.delete();

@@ -15,7 +15,13 @@ const args = process.argv.slice(2);
 if (args[0] === '--report') {
   const file = args[1].endsWith('.cpuprofile')
     ? args[1]
-    : path.join(args[1], readdirSync(args[1]).filter((f) => f.endsWith('.cpuprofile')).sort().pop());
+    : path.join(
+        args[1],
+        readdirSync(args[1])
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .sort()
+          .pop(),
+      );
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const self = new Map();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -97,7 +97,11 @@ export async function runTranslationBench({
 export function translationTargets(records) {
   const out = [];
   const add = (target, value, met) =>
-    out.push({ target, value: value === null ? null : Number(value.toFixed(2)), met: value === null ? null : met(value) });
+    out.push({
+      target,
+      value: value === null ? null : Number(value.toFixed(2)),
+      met: value === null ? null : met(value),
+    });
   const page = (model, workers) =>
     median(
       records
@@ -114,7 +118,11 @@ export function translationTargets(records) {
     const t2 = torch(model, 2);
     const best = t1 === null && t2 === null ? null : Math.max(t1 ?? 0, t2 ?? 0);
     // Step-time ratio = throughput ratio inverted (the same batch).
-    add(`${model}: 1 worker (chromium) step / PyTorch 1-thread step <= 1.5`, one && t1 ? t1 / one : null, (v) => v <= 1.5);
+    add(
+      `${model}: 1 worker (chromium) step / PyTorch 1-thread step <= 1.5`,
+      one && t1 ? t1 / one : null,
+      (v) => v <= 1.5,
+    );
     // The same on CPU clocks (ours: wall × the renderer's cores used), which a loaded machine
     // distorts less: a check of the above, not the issue's target.
     const cpuOne = median(
@@ -128,7 +136,11 @@ export function translationTargets(records) {
       cpuOne && torchCpu ? cpuOne / torchCpu : null,
       (v) => v <= 1.5,
     );
-    add(`${model}: 2 workers (chromium) / best PyTorch (1 or 2 threads) pairs/s > 1`, two && best ? two / best : null, (v) => v > 1);
+    add(
+      `${model}: 2 workers (chromium) / best PyTorch (1 or 2 threads) pairs/s > 1`,
+      two && best ? two / best : null,
+      (v) => v > 1,
+    );
     add(`${model}: 2 workers / 1 worker pairs/s >= 1.8`, one && two ? two / one : null, (v) => v >= 1.8);
     // Met only when the decoder ran the whole sentence (9 words + EOS): a model that stopped early
     // decoded fewer steps than a translation takes.
@@ -145,7 +157,9 @@ export function translationTargets(records) {
 }
 
 const fmt = (x, digits = 1) =>
-  x === null || x === undefined ? '-' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  x === null || x === undefined
+    ? '-'
+    : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -201,7 +215,9 @@ export function translationReport(records) {
     }
   }
   lines.push(table(['step', 'ms/step', 'pairs/s', 'CPU ms/step', 'params', 'load (1 min)'], rows));
-  lines.push('(CPU ms/step: the process CPU time for PyTorch and native; for Chromium the renderer\'s, workers included.)');
+  lines.push(
+    "(CPU ms/step: the process CPU time for PyTorch and native; for Chromium the renderer's, workers included.)",
+  );
   for (const model of MODELS) {
     const r = records.find((x) => x.kernel === 'train_step_sections' && x.model === model);
     if (r)

@@ -184,8 +184,8 @@ TEST_CASE("gemm.matches_reference_across_cache_blocks") {
     struct Size {
       std::size_t m, n, k;
     };
-    const Size shapes[] = {{5, 9, 600},     {130, 17, 40}, {3, 2100, 5}, {32, 512, 128}, {6400, 128, 32},
-                           {32, 128, 32},   {1, 4, 3},     {67, 67, 513}, {1, 6000, 512}, {1, 37, 300}};
+    const Size shapes[] = {{5, 9, 600},   {130, 17, 40}, {3, 2100, 5},  {32, 512, 128}, {6400, 128, 32},
+                           {32, 128, 32}, {1, 4, 3},     {67, 67, 513}, {1, 6000, 512}, {1, 37, 300}};
     Rng rng(13);
     for (const Size& s : shapes)
       for (int combo = 0; combo < 4; ++combo)

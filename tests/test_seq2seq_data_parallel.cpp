@@ -59,29 +59,9 @@ TEST_CASE("seq2seq_data_parallel.shard_gradients_sum_to_the_full_batch_gradient"
     auto session = started(config(kind));
     const std::size_t P = session->exchange_size();
     CHECK(P == parameter_count(session->model().parameters()) + 2);
-    const auto before = test::parameter_values(session->model().parameters());
-    std::vector<float> full;
-    full = session->shard_gradient(0, 1);
-    double largest = 0;
-    for (std::size_t i = 0; i + 2 < P; ++i) largest = std::max(largest, std::abs(static_cast<double>(full[i])));
-    REQUIRE(largest > 0);
-    for (std::size_t K : {2, 3, 5}) {  // batch 16: shards of 8; 5, 5, 6; 3, 3, 3, 3, 4
-      CAPTURE(K);
-      std::vector<double> sum(P, 0.0);
-      std::vector<float> part;
-      for (std::size_t r = 0; r < K; ++r) {
-        part = session->shard_gradient(r, K);
-        for (std::size_t i = 0; i < P; ++i) sum[i] += part[i];
-      }
-      double worst = 0;
-      for (std::size_t i = 0; i + 2 < P; ++i) worst = std::max(worst, std::abs(sum[i] - full[i]));
-      CHECK(worst <= 1e-5 * largest);
-      CHECK(sum[P - 2] == doctest::Approx(full[P - 2]).epsilon(1e-5));  // loss sum
-      CHECK(sum[P - 1] == full[P - 1]);                                 // target tokens
-    }
+    const std::vector<float> full = test::check_shards_add_up_to_the_batch(*session, session->model().parameters());
     // One shard of one is the batch's own step: its loss is the step's (mean = sum / tokens).
     const float loss = full[P - 2] / full[P - 1];
-    CHECK(test::parameter_values(session->model().parameters()) == before);  // nothing changed
     CHECK(session->run_steps(1).last.loss == doctest::Approx(loss).epsilon(1e-5));
   }
 }

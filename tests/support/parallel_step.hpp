@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
@@ -30,6 +31,35 @@ auto parallel_step(const std::vector<Session*>& replicas) {
     out = replicas[r]->apply_gradient(others);
   }
   return out;
+}
+
+// Checks that the shard buffers of K = 2, 3, 5 add up to the whole batch's (shard 0 of 1): the
+// gradients to 1e-5 of the largest entry, the loss sums to 1e-5 relative, the last entry (a
+// count) exactly; and that computing them leaves the weights (`params`) alone. Returns the whole
+// batch's buffer. The run's batch must have 16 rows (shards of 8; 5, 5, 6; 3, 3, 3, 3, 4).
+template <class Session>
+std::vector<float> check_shards_add_up_to_the_batch(Session& session, const ParameterList& params) {
+  const std::size_t P = session.exchange_size();
+  const auto before = parameter_values(params);
+  const std::vector<float> full = session.shard_gradient(0, 1);
+  double largest = 0;
+  for (std::size_t i = 0; i + 2 < P; ++i) largest = std::max(largest, std::abs(static_cast<double>(full[i])));
+  REQUIRE(largest > 0);
+  for (std::size_t K : {2, 3, 5}) {
+    CAPTURE(K);
+    std::vector<double> sum(P, 0.0);
+    for (std::size_t r = 0; r < K; ++r) {
+      const std::vector<float>& part = session.shard_gradient(r, K);
+      for (std::size_t i = 0; i < P; ++i) sum[i] += part[i];
+    }
+    double worst = 0;
+    for (std::size_t i = 0; i + 2 < P; ++i) worst = std::max(worst, std::abs(sum[i] - full[i]));
+    CHECK(worst <= 1e-5 * largest);
+    CHECK(sum[P - 2] == doctest::Approx(full[P - 2]).epsilon(1e-5));  // loss sum
+    CHECK(sum[P - 1] == full[P - 1]);                                 // the count
+  }
+  CHECK(parameter_values(params) == before);
+  return full;
 }
 
 // The errors of apply_gradient on a session whose run has just started (no step yet), whose model

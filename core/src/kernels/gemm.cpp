@@ -119,8 +119,8 @@ void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::
 // is added into it with its factor alpha · a_p, in order p = 0 .. k − 1 (the compiler vectorises
 // the inner loop). B and C are each touched once per row of B: the minimum traffic for a matrix
 // too large for the cache (the RNN decoder's output layer, 512 × 6,000 floats, is 12 MB).
-void gemm_row(bool trans_a, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
-              const float* b, std::size_t ldb, float beta, float* c) {
+void gemm_row(bool trans_a, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
+              std::size_t ldb, float beta, float* c) {
   for (std::size_t j = 0; j < n; ++j) c[j] = beta == 0.f ? 0.f : beta * c[j];
   for (std::size_t p = 0; p < k; ++p) {
     const float f = alpha * (trans_a ? a[p * lda] : a[p]);
