@@ -15,13 +15,14 @@
 //
 // With arguments it runs one item (the browser bench times each item on its own):
 //   attn_bench gemm M N K | attn_bench gemm-transformer | attn_bench vector | attn_bench peak (x86-64)
-//   | attn_bench train bilstm-attention|transformer-1block|transformer-seq2seq
+//   | attn_bench train bilstm-attention|transformer-1block|transformer-seq2seq|rnnsearch-seq2seq
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,10 @@
 
 #include "attn/kernels/gemm.hpp"
 #include "attn/kernels/vector_math.hpp"
+#include "attn/models/seq2seq.hpp"
 #include "attn/models/transformer_seq2seq.hpp"
 #include "attn/optim/adam.hpp"
+#include "attn/optim/clip.hpp"
 #include "attn/random.hpp"
 #include "attn/train/classifier_step.hpp"
 
@@ -375,23 +378,39 @@ attn::ClassifierConfig model_config(const std::string& name) {
 
 const char* const kModels[] = {"bilstm-attention", "transformer-1block"};
 
-// One optimisation step (teacher-forced forward of all positions, label-smoothed cross-entropy,
-// backward, Adam) of the Transformer encoder–decoder at the size issue 27 compares with PyTorch
-// (bench/pytorch_transformer_seq2seq.py is the twin): batch 64, 10 source tokens, targets of
-// BOS + 9 tokens + EOS (10 decoder positions), vocabularies of 6,000 per side, D 128, 4 heads,
-// FF 512, 2 + 2 blocks, dropout 0.1, label smoothing 0.1, no padding. Run on its own
-// (`attn_bench train transformer-seq2seq`), not in `all`: scripts/bench.mjs does not chart it yet.
-void bench_transformer_seq2seq_step() {
-  const std::size_t batch_size = 64, source_len = 10, target_len = 11, vocab = 6000;
-  attn::TransformerSeq2SeqConfig config;
+// One optimisation step of a translation model at the size issue 27 compares with PyTorch
+// (bench/pytorch_seq2seq.py holds the twins): batch 64, 10 source tokens, targets of BOS + 9
+// tokens + EOS (10 decoder positions), vocabularies of 6,000 per side, no padding; the trainer's
+// step (Seq2SeqTrainingRun::step): zero the gradients, teacher-forced forward of all positions,
+// loss, backward, global-norm clipping at 5, Adam.
+//   transformer-seq2seq  D 128, 4 heads, FF 512, 2 + 2 blocks, dropout 0.1, label smoothing 0.1
+//   rnnsearch-seq2seq    Bahdanau attention, GRU cells, embeddings and units 128 (decoder 256)
+// Run on its own (`attn_bench train transformer-seq2seq|rnnsearch-seq2seq`), not in `all`: the
+// translation bench (bench/translation_bench.mjs) runs it.
+std::unique_ptr<attn::TrainableTranslator> seq2seq_model(const std::string& name, std::size_t vocab) {
+  if (name == "transformer-seq2seq") {
+    attn::TransformerSeq2SeqConfig config;
+    config.source_vocab = config.target_vocab = vocab;
+    config.d_model = 128;
+    config.heads = 4;
+    config.ff_dim = 512;
+    config.encoder_layers = config.decoder_layers = 2;
+    config.dropout = 0.1f;
+    config.label_smoothing = 0.1f;
+    return std::make_unique<attn::TransformerSeq2Seq>(config, 1);
+  }
+  attn::Seq2SeqConfig config;
   config.source_vocab = config.target_vocab = vocab;
-  config.d_model = 128;
-  config.heads = 4;
-  config.ff_dim = 512;
-  config.encoder_layers = config.decoder_layers = 2;
-  config.dropout = 0.1f;
-  config.label_smoothing = 0.1f;
-  attn::TransformerSeq2Seq model(config, 1);
+  config.embed = config.units = config.attention_dim = 128;
+  config.cell = attn::CellKind::gru;
+  config.attention = attn::AttentionForm::bahdanau;
+  config.score = attn::ScoreKind::additive;
+  return std::make_unique<attn::Seq2SeqModel>(config, 1);
+}
+
+void bench_seq2seq_step(const std::string& name) {
+  const std::size_t batch_size = 64, source_len = 10, target_len = 11, vocab = 6000;
+  const std::unique_ptr<attn::TrainableTranslator> model = seq2seq_model(name, vocab);
   attn::Adam optimizer(1e-3f);
   attn::Rng rng(5);
   attn::TokenIds source = xt::empty<std::int32_t>({batch_size, source_len});
@@ -402,18 +421,35 @@ void bench_transformer_seq2seq_step() {
     target(b, 0) = 1;               // BOS
     target(b, target_len - 1) = 2;  // EOS
   }
+  const attn::ParameterList& params = model->parameters();
   const Timing t = median_seconds_per_call([&] {
-    attn::zero_grads(model.parameters());
-    sink = model.train_batch(source, target, rng).loss;
-    optimizer.step(model.parameters());
+    attn::zero_grads(params);
+    sink = model->train_batch(source, target, 1.f, rng);
+    attn::clip_grad_norm(params, 5.f);
+    optimizer.step(params);
   });
+  // Where the step's time goes, each section timed on its own the same way: the teacher-forced
+  // forward and loss (loss(): no gradient), forward + backward (train_batch), the gradient norm and
+  // clipping, Adam. Backward = the second minus the first.
+  const Timing forward = median_seconds_per_call([&] { sink = model->loss(source, target); });
+  const Timing forward_backward = median_seconds_per_call([&] {
+    attn::zero_grads(params);
+    sink = model->train_batch(source, target, 1.f, rng);
+  });
+  const Timing clip = median_seconds_per_call([&] { sink = attn::clip_grad_norm(params, 5.f); });
+  const Timing adam = median_seconds_per_call([&] { optimizer.step(params); });
+  std::printf(
+      "{\"impl\":\"%s\",\"kernel\":\"train_step_sections\",\"model\":\"%s\",\"forward_loss_ms\":%.2f,"
+      "\"backward_ms\":%.2f,\"zero_forward_backward_ms\":%.2f,\"clip_ms\":%.2f,\"adam_ms\":%.2f,\"clock\":\"%s\"}\n",
+      kImpl, name.c_str(), forward.best() * 1e3, (forward_backward.best() - forward.best()) * 1e3,
+      forward_backward.best() * 1e3, clip.best() * 1e3, adam.best() * 1e3, forward.clock());
   const double tokens = static_cast<double>(batch_size * (target_len - 1));
   std::printf(
-      "{\"impl\":\"%s\",\"kernel\":\"train_step\",\"model\":\"transformer-seq2seq\",\"batch\":%zu,"
+      "{\"impl\":\"%s\",\"kernel\":\"train_step\",\"model\":\"%s\",\"batch\":%zu,"
       "\"source_len\":%zu,\"target_len\":%zu,\"vocab\":%zu,\"params\":%zu,\"ms_per_step\":%.2f,"
       "\"target_tokens_per_s\":%.0f,\"ms_per_step_wall\":%.2f,\"ms_per_step_fastest_wall\":%.2f,"
       "\"clock\":\"%s\"}\n",
-      kImpl, batch_size, source_len, target_len - 1, vocab, attn::parameter_count(model.parameters()), t.best() * 1e3,
+      kImpl, name.c_str(), batch_size, source_len, target_len - 1, vocab, attn::parameter_count(params), t.best() * 1e3,
       tokens / t.best(), t.wall * 1e3, t.fastest_wall * 1e3, t.clock());
   std::fflush(stdout);
 }
@@ -447,8 +483,9 @@ int main(int argc, char** argv) {
     bench_vector_math(rng, 4096);
     return 0;
   }
-  if (item == "train" && argc == 3 && std::string(argv[2]) == "transformer-seq2seq") {
-    bench_transformer_seq2seq_step();
+  if (item == "train" && argc == 3 &&
+      (std::string(argv[2]) == "transformer-seq2seq" || std::string(argv[2]) == "rnnsearch-seq2seq")) {
+    bench_seq2seq_step(argv[2]);
     return 0;
   }
   if (item == "train" && argc == 3) {
@@ -457,7 +494,8 @@ int main(int argc, char** argv) {
   }
   if (item != "all") {
     std::fprintf(stderr,
-                 "usage: attn_bench [gemm M N K | gemm-transformer | vector | train %s|%s|transformer-seq2seq]\n",
+                 "usage: attn_bench [gemm M N K | gemm-transformer | vector | train "
+                 "%s|%s|transformer-seq2seq|rnnsearch-seq2seq]\n",
                  kModels[0], kModels[1]);
     return 2;
   }

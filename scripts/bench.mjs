@@ -10,6 +10,9 @@
 // training steps, vector maths) and the targets of issues 6 and 19, met or not.
 //
 //   npm run bench                       tables
+//   npm run bench -- translation        only issue 27's speed table (translation training in Chromium
+//                                        on 1 and 2 workers vs the PyTorch twins, translation latency,
+//                                        the Studio's 2-worker ratio): bench/translation_bench.mjs
 //   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "env": {...}, ...}
 //   node scripts/bench.mjs --native-only | --no-browser | --no-tfjs | --quick (GEMM only in Chromium)
 //                        | --no-imdb-train (skip the native 4-epoch IMDB run)
@@ -162,27 +165,12 @@ function parseLines(stdout) {
 }
 
 async function main() {
+  if (args.includes('translation')) return translationOnly();
   const started = Date.now();
   const loadBefore = os.loadavg().map((x) => Number(x.toFixed(2)));
   const records = [];
   if (!noRun) {
-    // The native bench has its own build: the test build (build/native) enables xtensor's
-    // bounds assertions, which would slow the native side of every comparison.
-    const nativeDir = 'build/native-bench';
-    if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
-      log(`configuring ${nativeDir}`);
-      await run('cmake', [
-        '-S',
-        '.',
-        '-B',
-        nativeDir,
-        '-DCMAKE_BUILD_TYPE=Release',
-        '-DATTN_XTENSOR_ASSERT=OFF',
-        '-DATTN_BUILD_TESTS=OFF',
-      ]);
-    }
-    log(`building ${nativeDir}/attn_bench, attn_bench_io, attn`);
-    await run('cmake', ['--build', nativeDir, '--target', 'attn_bench', 'attn_bench_io', 'attn', '-j', jobs]);
+    const nativeDir = await ensureNativeBench(['attn_bench', 'attn_bench_io', 'attn']);
     const programs = [];
     if (!nativeOnly) {
       for (const [dir, simd] of [
@@ -218,10 +206,21 @@ async function main() {
       log('running headless Chromium');
       const { runBrowserBench } = await import('../bench/browser/run.mjs');
       records.push(...(await runBrowserBench({ log, quick, tfjsCpuTrain })));
+      if (!quick) {
+        // Issue 27: translation training vs PyTorch (the Studio's run was timed just above).
+        log('running the translation bench (issue 27)');
+        const { runTranslationBench } = await import('../bench/translation_bench.mjs');
+        records.push(...(await runTranslationBench({ log, studio: false })));
+      }
     }
   }
   for (const file of addFiles) records.push(...parseLines(readFileSync(file, 'utf8')));
   if (recordsFile) writeFileSync(recordsFile, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  // Issue 27's records (bench/translation_bench.mjs) have a table of their own.
+  const translation = records.filter((r) => r.bench === 'translation');
+  records.splice(0, records.length, ...records.filter((r) => r.bench !== 'translation'));
+  const studioSummary = records.find((r) => r.kernel === 'studio_training_summary');
+  if (studioSummary) translation.push(studioSummary);
 
   const fast = (r) => r.variant === undefined || r.variant === 'fast';
   const gemm = records.filter((r) => r.kernel === 'gemm' && fast(r));
@@ -272,15 +271,52 @@ async function main() {
   const targets = checkTargets(gemm, trainStep, pageInteractive, env, studio, imdbTrain);
   if (asJson) {
     process.stdout.write(
-      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, fma_peak: fmaPeak, studio_training: studioTraining, imdb_train: imdbTrain ?? null, targets })}\n`,
+      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, fma_peak: fmaPeak, studio_training: studioTraining, imdb_train: imdbTrain ?? null, targets, translation })}\n`,
     );
     return;
   }
   printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env, fmaPeak, studio, imdbTrain);
+  if (translation.some((r) => r.bench === 'translation')) {
+    const { translationReport } = await import('../bench/translation_bench.mjs');
+    console.log();
+    console.log(translationReport(translation));
+  }
   printDataPath(dataPath);
 }
 
 // The targets of issues 6 and 19, each {target, value, met}; null values when a row is missing.
+// The native bench has its own build: the test build (build/native) enables xtensor's bounds
+// assertions, which would slow the native side of every comparison. Configured on first use,
+// `targets` brought up to date; resolves with its directory.
+async function ensureNativeBench(targets) {
+  const nativeDir = 'build/native-bench';
+  if (!existsSync(path.join(root, nativeDir, 'CMakeCache.txt'))) {
+    log(`configuring ${nativeDir}`);
+    await run('cmake', [
+      '-S',
+      '.',
+      '-B',
+      nativeDir,
+      '-DCMAKE_BUILD_TYPE=Release',
+      '-DATTN_XTENSOR_ASSERT=OFF',
+      '-DATTN_BUILD_TESTS=OFF',
+    ]);
+  }
+  log(`building ${nativeDir}: ${targets.join(', ')}`);
+  await run('cmake', ['--build', nativeDir, '--target', ...targets, '-j', jobs]);
+  return nativeDir;
+}
+
+/** `npm run bench -- translation`: the native bench program, then issue 27's table alone. */
+async function translationOnly() {
+  await ensureNativeBench(['attn_bench']);
+  const { runTranslationBench, translationReport } = await import('../bench/translation_bench.mjs');
+  const records = await runTranslationBench({ log });
+  if (recordsFile) writeFileSync(recordsFile, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  if (asJson) process.stdout.write(`${JSON.stringify({ translation: records })}\n`);
+  else console.log(translationReport(records));
+}
+
 function checkTargets(gemm, trainStep, pageInteractive, env, studio, imdbTrain) {
   const out = [];
   const g = (impl, s) => gemm.find((r) => r.impl === impl && r.m === s.m && r.n === s.n && r.k === s.k)?.gflops;

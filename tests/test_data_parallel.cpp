@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "attn/train/classifier_session.hpp"
+#include "support/parallel_step.hpp"
 #include "support/parameter_values.hpp"
 
 using namespace attn;
@@ -30,22 +31,6 @@ void start(SentimentSession& session, const SentimentModelConfig& model) {
   session.start_training(short_run());
 }
 
-// One data-parallel step over `replicas` (one shard each): buffers summed in shard order.
-SessionProgress parallel_step(std::vector<SentimentSession*> replicas) {
-  const std::size_t K = replicas.size();
-  std::vector<float> sum, part;
-  for (std::size_t r = 0; r < K; ++r) {
-    replicas[r]->shard_gradient(r, K, part);
-    if (r == 0) {
-      sum = part;
-    } else {
-      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += part[i];
-    }
-  }
-  SessionProgress out;
-  for (SentimentSession* s : replicas) out = s->apply_gradient(sum);
-  return out;
-}
 }  // namespace
 
 TEST_CASE("data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
@@ -53,28 +38,7 @@ TEST_CASE("data_parallel.shard_gradients_sum_to_the_full_batch_gradient") {
   start(session, tiny_config());
   const std::size_t P = session.exchange_size();
   CHECK(P == parameter_count(session.model().classifier->parameters()) + 2);
-  const auto before = test::parameter_values(session.model().classifier->parameters());
-  std::vector<float> full;
-  session.shard_gradient(0, 1, full);
-  double largest = 0;
-  for (std::size_t i = 0; i + 2 < P; ++i) largest = std::max(largest, std::abs(static_cast<double>(full[i])));
-  REQUIRE(largest > 0);
-  for (std::size_t K : {2, 3, 5}) {  // batch 16: shards of 8; 5, 5, 6; 3, 3, 3, 3, 4
-    CAPTURE(K);
-    std::vector<double> sum(P, 0.0);
-    std::vector<float> part;
-    for (std::size_t r = 0; r < K; ++r) {
-      session.shard_gradient(r, K, part);
-      for (std::size_t i = 0; i < P; ++i) sum[i] += part[i];
-    }
-    double worst = 0;
-    for (std::size_t i = 0; i + 2 < P; ++i) worst = std::max(worst, std::abs(sum[i] - full[i]));
-    CHECK(worst <= 1e-5 * largest);
-    CHECK(sum[P - 2] == doctest::Approx(full[P - 2]).epsilon(1e-5));  // loss sum
-    CHECK(sum[P - 1] == full[P - 1]);                                 // correct count
-  }
-  // Computing shard gradients leaves the weights alone.
-  CHECK(test::parameter_values(session.model().classifier->parameters()) == before);
+  test::check_shards_add_up_to_the_batch(session, session.model().classifier->parameters());
 }
 
 TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
@@ -84,7 +48,7 @@ TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
   start(b, config);
   std::vector<float> losses;
   for (int step = 0; step < 20; ++step) {
-    const SessionProgress p = parallel_step({&a, &b});
+    const SessionProgress p = test::parallel_step<SentimentSession>({&a, &b});
     CHECK(p.steps_run == 1);
     losses.push_back(p.last.loss);
   }
@@ -99,7 +63,8 @@ TEST_CASE("data_parallel.two_replicas_stay_bit_identical_with_dropout") {
   SentimentSession c, d;
   start(c, config);
   start(d, config);
-  for (int step = 0; step < 20; ++step) CHECK(parallel_step({&c, &d}).last.loss == losses[step]);
+  for (int step = 0; step < 20; ++step)
+    CHECK(test::parallel_step<SentimentSession>({&c, &d}).last.loss == losses[step]);
 }
 
 TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout") {
@@ -113,7 +78,7 @@ TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout
   for (int step = 0; step < 6; ++step) {
     CAPTURE(step);
     const float single = one.run_steps(1).last.loss;
-    const float parallel = parallel_step({&a, &b}).last.loss;
+    const float parallel = test::parallel_step<SentimentSession>({&a, &b}).last.loss;
     CHECK(parallel == doctest::Approx(single).epsilon(1e-4));
   }
   const auto want = test::parameter_values(one.model().classifier->parameters());
@@ -129,29 +94,14 @@ TEST_CASE("data_parallel.two_shards_follow_the_single_worker_run_without_dropout
 
 TEST_CASE("data_parallel.bad_shards_and_buffers_are_refused") {
   SentimentSession session;
-  std::vector<float> buffer;
-  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1, buffer), doctest::Contains("start training first"),
-                       std::logic_error);
+  CHECK_THROWS_WITH_AS(session.shard_gradient(0, 1), doctest::Contains("start training first"), std::logic_error);
   start(session, tiny_config());
-  CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2, buffer),
+  CHECK_THROWS_WITH_AS(session.shard_gradient(2, 2),
                        "ClassifierTrainingRun::shard_gradient: shard must be in [0, shards) with shards >= 1, got "
                        "shard 2 of 2",
                        std::invalid_argument);
-  CHECK_THROWS_AS(session.shard_gradient(0, 0, buffer), std::invalid_argument);
-  const std::size_t n = session.exchange_size();
-  std::vector<float> short_sum(n - 1, 0.f);
-  const std::string size_message =
-      "holds " + std::to_string(n - 1) + " floats, this model exchanges " + std::to_string(n);
-  CHECK_THROWS_WITH_AS(session.apply_gradient(short_sum), doctest::Contains(size_message.c_str()),
-                       std::invalid_argument);
+  CHECK_THROWS_AS(session.shard_gradient(0, 0), std::invalid_argument);
+  CHECK(session.training_result().steps == 0);
+  test::check_apply_gradient_errors(session, session.model().classifier->parameters());
   CHECK(session.training_result().steps == 0);  // nothing was applied
-  // A non-finite sum diverges like a non-finite loss: parameters restored, the run over.
-  const auto before = test::parameter_values(session.model().classifier->parameters());
-  std::vector<float> nan_sum(n, std::nanf(""));
-  CHECK_THROWS_WITH_AS(session.apply_gradient(nan_sum), doctest::Contains("training diverged at epoch 1, step 1"),
-                       std::runtime_error);
-  CHECK(test::parameter_values(session.model().classifier->parameters()) == before);
-  CHECK_FALSE(session.training());
-  CHECK_THROWS_WITH_AS(session.apply_gradient(std::vector<float>(n, 0.f)), doctest::Contains("the run has finished"),
-                       std::logic_error);
 }

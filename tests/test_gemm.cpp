@@ -179,12 +179,13 @@ TEST_CASE("gemm.matches_reference_at_random_sizes_alpha_beta") {
 TEST_CASE("gemm.matches_reference_across_cache_blocks") {
   for_each_kernel([&] {
     // K > 256 (several K blocks: beta applies once), M > 128 (several A blocks), N > 2048 (several
-    // B blocks), and the model shapes: 32×128·128×512, tall-skinny 6400×32·32×128, tiny 1×3·3×4.
+    // B blocks), and the model shapes: 32×128·128×512, tall-skinny 6400×32·32×128, tiny 1×3·3×4,
+    // and one row (the row path: greedy decoding's output layer, 1×512·512×6000).
     struct Size {
       std::size_t m, n, k;
     };
-    const Size shapes[] = {{5, 9, 600},     {130, 17, 40}, {3, 2100, 5}, {32, 512, 128},
-                           {6400, 128, 32}, {32, 128, 32}, {1, 4, 3},    {67, 67, 513}};
+    const Size shapes[] = {{5, 9, 600},   {130, 17, 40}, {3, 2100, 5},  {32, 512, 128}, {6400, 128, 32},
+                           {32, 128, 32}, {1, 4, 3},     {67, 67, 513}, {1, 6000, 512}, {1, 37, 300}};
     Rng rng(13);
     for (const Size& s : shapes)
       for (int combo = 0; combo < 4; ++combo)
@@ -241,6 +242,12 @@ TEST_CASE("gemm.beta_zero_does_not_read_c") {
     Rng rng(14);
     for (std::size_t k : {7, 300}) {
       Problem p = make_problem(rng, false, true, 13, 19, k, 1.f, 0.f, 0);
+      // (The row path, m = 1 with B untransposed, has the same contract.)
+      Problem row = make_problem(rng, k == 7, false, 1, 50, k, 1.f, 0.f, 0);
+      std::fill(row.c.begin(), row.c.end(), std::numeric_limits<float>::quiet_NaN());
+      gemm(row.trans_a, false, 1, row.n, row.k, 1.f, row.a.data(), row.lda, row.b.data(), row.ldb, 0.f, row.c.data(),
+           row.ldc);
+      for (float v : row.c) REQUIRE_FALSE(std::isnan(v));
       std::vector<float> ref(p.c.size());
       gemm_reference(false, true, p.m, p.n, p.k, 1.f, p.a.data(), p.lda, p.b.data(), p.ldb, 0.f, ref.data(), p.ldc);
       std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());

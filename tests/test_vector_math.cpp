@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "attn/kernels/vector_math.hpp"
+#include "attn/random.hpp"
 
 namespace kernels = attn::kernels;
 
@@ -116,4 +118,27 @@ TEST_CASE("vector_math.tails_and_in_place") {
       for (std::size_t i = 0; i < n; ++i) REQUIRE(part[i] == full[i]);
     }
   }
+}
+
+TEST_CASE("vector_math.lane_reductions_match_plain_loops") {
+  // Every tail length (n % 8) and a long row, against plain double loops.
+  attn::Rng rng(17);
+  for (std::size_t n : {1u, 3u, 7u, 8u, 9u, 15u, 16u, 6000u, 100003u}) {
+    CAPTURE(n);
+    std::vector<float> x(n);
+    for (float& v : x) v = rng.uniform(-3.f, 3.f);
+    double sum = 0, squares = 0;
+    float top = x[0];
+    for (float v : x) {
+      sum += v;
+      squares += static_cast<double>(v) * v;
+      top = std::max(top, v);
+    }
+    CHECK(kernels::lane_sum(x.data(), n) == doctest::Approx(sum).epsilon(1e-5));
+    CHECK(kernels::lane_sum_squares(x.data(), n) == doctest::Approx(squares).epsilon(1e-12));
+    CHECK(kernels::lane_max(x.data(), n) == top);
+  }
+  // The maximum skips NaN entries, as std::max_element's comparisons do.
+  const std::vector<float> with_nan = {1.f, std::nanf(""), 5.f, 2.f, 0.f, 0.f, 0.f, 0.f, 4.f};
+  CHECK(kernels::lane_max(with_nan.data(), with_nan.size()) == 5.f);
 }

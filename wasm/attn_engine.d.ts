@@ -319,10 +319,11 @@ export interface SentimentSession {
    *  parameter's gradient, then the loss sum and the correct count). */
   exchangeSize(): number;
   /** Copy: the exchange buffer of shard `shard` of `shards` of the next batch (gradient SUM over
-   *  its examples); the parameters do not change. */
+   *  its examples; the engine keeps its own until the step is applied); the parameters do not change. */
   shardGradient(shard: number, shards: number): Float32Array;
-  /** One step from the sum (in shard order) of every shard's buffer, copied in; as runSteps(1). */
-  applyGradient(sum: Float32Array): StepsReport;
+  /** One step from this replica's shard buffer and `others` (the other shards' buffers, in shard
+   *  order, copied in), added in shard order by the engine; as runSteps(1). */
+  applyGradient(others: Float32Array[]): StepsReport;
   /** Ends the run; the model gets the best validation epoch's parameters. */
   cancelTraining(): void;
   isTraining(): boolean;
@@ -599,6 +600,8 @@ export interface Seq2SeqStepsReport {
   /** Copy: each step's batch loss in this call. */
   losses: Float32Array;
   elapsed: number;
+  /** Pairs stepped on so far (0 when the call ran no step). */
+  examplesSeen: number;
   examplesPerSecond: number;
   plannedSteps: number;
   batchesPerEpoch: number;
@@ -698,6 +701,16 @@ export interface Seq2SeqSession {
   samples(count: number): { source: string; target: string }[];
   startTraining(): TrainingStart;
   runSteps(steps: number): Seq2SeqStepsReport;
+  /** Data-parallel training (docs/data-parallel.md): floats in one exchange buffer (every
+   *  parameter's gradient, then the loss sum and the target-token count). */
+  exchangeSize(): number;
+  /** Copy: the exchange buffer of shard `shard` of `shards` of the next batch (gradient SUM over
+   *  its target tokens; the engine keeps its own until the step is applied); the parameters do
+   *  not change. */
+  shardGradient(shard: number, shards: number): Float32Array;
+  /** One step from this replica's shard buffer and `others` (the other shards' buffers, in shard
+   *  order, copied in), added in shard order by the engine; as runSteps(1). */
+  applyGradient(others: Float32Array[]): Seq2SeqStepsReport;
   cancelTraining(): void;
   isTraining(): boolean;
   /** Greedy (beam <= 1) or beam search of that width. */

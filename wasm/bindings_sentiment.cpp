@@ -248,26 +248,22 @@ class JsSentimentSession {
     return guarded([&] { return progress_to_js(session_.run_steps(whole_number(steps, "steps", 1e9))); });
   }
 
-  // Data-parallel steps (docs/data-parallel.md): the exchange buffer is copied once each way.
+  // Data-parallel steps (docs/data-parallel.md): each exchange buffer is copied once each way.
   double exchange_size() {
     return guarded([&] { return static_cast<double>(session_.exchange_size()); });
   }
 
   val shard_gradient(double shard, double shards) {
     return guarded([&] {
-      session_.shard_gradient(whole_number(shard, "shard", 1e9), whole_number(shards, "shards", 1e9), exchange_);
-      return typed_array_copy("Float32Array", exchange_);
+      return typed_array_copy("Float32Array", session_.shard_gradient(whole_number(shard, "shard", 1e9),
+                                                                      whole_number(shards, "shards", 1e9)));
     });
   }
 
-  val apply_gradient(const val& sum) {
+  val apply_gradient(const val& others) {
     return guarded([&] {
-      if (is_absent(sum) || !sum.instanceof (val::global("Float32Array"))) {
-        throw std::invalid_argument("applyGradient: the summed gradient must be a Float32Array");
-      }
-      exchange_.resize(sum["length"].as<std::size_t>());
-      val(emscripten::typed_memory_view(exchange_.size(), exchange_.data())).call<void>("set", sum);
-      return progress_to_js(session_.apply_gradient(exchange_));
+      read_exchange_buffers(others, others_);
+      return progress_to_js(session_.apply_gradient(others_));
     });
   }
 
@@ -439,7 +435,7 @@ class JsSentimentSession {
   }
 
   SentimentSession session_;
-  std::vector<float> exchange_;  // the last shard gradient / summed gradient
+  std::vector<std::vector<float>> others_;  // the other shards' buffers of the step being applied
   std::string source_;
   bool held_out_ = false;
   bool source_has_test_ = false;

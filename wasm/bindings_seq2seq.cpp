@@ -208,12 +208,25 @@ class JsSeq2SeqSession {
   }
 
   val run_steps(const val &steps) {
+    return guarded([&] { return progress_to_js(session_->run_steps(read_whole(steps, "steps", 1e9, 1))); });
+  }
+
+  // Data-parallel steps (docs/data-parallel.md): each exchange buffer is copied once each way.
+  double exchange_size() {
+    return guarded([&] { return static_cast<double>(session_->exchange_size()); });
+  }
+
+  val shard_gradient(const val &shard, const val &shards) {
     return guarded([&] {
-      const Seq2SeqSessionProgress p = session_->run_steps(read_whole(steps, "steps", 1e9, 1));
-      val out = val::object();
-      set_run_progress(out, p, static_cast<double>(session_->history().steps),
-                       [](const Seq2SeqEpochProgress &e) { return epoch_to_js(e); });
-      return out;
+      return typed_array_copy(
+          "Float32Array", session_->shard_gradient(read_whole(shard, "shard", 1e9), read_whole(shards, "shards", 1e9)));
+    });
+  }
+
+  val apply_gradient(const val &others) {
+    return guarded([&] {
+      read_exchange_buffers(others, others_);
+      return progress_to_js(session_->apply_gradient(others_));
     });
   }
 
@@ -423,8 +436,17 @@ class JsSeq2SeqSession {
     return out;
   }
 
+  val progress_to_js(const Seq2SeqSessionProgress &p) const {
+    val out = val::object();
+    set_run_progress(out, p, static_cast<double>(session_->history().steps),
+                     [](const Seq2SeqEpochProgress &e) { return epoch_to_js(e); });
+    out.set("examplesSeen", static_cast<double>(p.last.examples_seen));
+    return out;
+  }
+
   std::unique_ptr<Seq2SeqSession> session_;
   Seq2SeqTranslation translation_;
+  std::vector<std::vector<float>> others_;  // the other shards' buffers of the step being applied
 };
 
 // seq2seqRecipes() -> [{name, use, base, summary, task, settings}]: the table of
@@ -475,6 +497,9 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
       .function("samples", &JsSeq2SeqSession::samples)
       .function("startTraining", &JsSeq2SeqSession::start_training)
       .function("runSteps", &JsSeq2SeqSession::run_steps)
+      .function("exchangeSize", &JsSeq2SeqSession::exchange_size)
+      .function("shardGradient", &JsSeq2SeqSession::shard_gradient)
+      .function("applyGradient", &JsSeq2SeqSession::apply_gradient)
       .function("cancelTraining", &JsSeq2SeqSession::cancel_training)
       .function("isTraining", &JsSeq2SeqSession::is_training)
       .function("translate", &JsSeq2SeqSession::translate)

@@ -20,6 +20,19 @@ bool read_flag(const val& v, const std::string& name) {
   return v.isTrue();
 }
 
+void read_exchange_buffers(const val& others, std::vector<std::vector<float>>& into) {
+  const char* message = "applyGradient: the other shards' gradients must be an array of Float32Array";
+  if (is_absent(others) || !val::global("Array").call<bool>("isArray", others)) throw std::invalid_argument(message);
+  const std::size_t count = others["length"].as<std::size_t>();
+  into.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const val buffer = others[k];
+    if (is_absent(buffer) || !buffer.instanceof (val::global("Float32Array"))) throw std::invalid_argument(message);
+    into[k].resize(buffer["length"].as<std::size_t>());
+    val(emscripten::typed_memory_view(into[k].size(), into[k].data())).call<void>("set", buffer);
+  }
+}
+
 std::size_t whole_number(double x, const std::string& name, double max) {
   if (!(x >= 0) || x != std::floor(x) || x > max) {
     throw std::invalid_argument(name + " must be a whole number between 0 and " +

@@ -128,6 +128,11 @@ val typed_array_copy(const char* type, const std::vector<T>& values) {
   return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
+// The other shards' exchange buffers of a data-parallel step from JS (docs/data-parallel.md):
+// `others` (an array of Float32Array, else std::invalid_argument "applyGradient: the other
+// shards' gradients must be an array of Float32Array") copied into `into` (one vector each).
+void read_exchange_buffers(const val& others, std::vector<std::vector<float>>& into);
+
 // Reads obj.shape (an array of non-negative integers, their product within kMaxValues); `name`
 // is used in error messages.
 std::vector<std::size_t> read_shape(const val& obj, const std::string& name);

@@ -84,6 +84,14 @@ const MODELS = process.env.BENCH_MODELS?.split(",").filter(Boolean) || [
   "transformer-1block",
 ];
 
+/** A new page of `context` with a CDP session whose Performance metrics are on (metrics(cdp)). */
+export async function measuredPage(context) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Performance.enable", { timeDomain: "timeTicks" });
+  return { page, cdp };
+}
+
 export async function metrics(cdp) {
   const { metrics: list } = await cdp.send("Performance.getMetrics");
   return Object.fromEntries(list.map(({ name, value }) => [name, value]));

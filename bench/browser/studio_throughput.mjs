@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { metrics, withBrowser } from './run.mjs';
+import { measuredPage, metrics, withBrowser } from './run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the shared copy of the aclImdb training half lives beside the repository. */
@@ -131,9 +131,7 @@ export async function studioThroughput(
     onRecord = () => {},
   } = {},
 ) {
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
+  const { page, cdp } = await measuredPage(context);
   const records = [];
   try {
     await page.goto(`${appUrl}#/studio`);

@@ -4,7 +4,7 @@
 // like a one-worker run, and a crash of the second worker ends the run with a message.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser } from './support/browser.mjs';
+import { startBrowser, watchWorkers } from './support/browser.mjs';
 import { openStudio, SMALL, waitForTrainState as waitForState } from './support/studio.mjs';
 
 let env;
@@ -14,15 +14,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-/** The workers the page starts from now on, each with a promise of its end. */
-function watchWorkers(page) {
-  const started = [];
-  page.on('worker', (worker) =>
-    started.push({ worker, closed: new Promise((resolve) => worker.on('close', resolve)) }),
-  );
-  return started;
-}
 
 /** The accuracy chart's data table: [series, step, accuracy] rows. */
 async function accuracyRows(page) {

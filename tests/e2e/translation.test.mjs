@@ -4,11 +4,13 @@
 // lines, the alignment matrix's computed colours (a heavy weight and a light one painted apart on
 // the fixed 0–1 scale), the beam's candidates list, and the BLEU-by-length figure with one
 // line per model trained on the same data; axe finds no serious violation on the trained tab.
+// A run on two engine workers (data parallel, docs/data-parallel.md) starts one more worker and
+// stops it when it ends, says so, and repeats exactly for the same seed and worker count.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { openPage, startBrowser } from './support/browser.mjs';
+import { openPage, startBrowser, watchWorkers } from './support/browser.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -251,5 +253,56 @@ test('translation: the Transformer shows cross-attention per layer and head and 
       ) !== b,
     before,
   );
+  assert.deepEqual(problems, []);
+});
+
+/** Trains the chosen model for one epoch on `workers` workers; what the tab shows after it. */
+async function trainOnce(page, workers) {
+  await page.locator('#mt-workers').selectOption(String(workers));
+  await page.locator('#mt-epochs').fill('1');
+  await page.locator('#mt-train').click();
+  await page.waitForSelector(`${TAB}[data-state="training"]`, { timeout: 60000 });
+  await runEnds(page);
+  return page.evaluate(() => ({
+    workers: document.querySelector('[data-testid="translation"]').dataset.workers,
+    speed: document.querySelector('#mt-speed').textContent,
+    loss: document.querySelector('#mt-loss').dataset.loss,
+    firstLoss: document.querySelector('#mt-loss').dataset.firstLoss,
+    bleu: document.querySelector('#mt-final').dataset.bleu,
+    final: document.querySelector('#mt-final').textContent,
+    lossPath: document.querySelector('[data-testid="mt-loss-chart"] svg path.series')?.getAttribute('d'),
+  }));
+}
+
+test('translation parallel: two workers train the Transformer, repeat it exactly, and one worker trains too', async () => {
+  const { page, problems } = await openTranslation();
+  // Chromium reports the machine's cores: two or more here, so two workers by default.
+  assert.equal(await page.locator('#mt-workers').inputValue(), '2');
+  await page.locator('#mt-model').selectOption('transformer');
+  const workers = watchWorkers(page);
+
+  const first = await trainOnce(page, 2);
+  assert.equal(first.workers, '2');
+  assert.match(first.speed, /^[\d,]+ pairs\/s on 2 workers$/);
+  assert.ok(Number(first.loss) < Number(first.firstLoss), `the loss falls: ${first.firstLoss} → ${first.loss}`);
+  assert.ok(Number(first.bleu) >= 0);
+  assert.equal(workers.length, 1, 'one more engine worker for the run');
+  await workers[0].closed;
+
+  // Deterministic for a seed and a worker count: the same numbers and the same loss curve again.
+  const again = await trainOnce(page, 2);
+  assert.deepEqual(
+    { ...again, speed: undefined },
+    { ...first, speed: undefined },
+    'the same loss, BLEU and loss curve on 2 workers',
+  );
+  assert.equal(workers.length, 2);
+  await workers[1].closed;
+
+  const single = await trainOnce(page, 1);
+  assert.equal(single.workers, '1');
+  assert.match(single.speed, /^[\d,]+ pairs\/s on 1 worker$/);
+  assert.equal(workers.length, 2, 'no extra worker for one');
+  assert.ok(Number(single.loss) < Number(single.firstLoss));
   assert.deepEqual(problems, []);
 });

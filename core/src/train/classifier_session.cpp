@@ -102,6 +102,7 @@ void SentimentSession::start_training(const TrainerConfig& config) {
   run_train_ = std::move(parts.first);
   run_validation_ = std::move(parts.second);
   run_ = std::make_unique<ClassifierTrainingRun>(model, model_.pipeline, run_train_, run_validation_, config);
+  shard_buffers_ = ShardBuffers();
 }
 
 SessionProgress SentimentSession::run_steps(std::size_t max_steps) {
@@ -114,17 +115,12 @@ std::size_t SentimentSession::exchange_size() const {
   return run_->exchange_size();
 }
 
-void SentimentSession::shard_gradient(std::size_t shard, std::size_t shards, std::vector<float>& out) {
-  if (!run_) throw std::logic_error("SentimentSession::shard_gradient: start training first");
-  out.resize(run_->exchange_size());
-  run_->shard_gradient(shard, shards, out.data(), out.size());
+const std::vector<float>& SentimentSession::shard_gradient(std::size_t shard, std::size_t shards) {
+  return shard_gradient_into(run_.get(), shard_buffers_, "SentimentSession", shard, shards);
 }
 
-SessionProgress SentimentSession::apply_gradient(const std::vector<float>& sum) {
-  if (!run_) throw std::logic_error("SentimentSession::apply_gradient: start training first");
-  if (run_->finished()) throw std::logic_error("SentimentSession::apply_gradient: the run has finished");
-  return run_step_chunk(*run_, 1, &ClassifierTrainingRun::result,
-                        [&] { return run_->apply_gradient(sum.data(), sum.size()); });
+SessionProgress SentimentSession::apply_gradient(const std::vector<std::vector<float>>& others) {
+  return apply_shard_gradients(run_.get(), shard_buffers_, "SentimentSession", others, &ClassifierTrainingRun::result);
 }
 
 void SentimentSession::cancel_training() {

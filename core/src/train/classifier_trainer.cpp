@@ -16,6 +16,7 @@
 #include "attn/text/sequences.hpp"
 #include "attn/train/batching.hpp"
 #include "attn/train/classifier_step.hpp"
+#include "attn/train/gradient_exchange.hpp"
 #include "attn/train/run_guard.hpp"
 
 namespace attn {
@@ -369,34 +370,24 @@ StepProgress ClassifierTrainingRun::step() {
 std::size_t ClassifierTrainingRun::exchange_size() const { return parameter_count(state_->model.parameters()) + 2; }
 
 namespace {
-void check_exchange(const char* who, std::size_t size, std::size_t expected) {
-  if (size != expected) {
-    throw std::invalid_argument(std::string(who) + ": the gradient buffer holds " + std::to_string(size) +
-                                " floats, this model exchanges " + std::to_string(expected) +
-                                " (parameters + loss sum + correct count)");
-  }
-}
+constexpr const char* kExchangeLayout = "parameters + loss sum + correct count";
 }  // namespace
 
 void ClassifierTrainingRun::shard_gradient(std::size_t shard, std::size_t shards, float* out, std::size_t size) {
   const char* who = "ClassifierTrainingRun::shard_gradient";
-  if (shards == 0 || shard >= shards) {
-    throw std::invalid_argument(std::string(who) + ": shard must be in [0, shards) with shards >= 1, got shard " +
-                                std::to_string(shard) + " of " + std::to_string(shards));
-  }
-  check_exchange(who, size, exchange_size());
+  check_shard(who, shard, shards);
+  check_exchange_size(who, size, exchange_size(), kExchangeLayout);
   State& s = *state_;
   const std::vector<std::size_t>& indices = s.next_indices(who);
-  const std::size_t B = indices.size(), first = shard * B / shards, last = (shard + 1) * B / shards;
+  const std::size_t B = indices.size();
+  const ShardRows rows = shard_rows(who, shard, shards, B);
   std::fill(out, out + size, 0.f);
-  if (first == last) return;
+  if (rows.empty()) return;
   // Every shard is padded to the whole batch's width, so the shards compute what the batch would.
   const std::size_t width = padded_width(s.train.sequences, indices.data(), B, s.pipeline.config().maxlen);
-  gather_batch(s.train, indices.data() + first, last - first, s.pipeline.config().maxlen, s.pipeline.config().padding,
-               s.batch, width);
-  const std::uint64_t key = (static_cast<std::uint64_t>(s.result.steps) << 24) ^ (shards << 12) ^ shard;
-  Rng rng(s.config.seed, 0xd20f000000000000ULL ^ key);
-  const ParameterList& params = s.model.parameters();
+  gather_batch(s.train, indices.data() + rows.first, rows.size(), s.pipeline.config().maxlen,
+               s.pipeline.config().padding, s.batch, width);
+  Rng rng = shard_rng(s.config.seed, 0xd20f, s.result.steps, shard, shards);
   BatchStats stats;
   try {
     stats = batch_gradient(s.model, s.batch, true, rng, s.buffers);
@@ -406,28 +397,22 @@ void ClassifierTrainingRun::shard_gradient(std::size_t shard, std::size_t shards
     std::fill(out, out + size, std::numeric_limits<float>::quiet_NaN());
     return;
   }
-  float* at = out;
-  for (const Parameter& p : params) at = std::copy(p.grad, p.grad + p.size, at);
+  float* at = pack_gradients(s.model.parameters(), 1.f, out);
   at[0] = stats.loss * static_cast<float>(stats.count);
   at[1] = static_cast<float>(stats.correct);
 }
 
-StepProgress ClassifierTrainingRun::apply_gradient(const float* sum, std::size_t size) {
+StepProgress ClassifierTrainingRun::apply_gradient(const std::vector<const float*>& parts, std::size_t size) {
   const char* who = "ClassifierTrainingRun::apply_gradient";
-  check_exchange(who, size, exchange_size());
+  check_exchange_size(who, size, exchange_size(), kExchangeLayout);
   State& s = *state_;
   const Clock::time_point start = Clock::now();
   const std::size_t B = s.next_indices(who).size();
-  const ParameterList& params = s.model.parameters();
   const float scale = static_cast<float>(B);
-  const float* at = sum;
-  for (const Parameter& p : params) {
-    for (std::size_t i = 0; i < p.size; ++i) p.grad[i] = at[i] / scale;
-    at += p.size;
-  }
+  const std::size_t at = unpack_gradients(s.model.parameters(), parts, scale);
   BatchStats stats;
-  stats.loss = at[0] / scale;
-  stats.correct = static_cast<std::size_t>(std::max(0.f, at[1]));
+  stats.loss = sum_in_order(parts, at) / scale;
+  stats.correct = static_cast<std::size_t>(std::max(0.f, sum_in_order(parts, at + 1)));
   stats.count = B;
   if (!std::isfinite(stats.loss)) s.diverged("training diverged: the loss is not finite");
   s.guarded([&] { stats.grad_norm = apply_gradients(s.model, *s.optimizer, s.config.clip_norm); });

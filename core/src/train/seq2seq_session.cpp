@@ -219,6 +219,7 @@ void Seq2SeqSession::start_training() {
                                     config_.trainer.seed);
   run_ = std::make_unique<Seq2SeqTrainingRun>(*model_, split_.train_sources, split_.train_targets,
                                               split_.validation_sources, split_.validation_targets, config_.trainer);
+  shard_buffers_ = ShardBuffers();
   if (config_.bleu_sentences > 0 && config_.task == "parallel") {
     run_->score_epochs_with([this](const Translator &) { return held_out_bleu(config_.bleu_sentences); });
   }
@@ -227,6 +228,19 @@ void Seq2SeqSession::start_training() {
 Seq2SeqSessionProgress Seq2SeqSession::run_steps(std::size_t max_steps) {
   if (!run_) throw std::logic_error("Seq2SeqSession::run_steps: start training first");
   return run_step_chunk(*run_, max_steps, &Seq2SeqTrainingRun::history);
+}
+
+std::size_t Seq2SeqSession::exchange_size() const {
+  if (!run_) throw std::logic_error("Seq2SeqSession::exchange_size: start training first");
+  return run_->exchange_size();
+}
+
+const std::vector<float> &Seq2SeqSession::shard_gradient(std::size_t shard, std::size_t shards) {
+  return shard_gradient_into(run_.get(), shard_buffers_, "Seq2SeqSession", shard, shards);
+}
+
+Seq2SeqSessionProgress Seq2SeqSession::apply_gradient(const std::vector<std::vector<float>> &others) {
+  return apply_shard_gradients(run_.get(), shard_buffers_, "Seq2SeqSession", others, &Seq2SeqTrainingRun::history);
 }
 
 void Seq2SeqSession::cancel_training() {

@@ -13,6 +13,7 @@
 #include "attn/optim/clip.hpp"
 #include "attn/text/sequences.hpp"
 #include "attn/train/batching.hpp"
+#include "attn/train/gradient_exchange.hpp"
 #include "attn/train/run_guard.hpp"
 
 namespace attn {
@@ -323,6 +324,14 @@ struct Seq2SeqTrainingRun::State {
     tokens = 0;
   }
 
+  // The next batch's indices; std::logic_error "<who>: ..." when none is due.
+  const std::vector<std::size_t> &next_indices(const char *who) const;
+  // Σ (|target| - 1) over rows `indices`: the target tokens their loss averages over.
+  std::size_t target_tokens(const std::size_t *indices, std::size_t count) const;
+  // The step epilogue of step() and apply_gradient(), with the gradients in place: divergence
+  // checks, clipping, Adam, and the batch's bookkeeping.
+  Seq2SeqStepProgress apply(float loss);
+
   [[noreturn]] void diverged(const std::string &what) {
     guard.restore(model.parameters());
     finished = finalised = true;
@@ -363,15 +372,47 @@ std::size_t Seq2SeqTrainingRun::planned_steps() const { return state_->config.ep
 
 const Seq2SeqHistory &Seq2SeqTrainingRun::history() const { return state_->history; }
 
+const std::vector<std::size_t> &Seq2SeqTrainingRun::State::next_indices(const char *who) const {
+  if (finished || next_batch == batches.size()) {
+    throw std::logic_error(std::string(who) + ": the run is finished or the epoch needs end_epoch()");
+  }
+  return batches[next_batch];
+}
+
+Seq2SeqStepProgress Seq2SeqTrainingRun::State::apply(float loss) {
+  const ParameterList &params = model.parameters();
+  if (!std::isfinite(loss)) diverged("the loss is " + number_text(loss));
+  const float norm =
+      config.clip_norm > 0 ? clip_grad_norm(params, config.clip_norm) : static_cast<float>(grad_norm(params));
+  if (!std::isfinite(norm)) diverged("the gradient norm is " + number_text(norm));
+  optimizer.step(params);
+  guard.step_succeeded();
+  const std::vector<std::size_t> &indices = batches[next_batch++];
+  ++history.steps;
+  const std::size_t count = target_tokens(indices.data(), indices.size());
+  loss_sum += static_cast<double>(loss) * static_cast<double>(count);
+  tokens += count;
+  examples_seen += indices.size();
+  Seq2SeqStepProgress p;
+  p.step = history.steps;
+  p.epoch = epoch;
+  p.loss = loss;
+  p.elapsed = seconds_since(start);
+  p.examples_seen = examples_seen;
+  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(examples_seen) / p.elapsed : 0.0;
+  return p;
+}
+
+std::size_t Seq2SeqTrainingRun::State::target_tokens(const std::size_t *indices, std::size_t count) const {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < count; ++i) n += targets[indices[i]].size() - 1;
+  return n;
+}
+
 Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   State &s = *state_;
-  if (s.finished || s.next_batch == s.batches.size()) {
-    throw std::logic_error(
-        "Seq2SeqTrainingRun::step: the run is finished or "
-        "the epoch needs end_epoch()");
-  }
+  const std::vector<std::size_t> &indices = s.next_indices("Seq2SeqTrainingRun::step");
   const ParameterList &params = s.model.parameters();
-  const std::vector<std::size_t> &indices = s.batches[s.next_batch++];
   gather(s.sources, indices.data(), indices.size(), s.src);
   gather(s.targets, indices.data(), indices.size(), s.tgt);
   s.guard.before_step(params);
@@ -384,25 +425,64 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::step() {
   } catch (const std::exception &e) {
     s.diverged(e.what());
   }
-  if (!std::isfinite(loss)) s.diverged("the loss is " + number_text(loss));
-  const float norm =
-      s.config.clip_norm > 0 ? clip_grad_norm(params, s.config.clip_norm) : static_cast<float>(grad_norm(params));
-  if (!std::isfinite(norm)) s.diverged("the gradient norm is " + number_text(norm));
-  s.optimizer.step(params);
-  s.guard.step_succeeded();
-  ++s.history.steps;
-  std::size_t count = 0;
-  for (std::size_t i : indices) count += s.targets[i].size() - 1;
-  s.loss_sum += static_cast<double>(loss) * static_cast<double>(count);
-  s.tokens += count;
-  s.examples_seen += indices.size();
-  Seq2SeqStepProgress p;
-  p.step = s.history.steps;
-  p.epoch = s.epoch;
-  p.loss = loss;
-  p.elapsed = seconds_since(s.start);
-  p.examples_per_second = p.elapsed > 0 ? static_cast<double>(s.examples_seen) / p.elapsed : 0.0;
-  return p;
+  return s.apply(loss);
+}
+
+namespace {
+constexpr const char *kExchangeLayout = "parameters + loss sum + target-token count";
+}  // namespace
+
+std::size_t Seq2SeqTrainingRun::exchange_size() const { return parameter_count(state_->model.parameters()) + 2; }
+
+void Seq2SeqTrainingRun::shard_gradient(std::size_t shard, std::size_t shards, float *out, std::size_t size) {
+  const char *who = "Seq2SeqTrainingRun::shard_gradient";
+  State &s = *state_;
+  check_shard(who, shard, shards);
+  check_exchange_size(who, size, exchange_size(), kExchangeLayout);
+  const std::vector<std::size_t> &indices = s.next_indices(who);
+  const std::size_t B = indices.size();
+  const ShardRows mine = shard_rows(who, shard, shards, B);
+  std::fill(out, out + size, 0.f);
+  if (mine.empty()) return;
+  // Each shard is padded to the whole batch's widths, so it computes what the batch would.
+  const std::size_t *first = indices.data() + mine.first;
+  gather_padded(s.sources, first, mine.size(), padded_width(s.sources, indices.data(), B), PadMode::post, s.src,
+                nullptr);
+  gather_padded(s.targets, first, mine.size(), padded_width(s.targets, indices.data(), B), PadMode::post, s.tgt,
+                nullptr);
+  const std::size_t count = s.target_tokens(first, mine.size());
+  Rng rng = shard_rng(s.config.seed, 0xf0ce, s.history.steps, shard, shards);
+  const ParameterList &params = s.model.parameters();
+  zero_grads(params);
+  float loss = 0;
+  try {
+    loss = s.model.train_batch(s.src, s.tgt, s.ratio, rng);
+  } catch (const ShapeError &) {
+    throw;
+  } catch (const std::exception &) {
+    loss = std::numeric_limits<float>::quiet_NaN();
+  }
+  if (!std::isfinite(loss)) {
+    std::fill(out, out + size, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
+  // The model's gradient is of the shard's mean token loss: × its tokens gives the sum's.
+  const float tokens = static_cast<float>(count);
+  float *at = pack_gradients(params, tokens, out);
+  at[0] = loss * tokens;
+  at[1] = tokens;
+}
+
+Seq2SeqStepProgress Seq2SeqTrainingRun::apply_gradient(const std::vector<const float *> &parts, std::size_t size) {
+  const char *who = "Seq2SeqTrainingRun::apply_gradient";
+  check_exchange_size(who, size, exchange_size(), kExchangeLayout);
+  State &s = *state_;
+  const std::vector<std::size_t> &indices = s.next_indices(who);
+  const ParameterList &params = s.model.parameters();
+  const float tokens = static_cast<float>(s.target_tokens(indices.data(), indices.size()));
+  s.guard.before_step(params);
+  const std::size_t at = unpack_gradients(params, parts, tokens);
+  return s.apply(sum_in_order(parts, at) / tokens);
 }
 
 void Seq2SeqTrainingRun::score_epochs_with(std::function<double(const Translator &)> scorer) {

@@ -103,3 +103,13 @@ export async function openPage(env, hash = '') {
   await page.goto(env.baseUrl + hash);
   return { page, problems };
 }
+
+/** The workers `page` starts from now on, each with a promise of its end (a second engine worker
+ *  of a data-parallel run must be started for the run and gone after it). */
+export function watchWorkers(page) {
+  const started = [];
+  page.on('worker', (worker) =>
+    started.push({ worker, closed: new Promise((resolve) => worker.on('close', resolve)) }),
+  );
+  return started;
+}

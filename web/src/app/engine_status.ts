@@ -3,14 +3,16 @@
 // When the worker crashes and the bridge restarts it, an alert under the status line says so
 // (and that unsaved models are lost), and the status line follows the new worker's start.
 import { EngineBridge } from '../engine/bridge';
+import { trainOnTwoWorkers } from '../engine/data_parallel';
 
 export function startEngine(status: HTMLElement): EngineBridge {
   // `?debug` in the page URL enables the bridge's crashForTest() and exposes the bridge as
-  // `window.attnDebug.engine` for the browser tests and the long-run bench. It gives page
-  // scripts nothing they could not already do (the engine is the page's own worker).
+  // `window.attnDebug.engine` for the browser tests and the benches (long run, translation speed),
+  // with the bridge class (more workers) and the pages' two-worker run (trainOnTwoWorkers). It
+  // gives page scripts nothing they could not already do (the engine is the page's own worker).
   const debug = new URLSearchParams(location.search).has('debug');
   const engine = new EngineBridge({ debug });
-  if (debug) (window as unknown as { attnDebug: unknown }).attnDebug = { engine };
+  if (debug) (window as unknown as { attnDebug: unknown }).attnDebug = { engine, EngineBridge, trainOnTwoWorkers };
 
   const notice = document.createElement('p');
   notice.className = 'engine-notice';

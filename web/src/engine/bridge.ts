@@ -267,9 +267,20 @@ export class EngineBridge {
     const data = settings.parallelText?.data;
     return this.track('seq2seq', 'create', { settings }, {}, data instanceof ArrayBuffer ? [data] : []);
   }
-  /** Resolves when the run ends (schedule done, early stop or cancel). */
-  seq2seqTrain(options: Seq2SeqTrainOptions, onProgress?: (p: Seq2SeqProgress) => void): Promise<Seq2SeqOutcome> {
-    return this.track('seq2seq', 'train', { options }, { onProgress });
+  /** Resolves when the run ends (schedule done, early stop or cancel). With `peers` (transferred),
+   *  this worker coordinates a data-parallel run (docs/data-parallel.md). */
+  seq2seqTrain(
+    options: Seq2SeqTrainOptions,
+    onProgress?: (p: Seq2SeqProgress) => void,
+    peers: MessagePort[] = [],
+  ): Promise<Seq2SeqOutcome> {
+    const args = peers.length ? { options, peers } : { options };
+    return this.track('seq2seq', 'train', args, { onProgress }, peers);
+  }
+  /** Data parallel: this worker's session (created with the same settings and data) trains shard
+   *  `shard` of `shards` of the run coordinated through `port` (transferred). */
+  seq2seqTrainReplica(port: MessagePort, shard: number, shards: number): Promise<ReplicaOutcome> {
+    return this.track('seq2seq', 'trainReplica', { port, shard, shards }, {}, [port]);
   }
   /** The buffer is transferred to the worker (detached here). */
   seq2seqLoadModel(bytes: ArrayBuffer): Promise<Seq2SeqInfo> {

@@ -1,22 +1,41 @@
 // Data-parallel training between engine workers (docs/data-parallel.md): K identical replicas of
 // one run, one per worker. Every step, replica r computes the gradient of shard r of the batch
-// (SentimentSession.shardGradient); the coordinator (worker 0, replica 0) adds the K exchange
-// buffers in shard order, sends the sum back and every replica applies it
-// (SentimentSession.applyGradient), so the replicas stay bit-identical. Replica r > 0 talks to the
-// coordinator over a MessagePort of its own (the page hands one end to each worker), with every
-// buffer transferred: the page's main thread does nothing per step.
+// (shardGradient: the engine keeps its own buffer, a copy comes out); the coordinator (worker 0,
+// replica 0) gathers the K buffers and sends each replica the others' (with two workers: its own,
+// transferred), and every replica's engine adds the K in shard order and applies the sum
+// (applyGradient(others)), so the replicas stay bit-identical. Replica r > 0 talks to the
+// coordinator over a MessagePort of its own (the page hands one end to each worker): the page's
+// main thread does nothing per step.
 //
 // The coordinator's side plugs into the ChunkedRunner as an asynchronous `advance`; a replica's
 // side runs on its own, driven by the sums it receives, and computes its next shard's gradient as
 // soon as it has applied a sum, while the coordinator computes its own.
-import type { StepsReport } from '../../generated/attn_engine.mjs';
+//
+// One implementation for every session that offers the step: the Studio's SentimentSession and the
+// Translation tab's Seq2SeqSession (their reports differ; what this file reads of them is
+// ShardReport).
 
-/** What the data-parallel step needs of an engine SentimentSession. */
-export interface ShardSession {
+/** What the exchange reads of a session's step report (StepsReport, Seq2SeqStepsReport). */
+export interface ShardReport {
+  stepsRun: number;
+  step: number;
+  loss: number;
+  losses: Float32Array;
+  epochs: unknown[];
+  examplesSeen: number;
+  elapsed: number;
+  examplesPerSecond: number;
+  done: boolean;
+}
+
+/** What the data-parallel step needs of an engine session (SentimentSession, Seq2SeqSession). */
+export interface ShardSession<R extends ShardReport = ShardReport> {
   exchangeSize(): number;
   shardGradient(shard: number, shards: number): Float32Array;
-  applyGradient(sum: Float32Array): StepsReport;
-  runSteps(steps: 0): StepsReport;
+  /** This replica's shard buffer (kept by the engine) and `others`, the other shards' buffers in
+   *  shard order, added in shard order and applied. */
+  applyGradient(others: Float32Array[]): R;
+  runSteps(steps: 0): R;
 }
 
 /** The messages on a replica's port. */
@@ -26,30 +45,16 @@ export type PeerMessage =
   /** Replica → coordinator: its shard's exchange buffer for the next step, with the loss its
    *  last applied step reported (the coordinator's must be the same: a cheap check). */
   | { type: 'gradient'; buffer: Float32Array; lastLoss: number | null }
-  /** Coordinator → replica: the sum of every shard's buffer, in shard order. */
-  | { type: 'sum'; buffer: Float32Array }
+  /** Coordinator → replica: every other shard's buffer, in shard order (the replica's engine adds
+   *  them and its own in shard order). */
+  | { type: 'shards'; buffers: Float32Array[] }
   /** Coordinator → replica: the run ended (cancel, or the coordinator failed). */
   | { type: 'stop' }
   /** Replica → coordinator: the replica failed; the run ends with this message. */
   | { type: 'error'; message: string };
 
-/**
- * Adds parts[1], parts[2], … into parts[0], in that order (float addition is not associative:
- * every run must add in the same order to be reproducible), and returns parts[0].
- */
-export function sumInOrder(parts: Float32Array[]): Float32Array {
-  const sum = parts[0];
-  for (let p = 1; p < parts.length; p++) {
-    const part = parts[p];
-    if (part.length !== sum.length)
-      throw new Error(`exchange buffers differ in length: ${sum.length} and ${part.length} floats`);
-    for (let i = 0; i < sum.length; i++) sum[i] += part[i];
-  }
-  return sum;
-}
-
 /** One report for several single-step reports, as runSteps(n) would have given. */
-export function mergeReports(reports: StepsReport[]): StepsReport {
+export function mergeReports<R extends ShardReport>(reports: R[]): R {
   const last = reports[reports.length - 1];
   const losses = new Float32Array(reports.length);
   reports.forEach((r, i) => (losses[i] = r.loss));
@@ -103,7 +108,7 @@ class Inbox {
 }
 
 /** The coordinator's side: replica 0 of `peers.length + 1`, with one port per other replica. */
-export class ShardCoordinator {
+export class ShardCoordinator<R extends ShardReport = ShardReport> {
   private readonly inboxes: Inbox[];
   private readonly shards: number;
   private greeted = false;
@@ -114,7 +119,7 @@ export class ShardCoordinator {
   private seconds = 0;
 
   constructor(
-    private readonly session: ShardSession,
+    private readonly session: ShardSession<R>,
     peers: MessagePort[],
     private readonly plannedSteps: number,
   ) {
@@ -123,7 +128,7 @@ export class ShardCoordinator {
   }
 
   /** Up to `steps` data-parallel steps; fewer if the run ends or is stopped. Rejects when a replica fails. */
-  async advance(steps: number): Promise<StepsReport> {
+  async advance(steps: number): Promise<R> {
     const started = performance.now();
     const report = await this.steps(steps).finally(() => (this.seconds += (performance.now() - started) / 1000));
     return this.timed(report);
@@ -133,18 +138,18 @@ export class ShardCoordinator {
    * The run's report without training (runSteps(0)), timed by the coordinator: the engine's own
    * clock counts only applyGradient, not the shards' gradients nor the exchange.
    */
-  current(): StepsReport {
+  current(): R {
     return this.timed(this.session.runSteps(0));
   }
 
-  private timed(report: StepsReport): StepsReport {
+  private timed(report: R): R {
     const elapsed = this.seconds;
     return { ...report, elapsed, examplesPerSecond: elapsed > 0 ? report.examplesSeen / elapsed : 0 };
   }
 
-  private async steps(steps: number): Promise<StepsReport> {
+  private async steps(steps: number): Promise<R> {
     if (!this.greeted) await this.greet();
-    const reports: StepsReport[] = [];
+    const reports: R[] = [];
     for (let i = 0; i < steps && !this.stopped; i++) {
       const parts = [this.session.shardGradient(0, this.shards)];
       for (let r = 1; r < this.shards; r++) {
@@ -159,15 +164,17 @@ export class ShardCoordinator {
         parts.push(message.buffer);
       }
       if (this.stopped) break;
-      const sum = sumInOrder(parts);
-      // Each replica gets the sum in its own buffer back (transferred: no copy in the message).
       for (let r = 1; r < this.shards; r++) {
-        parts[r].set(sum);
-        this.inboxes[r - 1].port.postMessage({ type: 'sum', buffer: parts[r] } satisfies PeerMessage, [
-          parts[r].buffer as ArrayBuffer,
-        ]);
+        const lengths = parts.map((p) => p.length);
+        if (lengths.some((n) => n !== lengths[0]))
+          throw new Error(`exchange buffers differ in length: ${lengths.join(', ')} floats`);
+        // Replica r gets every other shard's buffer. With two workers that is the coordinator's own
+        // copy, which nothing else needs: transferred. With more, each replica gets clones.
+        const buffers = parts.filter((_, j) => j !== r);
+        const transfer = this.shards === 2 ? [parts[0].buffer as ArrayBuffer] : [];
+        this.inboxes[r - 1].port.postMessage({ type: 'shards', buffers } satisfies PeerMessage, transfer);
       }
-      const report = this.session.applyGradient(sum);
+      const report = this.session.applyGradient(parts.slice(1));
       this.lastLoss = report.loss;
       reports.push(report);
       if (report.done) break;
@@ -226,12 +233,12 @@ export interface ReplicaOutcome {
 }
 
 /**
- * Replica `shard` (≥ 1) of `shards`: sends its shard's gradient, applies the sum it gets back,
- * and so on until its run is done or the coordinator says stop. Resolves with how it ended;
+ * Replica `shard` (≥ 1) of `shards`: sends its shard's gradient, applies it with the other shards'
+ * it gets back, and so on until its run is done or the coordinator says stop. Resolves with how it ended;
  * rejects on an engine error, after telling the coordinator.
  */
-export function runReplica(
-  session: ShardSession,
+export function runReplica<R extends ShardReport>(
+  session: ShardSession<R>,
   port: MessagePort,
   shard: number,
   shards: number,
@@ -253,9 +260,9 @@ export function runReplica(
     port.onmessage = (event: MessageEvent<PeerMessage>) => {
       const message = event.data;
       if (message.type === 'stop') return end({ steps, cancelled: true });
-      if (message.type !== 'sum') return fail(new Error(`unexpected message '${message.type}'`));
+      if (message.type !== 'shards') return fail(new Error(`unexpected message '${message.type}'`));
       try {
-        const report = session.applyGradient(message.buffer);
+        const report = session.applyGradient(message.buffers);
         steps = report.step;
         if (report.done) return end({ steps, cancelled: false });
         send(report.loss);
@@ -270,4 +277,118 @@ export function runReplica(
       fail(error);
     }
   });
+}
+
+/**
+ * A worker host's side of a replica run (SessionHost, Seq2SeqHost): `start()` starts the same run
+ * as the coordinator's and returns its planned steps; a failure there is told to the coordinator
+ * (it waits for this replica) before it rejects. A run the coordinator stopped is cancelled.
+ */
+export async function hostReplica<R extends ShardReport>(
+  session: ShardSession<R> & { cancelTraining(): void },
+  port: MessagePort,
+  shard: number,
+  shards: number,
+  start: () => number,
+): Promise<ReplicaOutcome> {
+  let planned: number;
+  try {
+    planned = start();
+  } catch (error) {
+    reportReplicaFailure(port, shard, shards, error);
+    port.close();
+    throw error;
+  }
+  const outcome = await runReplica(session, port, shard, shards, planned);
+  if (outcome.cancelled) session.cancelTraining();
+  return outcome;
+}
+
+/** The ChunkedRunner's step functions of a run on this worker alone (no coordinator) or of the
+ *  coordinator's side of a data-parallel run. */
+export function chunkSteps<R extends ShardReport>(
+  session: ShardSession<R> & { runSteps(steps: number): R; cancelTraining(): void },
+  coordinator: ShardCoordinator<R> | null,
+): { runSteps(steps: number): R; advance?(steps: number): Promise<R>; cancelTraining(): void } {
+  return {
+    runSteps: (steps) => (coordinator && steps === 0 ? coordinator.current() : session.runSteps(steps)),
+    ...(coordinator ? { advance: (steps: number) => coordinator.advance(steps) } : {}),
+    cancelTraining: () => {
+      coordinator?.stop();
+      session.cancelTraining();
+    },
+  };
+}
+
+/** The data-parallel run a worker host coordinates, while it lasts (for peerFailed). */
+export class CoordinatorSlot<R extends ShardReport> {
+  current: ShardCoordinator<R> | null = null;
+
+  /** A replica's worker crashed: the coordinated run (if any) ends with `message`. */
+  fail(message: string): boolean {
+    this.current?.fail(message);
+    return this.current !== null;
+  }
+}
+
+/**
+ * A worker host's side of a run it trains (SessionHost, Seq2SeqHost): `start()` starts the run and
+ * returns its planned steps; without peers `chunked(null)` trains it alone, with peers as the
+ * coordinator of a data-parallel run, held in `slot` while it lasts. The ports are closed when the
+ * run cannot start, the coordinator stopped at the end.
+ */
+export async function hostCoordinated<R extends ShardReport, O>(
+  session: ShardSession<R>,
+  peers: MessagePort[],
+  slot: CoordinatorSlot<R>,
+  start: () => number,
+  chunked: (coordinator: ShardCoordinator<R> | null, plannedSteps: number) => Promise<O>,
+): Promise<O> {
+  let plannedSteps: number;
+  try {
+    plannedSteps = start();
+  } catch (error) {
+    for (const port of peers) port.close();
+    throw error;
+  }
+  if (!peers.length) return chunked(null, plannedSteps);
+  const coordinator = (slot.current = new ShardCoordinator(session, peers, plannedSteps));
+  try {
+    return await chunked(coordinator, plannedSteps);
+  } finally {
+    coordinator.stop();
+    if (slot.current === coordinator) slot.current = null;
+  }
+}
+
+/**
+ * The page's side of a run on two workers (the Studio's, the Translation tab's): hands each worker
+ * its end of a fresh channel — `replica(port)` starts the helper's replica, `coordinate(port)` the
+ * main worker's run, whose result this resolves with — and tells the main worker
+ * (`peerFailed(message)`) if the helper's worker fails outside the channel (a crash), so the run
+ * ends with that message. The page does no per-step work.
+ */
+export async function trainOnTwoWorkers<O>(
+  replica: (port: MessagePort) => Promise<unknown>,
+  coordinate: (port: MessagePort) => Promise<O>,
+  peerFailed: (message: string) => Promise<unknown>,
+): Promise<O> {
+  const channel = new MessageChannel();
+  let over = false;
+  replica(channel.port2).catch((error: unknown) => {
+    if (!over)
+      peerFailed(`the second worker failed: ${error instanceof Error ? error.message : String(error)}`).catch(
+        () => undefined,
+      );
+  });
+  try {
+    return await coordinate(channel.port1);
+  } finally {
+    over = true;
+  }
+}
+
+/** A run's default worker count: two where the browser reports two or more cores, else one. */
+export function defaultWorkers(cores = globalThis.navigator?.hardwareConcurrency ?? 1): '1' | '2' {
+  return cores >= 2 ? '2' : '1';
 }

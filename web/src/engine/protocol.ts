@@ -17,6 +17,7 @@ import type {
 import { SESSION_CALLS, type SessionOps, type TrainingProgress } from './session_protocol';
 export type * from './session_protocol';
 import type { ErrorKind } from './errors';
+import type { ReplicaOutcome } from './data_parallel';
 import type {
   BaselineExplanation,
   BaselineInfo,
@@ -89,6 +90,10 @@ export interface Seq2SeqProgress {
   elapsed: number;
   plannedSteps: number;
   stepsPerSecond: number;
+  /** Pairs per second of training (the coordinator's clock on several workers). */
+  examplesPerSecond: number;
+  /** Engine workers the run trains on (data parallel: docs/data-parallel.md). */
+  workers: number;
   /** Epochs that ended since the previous message (with validation exact match). */
   epochs: Seq2SeqEpoch[];
   paused: boolean;
@@ -157,7 +162,13 @@ export interface Seq2SeqOps {
     args: { settings: Seq2SeqCreateSettings };
     result: { info: Seq2SeqInfo; samples: { source: string; target: string }[] };
   };
-  train: { args: { options: Seq2SeqTrainOptions }; result: Seq2SeqOutcome };
+  /** With `peers`, this worker coordinates a data-parallel run (docs/data-parallel.md): port
+   *  r - 1 leads to the worker training shard r of every batch (trainReplica). */
+  train: { args: { options: Seq2SeqTrainOptions; peers?: MessagePort[] }; result: Seq2SeqOutcome };
+  /** Shard `shard` of a data-parallel run coordinated through `port`; resolves when it ends. */
+  trainReplica: { args: { port: MessagePort; shard: number; shards: number }; result: ReplicaOutcome };
+  /** A replica's worker failed (the page saw it crash): the coordinated run ends with `message`. */
+  peerFailed: { args: { message: string }; result: { failed: boolean } };
   pause: { args: Record<string, never>; result: { paused: boolean } };
   resume: { args: Record<string, never>; result: { paused: boolean } };
   cancel: { args: Record<string, never>; result: { cancelled: boolean } };
@@ -247,6 +258,7 @@ export const TRACK_CALLS = {
   seq2seq: {
     prefix: 'seq2seq',
     ops: {
+      peerFailed: { params: ['message'] },
       pause: { params: [] },
       resume: { params: [] },
       cancel: { params: [] },

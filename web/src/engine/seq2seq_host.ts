@@ -1,6 +1,8 @@
 // The worker side of the seq2seq session: owns one engine Seq2SeqSession and trains it in chunks
 // of steps with chunk_loop.ts's ChunkedRunner (as SessionHost does), so pause / resume / cancel / translate
-// are answered while a run is in progress.
+// are answered while a run is in progress. A run may train on several workers (data parallel,
+// docs/data-parallel.md): this worker coordinates (train with peers) or is a replica
+// (trainReplica), with data_parallel.ts's exchange, the Studio's.
 //
 // Translation (the Translation view): the engine's per-epoch `bleu`, evaluate's BLEU / chrF /
 // bleuByLength and translate's candidates and Transformer attention pass through as the engine
@@ -20,12 +22,14 @@ import type {
   Seq2SeqTranslation,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
+import { chunkSteps, CoordinatorSlot, hostCoordinated, hostReplica, type ShardCoordinator } from './data_parallel';
 
 type Post = (message: FromWorker, transfer?: Transferable[]) => void;
 
 export class Seq2SeqHost {
   private session: Seq2SeqSession | null = null;
   private readonly runner = new ChunkedRunner<Seq2SeqStepsReport, Seq2SeqEpochReport, Seq2SeqOutcome>();
+  private readonly coordinator = new CoordinatorSlot<Seq2SeqStepsReport>();
 
   constructor(
     private readonly engine: AttnEngine,
@@ -53,7 +57,14 @@ export class Seq2SeqHost {
     if (!s) throw new Error('create a seq2seq session first');
     switch (request.op) {
       case 'train':
-        return { value: await this.train(id, s, request.options) };
+        return { value: await this.train(id, s, request.options, request.peers ?? []) };
+      case 'trainReplica':
+        this.runner.stop();
+        return {
+          value: await hostReplica(s, request.port, request.shard, request.shards, () => this.start(s)),
+        };
+      case 'peerFailed':
+        return { value: { failed: this.coordinator.fail(request.message) } };
       case 'pause':
         return { value: { paused: await this.runner.pause() } };
       case 'resume':
@@ -117,12 +128,37 @@ export class Seq2SeqHost {
     throw new Error(`unknown seq2seq request '${(request as { op: string }).op}'`);
   }
 
-  private train(id: number, session: Seq2SeqSession, options: Seq2SeqTrainOptions): Promise<Seq2SeqOutcome> {
+  /** Starts the session's run; its planned steps. */
+  private start(session: Seq2SeqSession): number {
+    return session.startTraining().plannedSteps;
+  }
+
+  /** A run of this worker alone, or (with `peers`) the coordinator's side of a data-parallel run. */
+  private train(
+    id: number,
+    session: Seq2SeqSession,
+    options: Seq2SeqTrainOptions,
+    peers: MessagePort[],
+  ): Promise<Seq2SeqOutcome> {
     this.runner.stop();
-    session.startTraining();
+    return hostCoordinated(
+      session,
+      peers,
+      this.coordinator,
+      () => this.start(session),
+      (coordinator) => this.chunked(id, session, options, coordinator, peers.length + 1),
+    );
+  }
+
+  private chunked(
+    id: number,
+    session: Seq2SeqSession,
+    options: Seq2SeqTrainOptions,
+    coordinator: ShardCoordinator<Seq2SeqStepsReport> | null,
+    workers: number,
+  ): Promise<Seq2SeqOutcome> {
     return this.runner.start({
-      runSteps: (steps) => session.runSteps(steps),
-      cancelTraining: () => session.cancelTraining(),
+      ...chunkSteps(session, coordinator),
       chunkMs: options.chunkMs,
       progressMs: options.progressMs,
       postOnEpoch: true,
@@ -135,6 +171,8 @@ export class Seq2SeqHost {
           elapsed: report.elapsed,
           plannedSteps: report.plannedSteps,
           stepsPerSecond: report.elapsed > 0 ? report.step / report.elapsed : 0,
+          examplesPerSecond: report.examplesPerSecond,
+          workers,
           epochs,
           paused,
           done: report.done,

@@ -14,7 +14,7 @@ import {
   type TrainingProgress,
 } from './protocol';
 import { ChunkedRunner } from './chunk_loop';
-import { reportReplicaFailure, runReplica, ShardCoordinator, type ReplicaOutcome } from './data_parallel';
+import { chunkSteps, CoordinatorSlot, hostCoordinated, hostReplica, type ShardCoordinator } from './data_parallel';
 import { snapshotInterval } from './snapshots';
 import { transferables } from './transfer';
 
@@ -26,7 +26,7 @@ export class SessionHost {
   private readonly session: SentimentSession;
   private readonly runner = new ChunkedRunner<StepsReport, EpochReport, TrainingOutcome>();
   /** The data-parallel run this worker coordinates (docs/data-parallel.md), while it lasts. */
-  private coordinator: ShardCoordinator | null = null;
+  private readonly coordinator = new CoordinatorSlot<StepsReport>();
 
   constructor(
     engine: AttnEngine,
@@ -87,8 +87,7 @@ export class SessionHost {
       case 'trainReplica':
         return { value: await this.trainReplica(request.options, request.port, request.shard, request.shards) };
       case 'peerFailed':
-        this.coordinator?.fail(request.message);
-        return { value: { failed: this.coordinator !== null } };
+        return { value: { failed: this.coordinator.fail(request.message) } };
       case 'pause':
         return { value: { paused: await this.runner.pause() } };
       case 'resume':
@@ -149,57 +148,33 @@ export class SessionHost {
    * same run (data, model, options) trained on shard `shard` of every batch; nothing is posted to
    * the page until it ends.
    */
-  private async trainReplica(options: TrainOptions, port: MessagePort, shard: number, shards: number) {
+  private trainReplica(options: TrainOptions, port: MessagePort, shard: number, shards: number) {
     this.runner.stop();
-    let planned: number;
-    try {
-      planned = this.startTraining(options);
-    } catch (error) {
-      // The coordinator waits for this replica: it must hear of the failure too.
-      reportReplicaFailure(port, shard, shards, error);
-      port.close();
-      throw error;
-    }
-    const outcome: ReplicaOutcome = await runReplica(this.session, port, shard, shards, planned);
-    if (outcome.cancelled) this.session.cancelTraining();
-    return outcome;
+    return hostReplica(this.session, port, shard, shards, () => this.startTraining(options));
   }
 
   /** A run of this worker alone, or (with `peers`) the coordinator's side of a data-parallel run. */
-  private async train(id: number, options: TrainOptions, peers: MessagePort[]): Promise<TrainingOutcome> {
+  private train(id: number, options: TrainOptions, peers: MessagePort[]): Promise<TrainingOutcome> {
     this.runner.stop();
-    let plannedSteps: number;
-    try {
-      plannedSteps = this.startTraining(options);
-    } catch (error) {
-      for (const port of peers) port.close();
-      throw error;
-    }
-    if (!peers.length) return this.chunked(id, options, plannedSteps, null);
-    const coordinator = (this.coordinator = new ShardCoordinator(this.session, peers, plannedSteps));
-    try {
-      return await this.chunked(id, options, plannedSteps, coordinator);
-    } finally {
-      coordinator.stop();
-      if (this.coordinator === coordinator) this.coordinator = null;
-    }
+    return hostCoordinated(
+      this.session,
+      peers,
+      this.coordinator,
+      () => this.startTraining(options),
+      (coordinator, plannedSteps) => this.chunked(id, options, plannedSteps, coordinator),
+    );
   }
 
   private chunked(
     id: number,
     options: TrainOptions,
     plannedSteps: number,
-    coordinator: ShardCoordinator | null,
+    coordinator: ShardCoordinator<StepsReport> | null,
   ): Promise<TrainingOutcome> {
     if (options.snapshots) options = { ...options, snapshotEvery: snapshotInterval(plannedSteps, options.snapshots) };
     const watched = options.snapshotEvery ? (options.watched ?? []) : [];
     return this.runner.start({
-      runSteps: (steps) => (coordinator && steps === 0 ? coordinator.current() : this.session.runSteps(steps)),
-      ...(coordinator ? { advance: (steps: number) => coordinator.advance(steps) } : {}),
-      cancelTraining: () => {
-        coordinator?.stop();
-        this.session.cancelTraining();
-      },
+      ...chunkSteps(this.session, coordinator),
       chunkMs: options.chunkMs,
       progressMs: options.progressMs,
       // Attention snapshots of the watched reviews are taken at the run's checkpoints.

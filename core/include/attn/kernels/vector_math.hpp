@@ -24,6 +24,17 @@ void tanh(const float* x, float* y, std::size_t n);
 // y = exp(x)
 void exp(const float* x, float* y, std::size_t n);
 
+// Reductions over 8 independent lanes (the compiler vectorises them, and no add waits on the
+// previous one), the lanes combined in double at the end: at V = 6,000 (an output layer's row) or
+// over a whole gradient (millions of floats) a plain double loop is one long dependency chain.
+// The order of the additions differs from a sequential loop (rounding differs in the last bits).
+// Σ x[0..n)
+double lane_sum(const float* x, std::size_t n);
+// Σ x[i]², each square and lane sum in double
+double lane_sum_squares(const float* x, std::size_t n);
+// max x[0..n) (n >= 1); NaN entries are skipped like std::max_element's comparisons
+float lane_max(const float* x, std::size_t n);
+
 void sigmoid_reference(const float* x, float* y, std::size_t n);
 void tanh_reference(const float* x, float* y, std::size_t n);
 void exp_reference(const float* x, float* y, std::size_t n);

@@ -18,6 +18,7 @@
 #include "attn/data/review_stats.hpp"
 #include "attn/data/synthetic_reviews.hpp"
 #include "attn/train/baseline_training.hpp"
+#include "attn/train/gradient_exchange.hpp"
 #include "attn/train/sentiment_training.hpp"
 #include "attn/train/step_chunks.hpp"
 
@@ -84,12 +85,15 @@ class SentimentSession {
   // over. Throws std::logic_error when no run was started.
   SessionProgress run_steps(std::size_t max_steps);
   // Data-parallel training (ClassifierTrainingRun::shard_gradient, docs/data-parallel.md): the
-  // run's exchange buffer size; shard `shard` of `shards` of the next batch into `out` (resized);
-  // and one step from the sum of every shard's buffer, closing the epoch if it completes, as
-  // run_steps(1) would. Throw std::logic_error when no run was started or it has finished.
+  // run's exchange buffer size; shard `shard` of `shards` of the next batch (the buffer is kept
+  // until the step is applied: send a copy to the other replicas); and one step from this
+  // replica's buffer and `others` (the other K - 1 shards', in shard order), added in shard order,
+  // closing the epoch if it completes, as run_steps(1) would. Throw std::logic_error when no run
+  // was started, it has finished or no shard gradient was computed for the step;
+  // std::invalid_argument for another count or length of buffers (ShardBuffers::in_order).
   std::size_t exchange_size() const;
-  void shard_gradient(std::size_t shard, std::size_t shards, std::vector<float>& out);
-  SessionProgress apply_gradient(const std::vector<float>& sum);
+  const std::vector<float>& shard_gradient(std::size_t shard, std::size_t shards);
+  SessionProgress apply_gradient(const std::vector<std::vector<float>>& others);
   // Ends the run now; the model gets the best validation epoch's parameters (if one completed).
   void cancel_training();
   // A run exists and has steps left.
@@ -132,6 +136,7 @@ class SentimentSession {
   // The run's datasets live here because the run borrows them.
   EncodedDataset run_train_, run_validation_;
   std::unique_ptr<ClassifierTrainingRun> run_;
+  ShardBuffers shard_buffers_;  // this replica's side of a data-parallel step
   BagOfNgramsClassifier baseline_;
 };
 

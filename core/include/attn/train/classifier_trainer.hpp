@@ -160,11 +160,11 @@ class ClassifierTrainingRun {
   // Data-parallel steps (docs/data-parallel.md). K replicas — runs built from identical models,
   // data and config, e.g. one per worker — split each batch into K contiguous shards (shard r
   // holds examples [floor(r·B/K), floor((r+1)·B/K)) of the batch, so sizes differ by at most
-  // one); each computes its shard's gradient, the caller sums the K exchange buffers in a fixed
-  // order (shard 0, 1, ...) and every replica applies the same sum: their parameters stay
-  // bit-identical. An exchange buffer holds exchange_size() floats: the SUM over the shard's
-  // examples of the loss gradient of every parameter, flat in parameters() order (dense, the
-  // embedding table included), then the shard's loss sum and its count of correct predictions.
+  // one); each computes its shard's gradient, the buffers are exchanged, and every replica adds
+  // the K of them in shard order and applies the sum: their parameters stay bit-identical. An exchange buffer holds
+  // exchange_size() floats: the SUM over the shard's examples of the loss gradient of every parameter, flat in
+  // parameters() order (dense, the embedding table included), then the shard's loss sum and its count of correct
+  // predictions.
   std::size_t exchange_size() const;
   // Fills out[0..exchange_size()) for shard `shard` of `shards` of the next batch; the model's
   // parameters do not change. Dropout masks come from Rng(config.seed, stream) with the stream
@@ -174,11 +174,11 @@ class ClassifierTrainingRun {
   // Requires !finished() && !epoch_complete(); throws std::invalid_argument when shards is 0,
   // shard >= shards, or `size` is not exchange_size().
   void shard_gradient(std::size_t shard, std::size_t shards, float* out, std::size_t size);
-  // One optimiser step on the next batch from the summed exchange buffers of all its shards:
-  // gradient / B, then step()'s clipping, schedule, optimiser and bookkeeping. Divergence (a
-  // non-finite loss or gradient norm) as step(). Same requirements and size check as
-  // shard_gradient.
-  StepProgress apply_gradient(const float* sum, std::size_t size);
+  // One optimiser step on the next batch from the exchange buffers of all its shards (`parts`, K
+  // pointers to `size` floats, in shard order; added in that order): gradient / B, then step()'s
+  // clipping, schedule, optimiser and bookkeeping. Divergence (a non-finite loss or gradient
+  // norm) as step(). Same requirements and size check as shard_gradient.
+  StepProgress apply_gradient(const std::vector<const float*>& parts, std::size_t size);
 
   const TrainingResult& result() const;
   // Steps the full schedule would take (epochs × batches per epoch); early stopping may end sooner.

@@ -18,6 +18,7 @@
 #include "attn/data/seq2seq_data.hpp"
 #include "attn/models/transformer_seq2seq.hpp"
 #include "attn/text/translation_metrics.hpp"
+#include "attn/train/gradient_exchange.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
 #include "attn/train/step_chunks.hpp"
 
@@ -169,6 +170,16 @@ class Seq2SeqSession {
   // After divergence (std::runtime_error, parameters restored) the run is over.
   // std::logic_error without a run.
   Seq2SeqSessionProgress run_steps(std::size_t max_steps);
+  // Data-parallel training (Seq2SeqTrainingRun::shard_gradient, docs/data-parallel.md): the
+  // exchange buffer's length; shard `shard` of `shards` of the next batch (the buffer is kept
+  // until the step is applied: send a copy to the other replicas); and one optimiser step from
+  // this replica's buffer and `others` (the other K - 1 shards', in shard order), added in shard
+  // order (the epoch closed when it completes, as run_steps does). std::logic_error without a run,
+  // after it finished, or without a shard gradient for the step; std::invalid_argument for another
+  // count or length of buffers (ShardBuffers::in_order).
+  std::size_t exchange_size() const;
+  const std::vector<float> &shard_gradient(std::size_t shard, std::size_t shards);
+  Seq2SeqSessionProgress apply_gradient(const std::vector<std::vector<float>> &others);
   // Ends the run now; the model gets the best validation epoch's parameters (if
   // one completed and restore_best is on).
   void cancel_training();
@@ -247,6 +258,7 @@ class Seq2SeqSession {
   std::unique_ptr<TransformerDecodingState> cross_state_;
   TransformerPartialStep cross_partial_;
   bool cross_pending_ = false;  // a cross-attention is waiting for cross_continue
+  ShardBuffers shard_buffers_;  // this replica's side of a data-parallel step
 };
 
 }  // namespace attn

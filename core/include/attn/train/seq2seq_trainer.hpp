@@ -97,6 +97,7 @@ struct Seq2SeqStepProgress {
   float loss = 0;                   // this batch's mean token cross-entropy
   double elapsed = 0;               // seconds since training started
   double examples_per_second = 0;
+  std::size_t examples_seen = 0;  // pairs stepped on so far
 };
 
 struct Seq2SeqEpochProgress {
@@ -165,6 +166,24 @@ class Seq2SeqTrainingRun {
   // finite parameters, finishes the run and throws std::runtime_error (see
   // train_seq2seq).
   Seq2SeqStepProgress step();
+  // Data-parallel steps (docs/data-parallel.md, as ClassifierTrainingRun's): K replicas (runs
+  // built from the same model seed, data and config) each compute shard r of the next batch
+  // (rows [⌊r·B/K⌋, ⌊(r+1)·B/K⌋), padded to the whole batch's widths), the buffers are exchanged
+  // and every replica adds the K of them in shard order and applies the sum, so the replicas stay
+  // bit-identical.
+  // A buffer holds exchange_size() floats: the SUM over the shard's target tokens of the loss
+  // gradient of every parameter (flat, parameters() order), then the shard's loss sum and its
+  // target-token count. Dropout and scheduled-sampling draws come from a stream keyed by (step,
+  // shard, K): deterministic for a seed and K. A shard whose forward rejects non-finite values
+  // (or whose loss is not finite) reports NaN, so apply_gradient diverges on every replica.
+  std::size_t exchange_size() const;
+  // Fills out[0..exchange_size()); the parameters do not change. std::invalid_argument for a bad
+  // shard or size; std::logic_error as step() for a finished run or a due end_epoch().
+  void shard_gradient(std::size_t shard, std::size_t shards, float* out, std::size_t size);
+  // The optimiser step of the next batch from the K buffers (`parts`, `size` floats each, in shard
+  // order; added in that order): gradient ÷ the batch's token count, then step()'s clipping, Adam,
+  // divergence handling and bookkeeping.
+  Seq2SeqStepProgress apply_gradient(const std::vector<const float*>& parts, std::size_t size);
   // Validation, best-parameter snapshot and early stopping for the completed
   // epoch. Requires epoch_complete(). The run is finished afterwards when that
   // was the last epoch or patience ran out; the model holds this epoch's

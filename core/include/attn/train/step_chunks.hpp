@@ -7,8 +7,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
+
+#include "attn/train/gradient_exchange.hpp"
 
 namespace attn {
 
@@ -54,6 +58,34 @@ auto run_step_chunk(Run& run, std::size_t max_steps, const Result& (Run::*curren
 template <class Run, class Result>
 auto run_step_chunk(Run& run, std::size_t max_steps, const Result& (Run::*current)() const) {
   return run_step_chunk(run, max_steps, current, [&run] { return run.step(); });
+}
+
+// A session's side of a data-parallel step (SentimentSession, Seq2SeqSession;
+// docs/data-parallel.md), `session` naming it in errors: shard `shard` of `shards` of the run's
+// next batch into the session's own buffer (returned: the caller sends a copy) ...
+template <class Run>
+const std::vector<float>& shard_gradient_into(Run* run, ShardBuffers& buffers, const std::string& session,
+                                              std::size_t shard, std::size_t shards) {
+  if (run == nullptr) throw std::logic_error(session + "::shard_gradient: start training first");
+  std::vector<float>& out = buffers.fill(run->exchange_size());
+  run->shard_gradient(shard, shards, out.data(), out.size());
+  buffers.filled(shard, shards);
+  return out;
+}
+
+// ... and the step from it and `others` (the other shards' buffers, in shard order), added in
+// shard order, as run_step_chunk(run, 1) reports it. std::logic_error without a run, after it
+// finished or without this step's shard; ShardBuffers::in_order's errors.
+template <class Run, class Result>
+auto apply_shard_gradients(Run* run, ShardBuffers& buffers, const std::string& session,
+                           const std::vector<std::vector<float>>& others, const Result& (Run::*current)() const) {
+  const std::string who = session + "::apply_gradient";
+  if (run == nullptr) throw std::logic_error(who + ": start training first");
+  if (run->finished()) throw std::logic_error(who + ": the run has finished");
+  const std::vector<const float*> parts = buffers.in_order(who.c_str(), others);
+  auto out = run_step_chunk(*run, 1, current, [&] { return run->apply_gradient(parts, run->exchange_size()); });
+  buffers.applied();
+  return out;
 }
 
 }  // namespace attn

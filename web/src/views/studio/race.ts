@@ -8,6 +8,7 @@
 // the main engine coordinates it over a MessageChannel (engine/data_parallel.ts) and alone reports
 // progress, so the page follows it exactly as a run of one worker. The helper goes when the run ends.
 import { EngineBridge } from '../../engine/bridge';
+import { trainOnTwoWorkers } from '../../engine/data_parallel';
 import type { DataSource, TrainingOutcome, TrainingProgress, TrainOptions } from '../../engine/protocol';
 import { errorMessage } from '../dom';
 import { describeDifference, modelConfig, RACES, type RaceKind, type StudioSettings } from './settings';
@@ -123,21 +124,16 @@ export class Race {
    * progress); the page only hands each its end of the channel, and tells the main worker if the
    * helper's worker fails outside the channel (a crash), so the run ends with that message.
    */
-  private async trainParallel(
+  private trainParallel(
     helper: EngineBridge,
     options: TrainOptions,
     onProgress: (p: TrainingProgress) => void,
   ): Promise<TrainingOutcome> {
-    const channel = new MessageChannel();
-    let over = false;
-    helper.trainReplica(options, channel.port2, 1, 2).catch((error: unknown) => {
-      if (!over) this.main.peerFailed(`the second worker failed: ${errorMessage(error)}`).catch(() => undefined);
-    });
-    try {
-      return await this.main.train(options, onProgress, undefined, [channel.port1]);
-    } finally {
-      over = true;
-    }
+    return trainOnTwoWorkers(
+      (port) => helper.trainReplica(options, port, 1, 2),
+      (port) => this.main.train(options, onProgress, undefined, [port]),
+      (message) => this.main.peerFailed(message),
+    );
   }
 
   /** Ends the race: the challenger's (or the helper's) worker goes. */

@@ -2,6 +2,7 @@
 // defaults (model (a)), and their URL form, so that a link reproduces the view. Values are not
 // range-checked here: the engine checks them and its message is shown next to the form.
 import type { SentimentModelConfig, TrainerSettings } from '../../../generated/attn_engine.mjs';
+import { defaultWorkers } from '../../engine/data_parallel';
 
 export interface StudioSettings {
   encoder: 'bilstm' | 'bigru' | 'transformer';
@@ -33,10 +34,7 @@ export interface StudioSettings {
   workers: '1' | '2';
 }
 
-/** Two workers where the browser reports two or more cores, else one. */
-export function defaultWorkers(cores = globalThis.navigator?.hardwareConcurrency ?? 1): '1' | '2' {
-  return cores >= 2 ? '2' : '1';
-}
+export { defaultWorkers };
 
 /**
  * Model (a): embeddings (32) → BiLSTM (32 each way) → additive attention pooling → one unit,

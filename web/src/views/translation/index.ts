@@ -7,7 +7,8 @@
 // lecture's figure, BLEU by source length with one line per model trained on the same data.
 // This module is the coordinator; models.ts holds the pure parts and translate_panel.ts the
 // translation's drawing.
-import type { EngineBridge } from '../../engine/bridge';
+import { EngineBridge } from '../../engine/bridge';
+import { defaultWorkers, trainOnTwoWorkers } from '../../engine/data_parallel';
 import type { Seq2SeqEpoch, Seq2SeqProgress } from '../../engine/protocol';
 import { createLineChart } from '../chart';
 import { el, errorMessage, readoutRow, viewPart } from '../dom';
@@ -69,6 +70,13 @@ export class TranslationPanel {
   private readonly presetHint = el('p', { className: 'hint', dataset: { testid: 'mt-preset' } });
   /** The engine's recipe table (train/seq2seq_recipes.cpp), fetched once. */
   private readonly recipes: Promise<RecipeTable>;
+  /** Engine workers a run trains on (data parallel, docs/data-parallel.md). */
+  private readonly workersSelect = el(
+    'select',
+    { id: 'mt-workers' },
+    el('option', { value: '1', textContent: '1' }),
+    el('option', { value: '2', textContent: '2' }),
+  );
   private readonly allButton = el('button', { type: 'button', textContent: 'Train every model in turn' });
   private readonly run = new RunControls({
     stateHost: this.element,
@@ -91,7 +99,14 @@ export class TranslationPanel {
     },
     onError: (error) => (this.error.textContent = errorMessage(error)),
     onChange: (_, busy) => {
-      for (const input of [this.modelSelect, this.epochsInput, this.fileInput, this.builtinButton, this.allButton])
+      for (const input of [
+        this.modelSelect,
+        this.epochsInput,
+        this.workersSelect,
+        this.fileInput,
+        this.builtinButton,
+        this.allButton,
+      ])
         input.disabled = busy;
       this.element.toggleAttribute('data-busy', busy);
     },
@@ -99,6 +114,7 @@ export class TranslationPanel {
   private readonly readout = {
     model: el('output', { id: 'mt-run-model' }),
     step: el('output', { id: 'mt-step' }),
+    speed: el('output', { id: 'mt-speed' }),
     loss: el('output', { id: 'mt-loss' }),
     bleu: el('output', { id: 'mt-bleu' }),
     final: el('output', { id: 'mt-final' }),
@@ -149,6 +165,7 @@ export class TranslationPanel {
   private build(): void {
     for (const m of MODELS) this.modelSelect.append(el('option', { value: m.id, textContent: m.label }));
     this.modelSelect.value = 'bahdanau';
+    this.workersSelect.value = defaultWorkers();
     this.fileInput.setAttribute('aria-describedby', 'mt-file-help');
     this.fileInput.addEventListener('change', () => {
       const file = this.fileInput.files?.[0];
@@ -200,6 +217,8 @@ export class TranslationPanel {
         this.modelSelect,
         el('label', { htmlFor: 'mt-epochs' }, 'Epochs '),
         this.epochsInput,
+        el('label', { htmlFor: 'mt-workers', title: 'Engine workers (cores) one run trains on' }, 'Workers '),
+        this.workersSelect,
         ...this.run.buttons,
       ),
       this.run.status,
@@ -221,6 +240,7 @@ export class TranslationPanel {
               { className: 'train-readout' },
               readoutRow('Model', this.readout.model),
               readoutRow('Step', this.readout.step),
+              readoutRow('Speed', this.readout.speed),
               readoutRow('Loss (last batch)', this.readout.loss),
               readoutRow('Held-out BLEU (last epoch)', this.readout.bleu),
               readoutRow('Held-out, after training', this.readout.final),
@@ -300,9 +320,9 @@ export class TranslationPanel {
   }
 
   /** A fresh session of `model` on `data` (its bytes are copied: the bridge transfers them). */
-  private async create(data: PairsData, model: ModelId) {
+  private async create(data: PairsData, model: ModelId, engine = this.engine) {
     const epochs = Number(this.epochsInput.value);
-    return this.engine.seq2seqCreate({
+    return engine.seq2seqCreate({
       ...runSettings(await this.recipes, model, epochs),
       parallelText: { data: data.bytes.slice(0), name: data.name },
     });
@@ -349,7 +369,7 @@ export class TranslationPanel {
         `Training ${modelChoice(model).short}: ${info.parameters.toLocaleString('en-US')} parameters on ` +
           `${info.trainExamples.toLocaleString('en-US')} pairs${inTurn && this.queue.length ? ` (then ${this.queue.length} more)` : ''}…`,
       );
-      const outcome = await this.engine.seq2seqTrain({}, (p) => this.onProgress(p));
+      const outcome = await this.train(this.data, model);
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
       const result = this.current;
       // Parallel text always has a BLEU (null only for the built-in toy tasks).
@@ -374,6 +394,40 @@ export class TranslationPanel {
     }
   }
 
+  /**
+   * Trains the session just created, on one worker or (Workers: 2) on two: a helper worker builds
+   * the same session from the same data and settings and trains shard 2 of every batch, the
+   * page's engine worker coordinates (and alone reports progress). A helper that cannot start
+   * leaves the run on one worker, and the status line says why. The helper goes when the run ends.
+   */
+  private async train(data: PairsData, model: ModelId) {
+    const onProgress = (p: Seq2SeqProgress) => this.onProgress(p);
+    let helper: EngineBridge | null = null;
+    if (this.workersSelect.value === '2') {
+      helper = new EngineBridge();
+      try {
+        await helper.ready;
+        await this.create(data, model, helper);
+      } catch (error) {
+        helper.dispose();
+        helper = null;
+        this.run.status.textContent += ` (The second worker could not start: ${errorMessage(error)}; training on one.)`;
+      }
+    }
+    this.element.dataset.workers = helper ? '2' : '1';
+    if (!helper) return this.engine.seq2seqTrain({}, onProgress);
+    const second = helper;
+    try {
+      return await trainOnTwoWorkers(
+        (port) => second.seq2seqTrainReplica(port, 1, 2),
+        (port) => this.engine.seq2seqTrain({}, onProgress, [port]),
+        (message) => this.engine.seq2seqPeerFailed(message),
+      );
+    } finally {
+      second.dispose();
+    }
+  }
+
   private onProgress(progress: Seq2SeqProgress): void {
     for (let i = 0; i < progress.losses.length; i++) this.losses.push(progress.losses[i]);
     for (const epoch of progress.epochs) this.onEpoch(epoch);
@@ -386,6 +440,10 @@ export class TranslationPanel {
       if (!p) return;
       this.readout.step.textContent = `${p.step} of ${p.plannedSteps} (epoch ${Math.min(p.epoch + 1, Number(this.epochsInput.value) || p.epoch + 1)})`;
       this.readout.step.dataset.step = String(p.step);
+      this.readout.speed.textContent =
+        `${Math.round(p.examplesPerSecond).toLocaleString('en-US')} pairs/s on ` +
+        `${p.workers} worker${p.workers === 1 ? '' : 's'}`;
+      this.readout.speed.dataset.workers = String(p.workers);
       this.readout.loss.textContent = p.loss.toFixed(4);
       this.readout.loss.dataset.loss = String(p.loss);
       if (this.losses.length) this.readout.loss.dataset.firstLoss = String(this.losses[0]);

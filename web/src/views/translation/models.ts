@@ -75,7 +75,9 @@ export function presetSummary(recipes: RecipeTable): string {
     `Preset: RNNs with ${rnn.cell.toUpperCase()} cells (${modelRecipe(recipes, 'luong').settings.cell.toUpperCase()} ` +
     `for Luong), embeddings of ${rnn.embed} and ${rnn.units} units a direction; the Transformer with d = ${t.dModel}, ` +
     `${t.heads} heads, ${t.layers} encoder and ${t.layers} decoder blocks; ${rnn.epochs} epochs, batches of ` +
-    `${rnn.batch}; BLEU after each epoch on ${rnn.bleuSentences} held-out sentences.`
+    `${rnn.batch}; BLEU after each epoch on ${rnn.bleuSentences} held-out sentences. With 2 workers each batch is ` +
+    'split between two engine workers (one core each) that add their gradients: the same seed gives the same run ' +
+    'again for a given worker count.'
   );
 }
 
