@@ -55,6 +55,25 @@ val evaluation_to_js(const Seq2SeqEvaluation &e) {
   return out;
 }
 
+// {tokens, unknownTokens, sentences, sentencesWithUnknown, tokenRate, sentenceRate}.
+val unknown_rate_to_js(const UnknownRate &r) {
+  val out = val::object();
+  out.set("tokens", static_cast<double>(r.tokens));
+  out.set("unknownTokens", static_cast<double>(r.unknown_tokens));
+  out.set("sentences", static_cast<double>(r.sentences));
+  out.set("sentencesWithUnknown", static_cast<double>(r.sentences_with_unknown));
+  out.set("tokenRate", r.token_rate());
+  out.set("sentenceRate", r.sentence_rate());
+  return out;
+}
+
+val pair_unknown_rates_to_js(const PairUnknownRates &r) {
+  val out = val::object();
+  out.set("source", unknown_rate_to_js(r.source));
+  out.set("target", unknown_rate_to_js(r.target));
+  return out;
+}
+
 // A row-major float buffer as a Float32Array COPY (it owns its buffer), or null when empty.
 val float_copy_or_null(const std::vector<float> &values) {
   if (values.empty()) return val::null();
@@ -172,6 +191,12 @@ class JsSeq2SeqSession {
       out.set("targetVocabulary", static_cast<double>(session_->vocabularies().target.size()));
       out.set("trainExamples", static_cast<double>(session_->train_set().size()));
       out.set("testExamples", static_cast<double>(session_->test_set().size()));
+      out.set("sourceTokenizer", session_->vocabularies().source.token_description());
+      out.set("targetTokenizer", session_->vocabularies().target.token_description());
+      val unknown = val::object();
+      unknown.set("train", pair_unknown_rates_to_js(session_->train_unknown()));
+      unknown.set("test", pair_unknown_rates_to_js(session_->test_unknown()));
+      out.set("unknown", unknown);
       return out;
     });
   }
