@@ -67,10 +67,17 @@ val unknown_rate_to_js(const UnknownRate &r) {
   return out;
 }
 
-val pair_unknown_rates_to_js(const PairUnknownRates &r) {
+// {train: {source, target}, test: {source, target}}: the session's <unk> rates.
+val unknown_rates_to_js(const Seq2SeqSession &session) {
   val out = val::object();
-  out.set("source", unknown_rate_to_js(r.source));
-  out.set("target", unknown_rate_to_js(r.target));
+  for (const auto &[part, rates] :
+       {std::pair<const char *, const PairUnknownRates *>{"train", &session.train_unknown()},
+        std::pair<const char *, const PairUnknownRates *>{"test", &session.test_unknown()}}) {
+    val sides = val::object();
+    sides.set("source", unknown_rate_to_js(rates->source));
+    sides.set("target", unknown_rate_to_js(rates->target));
+    out.set(part, sides);
+  }
   return out;
 }
 
@@ -193,10 +200,7 @@ class JsSeq2SeqSession {
       out.set("testExamples", static_cast<double>(session_->test_set().size()));
       out.set("sourceTokenizer", session_->vocabularies().source.token_description());
       out.set("targetTokenizer", session_->vocabularies().target.token_description());
-      val unknown = val::object();
-      unknown.set("train", pair_unknown_rates_to_js(session_->train_unknown()));
-      unknown.set("test", pair_unknown_rates_to_js(session_->test_unknown()));
-      out.set("unknown", unknown);
+      out.set("unknown", unknown_rates_to_js(*session_));
       return out;
     });
   }
