@@ -31,9 +31,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// NAME, N or X: what a flag of this type takes.
+// NAME, N, true|false or X: what a flag of this type takes.
 const char* value_name(SettingType type) {
-  return type == SettingType::choice ? "NAME" : type == SettingType::whole ? "N" : "X";
+  switch (type) {
+    case SettingType::choice:
+      return "NAME";
+    case SettingType::whole:
+      return "N";
+    case SettingType::boolean:
+      return "true|false";
+    case SettingType::number:
+      break;
+  }
+  return "X";
 }
 
 // A value as --help shows it: 0.002, 5000, cosine.

@@ -85,6 +85,35 @@ void add_translation_scores(FlatJson& j, const TranslationScores& t) {
       .set("brevity_penalty", t.bleu.brevity_penalty);
 }
 
+// The data line's <unk> rates (task parallel): per part and side, of tokens and of sentences.
+void add_unknown_rates(FlatJson& j, const Seq2SeqData& data) {
+  const std::pair<const char*, const PairUnknownRates*> parts[] = {{"train", &data.train_unknown},
+                                                                   {"test", &data.test_unknown}};
+  for (const auto& [part, rates] : parts) {
+    for (const auto& [side, rate] : {std::pair<const char*, const UnknownRate*>{"source", &rates->source},
+                                     std::pair<const char*, const UnknownRate*>{"target", &rates->target}}) {
+      const std::string key = std::string(part) + "_" + side + "_unk";
+      j.set(key, rate->token_rate()).set(key + "_sentences", rate->sentence_rate());
+    }
+  }
+}
+
+std::string percent(double share) { return fixed(100 * share, 2) + "%"; }
+
+void print_unknown_rates(std::ostream& out, const Seq2SeqData& data) {
+  const ParallelVocabularies& v = data.vocabularies;
+  out << "words: " << v.source.token_description() << " -> " << v.target.token_description() << "\n<unk>:";
+  const auto side = [&](const char* name, const UnknownRate& train, const UnknownRate& test) {
+    out << " " << name << " " << percent(train.token_rate()) << " of tokens (" << percent(train.sentence_rate())
+        << " of sentences) in training, " << percent(test.token_rate()) << " (" << percent(test.sentence_rate())
+        << ") held out";
+  };
+  side("source", data.train_unknown.source, data.test_unknown.source);
+  out << ";";
+  side("target", data.train_unknown.target, data.test_unknown.target);
+  out << "\n";
+}
+
 void print_translation_scores(std::ostream& out, const TranslationScores& t) {
   out << "held out (" << t.sentences << " source sentences, all their references, lowercased): BLEU "
       << fixed(t.bleu.score, 2) << ", chrF " << fixed(t.chrf.score, 2) << ", exact match "
@@ -135,7 +164,7 @@ LoadedTranslator load_translator_bytes(const std::vector<std::uint8_t>& bytes) {
 LoadedTranslator load_translator_file(const std::string& path) { return load_translator_bytes(read_file(path)); }
 
 // Which runs read a session setting: the flag checks of `attn train` and --help's defaults follow it.
-enum class Scope { any, digits, parallel, rnn, attention, transformer };
+enum class Scope { any, digits, parallel, words, rnn, attention, transformer };
 
 Scope scope_of(const std::string& field) {
   for (const char* f : {"min_len", "max_len", "test_min_len", "test_max_len"}) {
@@ -143,6 +172,9 @@ Scope scope_of(const std::string& field) {
   }
   for (const char* f : {"source_vocab", "target_vocab", "bleu_sentences"}) {
     if (field == f) return Scope::parallel;
+  }
+  for (const char* f : {"source_language", "target_language", "lowercase"}) {
+    if (field == f) return Scope::words;
   }
   for (const char* f : {"cell", "embed", "units"}) {
     if (field == f) return Scope::rnn;
@@ -161,6 +193,7 @@ bool reads(Scope scope, const Seq2SeqSessionConfig& c) {
     case Scope::digits:
       return is_digit_task(c.task);
     case Scope::parallel:
+    case Scope::words:
       return c.task == "parallel";
     case Scope::rnn:
       return !c.is_transformer();
@@ -181,6 +214,8 @@ std::string not_read(const std::string& flag, Scope scope) {
       return "--" + flag + " applies to the digit tasks (reverse, sort, copy) only";
     case Scope::parallel:
       return "--" + flag + " applies to --task sentiment or parallel only";
+    case Scope::words:
+      return "--" + flag + " applies to --task parallel only (the other seq2seq tasks are read character by character)";
     case Scope::rnn:
       return "--" + flag + " is the RNN's; --model transformer-seq2seq is sized by --embed (d_model)";
     case Scope::attention:
@@ -296,21 +331,21 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   const Seq2SeqTrainerConfig& trainer = c.trainer;
   if (json) {
     out << settings_line(settings) << "\n";
-    out << FlatJson()
-               .set("event", "data")
-               .set("task", task)
-               .set("train_examples", static_cast<double>(data.train.size()))
-               .set("test_examples", static_cast<double>(data.test.size()))
-               .set("source", data.description)
-               .set("source_vocab", static_cast<double>(config.source_vocab))
-               .set("target_vocab", static_cast<double>(config.target_vocab))
-               .dump()
-        << "\n"
-        << std::flush;
+    FlatJson line;
+    line.set("event", "data")
+        .set("task", task)
+        .set("train_examples", static_cast<double>(data.train.size()))
+        .set("test_examples", static_cast<double>(data.test.size()))
+        .set("source", data.description)
+        .set("source_vocab", static_cast<double>(config.source_vocab))
+        .set("target_vocab", static_cast<double>(config.target_vocab));
+    if (task == "parallel") add_unknown_rates(line, data);
+    out << line.dump() << "\n" << std::flush;
   } else {
     out << "data: " << data.train.size() << " training pairs, " << data.test.size() << " held out; " << data.description
-        << "; vocabularies " << config.source_vocab << " / " << config.target_vocab << " ids\n"
-        << std::flush;
+        << "; vocabularies " << config.source_vocab << " / " << config.target_vocab << " ids\n";
+    if (task == "parallel") print_unknown_rates(out, data);
+    out << std::flush;
   }
 
   std::unique_ptr<TrainableTranslator> trained;

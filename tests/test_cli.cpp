@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attn/io/flat_json.hpp"
+#include "attn/text/mt_tokenizer.hpp"
 #include "attn/train/recipes.hpp"
 #include "attn/train/seq2seq_recipes.hpp"
 #include "cli.hpp"
@@ -688,6 +689,120 @@ TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
   r = run_attn({"eval", "--model-file", tsv, "--pairs", tsv});  // not a model file
   CHECK(r.code == 1);
   for (const std::string& path : {tsv, model, rnn, input, file}) std::remove(path.c_str());
+}
+
+namespace {
+// The strings of a flat JSON array `"key":["a","b"]` in `line` (tokens without quotes or escapes).
+std::vector<std::string> json_strings(const std::string& line, const std::string& key) {
+  const std::size_t begin = line.find("\"" + key + "\":[");
+  REQUIRE(begin != std::string::npos);
+  const std::size_t open = begin + key.size() + 4, close = line.find(']', open);
+  std::vector<std::string> out;
+  for (std::size_t at = open; at < close;) {
+    const std::size_t end = line.find('"', at + 1);
+    out.push_back(line.substr(at + 1, end - at - 1));
+    at = end + 2;  // past '",'
+  }
+  return out;
+}
+}  // namespace
+
+// --task parallel splits each side with its language's rules (--source-language english and
+// --target-language french by default), reports the <unk> rates, and writes translations as text.
+TEST_CASE("cli.parallel_words_languages_unknown_rates_and_detokenised_output") {
+  const std::string tsv = temp_path("elisions.tsv");
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"He doesn't like apples.", "Il n’aime pas les pommes."},
+      {"Is it the man?", "Est-ce l'homme ?"},
+      {"I'm here.", "Je suis là."},
+      {"We don't know.", "Nous ne savons pas."}};
+  {
+    std::ofstream f(tsv);
+    for (int copy = 0; copy < 20; ++copy) {
+      for (const auto& [en, fr] : pairs) f << en << "\t" << fr << "\n";
+    }
+  }
+  const std::string model = temp_path("elisions.model");
+  const std::vector<std::string> train = {
+      "train", "--task",  "parallel", "--data",          tsv,  "--test-size", "1", "--epochs", "30",  "--embed",
+      "16",    "--units", "16",       "--attention-dim", "16", "--patience",  "0", "--lr",     "0.01"};
+  std::vector<std::string> args = train;
+  for (const char* a : {"--save", "", "--json"}) args.push_back(a);
+  args[args.size() - 2] = model;
+  Result r = run_attn(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::vector<attn::FlatJson> data = json_events(r.out, "data");
+  REQUIRE(data.size() == 1);
+  // The vocabularies were fitted on the training pairs: nothing there is unknown; the held-out
+  // sentence (20 copies of one pair) has words the others lack.
+  CHECK(data[0].get_number("train_source_unk") == 0);
+  CHECK(data[0].get_number("train_target_unk_sentences") == 0);
+  CHECK(data[0].get_number("test_source_unk") > 0);
+  CHECK(data[0].get_number("test_source_unk_sentences") == 1);
+  const attn::FlatJson settings = json_events(r.out, "settings")[0];
+  CHECK(settings.get_string("source_language") == "english");
+  CHECK(settings.get_string("target_language") == "french");
+  CHECK(settings.get_bool("lowercase"));
+  // Each translation is its tokens detokenised in French; the training sentences come out as
+  // their references (lowercased), with no space before '.' and none after an elision.
+  std::size_t exact = 0;
+  for (const auto& [en, fr] : pairs) {
+    CAPTURE(en);
+    r = run_attn({"translate", "--model-file", model, "--text", en, "--json"});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    std::vector<std::string> tokens = json_strings(r.out, "output_tokens");
+    if (!tokens.empty() && tokens.back() == "<eos>") tokens.pop_back();
+    const std::string output =
+        attn::FlatJson::parse(r.out.substr(0, r.out.find(",\"output_tokens\"")) + "}").get_string("output");
+    CHECK(output == attn::mt_detokenize(tokens, {attn::MtLanguage::french}));
+    // "Il n’aime pas les pommes." -> "il n'aime pas les pommes." (lowercased, ’ written ').
+    const std::string reference =
+        attn::mt_detokenize(attn::mt_tokenize(fr, {attn::MtLanguage::french, true}), {attn::MtLanguage::french});
+    exact += output == reference ? 1 : 0;
+    if (en == "He doesn't like apples.") {
+      // he does n't like apples . (words of a held-out sentence may show as <unk>; n't is also
+      // in "We don't know.").
+      const std::vector<std::string> source = json_strings(r.out, "source_tokens");
+      CHECK(source.size() == 6);
+      CHECK(source.at(2) == "n't");
+    }
+  }
+  CHECK(exact >= 3);  // one of the four sources is held out
+  // In words: the tokenizers and the rates.
+  r = run_attn(train);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("words: English rules, lowercased -> French rules, lowercased\n<unk>: source 0.00% of tokens (0.00% "
+                   "of sentences) in training, ") != std::string::npos);
+  // Other languages, no lowercasing; the flags are the parallel task's only.
+  args = train;
+  for (const char* a : {"--source-language", "generic", "--target-language", "fr", "--lowercase", "false", "--json"})
+    args.push_back(a);
+  r = run_attn(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(json_events(r.out, "settings")[0].get_string("source_language") == "generic");
+  CHECK(json_events(r.out, "settings")[0].get_bool("lowercase") == false);
+  r = run_attn({"train", "--task", "reverse", "--target-language", "french"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("attn train: --target-language applies to --task parallel only") == 0);
+  r = run_attn({"train", "--task", "parallel", "--data", tsv, "--source-language", "german"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--source-language must be one of generic|english|french|en|fr, got 'german'") != std::string::npos);
+  std::remove(tsv.c_str());
+  std::remove(model.c_str());
+}
+
+// A word model file written before the tokenizer was recorded (tests/fixtures/
+// seq2seq_words_v1.attn, by the CLI of commit 04f00f2; test_seq2seq_session.cpp says how) keeps
+// its project tokenizer: `attn translate` prints what that CLI printed.
+TEST_CASE("cli.word_model_files_from_before_the_tokenizer_still_translate_as_they_did") {
+  const std::string file = std::string(ATTN_TEST_FIXTURES_DIR) + "/seq2seq_words_v1.attn";
+  Result r = run_attn({"translate", "--model-file", file, "--text", "He doesn't like apples."});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.rfind("il ne sont pas <unk> .\n", 0) == 0);
+  r = run_attn({"translate", "--model-file", file, "--text", "Is the boy tall?", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("\"output\":\"est - ce que les filles <unk> <unk> <unk> .\"") != std::string::npos);
+  CHECK(r.out.find("\"log_prob\":-7.01676559") != std::string::npos);
 }
 
 // attn train --task <seq2seq task> trains the cli row of its task and model

@@ -104,20 +104,43 @@ const std::vector<std::string> kWordSentences = {
     "   ",
     "zyxwvut qwertyuiop unknownword",
 };
+// French and English for the translation tokenizer (text/mt_tokenizer.hpp), split and
+// detokenised on both sides: elisions, clitics, contractions, « » and the spaces French puts
+// before ? ! : ; (plain, no-break, narrow no-break), accents in NFC and NFD, ’ and ʼ.
+const std::vector<std::string> kTranslationSentences = {
+    "Il n\u2019aime pas les pommes.",
+    "Qu'est-ce que c'est ? Jusqu'\u00e0 demain, lorsqu'il pleut.",
+    "A-t-il faim ? Donne-le-moi ! Dis-moi : o\u00f9 vas-tu ; aujourd'hui.",
+    "\u00ab\u00a0Bonjour\u00a0\u00bb, dit-elle\u202f! C'est-\u00e0-dire peut-\u00eatre.",
+    "\u00abNon\u00bb, r\u00e9pond-il\u00a0: \u00ab\u00a0jamais\u00a0!\u00a0\u00bb",
+    "L\u2019\u00e9cole d\u02bc\u00e9t\u00e9 s\u2019ouvre aujourd\u2019hui.",
+    "\u00c7a co\u00fbte 3,5 \u20ac \u00e0 10:30\u2026 \u00c9l\u00e8ve, \u00c9COLE, \u0152uvre, Ca\u0300 et la\u0300.",
+    "e\u0301te\u0301 et \u00e9t\u00e9, na\u00efve et nai\u0308ve.",
+    "He doesn't know I'm here; they'll say we've won, can't they? John's boys' toys.",
+    "I won't go \u2014 \"quoted\" and 'single' words, (brackets) [too].",
+    "O'Neill's U.S. trip at 3 p.m. cost $5 / \u00a35.",
+    "Vous \u00eates-vous lev\u00e9s ? Y a-t-il quelqu'un ? Celui-ci, celle-l\u00e0.",
+};
 const std::vector<std::string> kCharacterSentences = {"3 May 1999", "MAY 03, 2001", "12345", "日本 😀\t!", " "};
 
 // ---- the variants ----
+
+// How a word variant's vocabularies split text: the parallel pipeline's mt tokenizer (English
+// -> French, lowercased or not), or the project tokenizer of files saved before it was recorded.
+enum class Words { mt, mt_cased, project };
 
 struct Variant {
   std::string name, task;  // task: reverse | dates | parallel
   bool transformer = false;
   Seq2SeqConfig rnn;
   TransformerSeq2SeqConfig tf;
+  Words words = Words::mt;
 };
 
 Variant rnn(const std::string& name, const std::string& task, CellKind cell, AttentionForm attention, ScoreKind score,
-            bool input_feeding = true) {
+            bool input_feeding = true, Words words = Words::mt) {
   Variant v{name, task};
+  v.words = words;
   v.rnn.embed = 8;
   v.rnn.units = 8;
   v.rnn.attention_dim = 6;
@@ -155,9 +178,10 @@ std::vector<Variant> variants() {
       rnn("lstm-luong-scaled-dot-no-feeding", "reverse", CellKind::lstm, A::luong, S::scaled_dot, false),
       rnn("gru-luong-concat", "reverse", CellKind::gru, A::luong, S::concat),
       rnn("lstm-luong-location", "reverse", CellKind::lstm, A::luong, S::location),
-      rnn("gru-luong-general-no-feeding-words", "parallel", CellKind::gru, A::luong, S::general, false),
+      rnn("gru-luong-general-no-feeding-cased-words", "parallel", CellKind::gru, A::luong, S::general, false,
+          Words::mt_cased),
       rnn("gru-no-attention", "reverse", CellKind::gru, A::none, S::additive),
-      rnn("lstm-no-attention-words", "parallel", CellKind::lstm, A::none, S::additive),
+      rnn("lstm-no-attention-project-words", "parallel", CellKind::lstm, A::none, S::additive, true, Words::project),
       transformer("transformer", "reverse", 2, Activation::relu, false, false),
       transformer("transformer-shared-tied", "reverse", 1, Activation::relu, true, true),
       transformer("transformer-shared", "reverse", 1, Activation::relu, true, false),
@@ -175,7 +199,14 @@ Seq2SeqData variant_data(const Variant& v) {
   spec.max_len = spec.test_max_len = 9;
   // Both sides capped below their word counts, so the word vocabularies have one size (shareable).
   spec.source_vocab = spec.target_vocab = 40;
-  return v.task == "parallel" ? parallel_seq2seq_data(kPairs, "pairs", spec) : generate_seq2seq_data(spec);
+  spec.tokenization.source.lowercase = spec.tokenization.target.lowercase = v.words != Words::mt_cased;
+  if (v.task != "parallel") return generate_seq2seq_data(spec);
+  Seq2SeqData data = parallel_seq2seq_data(kPairs, "pairs", spec);
+  if (v.words == Words::project) {
+    data.vocabularies = fit_vocabularies(data.train, TokenLevel::word, 40, 40);  // WordTokenizer's default
+    encode_seq2seq_parts(data);
+  }
+  return data;
 }
 
 std::unique_ptr<TrainableTranslator> trained(Variant v, const Seq2SeqData& data) {
@@ -262,11 +293,20 @@ std::string expected_json(const Variant& v, const std::string& model_file, const
     sentences.insert(sentences.end(),
                      {"he doesn't like apples.", "The CAT doesn't like the big dog!", "where are my zebras?"});
   }
-  const std::vector<std::string>& split_sentences = v.task == "parallel" ? kWordSentences : kCharacterSentences;
+  // Tokens and their text again, per side: word variants on both sides (the target's tokenizer
+  // writes the translations), character ones on the source.
+  std::vector<std::string> split_sentences = v.task == "parallel" ? kWordSentences : kCharacterSentences;
+  if (v.task == "parallel")
+    split_sentences.insert(split_sentences.end(), kTranslationSentences.begin(), kTranslationSentences.end());
   std::string tokens;
-  for (const std::string& s : split_sentences) {
-    tokens += (tokens.empty() ? "" : ",") + std::string("{\"text\":") + json_quote(s) +
-              ",\"tokens\":" + strings(vocab.source.split(s)) + "}";
+  for (const auto& [side, vocabulary] : {std::pair<const char*, const Seq2SeqVocabulary*>{"source", &vocab.source},
+                                         std::pair<const char*, const Seq2SeqVocabulary*>{"target", &vocab.target}}) {
+    if (v.task != "parallel" && side == std::string("target")) continue;
+    for (const std::string& s : split_sentences) {
+      const std::vector<std::string> split = vocabulary->split(s);
+      tokens += (tokens.empty() ? "" : ",") + std::string("{\"side\":\"") + side + "\",\"text\":" + json_quote(s) +
+                ",\"tokens\":" + strings(split) + ",\"joined\":" + json_quote(vocabulary->join(split)) + "}";
+    }
   }
   std::string greedy, beam;
   for (const std::string& s : sentences) {

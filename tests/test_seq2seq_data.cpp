@@ -27,7 +27,7 @@ std::vector<ParallelExample> pairs_of(std::size_t n) {
 
 TEST_CASE("seq2seq_data.parallel_pairs_shuffled_held_out_and_encoded") {
   std::vector<ParallelExample> pairs = pairs_of(9);
-  pairs.insert(pairs.begin() + 3, {"'", "x"});  // no word tokens on the source side: skipped
+  pairs.insert(pairs.begin() + 3, {"\u00a0\u202f", "x"});  // no word tokens on the source side: skipped
   Seq2SeqDataSpec spec;
   spec.task = "parallel";
   spec.test_size = 100;  // at most half of a small file
@@ -49,8 +49,91 @@ TEST_CASE("seq2seq_data.parallel_pairs_shuffled_held_out_and_encoded") {
   CHECK(data.train_ids.targets[0].front() == Seq2SeqVocabulary::bos);
   spec.train_size = 2;
   CHECK(parallel_seq2seq_data(pairs, "p.tsv", spec).train.size() == 2);
-  CHECK_THROWS_WITH_AS(parallel_seq2seq_data({{"go .", "'"}, {"a", "b"}}, "q.tsv", spec),
+  CHECK_THROWS_WITH_AS(parallel_seq2seq_data({{"go .", "\u2009"}, {"a", "b"}}, "q.tsv", spec),
                        "q.tsv: needs at least 2 pairs (training and held-out)", DataError);
+}
+
+TEST_CASE("seq2seq_data.parallel_words_follow_each_sides_language") {
+  // English -> French pairs written for this test. Each side is split by its own rules
+  // (text/mt_tokenizer.hpp): French elisions and clitics, English contractions become tokens.
+  const std::vector<ParallelExample> pairs = {
+      {"He doesn't like apples.", "Il n\u2019aime pas les pommes."},
+      {"She doesn't like pears.", "Elle n'aime pas les poires."},
+      {"Is it the man?", "Est-ce l'homme ?"},
+      {"Is he there?", "Est-il l\u00e0 ?"},
+      {"I'm here.", "Je suis l\u00e0."},
+      {"The man likes apples.", "L'homme aime les pommes."},
+      {"We don't know.", "Nous ne savons pas."},
+      {"Where is the dog?", "O\u00f9 est le chien ?"},
+  };
+  Seq2SeqDataSpec spec;
+  spec.task = "parallel";
+  spec.test_size = 1;
+  spec.seed = 3;
+  const Seq2SeqData data = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  const ParallelVocabularies& v = data.vocabularies;
+  CHECK(v.source.token_description() == "English rules, lowercased");
+  CHECK(v.target.token_description() == "French rules, lowercased");
+  // Every training target's tokens are in the vocabulary (it was fitted on them): the elision
+  // n', the clitic -ce and the contraction n't are entries of their own.
+  std::size_t trained_tokens = 0;
+  for (const char* token : {"n'", "aime", "-ce", "-il", "l'", "homme"}) {
+    CAPTURE(token);
+    bool trained = false;
+    for (const ParallelExample& e : data.train) {
+      const std::vector<std::string> t = v.target.split(e.target);
+      trained = trained || std::find(t.begin(), t.end(), token) != t.end();
+    }
+    trained_tokens += trained ? 1 : 0;
+    if (trained) CHECK(v.target.id(token) != Seq2SeqVocabulary::unk);
+  }
+  CHECK(trained_tokens >= 5);                              // one held-out pair takes at most one of them away
+  CHECK(v.target.id("n'aime") == Seq2SeqVocabulary::unk);  // never a token: split
+  CHECK(v.target.id("est-ce") == Seq2SeqVocabulary::unk);
+  CHECK(v.source.split("He doesn't like apples.") ==
+        std::vector<std::string>{"he", "does", "n't", "like", "apples", "."});
+  // Decoded output is French text: no space before the period, none after the elision.
+  const std::vector<int> ids = v.target.encode("il n'aime pas les pommes.", true);
+  CHECK(std::count(ids.begin(), ids.end(), Seq2SeqVocabulary::unk) == 0);
+  CHECK(v.target.decode(ids) == "il n'aime pas les pommes.");
+  // The languages and lowercasing are settings (lowercase false keeps the case).
+  spec.tokenization.source = {MtLanguage::generic, false};
+  spec.tokenization.target = {MtLanguage::generic, false};
+  const Seq2SeqData generic = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  CHECK(generic.vocabularies.source.split("He doesn't.") == std::vector<std::string>{"He", "doesn't", "."});
+  CHECK(generic.vocabularies.target.split("Est-ce l'homme ?") == std::vector<std::string>{"Est-ce", "l'homme", "?"});
+  // The model file's record keeps the tokenizers.
+  const ParallelVocabularies back = read_seq2seq_vocabularies(seq2seq_extra_json("parallel", v));
+  CHECK(back.source.tokenizer() == v.source.tokenizer());
+  CHECK(back.target.tokenizer() == v.target.tokenizer());
+  CHECK(back.target.decode(ids) == "il n'aime pas les pommes.");
+}
+
+TEST_CASE("seq2seq_data.unknown_rates_per_part_and_side") {
+  // Vocabularies of 4 + 2 ids keep the two most frequent words of each side.
+  const std::vector<ParallelExample> train = {{"a b", "x y"}, {"a b c", "x y"}, {"a", "x z"}};
+  const std::vector<ParallelExample> test = {{"a d", "x"}, {"b", "w w"}};
+  Seq2SeqDataSpec spec;
+  spec.source_vocab = spec.target_vocab = 6;
+  const Seq2SeqData data = encode_seq2seq_data({train, test}, TokenLevel::word, spec);
+  // Training sources: 6 tokens, c unknown (1/6), 1 of 3 sentences; targets (BOS/EOS not
+  // counted): 6 tokens, z unknown, 1 of 3 sentences.
+  CHECK(data.train_unknown.source.tokens == 6);
+  CHECK(data.train_unknown.source.unknown_tokens == 1);
+  CHECK(data.train_unknown.source.sentences_with_unknown == 1);
+  CHECK(data.train_unknown.target.tokens == 6);
+  CHECK(data.train_unknown.target.unknown_tokens == 1);
+  // Held out: d unknown (1 of 3 source tokens, 1 of 2 sentences); w w (2 of 3 target tokens).
+  CHECK(data.test_unknown.source.token_rate() == doctest::Approx(1.0 / 3));
+  CHECK(data.test_unknown.source.sentence_rate() == doctest::Approx(0.5));
+  CHECK(data.test_unknown.target.token_rate() == doctest::Approx(2.0 / 3));
+  CHECK(data.test_unknown.target.sentence_rate() == doctest::Approx(0.5));
+  // The same counts as text/unknown_rate.hpp's on the token lists.
+  std::vector<std::vector<std::string>> lists;
+  for (const ParallelExample& e : test) lists.push_back(data.vocabularies.target.split(e.target));
+  const UnknownRate direct = unknown_rate(lists, data.vocabularies.target);
+  CHECK(direct.unknown_tokens == data.test_unknown.target.unknown_tokens);
+  CHECK(direct.sentences_with_unknown == data.test_unknown.target.sentences_with_unknown);
 }
 
 TEST_CASE("seq2seq_data.parallel_holds_out_by_source_sentence") {

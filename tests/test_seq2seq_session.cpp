@@ -7,7 +7,10 @@
 
 #include "attn/data/parallel_split.hpp"
 #include "attn/io/model_file.hpp"
+#include "attn/models/translator_file.hpp"
+#include "attn/text/unknown_rate.hpp"
 #include "attn/train/seq2seq_session.hpp"
+#include "support/fixture_files.hpp"
 
 using namespace attn;
 
@@ -126,6 +129,9 @@ TEST_CASE("seq2seq_session.settings_schema_wording") {
   fails(R"({"seed": 4294967296})",
         "Seq2SeqSessionConfig: seed must be a whole number from 0 to 4294967295, got 4294967296");
   fails(R"({"min_len": 5, "max_len": 4})", "Seq2SeqSessionConfig: max_len must be >= min_len (5), got 4");
+  fails(R"({"source_language": "german"})",
+        "Seq2SeqSessionConfig: source_language must be one of generic, english, french, en, fr, got 'german'");
+  fails(R"({"lowercase": "yes"})", "Seq2SeqSessionConfig: lowercase must be true or false, got 'yes'");
   fails(R"({"attention": "bahdanau", "score": "dot"})",
         "Seq2SeqConfig: attention 'bahdanau' scores with the previous decoder state through an additive layer, so "
         "score must be 'additive', got 'dot'");
@@ -238,6 +244,73 @@ TEST_CASE("seq2seq_session.parallel_task_from_tsv_bytes") {
   CHECK_THROWS_WITH_AS(Seq2SeqSession{parallel_config()},
                        "Seq2SeqSession: task 'parallel' needs the pairs: pass the text of a TSV file",
                        std::invalid_argument);
+}
+
+TEST_CASE("seq2seq_session.languages_and_lowercase_settings") {
+  const Seq2SeqSessionConfig d = Seq2SeqSessionConfig::from_json("{}");
+  CHECK(d.source_language == MtLanguage::english);
+  CHECK(d.target_language == MtLanguage::french);
+  CHECK(d.lowercase);
+  // The short names read as the long ones, which are written back.
+  const Seq2SeqSessionConfig c =
+      Seq2SeqSessionConfig::from_json(R"({"source_language": "fr", "target_language": "en", "lowercase": false})");
+  CHECK(c.source_language == MtLanguage::french);
+  CHECK(c.to_json().find(R"("source_language":"french")") != std::string::npos);
+  CHECK(c.to_json().find(R"("lowercase":false)") != std::string::npos);
+  const PairTokenization t = c.data_spec().tokenization;
+  CHECK(t.source.language == MtLanguage::french);
+  CHECK(t.target.language == MtLanguage::english);
+  CHECK_FALSE(t.source.lowercase);
+  CHECK_FALSE(t.target.lowercase);
+  // A French -> English session splits each side by its own rules and writes English back.
+  const std::vector<std::uint8_t> tsv = bytes_of(
+      "L'homme est-il là ?\tIs the man there?\nJe n'ai pas faim.\tI'm not "
+      "hungry.\nOù est-il ?\tWhere is he?\n");
+  Seq2SeqSessionConfig fr_en = parallel_config();
+  fr_en.test_size = 1;
+  fr_en.source_language = MtLanguage::french;
+  fr_en.target_language = MtLanguage::english;
+  fr_en.lowercase = false;
+  const Seq2SeqSession s(fr_en, tsv.data(), tsv.size(), "fr-en.tsv");
+  CHECK(s.vocabularies().source.split("L'homme est-il là ?") ==
+        std::vector<std::string>{"L'", "homme", "est", "-il", "là", "?"});
+  CHECK(s.vocabularies().target.join({"I", "'m", "not", "hungry", "."}) == "I'm not hungry.");
+}
+
+TEST_CASE("seq2seq_session.word_model_files_from_before_the_tokenizer_was_recorded") {
+  // tests/fixtures/seq2seq_words_v1.attn was written by the CLI of commit 04f00f2 (before the
+  // tokenizer was recorded): `attn train --task parallel --data web/public/data/pairs-en-fr.tsv
+  // --train-size 4000 --test-size 50 --epochs 30 --embed 12 --units 12 --attention-dim 12
+  // --vocab 160 --seed 3 --save seq2seq_words_v1.attn`. It keeps the project tokenizer: words
+  // with apostrophes whole, "est-ce" as est - ce, output joined by spaces — as `attn translate
+  // --json` of that CLI printed (log p -3.25212717 and -7.01676559).
+  const std::vector<std::uint8_t> file = test_fixtures::read("seq2seq_words_v1.attn");
+  const std::vector<std::uint8_t> tsv = bytes_of(kPairs);
+  Seq2SeqSession s(parallel_config(), tsv.data(), tsv.size(), "pairs.tsv");
+  CHECK(s.vocabularies().target.tokenizer().scheme == WordTokenizer::Scheme::mt);
+  CHECK(s.train_unknown().source.unknown_tokens == 0);
+  s.load_model(file);
+  CHECK(s.vocabularies().source.tokenizer().scheme == WordTokenizer::Scheme::project);
+  CHECK(s.vocabularies().target.tokenizer().scheme == WordTokenizer::Scheme::project);
+  Seq2SeqTranslation t = s.translate("He doesn't like apples.", 1, 30);
+  CHECK(t.source_tokens == std::vector<std::string>{"he", "doesn't", "like", "apples", "."});
+  CHECK(t.output == "il ne sont pas <unk> .");
+  CHECK(t.log_prob == doctest::Approx(-3.25212717).epsilon(1e-6));
+  t = s.translate("Is the boy tall?", 1, 30);
+  CHECK(t.output == "est - ce que les filles <unk> <unk> <unk> .");
+  CHECK(t.log_prob == doctest::Approx(-7.01676559).epsilon(1e-6));
+  // The session's pairs are re-encoded with the file's vocabularies, and their <unk> rates
+  // recounted (before, the training pairs had none: the vocabularies were fitted on them).
+  std::vector<std::vector<std::string>> lists;
+  for (const ParallelExample &e : s.train_set()) lists.push_back(s.vocabularies().source.split(e.source));
+  const UnknownRate direct = unknown_rate(lists, s.vocabularies().source);
+  CHECK(direct.unknown_tokens > 0);
+  CHECK(s.train_unknown().source.unknown_tokens == direct.unknown_tokens);
+  CHECK(s.train_unknown().source.tokens == direct.tokens);
+  // Saved again, the file is the same bytes' record: no tokenizer key appears.
+  std::string extra;
+  load_translator(s.save_model(), &extra);
+  CHECK(extra.find("tokenizer") == std::string::npos);
 }
 
 TEST_CASE("seq2seq_session.save_and_load_model_round_trip") {

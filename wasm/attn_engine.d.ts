@@ -477,6 +477,13 @@ export interface Seq2SeqSettings {
   /** parallel: most frequent words kept per side. */
   sourceVocab?: number;
   targetVocab?: number;
+  /** parallel (snake_case source_language / target_language): each side's word rules
+   *  (text/mt_tokenizer.hpp; 'english' splits contractions, 'french' elisions and clitics); the
+   *  target's also writes the translations back as text. Defaults 'english' → 'french'. */
+  sourceLanguage?: MtLanguage;
+  targetLanguage?: MtLanguage;
+  /** parallel: lowercase both sides' words (default true; BLEU is scored lowercased). */
+  lowercase?: boolean;
   /** 'rnn': the RNN encoder–decoder with `attention`; 'transformer': the Transformer
    *  encoder–decoder sized by dModel, heads, layers, ff (the RNN's keys are then ignored). */
   model?: 'rnn' | 'transformer';
@@ -543,6 +550,29 @@ export interface Seq2SeqInfo {
   /** The longest decoding translate runs (the longest target + 4): a Transformer's decoder mask
    *  (setDecoderMask) must be at least this many positions square. */
   decodeLimit: number;
+  /** How each side is split into tokens: 'characters' (the generated tasks), 'English rules,
+   *  lowercased', 'French rules' (task parallel), or 'the project tokenizer (lowercased)' for a
+   *  model file saved before the tokenisation was recorded. */
+  sourceTokenizer: string;
+  targetTokenizer: string;
+  /** The share of each side's tokens (and sentences) the vocabularies turn into <unk>, in the
+   *  training and the held-out pairs (recomputed by loadModel). */
+  unknown: { train: Seq2SeqSideUnknownRates; test: Seq2SeqSideUnknownRates };
+}
+/** text/unknown_rate.hpp's counts of one side of one part. */
+export interface UnknownRate {
+  tokens: number;
+  unknownTokens: number;
+  sentences: number;
+  sentencesWithUnknown: number;
+  /** unknownTokens / tokens (0 without tokens). */
+  tokenRate: number;
+  /** sentencesWithUnknown / sentences (0 without sentences). */
+  sentenceRate: number;
+}
+export interface Seq2SeqSideUnknownRates {
+  source: UnknownRate;
+  target: UnknownRate;
 }
 export interface Seq2SeqMetrics {
   count: number;

@@ -55,6 +55,32 @@ val evaluation_to_js(const Seq2SeqEvaluation &e) {
   return out;
 }
 
+// {tokens, unknownTokens, sentences, sentencesWithUnknown, tokenRate, sentenceRate}.
+val unknown_rate_to_js(const UnknownRate &r) {
+  val out = val::object();
+  out.set("tokens", static_cast<double>(r.tokens));
+  out.set("unknownTokens", static_cast<double>(r.unknown_tokens));
+  out.set("sentences", static_cast<double>(r.sentences));
+  out.set("sentencesWithUnknown", static_cast<double>(r.sentences_with_unknown));
+  out.set("tokenRate", r.token_rate());
+  out.set("sentenceRate", r.sentence_rate());
+  return out;
+}
+
+// {train: {source, target}, test: {source, target}}: the session's <unk> rates.
+val unknown_rates_to_js(const Seq2SeqSession &session) {
+  val out = val::object();
+  for (const auto &[part, rates] :
+       {std::pair<const char *, const PairUnknownRates *>{"train", &session.train_unknown()},
+        std::pair<const char *, const PairUnknownRates *>{"test", &session.test_unknown()}}) {
+    val sides = val::object();
+    sides.set("source", unknown_rate_to_js(rates->source));
+    sides.set("target", unknown_rate_to_js(rates->target));
+    out.set(part, sides);
+  }
+  return out;
+}
+
 // A row-major float buffer as a Float32Array COPY (it owns its buffer), or null when empty.
 val float_copy_or_null(const std::vector<float> &values) {
   if (values.empty()) return val::null();
@@ -173,6 +199,9 @@ class JsSeq2SeqSession {
       out.set("trainExamples", static_cast<double>(session_->train_set().size()));
       out.set("testExamples", static_cast<double>(session_->test_set().size()));
       out.set("decodeLimit", static_cast<double>(session_->decode_limit()));
+      out.set("sourceTokenizer", session_->vocabularies().source.token_description());
+      out.set("targetTokenizer", session_->vocabularies().target.token_description());
+      out.set("unknown", unknown_rates_to_js(*session_));
       return out;
     });
   }

@@ -57,6 +57,11 @@ test('course: lesson 12 trains a translator in the page, reports teacher-forced 
       await demo.locator('[data-testid="mt-teacher-forced"]').textContent(),
       /^token accuracy \d+\.\d% on the \d+ held-out pairs: the right next word is the first choice, given the right history$/,
     );
+    // The data's <unk> rates, each side with its tokenizer (the lesson's "unknown rate").
+    assert.match(
+      await demo.locator('[data-testid="mt-unknown"]').textContent(),
+      /^Source words \(English rules, lowercased\): <unk> is \d+\.\d\d% of words and \d+\.\d\d% of sentences held out \(\d+ of [\d,]+ words; \d+ of [\d,]+ sentences\), 0\.00% of words in training; Target words \(French rules, lowercased\): /,
+    );
     const freeRunning = await demo.locator('[data-testid="mt-free-running"]').textContent();
     t.diagnostic(freeRunning);
     assert.match(
@@ -93,8 +98,9 @@ test('course: lesson 12 trains a translator in the page, reports teacher-forced 
     assert.equal(await demo.locator('[data-testid="mt-candidates"]').isVisible(), true);
     const alignment = demo.locator('[data-testid="mt-alignment"]');
     assert.equal(await alignment.isVisible(), true);
-    // The example "he doesn't like apples ." has 5 source tokens: one column each.
-    assert.equal(await alignment.locator('thead th').count(), 1 + 5);
+    // The example "He doesn't like apples." has 6 source tokens (he does n't like apples .):
+    // one column each.
+    assert.equal(await alignment.locator('thead th').count(), 1 + 6);
 
     // The learner's corpusBleu: the solution gives the engine's BLEU on both searches.
     const exercise = page.locator('[data-testid="exercise-corpus_bleu"]');

@@ -50,6 +50,31 @@ async function chooseFile(page, name, bytes) {
 }
 
 /** Waits until the data error line reads `pattern` (the engine answered). */
+/** The data card's <unk> table as drawn: visible, each cell painted with text, its rates. */
+async function unknownTable(page) {
+  return page.evaluate(() => {
+    const table = document.querySelector('[data-testid="mt-unk"]');
+    const drawn = (node) => {
+      const box = node.getBoundingClientRect();
+      const style = getComputedStyle(node);
+      return node.checkVisibility() && box.width > 0 && box.height > 0 && style.color !== 'rgba(0, 0, 0, 0)';
+    };
+    return {
+      visible: drawn(table),
+      rows: [...table.querySelectorAll('tbody tr')].map((tr) => ({
+        label: tr.querySelector('th').textContent,
+        cells: [...tr.querySelectorAll('td')].map((td) => ({
+          drawn: drawn(td),
+          text: td.textContent,
+          counts: td.title,
+          tokenRate: Number(td.dataset.tokenRate),
+          sentenceRate: Number(td.dataset.sentenceRate),
+        })),
+      })),
+    };
+  });
+}
+
 async function dataErrorMatches(page, pattern) {
   await page.waitForFunction(
     (source) => new RegExp(source).test(document.querySelector('[data-testid="mt-data-error"]')?.textContent ?? ''),
@@ -67,6 +92,19 @@ test('translation: bad pairs files show the engine’s message and keep the load
   assert.equal(await page.locator(TAB).getAttribute('data-pairs'), '4');
   const status = await page.locator('[data-testid="mt-data-status"]').textContent();
   assert.match(status, /good\.tsv: 4 pairs/);
+  // The <unk> table is drawn: a row per side with its tokenizer, a cell per part, in words.
+  const unknown = await unknownTable(page);
+  assert.deepEqual(
+    unknown.rows.map((r) => r.label),
+    ['Source wordsEnglish rules, lowercased', 'Target wordsFrench rules, lowercased'],
+  );
+  for (const row of unknown.rows) {
+    // Fitted on the training pairs: nothing there is unknown; the held-out pairs' words are new.
+    assert.equal(row.cells[0].tokenRate, 0, row.label);
+    assert.equal(row.cells[0].text, '0.00% of words0.00% of sentences');
+    assert.match(row.cells[0].counts, /^0 of \d+ words; 0 of 2 sentences$/);
+    assert.ok(row.cells[1].tokenRate > 0, `${row.label}: the held-out words are not in a 2-pair vocabulary`);
+  }
 
   const cases = [
     ['notab.tsv', Buffer.from('Hello.\tBonjour.\nno tab here\n'), /notab\.tsv:2: .*no tab/],
@@ -100,6 +138,22 @@ test('translation: the preset trains on the built-in corpus; loss, BLEU, alignme
   await page.locator('#mt-train').click();
   await runEnds(page);
   assert.match(await page.locator('[data-testid="mt-data-status"]').textContent(), /Built-in corpus .*4,129 pairs/);
+  // The built-in corpus' <unk> rates, drawn per side: the numbers shown are the engine's.
+  const unknown = await unknownTable(page);
+  assert.equal(unknown.visible, true, 'the <unk> table is drawn');
+  assert.equal(unknown.rows.length, 2);
+  for (const row of unknown.rows) {
+    assert.equal(row.cells.length, 2, row.label);
+    for (const cell of row.cells) {
+      assert.equal(cell.drawn, true, `${row.label}: its cells are painted`);
+      assert.equal(
+        cell.text,
+        `${(100 * cell.tokenRate).toFixed(2)}% of words${(100 * cell.sentenceRate).toFixed(2)}% of sentences`,
+      );
+    }
+  }
+  const target = unknown.rows[1].cells;
+  assert.ok(target[1].tokenRate > 0 && target[1].tokenRate < 0.2, `held-out French <unk> share ${target[1].tokenRate}`);
 
   // The loss fell and its chart has one line; the BLEU chart has a point per epoch.
   const loss = await page.evaluate(() => {

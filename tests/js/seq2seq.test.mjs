@@ -2,6 +2,7 @@
 // the worker (web/src/engine/seq2seq_host.ts) calls exactly these methods, in chunks.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { loadEngine } from './support/engine.mjs';
 
 // Digit reversal of 3-5 digits: a few hundred steps of a small attention model learn it.
@@ -189,4 +190,88 @@ test('seq2seq session: task parallel from TSV text or bytes; a malformed line is
     /bin\.tsv:1: invalid UTF-8/,
   );
   assert.throws(() => new engine.Seq2SeqSession({ task: 'parallel' }), /task 'parallel' needs the pairs/);
+});
+
+test('seq2seq session: parallel words follow each side’s language; info() gives the tokenizers and <unk> rates', () => {
+  // Written for this test: elisions, clitics and contractions, 20 copies so a small model learns them.
+  const base =
+    "He doesn't like apples.\tIl n\u2019aime pas les pommes.\nIs it the man?\tEst-ce l'homme ?\n" +
+    "I'm here.\tJe suis l\u00e0.\nWe don't know.\tNous ne savons pas.\n";
+  const settings = {
+    testSize: 1,
+    embed: 16,
+    units: 16,
+    attentionDim: 16,
+    epochs: 30,
+    batch: 16,
+    learningRate: 0.01,
+    earlyStoppingPatience: 0,
+    seed: 1,
+  };
+  const s = engine.Seq2SeqSession.fromParallelText(settings, base.repeat(20), 'elisions.tsv');
+  sessions.push(s);
+  const info = s.info();
+  assert.equal(info.sourceTokenizer, 'English rules, lowercased');
+  assert.equal(info.targetTokenizer, 'French rules, lowercased');
+  // Fitted on the training pairs: nothing there is unknown; the held-out source sentence (20
+  // copies of one pair) has words no other sentence has.
+  for (const side of ['source', 'target']) {
+    assert.equal(info.unknown.train[side].unknownTokens, 0, side);
+    assert.equal(info.unknown.train[side].sentences, info.trainExamples, side);
+    assert.equal(info.unknown.test[side].sentences, info.testExamples, side);
+  }
+  const held = info.unknown.test.source;
+  assert.ok(held.unknownTokens > 0 && held.tokenRate === held.unknownTokens / held.tokens);
+  assert.equal(held.sentenceRate, 1);
+  s.startTraining();
+  while (!s.runSteps(50).done);
+  // Translations are the tokens written back as French text; the sources keep their tokens.
+  let exact = 0;
+  for (const [en, fr] of base
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))) {
+    const t = s.translate(en, 1);
+    const tokens = t.outputTokens.filter((x) => x !== '<eos>');
+    assert.equal(t.output, engine.mtDetokenize(tokens, { language: 'french' }), en);
+    const reference = engine.mtDetokenize(engine.mtTokenize(fr, { language: 'french', lowercase: true }), {
+      language: 'french',
+    });
+    if (t.output === reference) exact += 1;
+    if (en.startsWith('He ')) assert.equal(t.sourceTokens.length, 6, "he does n't like apples .");
+  }
+  assert.ok(exact >= 3, `the training sentences come out as their references (${exact} of 4)`);
+
+  // Other languages and no lowercasing, as settings (the short names resolve to the long ones).
+  const resolved = engine.resolveSeq2seqSettings({ sourceLanguage: 'fr', targetLanguage: 'en', lowercase: false });
+  assert.equal(resolved.sourceLanguage, 'french');
+  assert.equal(resolved.targetLanguage, 'english');
+  assert.equal(resolved.lowercase, false);
+  assert.throws(() => engine.resolveSeq2seqSettings({ sourceLanguage: 'de' }), /sourceLanguage|source_language/);
+  const frEn = engine.Seq2SeqSession.fromParallelText(
+    { ...settings, epochs: 1, sourceLanguage: 'fr', targetLanguage: 'en', lowercase: false },
+    base
+      .split('\n')
+      .map((l) => l.split('\t').reverse().join('\t'))
+      .join('\n'),
+    'fr-en.tsv',
+  );
+  sessions.push(frEn);
+  assert.equal(frEn.info().sourceTokenizer, 'French rules');
+  assert.equal(frEn.info().targetTokenizer, 'English rules');
+});
+
+test('seq2seq session: a word model file from before the tokenizer was recorded keeps its tokenizer', () => {
+  // tests/fixtures/seq2seq_words_v1.attn: written by the CLI of commit 04f00f2
+  // (tests/test_seq2seq_session.cpp gives the command); the same output as that CLI's translate.
+  const file = readFileSync(new URL('../fixtures/seq2seq_words_v1.attn', import.meta.url));
+  const s = engine.Seq2SeqSession.fromParallelText({ testSize: 1, epochs: 1 }, 'go .\tva !\nhi .\tsalut !\n', 'p.tsv');
+  sessions.push(s);
+  const info = s.loadModel(file);
+  assert.equal(info.sourceTokenizer, 'the project tokenizer (lowercased)');
+  assert.equal(info.targetTokenizer, 'the project tokenizer (lowercased)');
+  const t = s.translate("He doesn't like apples.", 1);
+  assert.deepEqual(t.sourceTokens, ['he', "doesn't", 'like', 'apples', '.']);
+  assert.equal(t.output, 'il ne sont pas <unk> .');
+  assert.ok(Math.abs(t.logProb - -3.25212717) < 1e-5, `log p ${t.logProb}`);
 });

@@ -119,3 +119,39 @@ test('translation.dataSummary: pairs, the split and the vocabularies in words', 
       '(with <unk> and the markers).',
   );
 });
+
+test('translation.unknownRows: each side with its tokenizer, training and held out; unknownCell in words', () => {
+  const rate = (tokens, unknownTokens, sentences, sentencesWithUnknown) => ({
+    tokens,
+    unknownTokens,
+    sentences,
+    sentencesWithUnknown,
+    tokenRate: tokens ? unknownTokens / tokens : 0,
+    sentenceRate: sentences ? sentencesWithUnknown / sentences : 0,
+  });
+  const info = {
+    sourceTokenizer: 'English rules, lowercased',
+    targetTokenizer: 'French rules, lowercased',
+    unknown: {
+      train: { source: rate(20000, 0, 3000, 0), target: rate(24000, 12, 3000, 11) },
+      test: { source: rate(2000, 50, 400, 40), target: rate(2400, 96, 400, 77) },
+    },
+  };
+  const rows = models.unknownRows(info);
+  assert.deepEqual(
+    rows.map((r) => [r.side, r.label, r.tokenizer]),
+    [
+      ['source', 'Source words', 'English rules, lowercased'],
+      ['target', 'Target words', 'French rules, lowercased'],
+    ],
+  );
+  assert.equal(rows[1].test, info.unknown.test.target);
+  assert.deepEqual(models.unknownCell(rows[1].test), {
+    words: '4.00% of words',
+    sentences: '19.25% of sentences',
+    counts: '96 of 2,400 words; 77 of 400 sentences',
+  });
+  assert.equal(models.unknownCell(rows[0].train).words, '0.00% of words');
+  // A rate too small for two decimals still shows it is not zero.
+  assert.equal(models.unknownCell(rate(1e6, 3, 10, 1)).words, '0.0003% of words');
+});

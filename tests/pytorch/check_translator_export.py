@@ -6,7 +6,9 @@ pytorch_translator_export.model_py_matches_engine, tests/test_pytorch_translator
 WORK holds one folder per exported model: the four files of `attn export --format pytorch` and
 expected.json, what the engine computed from the same model file. For each model this checks
 
-  * tokens: Vocabulary.split() of model.py equals the engine's split, sentence by sentence;
+  * tokens: Vocabulary.split() of model.py equals the engine's split, sentence by sentence, and
+    Vocabulary.join() of those tokens the engine's text (word models: both sides, so the mt
+    tokenizer's detokeniser too);
   * teacher forcing: the logits of a padded batch of pairs equal the engine's to 1e-4 (for the
     Transformer also through to_nn_transformer(), PyTorch's own torch.nn.Transformer);
   * translations: greedy and beam search (width 3, alpha 0.6) give the engine's token ids, text,
@@ -113,11 +115,17 @@ def check(directory, problems):
 
     token_hits = 0
     for case in expected["tokens"]:
-        got = translator.source.split(case["text"])
-        if got == case["tokens"]:
-            token_hits += 1
+        vocabulary = getattr(translator, case["side"])
+        got = vocabulary.split(case["text"])
+        joined = vocabulary.join(case["tokens"])
+        if got != case["tokens"]:
+            problems.append(f"{name}: {case['side']} tokens of {case['text']!r}\n  engine   {case['tokens']}\n"
+                            f"  model.py {got}")
+        elif joined != case["joined"]:
+            problems.append(f"{name}: {case['side']} text of {case['tokens']}\n  engine   {case['joined']!r}\n"
+                            f"  model.py {joined!r}")
         else:
-            problems.append(f"{name}: tokens of {case['text']!r}\n  engine   {case['tokens']}\n  model.py {got}")
+            token_hits += 1
 
     teacher = expected["teacher_forcing"]
     worst = max_logit_difference(translator, teacher)

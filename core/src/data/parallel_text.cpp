@@ -162,7 +162,8 @@ std::vector<SourceLine> load_source_lines_file(const std::string& path, const Pa
 }
 
 ParallelVocabularies fit_vocabularies(const std::vector<ParallelExample>& examples, TokenLevel level,
-                                      std::size_t max_source_size, std::size_t max_target_size) {
+                                      std::size_t max_source_size, std::size_t max_target_size,
+                                      const WordTokenizer& source_tokenizer, const WordTokenizer& target_tokenizer) {
   std::vector<std::string> sources, targets;
   sources.reserve(examples.size());
   targets.reserve(examples.size());
@@ -170,8 +171,8 @@ ParallelVocabularies fit_vocabularies(const std::vector<ParallelExample>& exampl
     sources.push_back(e.source);
     targets.push_back(e.target);
   }
-  return {Seq2SeqVocabulary::fit(sources, level, max_source_size),
-          Seq2SeqVocabulary::fit(targets, level, max_target_size)};
+  return {Seq2SeqVocabulary::fit(sources, level, max_source_size, source_tokenizer),
+          Seq2SeqVocabulary::fit(targets, level, max_target_size, target_tokenizer)};
 }
 
 EncodedPairs encode_pairs(const std::vector<ParallelExample>& examples, const ParallelVocabularies& vocabularies) {
@@ -182,6 +183,13 @@ EncodedPairs encode_pairs(const std::vector<ParallelExample>& examples, const Pa
     out.sources.push_back(vocabularies.source.encode(e.source));
     out.targets.push_back(vocabularies.target.encode(e.target, true));
   }
+  return out;
+}
+
+PairUnknownRates unknown_rates(const EncodedPairs& pairs) {
+  PairUnknownRates out;
+  for (const std::vector<int>& ids : pairs.sources) out.source.add(ids);
+  for (const std::vector<int>& ids : pairs.targets) out.target.add(ids);
   return out;
 }
 

@@ -32,12 +32,13 @@ Seq2SeqData generate_seq2seq_data(const Seq2SeqDataSpec& spec) {
 
 Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std::string& name,
                                   const Seq2SeqDataSpec& spec) {
-  // A side with no word tokens (e.g. a lone apostrophe) would give an empty sequence: skip it.
-  const Seq2SeqVocabulary words(TokenLevel::word);
+  // A side with no word tokens (e.g. only no-break spaces) would give an empty sequence: skip it.
+  const Seq2SeqVocabulary source_words(TokenLevel::word, WordTokenizer::mt_rules(spec.tokenization.source));
+  const Seq2SeqVocabulary target_words(TokenLevel::word, WordTokenizer::mt_rules(spec.tokenization.target));
   const std::size_t loaded = pairs.size();
   pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
                              [&](const ParallelExample& e) {
-                               return words.split(e.source).empty() || words.split(e.target).empty();
+                               return source_words.split(e.source).empty() || target_words.split(e.target).empty();
                              }),
               pairs.end());
   const std::size_t skipped = loaded - pairs.size();
@@ -67,11 +68,18 @@ Seq2SeqData encode_seq2seq_data(TaskSplit split, TokenLevel level, const Seq2Seq
   Seq2SeqData data;
   data.train = std::move(split.train);
   data.test = std::move(split.test);
-  data.vocabularies =
-      fit_vocabularies(data.train, level, words ? spec.source_vocab : 1000, words ? spec.target_vocab : 1000);
+  data.vocabularies = fit_vocabularies(
+      data.train, level, words ? spec.source_vocab : 1000, words ? spec.target_vocab : 1000,
+      WordTokenizer::mt_rules(spec.tokenization.source), WordTokenizer::mt_rules(spec.tokenization.target));
+  encode_seq2seq_parts(data);
+  return data;
+}
+
+void encode_seq2seq_parts(Seq2SeqData& data) {
   data.train_ids = encode_pairs(data.train, data.vocabularies);
   data.test_ids = encode_pairs(data.test, data.vocabularies);
-  return data;
+  data.train_unknown = unknown_rates(data.train_ids);
+  data.test_unknown = unknown_rates(data.test_ids);
 }
 
 std::string seq2seq_extra_json(const std::string& task, const ParallelVocabularies& vocabularies) {

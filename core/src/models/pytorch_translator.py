@@ -19,9 +19,13 @@ safetensors package.
     r["text"], r["tokens"], r["ids"], r["log_prob"], r["alignment"]
 
 translate() splits the sentence as the engine does (vocab.json's token level: "character" takes
-every code point, spaces included; "word" runs tokenize() below with the engine's settings for
-sentence pairs: lowercased, punctuation split off as tokens of its own, apostrophes kept inside
-words, no HTML removal), maps tokens outside the vocabulary to <unk>, and decodes as the engine's
+every code point, spaces included; "word" runs the side's tokenizer: "mt", mt_tokenize() below —
+the engine's core/src/text/mt_tokenizer.cpp with the side's language rules, French elisions and
+clitics or English contractions, and its lowercasing — or, for models saved before the engine
+recorded it, "project", tokenize() with the engine's old settings for sentence pairs: lowercased,
+punctuation split off as tokens of its own, apostrophes kept inside words, no HTML removal), maps
+tokens outside the vocabulary to <unk>, writes the output tokens back as text the same way
+(mt_detokenize() in the target's language; "project": joined by spaces), and decodes as the engine's
 searches do (core/include/attn/models/translator.hpp): greedily or with beam search, never emitting
 <pad> or <bos>, at most config.json's max_len_per_source_token * source tokens + max_len_extra
 steps, beams ranked by log p / ((5 + length) / 6)^alpha. m.logits(sources, targets) (or the
@@ -36,6 +40,7 @@ import math
 import os
 import struct
 import sys
+import unicodedata
 
 import torch
 import torch.nn.functional as F
@@ -46,16 +51,281 @@ from torch import nn
 
 # === shared: tokenizer ===
 
+# ---------------------------------------------------------------------------------------------
+# The translation tokenizer (the engine's core/src/text/nfc.cpp and mt_tokenizer.cpp, rule by rule)
+
+MT_TOKEN_SCHEME_VERSION = 1  # the engine's kMtTokenSchemeVersion (text/seq2seq_vocabulary.hpp)
+
+# NFC as the engine computes it: its tables cover these blocks (scripts/gen_nfc_table.py); every
+# other code point passes through unchanged (unicodedata.normalize would compose Hangul, say).
+_NFC_RANGES = ((0x0000, 0x052F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x1E00, 0x1FFF), (0x20D0, 0x20FF))
+_nfc_tables = None
+
+
+def _nfc_data():
+    """-> (full canonical decompositions, combining classes, primary composites) of the covered
+    code points, built once from unicodedata as scripts/gen_nfc_table.py builds the engine's."""
+    global _nfc_tables
+    if _nfc_tables is not None:
+        return _nfc_tables
+
+    def canonical(cp):
+        d = unicodedata.decomposition(chr(cp))
+        return None if not d or d.startswith("<") else [int(x, 16) for x in d.split()]
+
+    def full(cp):
+        d = canonical(cp)
+        return [cp] if d is None else [x for c in d for x in full(c)]
+
+    decompositions, classes, compositions = {}, {}, {}
+    for lo, hi in _NFC_RANGES:
+        for cp in range(lo, hi + 1):
+            ch = chr(cp)
+            if unicodedata.category(ch) == "Cn":
+                continue
+            d = canonical(cp)
+            if d is not None:
+                decompositions[cp] = full(cp)
+                if len(d) == 2 and unicodedata.normalize("NFC", ch) == ch:
+                    compositions[(d[0], d[1])] = cp
+            if unicodedata.combining(ch):
+                classes[cp] = unicodedata.combining(ch)
+    _nfc_tables = decompositions, classes, compositions
+    return _nfc_tables
+
+
+def nfc(text):
+    """Canonical composition (NFC) over the engine's tables."""
+    if text.isascii():
+        return text
+    decompositions, classes, compositions = _nfc_data()
+    d = [x for ch in text for x in decompositions.get(ord(ch), (ord(ch),))]
+    # Canonical ordering: each run of non-starters sorted by combining class, stably.
+    i = 0
+    while i < len(d):
+        if classes.get(d[i], 0) == 0:
+            i += 1
+            continue
+        j = i
+        while j < len(d) and classes.get(d[j], 0) != 0:
+            j += 1
+        d[i:j] = sorted(d[i:j], key=lambda c: classes[c])
+        i = j
+    # Composition with the last starter when nothing between them blocks it.
+    out, starter, last_class = [], None, 0
+    for c in d:
+        ccc = classes.get(c, 0)
+        if starter is not None:
+            blocked = len(out) - 1 > starter and (last_class == 0 or last_class >= ccc)
+            composite = None if blocked else compositions.get((out[starter], c))
+            if composite is not None:
+                out[starter] = composite
+                continue
+        if ccc == 0:
+            starter = len(out)
+        last_class = ccc
+        out.append(c)
+    return "".join(map(chr, out))
+
+
+_MT_SPACES = frozenset(
+    [*range(0x09, 0x0E), *range(0x1C, 0x21), 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+     0x202F, 0x205F, 0x3000]
+)
+_MT_LATIN1_PUNCTUATION = frozenset((0xA1, 0xA7, 0xAB, 0xB0, 0xB6, 0xB7, 0xBB, 0xBF))  # ¡ § « ° ¶ · » ¿
+_MT_ELISIONS = ("jusqu'", "lorsqu'", "puisqu'", "quoiqu'", "qu'", "l'", "d'", "j'", "m'", "n'", "s'", "t'", "c'",
+                "\u00e7'")
+_MT_CLITICS = frozenset(("je", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles", "ce", "moi", "toi", "lui",
+                         "leur", "le", "la", "les", "en", "y", "ci", "l\u00e0"))
+_MT_CONTRACTIONS = ("n't", "'s", "'m", "'re", "'ve", "'ll", "'d")
+
+
+def _mt_punctuation(c):
+    if c < 0x80:
+        return c != 0x27 and 0x20 < c < 0x7F and not chr(c).isalnum()
+    return (c in _MT_LATIN1_PUNCTUATION or 0x2010 <= c <= 0x2027 or 0x2030 <= c <= 0x205E or 0x20A0 <= c <= 0x20CF
+            or 0x3001 <= c <= 0x3003)
+
+
+def _mt_word(c):
+    """A code point that is part of words: not space, not punctuation, not the apostrophe."""
+    return c != 0x27 and c not in _MT_SPACES and not _mt_punctuation(c)
+
+
+def _mt_lower(s):
+    return "".join(chr(lowercase_code_point(ord(ch))) for ch in s)
+
+
+def _mt_split_french(word, out):
+    rest, found = word, True
+    while found:
+        found = False
+        low = _mt_lower(rest)
+        for e in _MT_ELISIONS:
+            if len(rest) > len(e) and low.startswith(e) and _mt_word(ord(rest[len(e)])):
+                out.append(rest[: len(e)])
+                rest, found = rest[len(e):], True
+                break
+    suffixes = []  # clitics from the end: "donne-le-moi" -> "-moi", then "-le"; "a-t-il" -> "-t-il"
+    while True:
+        dash = rest.rfind("-")
+        if dash <= 0 or _mt_lower(rest[dash + 1:]) not in _MT_CLITICS:
+            break
+        cut = dash
+        if cut >= 3 and rest[cut - 2] == "-" and rest[cut - 1] in "tT":
+            cut -= 2
+        if cut == 0 or not _mt_word(ord(rest[cut - 1])):
+            break
+        suffixes.append(rest[cut:])
+        rest = rest[:cut]
+    out.append(rest)
+    out.extend(reversed(suffixes))
+
+
+def _mt_split_english(word, out):
+    rest, suffixes, found = word, [], True
+    while found:
+        found = False
+        low = _mt_lower(rest)
+        for c in _MT_CONTRACTIONS:
+            if len(rest) > len(c) and low.endswith(c):
+                suffixes.append(rest[len(rest) - len(c):])
+                rest, found = rest[: len(rest) - len(c)], True
+                break
+    out.append(rest)
+    out.extend(reversed(suffixes))
+
+
+def mt_tokenize(text, language="generic", lowercase=False):
+    """Sentence -> word tokens as the engine's mt_tokenize splits it (language: generic, english, french)."""
+    text.encode("utf-8")  # the engine rejects text that is not valid UTF-8; so does this
+    cps = [0x27 if c in (0x2019, 0x2BC) else c for c in map(ord, nfc(text))]
+    pieces, word = [], []  # pieces: (text, is_word)
+
+    def flush():
+        if word:
+            pieces.append(("".join(map(chr, word)), True))
+            word.clear()
+
+    def emit(token):
+        flush()
+        pieces.append((token, False))
+
+    i, n = 0, len(cps)
+    while i < n:
+        ch = cps[i]
+        nxt = cps[i + 1] if i + 1 < n else 0
+        prev_word = bool(word) and _mt_word(word[-1])
+        if ch in _MT_SPACES:
+            flush()
+        elif _mt_word(ch):
+            word.append(ch)
+        elif ch == 0x27:  # '
+            if prev_word and nxt != 0 and _mt_word(nxt):
+                word.append(ch)
+            else:
+                emit("'")
+        elif ch == 0x2E and prev_word and nxt != 0 and _mt_word(nxt):  # "3.5", "p.m", "U.S"
+            word.append(ch)
+        elif ch in (0x2C, 0x3A) and word and 0x30 <= word[-1] <= 0x39 and 0x30 <= nxt <= 0x39:  # "3,5", "10:30"
+            word.append(ch)
+        elif ch == 0x2D and prev_word and nxt != 0 and _mt_word(nxt):  # "peut-être"
+            word.append(ch)
+        elif ch == 0x2E:  # a run of dots is one token
+            j = i
+            while j < n and cps[j] == 0x2E:
+                j += 1
+            emit("." * (j - i))
+            i = j - 1
+        else:
+            emit(chr(ch))
+        i += 1
+    flush()
+    tokens = []
+    for piece, is_word in pieces:
+        split = []
+        if is_word and language == "french":
+            _mt_split_french(piece, split)
+        elif is_word and language == "english":
+            _mt_split_english(piece, split)
+        else:
+            split.append(piece)
+        tokens.extend(_mt_lower(s) if lowercase else s for s in split)
+    return tokens
+
+
+def _ascii_lower(s):
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s)
+
+
+_MT_GLUE_BEFORE = frozenset((",", ".", "...", "\u2026", ")", "]", "}", "\u201d", "\u203a"))
+_MT_GLUE_AFTER = frozenset(("(", "[", "{", "\u00bf", "\u00a1", "\u201c", "\u2018", "\u201e", "\u2039", "$"))
+
+
+def mt_detokenize(tokens, language="generic", french_space=" "):
+    """Tokens -> text as the engine's mt_detokenize joins them."""
+    french = language == "french"
+    out, glue_next, french_space_next = "", True, False
+    double_open = single_open = False  # an opening " or ' waits for its closing one
+    previous = ""
+    for t in tokens:
+        if not t:
+            continue
+        join, glue_after, french_space_after = "space", False, False
+        if t == "'" and not single_open and not french and previous[-1:] in ("s", "S"):
+            join = "none"  # "boys" "'" -> "boys'" (a plural possessive, not an opening quote)
+        elif t in ('"', "'"):
+            is_open = double_open if t == '"' else single_open
+            join, glue_after = ("none" if is_open else "space"), not is_open
+            if t == '"':
+                double_open = not double_open
+            else:
+                single_open = not single_open
+        elif t in _MT_GLUE_BEFORE or _ascii_lower(t) in _MT_CONTRACTIONS or (len(t) > 1 and t[0] == "-"):
+            join = "none"  # , . ... ) ] } 's n't, -ce -t-il
+        elif t in ("?", "!", ":", ";", "%"):
+            join = "french" if french and previous not in ("?", "!") else "none"
+        elif t == "\u00bb":  # »
+            join = "french" if french else "none"
+        elif t == "/":
+            join, glue_after = "none", True
+        if t in _MT_GLUE_AFTER or (not french and t in ("\u20ac", "\u00a3")) or (len(t) > 1 and t[-1] == "'"):
+            glue_after = True  # ( [ { ¿ ¡ “ ‘ „ ‹ $, l' qu'
+        elif t == "\u00ab":  # «
+            glue_after, french_space_after = not french, french
+        if out and not glue_next:
+            if french_space_next or join == "french":
+                out += french_space
+            elif join == "space":
+                out += " "
+        out += t
+        glue_next, french_space_next, previous = glue_after, french_space_after, t
+    return out
+
+
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 
 
 class Vocabulary:
-    """One side of vocab.json: token level, the tokens by id (ids 0-3 reserved)."""
+    """One side of vocab.json: token level, tokenizer, the tokens by id (ids 0-3 reserved)."""
 
     def __init__(self, settings, side):
         self.level = settings[side + "_level"]
         if self.level not in ("character", "word"):
             raise ValueError(f"vocab.json: {side}_level must be 'character' or 'word', got {self.level!r}")
+        # Word level: "mt" (the side's language rules) or "project" (models saved before the
+        # engine recorded the tokenizer, and vocab.json files of format version 1).
+        self.scheme = settings.get(side + "_tokenizer", "project") if self.level == "word" else None
+        if self.scheme == "mt":
+            version = int(settings[side + "_tokenizer_version"])
+            if version != MT_TOKEN_SCHEME_VERSION:
+                raise ValueError(f"vocab.json: the {side} tokens follow version {version} of the mt tokenizer's "
+                                 f"rules; this model.py splits text by version {MT_TOKEN_SCHEME_VERSION}")
+            self.language, self.lowercase = settings[side + "_language"], bool(settings[side + "_lowercase"])
+            if self.language not in ("generic", "english", "french"):
+                raise ValueError(f"vocab.json: unknown {side}_language {self.language!r}")
+        elif self.scheme not in (None, "project"):
+            raise ValueError(f"vocab.json: unknown {side}_tokenizer {self.scheme!r}")
         self.words = [settings["word_" + k] for k in ("lowercase", "strip_html", "keep_punctuation")]
         self.tokens = list(settings["reserved"]) + list(settings[side + "_tokens"])
         first = int(settings["first_token_id"])
@@ -66,7 +336,17 @@ class Vocabulary:
         text.encode("utf-8")  # the engine rejects text that is not valid UTF-8; so does this
         if self.level == "character":
             return list(text)
+        if self.scheme == "mt":
+            return mt_tokenize(text, self.language, self.lowercase)
         return tokenize(text, *self.words)
+
+    def join(self, tokens):
+        """tokens -> text: characters concatenated; words detokenised (mt) or joined by spaces."""
+        if self.level == "character":
+            return "".join(tokens)
+        if self.scheme == "mt":
+            return mt_detokenize(tokens, self.language)
+        return " ".join(tokens)
 
     def encode(self, text):
         """text -> (ids [T], tokens [T]); unknown tokens get <unk>."""
@@ -74,14 +354,14 @@ class Vocabulary:
         return [self.ids.get(t, UNK) for t in tokens], tokens
 
     def decode(self, ids):
-        """ids -> text: stops at <eos>, skips <pad> and <bos>; words joined by spaces."""
+        """ids -> text: stops at <eos>, skips <pad> and <bos>, then join()."""
         out = []
         for i in ids:
             if i == EOS:
                 break
             if i not in (PAD, BOS):
                 out.append(self.tokens[i])
-        return (" " if self.level == "word" else "").join(out)
+        return self.join(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -536,12 +816,14 @@ def load(directory="."):
         config = json.load(f)
     with open(os.path.join(directory, "vocab.json"), encoding="utf-8") as f:
         vocab = json.load(f)
-    for name, settings, expected in (("config.json", config, "attn-pytorch-translator"),
-                                     ("vocab.json", vocab, "attn-translator-vocab")):
+    # vocab.json's version 2 records each side's tokenizer (version 1: the project tokenizer).
+    for name, settings, expected, readable in (("config.json", config, "attn-pytorch-translator", 1),
+                                               ("vocab.json", vocab, "attn-translator-vocab", 2)):
         if settings.get("format") != expected:
             raise ValueError(f"{name} is not an Attention Playground translator's (format != {expected})")
-        if int(settings.get("format_version", 0)) > 1:
-            raise ValueError(f"{name} has format version {settings['format_version']}; this model.py reads 1")
+        if int(settings.get("format_version", 0)) > readable:
+            raise ValueError(f"{name} has format version {settings['format_version']}; this model.py reads "
+                             f"up to {readable}")
     if metadata.get("model") != config["model"]:
         raise ValueError(f"model.safetensors holds a {metadata.get('model')} model but config.json a {config['model']}")
     if config["model"] == "seq2seq":

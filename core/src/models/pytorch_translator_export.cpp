@@ -82,21 +82,29 @@ std::string config_json(const std::string& model_json) {
   return j.dump() + "\n";
 }
 
+// Version 2: each word side's tokenizer ("<side>_tokenizer": "mt" with its version, language and
+// lowercasing, or "project"); version 1 files (no such key) are the project tokenizer's.
 std::string vocab_json(const std::string& task, const ParallelVocabularies& v) {
   FlatJson j;
   j.set("format", "attn-translator-vocab")
-      .set("format_version", 1.0)
+      .set("format_version", 2.0)
       .set("task", task)
       .set("reserved", std::vector<std::string>{"<pad>", "<bos>", "<eos>", "<unk>"})
       .set("first_token_id", static_cast<double>(Seq2SeqVocabulary::first_token))
-      .set("source_level", token_level_name(v.source.level()))
-      .set("source_tokens", v.source.tokens())
-      .set("target_level", token_level_name(v.target.level()))
-      .set("target_tokens", v.target.tokens())
-      // Seq2SeqVocabulary::split's settings of the tokenizer at word level.
+      // Seq2SeqVocabulary::split's settings of the project tokenizer at word level.
       .set("word_lowercase", true)
       .set("word_strip_html", false)
       .set("word_keep_punctuation", true);
+  for (const auto& [side, vocabulary] : {std::pair<std::string, const Seq2SeqVocabulary*>{"source", &v.source},
+                                         std::pair<std::string, const Seq2SeqVocabulary*>{"target", &v.target}}) {
+    j.set(side + "_level", token_level_name(vocabulary->level())).set(side + "_tokens", vocabulary->tokens());
+    if (vocabulary->level() != TokenLevel::word) continue;
+    if (vocabulary->tokenizer().scheme == WordTokenizer::Scheme::project) {
+      j.set(side + "_tokenizer", "project");
+    } else {
+      vocabulary->write_tokenizer_json(j, side + "_");
+    }
+  }
   return j.dump() + "\n";
 }
 

@@ -1,8 +1,10 @@
 #include "attn/text/seq2seq_vocabulary.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
+#include "attn/text/mt_tokenizer.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "attn/text/utf8.hpp"
 
@@ -28,6 +30,13 @@ std::vector<std::string> split_characters(std::string_view text) {
 
 }  // namespace
 
+std::string WordTokenizer::description() const {
+  if (scheme == Scheme::project) return "the project tokenizer (lowercased)";
+  std::string name = mt_language_name(mt.language);
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  return name + " rules" + (mt.lowercase ? ", lowercased" : "");
+}
+
 const char* token_level_name(TokenLevel level) { return level == TokenLevel::character ? "character" : "word"; }
 
 TokenLevel token_level_from_name(const std::string& name) {
@@ -36,10 +45,12 @@ TokenLevel token_level_from_name(const std::string& name) {
   throw std::invalid_argument("token level must be \"character\" or \"word\", got \"" + name + "\"");
 }
 
-Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level) : level_(level) {}
+Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, const WordTokenizer& tokenizer)
+    : level_(level), tokenizer_(level == TokenLevel::word ? tokenizer : WordTokenizer{}) {}
 
-Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, std::vector<std::string> tokens)
-    : level_(level), tokens_(std::move(tokens)) {
+Seq2SeqVocabulary::Seq2SeqVocabulary(TokenLevel level, const WordTokenizer& tokenizer, std::vector<std::string> tokens)
+    : Seq2SeqVocabulary(level, tokenizer) {
+  tokens_ = std::move(tokens);
   for (std::size_t k = 0; k < tokens_.size(); ++k) ids_.emplace(tokens_[k], static_cast<int>(k) + first_token);
 }
 
@@ -89,28 +100,48 @@ class TokenCounts {
 
 }  // namespace
 
-Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level,
-                                         std::size_t max_size) {
+Seq2SeqVocabulary Seq2SeqVocabulary::fit(const std::vector<std::string>& texts, TokenLevel level, std::size_t max_size,
+                                         const WordTokenizer& tokenizer) {
   TokenCounts counts(max_size);
-  const Seq2SeqVocabulary splitter(level);
+  const Seq2SeqVocabulary splitter(level, tokenizer);
   for (const std::string& text : texts) counts.add(splitter.split(text));
-  return Seq2SeqVocabulary(level, counts.most_frequent(max_size - first_token));
+  return Seq2SeqVocabulary(level, tokenizer, counts.most_frequent(max_size - first_token));
 }
 
 Seq2SeqVocabulary Seq2SeqVocabulary::fit_tokens(const std::vector<std::vector<std::string>>& token_lists,
-                                                TokenLevel level, std::size_t max_size) {
+                                                TokenLevel level, std::size_t max_size,
+                                                const WordTokenizer& tokenizer) {
   TokenCounts counts(max_size);
   for (const std::vector<std::string>& tokens : token_lists) counts.add(tokens);
-  return Seq2SeqVocabulary(level, counts.most_frequent(max_size - first_token));
+  return Seq2SeqVocabulary(level, tokenizer, counts.most_frequent(max_size - first_token));
 }
 
 std::vector<std::string> Seq2SeqVocabulary::split(std::string_view text) const {
   if (level_ == TokenLevel::character) return split_characters(text);
+  if (tokenizer_.scheme == WordTokenizer::Scheme::mt) return mt_tokenize(text, tokenizer_.mt);
   TokenizerOptions options;
   options.lowercase = true;
   options.strip_html = false;
   options.keep_punctuation = true;
   return tokenize(text, options);
+}
+
+std::string Seq2SeqVocabulary::token_description() const {
+  return level_ == TokenLevel::character ? "characters" : tokenizer_.description();
+}
+
+std::string Seq2SeqVocabulary::join(const std::vector<std::string>& tokens) const {
+  if (level_ == TokenLevel::word && tokenizer_.scheme == WordTokenizer::Scheme::mt) {
+    MtDetokenizerOptions options;
+    options.language = tokenizer_.mt.language;
+    return mt_detokenize(tokens, options);
+  }
+  std::string out;
+  for (const std::string& t : tokens) {
+    if (level_ == TokenLevel::word && !out.empty()) out += ' ';
+    out += t;
+  }
+  return out;
 }
 
 std::vector<int> Seq2SeqVocabulary::encode(std::string_view text, bool add_bos_eos) const {
@@ -127,17 +158,14 @@ std::vector<int> Seq2SeqVocabulary::encode_tokens(const std::vector<std::string>
 }
 
 std::string Seq2SeqVocabulary::decode(const std::vector<int>& ids) const {
-  std::string out;
+  std::vector<std::string> tokens;
+  tokens.reserve(ids.size());
   for (const int i : ids) {
     if (i == eos) break;
-    if (i == pad || i == bos) {
-      token(i);  // range check only
-      continue;
-    }
-    if (level_ == TokenLevel::word && !out.empty()) out += ' ';
-    out += token(i);
+    const std::string t = token(i);  // range-checked, PAD and BOS too
+    if (i != pad && i != bos) tokens.push_back(t);
   }
-  return out;
+  return join(tokens);
 }
 
 std::vector<std::string> Seq2SeqVocabulary::tokens_of(const std::vector<int>& ids) const {
@@ -167,7 +195,49 @@ void Seq2SeqVocabulary::write_json(FlatJson& json, const std::string& prefix) co
     joined += t;
   }
   json.set(prefix + "level", token_level_name(level_)).set(prefix + "tokens", joined);
+  write_tokenizer_json(json, prefix);
 }
+
+void Seq2SeqVocabulary::write_tokenizer_json(FlatJson& json, const std::string& prefix) const {
+  if (level_ == TokenLevel::word && tokenizer_.scheme == WordTokenizer::Scheme::mt) {
+    json.set(prefix + "tokenizer", "mt")
+        .set(prefix + "tokenizer_version", static_cast<double>(kMtTokenSchemeVersion))
+        .set(prefix + "language", mt_language_name(tokenizer_.mt.language))
+        .set(prefix + "lowercase", tokenizer_.mt.lowercase);
+  }
+}
+
+namespace {
+
+// The WordTokenizer of a record: none written is the project scheme (files from before it was stored).
+WordTokenizer read_tokenizer(const FlatJson& json, const std::string& prefix) {
+  WordTokenizer tokenizer;
+  if (!json.has(prefix + "tokenizer")) return tokenizer;
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw std::invalid_argument("vocabulary \"" + prefix + key + "\": " + what);
+  };
+  const std::string scheme = json.get_string(prefix + "tokenizer");
+  if (scheme != "mt") fail("tokenizer", "unknown tokenizer \"" + scheme + "\" (this build knows \"mt\")");
+  const double version = json.get_number(prefix + "tokenizer_version");
+  if (version != kMtTokenSchemeVersion) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "the file's tokens follow version %g of the mt tokenizer's rules; this build splits text by version "
+                  "%d (retrain the model, or use the build that wrote it)",
+                  version, kMtTokenSchemeVersion);
+    fail("tokenizer_version", text);
+  }
+  tokenizer.scheme = WordTokenizer::Scheme::mt;
+  try {
+    tokenizer.mt.language = mt_language_from_name(json.get_string(prefix + "language"));
+  } catch (const std::invalid_argument& e) {
+    fail("language", e.what());
+  }
+  tokenizer.mt.lowercase = json.get_bool(prefix + "lowercase");
+  return tokenizer;
+}
+
+}  // namespace
 
 Seq2SeqVocabulary Seq2SeqVocabulary::read_json(const FlatJson& json, const std::string& prefix) {
   TokenLevel level;
@@ -192,7 +262,9 @@ Seq2SeqVocabulary Seq2SeqVocabulary::read_json(const FlatJson& json, const std::
     tokens.push_back(std::move(token));
     start = end + 1;
   }
-  return Seq2SeqVocabulary(level, std::move(tokens));
+  if (level != TokenLevel::word && json.has(prefix + "tokenizer"))
+    throw std::invalid_argument("vocabulary \"" + prefix + "tokenizer\": a character-level vocabulary has none");
+  return Seq2SeqVocabulary(level, read_tokenizer(json, prefix), std::move(tokens));
 }
 
 }  // namespace attn

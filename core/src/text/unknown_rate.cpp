@@ -10,17 +10,23 @@ double UnknownRate::sentence_rate() const {
   return sentences == 0 ? 0.0 : static_cast<double>(sentences_with_unknown) / static_cast<double>(sentences);
 }
 
+void UnknownRate::add(const std::vector<int>& ids) {
+  std::size_t count = 0, unknown = 0;
+  for (const int id : ids) {
+    if (id == Seq2SeqVocabulary::pad || id == Seq2SeqVocabulary::bos || id == Seq2SeqVocabulary::eos) continue;
+    ++count;
+    unknown += id == Seq2SeqVocabulary::unk ? 1 : 0;
+  }
+  tokens += count;
+  unknown_tokens += unknown;
+  sentences += 1;
+  sentences_with_unknown += unknown > 0 ? 1 : 0;
+}
+
 UnknownRate unknown_rate(const std::vector<std::vector<std::string>>& token_lists,
                          const Seq2SeqVocabulary& vocabulary) {
   UnknownRate rate;
-  for (const std::vector<std::string>& tokens : token_lists) {
-    std::size_t unknown = 0;
-    for (const std::string& token : tokens) unknown += vocabulary.id(token) == Seq2SeqVocabulary::unk ? 1 : 0;
-    rate.tokens += tokens.size();
-    rate.unknown_tokens += unknown;
-    rate.sentences += 1;
-    rate.sentences_with_unknown += unknown > 0 ? 1 : 0;
-  }
+  for (const std::vector<std::string>& tokens : token_lists) rate.add(vocabulary.encode_tokens(tokens));
   return rate;
 }
 

@@ -37,6 +37,12 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
     const auto trainer = [](C &c) -> Seq2SeqTrainerConfig & { return c.trainer; };
     std::vector<std::string> scores = {"auto"};
     for (const ScoreKind kind : all_score_kinds()) scores.push_back(score_kind_name(kind));
+    // The tokenizer's names, the long one first (what is written back), then the short ones.
+    const std::vector<std::pair<std::string, MtLanguage>> languages = {{"generic", MtLanguage::generic},
+                                                                       {"english", MtLanguage::english},
+                                                                       {"french", MtLanguage::french},
+                                                                       {"en", MtLanguage::english},
+                                                                       {"fr", MtLanguage::french}};
     std::vector<SettingField<C>> fields = {
         choice_setting<C>(
             "task", [](C & c) -> auto & { return c.task; }, {"reverse", "sort", "copy", "dates", "parallel"},
@@ -65,6 +71,16 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
         whole_setting<C>(
             "target_vocab", [](C & c) -> auto & { return c.target_vocab; }, whole_range(5, 1 << 22),
             "parallel: most frequent target words kept", "vocab"),
+        enum_setting<C>(
+            "source_language", [](C & c) -> auto & { return c.source_language; }, languages,
+            "parallel: the source side's word rules (english: contractions, french: elisions and clitics)",
+            "source-language"),
+        enum_setting<C>(
+            "target_language", [](C & c) -> auto & { return c.target_language; }, languages,
+            "parallel: the target side's word rules, and how translations are written back as text", "target-language"),
+        flag_setting<C>(
+            "lowercase", [](C & c) -> auto & { return c.lowercase; },
+            "parallel: lowercase both sides' words (BLEU is scored lowercased)", "lowercase"),
         choice_setting<C>(
             "model", [](C & c) -> auto & { return c.kind; }, {"rnn", "transformer"},
             "the RNN encoder-decoder (with `attention`) or the Transformer encoder-decoder"),
@@ -163,6 +179,8 @@ Seq2SeqDataSpec Seq2SeqSessionConfig::data_spec() const {
   spec.test_max_len = test_max_len == 0 ? std::max(max_len, spec.test_min_len) : test_max_len;
   spec.source_vocab = source_vocab;
   spec.target_vocab = target_vocab;
+  spec.tokenization.source = {source_language, lowercase};
+  spec.tokenization.target = {target_language, lowercase};
   spec.seed = seed;
   return spec;
 }
@@ -487,8 +505,13 @@ void Seq2SeqSession::load_model(const std::vector<std::uint8_t> &bytes) {
   // Nothing below throws (bar allocation): the session changes only once the file is accepted.
   run_.reset();
   data_.vocabularies = std::move(vocabularies);
-  data_.train_ids = encode_pairs(data_.train, data_.vocabularies);
-  data_.test_ids = encode_pairs(data_.test, data_.vocabularies);
+  encode_seq2seq_parts(data_);
+  const WordTokenizer &source = data_.vocabularies.source.tokenizer(), &target = data_.vocabularies.target.tokenizer();
+  if (source.scheme == WordTokenizer::Scheme::mt && target.scheme == WordTokenizer::Scheme::mt) {
+    config_.source_language = source.mt.language;
+    config_.target_language = target.mt.language;
+    config_.lowercase = source.mt.lowercase;
+  }
   if (const auto *transformer = dynamic_cast<const TransformerSeq2Seq *>(loaded.get())) {
     config_.kind = "transformer";
     config_.transformer = transformer->config();

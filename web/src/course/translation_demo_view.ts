@@ -16,7 +16,7 @@ import type { EngineBridge } from '../engine/bridge';
 import { createLineChart, type ChartSeries } from '../views/chart';
 import { createBeamCandidates } from '../views/beam_candidates';
 import { createAlignmentMap } from '../views/seq2seq/alignment_map';
-import { bucketCentre, bucketLabel } from '../views/translation/models';
+import { bucketCentre, bucketLabel, unknownCell, unknownRows } from '../views/translation/models';
 import { el } from '../views/dom';
 import { percent, quickMode } from '../views/format';
 import { EXERCISES } from './exercises';
@@ -250,6 +250,21 @@ export function createTranslationDemoView(
             `${pairs.name}: ${info.trainExamples} training pairs; ${evaluation.sentences} English sentences held out ` +
               `with all their translations (${info.testExamples} pairs); vocabularies of ` +
               `${info.sourceVocabulary} and ${info.targetVocabulary} words; ${info.parameters.toLocaleString('en')} parameters`,
+          ),
+          el('dt', {}, 'unknown words'),
+          el(
+            'dd',
+            { dataset: { testid: 'mt-unknown' } },
+            unknownRows(info)
+              .map((row) => {
+                const held = unknownCell(row.test);
+                const trained = unknownCell(row.train);
+                return (
+                  `${row.label} (${row.tokenizer}): <unk> is ${held.words} and ${held.sentences} held out ` +
+                  `(${held.counts}), ${trained.words} in training`
+                );
+              })
+              .join('; '),
           ),
           el('dt', {}, 'model kept'),
           el(

@@ -16,6 +16,7 @@
 #include "attn/data/review_loaders.hpp"  // LoadProgress, ProgressFn
 #include "attn/io/byte_source.hpp"
 #include "attn/text/seq2seq_vocabulary.hpp"
+#include "attn/text/unknown_rate.hpp"
 
 namespace attn {
 
@@ -82,9 +83,11 @@ struct ParallelVocabularies {
 };
 
 // Fits one vocabulary per side on the examples (most frequent max_* - 4 tokens; ids 0..3 are
-// PAD, BOS, EOS, UNK).
+// PAD, BOS, EOS, UNK), each side split by its own WordTokenizer at word level.
 ParallelVocabularies fit_vocabularies(const std::vector<ParallelExample>& examples, TokenLevel level,
-                                      std::size_t max_source_size, std::size_t max_target_size);
+                                      std::size_t max_source_size, std::size_t max_target_size,
+                                      const WordTokenizer& source_tokenizer = {},
+                                      const WordTokenizer& target_tokenizer = {});
 
 struct EncodedPairs {
   std::vector<std::vector<int>> sources;  // N × [Tx], no BOS/EOS
@@ -93,5 +96,12 @@ struct EncodedPairs {
 
 // Encodes every pair; unknown tokens become UNK.
 EncodedPairs encode_pairs(const std::vector<ParallelExample>& examples, const ParallelVocabularies& vocabularies);
+
+// The <unk> rate of each side of encoded pairs (text/unknown_rate.hpp): tokens are the ids other
+// than PAD, BOS and EOS.
+struct PairUnknownRates {
+  UnknownRate source, target;
+};
+PairUnknownRates unknown_rates(const EncodedPairs& pairs);
 
 }  // namespace attn

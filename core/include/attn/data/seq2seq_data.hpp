@@ -8,7 +8,10 @@
 //             them — held out with all their translations (data/parallel_split.hpp's
 //             split_by_source, so the held-out references of a sentence are all its targets and
 //             none of them was trained on), both parts shuffled by the seed; word level
-//             (text/seq2seq_vocabulary.hpp says why)
+//             (text/seq2seq_vocabulary.hpp says why), each side split by text/mt_tokenizer.hpp
+//             with its own language (English source and French target by default), lowercased
+//             unless told not to; the vocabularies record it, so decoding detokenises in the
+//             target's language
 // Legend: N pairs, Tx source tokens, Ty target tokens (BOS .. EOS).
 #pragma once
 
@@ -17,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/data/parallel_split.hpp"
 #include "attn/data/parallel_text.hpp"
 #include "attn/data/seq2seq_tasks.hpp"
 
@@ -29,6 +33,7 @@ struct Seq2SeqDataSpec {
   std::size_t min_len = 5, max_len = 20;  // digit tasks, training lengths
   std::size_t test_min_len = 5, test_max_len = 20;       // digit tasks, held-out lengths
   std::size_t source_vocab = 8000, target_vocab = 8000;  // parallel: most frequent words (+4 reserved)
+  PairTokenization tokenization;                         // parallel: each side's mt_tokenize rules
   std::uint64_t seed = 1;
 };
 
@@ -36,7 +41,9 @@ struct Seq2SeqData {
   std::vector<ParallelExample> train, test;
   ParallelVocabularies vocabularies;
   EncodedPairs train_ids, test_ids;  // N × [Tx] sources, N × [Ty] targets
-  std::string description;           // one line for the user: where the pairs came from
+  // The share of each part's tokens (and sentences) the vocabularies turn into <unk>, per side.
+  PairUnknownRates train_unknown, test_unknown;
+  std::string description;  // one line for the user: where the pairs came from
 };
 
 // A generated task (dates | reverse | sort | copy): its pairs, vocabularies and ids. Throws
@@ -52,14 +59,20 @@ Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std:
                                   const Seq2SeqDataSpec& spec);
 
 // Fits the vocabularies on split.train (character level: at most 1000 tokens; word level: the
-// spec's sizes) and encodes both parts. The two functions above end here.
+// spec's sizes and tokenization) and encodes both parts. The two functions above end here.
 Seq2SeqData encode_seq2seq_data(TaskSplit split, TokenLevel level, const Seq2SeqDataSpec& spec);
+// Encodes data.train and data.test with data.vocabularies: the ids and the <unk> rates (also
+// after the vocabularies were replaced, e.g. by a model file's).
+void encode_seq2seq_parts(Seq2SeqData& data);
 
 // The model file's extra JSON: {"task", "source_level", "source_tokens", "target_level",
-// "target_tokens"}; read back by `attn translate` and Seq2SeqSession::load_model.
+// "target_tokens"} and, for word vocabularies, each side's tokenizer (Seq2SeqVocabulary::
+// write_json); read back by `attn translate` and Seq2SeqSession::load_model.
 std::string seq2seq_extra_json(const std::string& task, const ParallelVocabularies& vocabularies);
 // The vocabularies of such a JSON (std::invalid_argument naming the key when one is missing or
-// malformed; FlatJson's error when the text is not a JSON object).
+// malformed; FlatJson's error when the text is not a JSON object). A file written before the
+// tokenizer was recorded gives word vocabularies of the project scheme, which split and decode
+// as that file's model was trained.
 ParallelVocabularies read_seq2seq_vocabularies(const std::string& extra_json);
 // The task of such a JSON (std::invalid_argument when it has none).
 std::string read_seq2seq_task(const std::string& extra_json);

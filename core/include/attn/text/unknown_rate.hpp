@@ -19,6 +19,9 @@ struct UnknownRate {
   // unknown_tokens / tokens and sentences_with_unknown / sentences; 0 when the denominator is 0.
   double token_rate() const;
   double sentence_rate() const;
+  // Counts one encoded sentence: its ids other than PAD, BOS and EOS are its tokens, UNK its
+  // unknown ones (so target sequences count like sources).
+  void add(const std::vector<int>& ids);
 };
 
 // Counts over `token_lists` (one list per sentence, split the way the vocabulary was fitted).

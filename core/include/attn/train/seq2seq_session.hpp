@@ -33,6 +33,8 @@ namespace attn {
 //                 their translations, shuffled by seed, word level, as `attn train --task parallel`)
 //   train_size, test_size, min_len, max_len, test_min_len, test_max_len (0: min_len / max_len),
 //   source_vocab, target_vocab, bleu_sentences, seed — the data and the run
+//   source_language, target_language (english | french | generic, or en | fr), lowercase —
+//                 parallel: how each side is split into words (text/mt_tokenizer.hpp)
 //   model         rnn (default) | transformer
 //   rnn:          attention, score (auto: additive for bahdanau, general for luong), cell, embed,
 //                 units, attention_dim (seq2seq_model_settings())
@@ -48,6 +50,10 @@ struct Seq2SeqSessionConfig {
   std::size_t min_len = 3, max_len = 8;            // digit tasks
   std::size_t test_min_len = 0, test_max_len = 0;  // 0: min_len, and max(max_len, test_min_len)
   std::size_t source_vocab = 8000, target_vocab = 8000;
+  // parallel: each side's word rules (English contractions, French elisions and clitics) and
+  // lowercasing, both sides (BLEU is scored lowercased anyway).
+  MtLanguage source_language = MtLanguage::english, target_language = MtLanguage::french;
+  bool lowercase = true;
   std::string kind = "rnn";  // "model": rnn | transformer
   // The parts of each model the settings choose (vocabulary sizes come from the data): rnn_config()
   // and transformer_config() are the models built.
@@ -162,6 +168,10 @@ class Seq2SeqSession {
   const ParallelVocabularies &vocabularies() const { return data_.vocabularies; }
   const std::vector<ParallelExample> &train_set() const { return data_.train; }
   const std::vector<ParallelExample> &test_set() const { return data_.test; }
+  // The share of each side's tokens and sentences the vocabularies turn into <unk>, in the
+  // training and the held-out pairs (recomputed when load_model replaces the vocabularies).
+  const PairUnknownRates &train_unknown() const { return data_.train_unknown; }
+  const PairUnknownRates &test_unknown() const { return data_.test_unknown; }
 
   // Starts a run from the model's current parameters (replacing a previous
   // run), holding out config.trainer.validation_split of the training pairs.
@@ -236,7 +246,8 @@ class Seq2SeqSession {
   // ({"task", "source_*", "target_*"}): `attn translate` reads it, and load_model reads the CLI's.
   std::vector<std::uint8_t> save_model() const;
   // Replaces the model and the vocabularies with a saved file's (ending any run); the session's
-  // pairs are re-encoded with the file's vocabularies (unknown tokens become <unk>). Throws what
+  // pairs are re-encoded with the file's vocabularies and tokenizers (unknown tokens become
+  // <unk>), and source_language / target_language / lowercase take the file's. Throws what
   // load_translator throws (ModelFileError: damaged, foreign, checksum) or std::invalid_argument for
   // a file without vocabularies; the session is unchanged then.
   void load_model(const std::vector<std::uint8_t> &bytes);

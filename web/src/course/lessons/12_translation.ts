@@ -34,19 +34,23 @@ export const lesson12: Lesson = {
       and "voulez-vous" shares "voulez" with "vous voulez". The engine's tokenizer
       (<code>mtTokenize</code>) does this for both languages, and the BLEU exercises below count
       its tokens; each side then gets its own vocabulary of its most frequent tokens. The
-      translator at the end of this lesson uses a simpler word splitter: it lowercases, makes
-      every punctuation mark a token of its own (the hyphen too: "voulez-vous" becomes "voulez",
-      "-", "vous") and keeps apostrophes inside words, so "doesn't", "l'homme" and "l'eau" stay
-      whole and share nothing. Its scores use the tokens BLEU is usually reported on
-      (sacreBLEU's "13a", lowercased here), which also keep apostrophes and hyphens inside
-      words.</p>
+      translator at the end of this lesson trains on exactly these tokens, lowercased: it reads
+      "He doesn't like apples." as "he", "does", "n't", "like", "apples", "." and writes French
+      tokens such as "il", "n'", "aime", "pas", "les", "pommes", ".". Its alignment map labels
+      rows and columns with those tokens; its translations are the tokens joined back into text
+      by the detokeniser (<code>mtDetokenize</code>): no space after an elision or before a
+      period, one before "?" and "!" as French writes them — "il n'aime pas les pommes.". Its
+      scores use the tokens BLEU is usually reported on (sacreBLEU's "13a", lowercased here),
+      which keep apostrophes and hyphens inside words, so they do not depend on how the model
+      split its words.</p>
       <p><strong>&lt;unk&gt;.</strong> A vocabulary is finite: the rest of the words become one
       token, &lt;unk&gt;. A model cannot translate a word it only ever saw as &lt;unk&gt;, and it
       cannot write one either, so the share of &lt;unk&gt; tokens in the held-out data — the
       <em>unknown rate</em> — is a ceiling on quality that no training removes. Bigger
       vocabularies lower it and cost parameters (an embedding row and an output row per word);
       subword units (BPE, used by most modern systems) avoid it by spelling rare words in
-      pieces.</p>`,
+      pieces. The translator below reports the unknown rate of its data, English and French,
+      training and held-out pairs.</p>`,
     },
     { exercise: 'french_tokens' },
     {
@@ -126,7 +130,7 @@ export const lesson12: Lesson = {
       pairs file of your own ("English&lt;TAB&gt;French" per line).</p>
       <p><strong>Reading alignments.</strong> The matrix under the translation box is the
       decoder's attention: one row per French word written, one column per English word read.
-      Most rows look at the word they translate; "ne … pas" both look at "doesn't"; adjectives
+      Most rows look at the word they translate; "ne" and "pas" both look at "n't"; adjectives
       cross over ("the black cat" → "le chat noir"). A row spread over the whole source often
       marks a word the model is unsure of — and sometimes a word it translated from the target
       side alone (articles, punctuation).</p>`,
@@ -155,7 +159,7 @@ export const lesson12: Lesson = {
         // transformer): it learns in the RNN's 8 epochs (docs/course.md).
         transformer: { model: 'transformer', dModel: 64, heads: 4, layers: 2, learningRate: 0.001 },
         beam: 4,
-        example: "he doesn't like apples .",
+        example: "He doesn't like apples.",
       },
     },
     {

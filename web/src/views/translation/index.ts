@@ -23,10 +23,13 @@ import {
   presetSummary,
   recipeTable,
   runSettings,
+  unknownCell,
+  unknownRows,
   type ModelId,
   type RecipeTable,
   type RunResult,
 } from './models';
+import type { Seq2SeqInfo } from '../../../generated/attn_engine.mjs';
 import { TranslatePanel } from './translate_panel';
 import './translation.css';
 
@@ -63,6 +66,8 @@ export class TranslationPanel {
   );
   private readonly dataStatus = el('p', { className: 'mt-data-status', dataset: { testid: 'mt-data-status' } });
   private readonly dataError = el('p', { className: 'error', role: 'alert', dataset: { testid: 'mt-data-error' } });
+  /** The loaded data's <unk> rates per side, training and held out (hidden until data is read). */
+  private readonly unknownTable = el('table', { className: 'mt-unk', dataset: { testid: 'mt-unk' }, hidden: true });
 
   private readonly modelSelect = el('select', { id: 'mt-model' });
   // Empty until the engine's recipes arrive (then the preset's epochs, unless typed in first).
@@ -195,6 +200,7 @@ export class TranslationPanel {
     const dataCard = viewPart(
       el('h3', {}, 'Sentence pairs'),
       this.dataStatus,
+      this.unknownTable,
       el('label', { htmlFor: 'mt-file' }, 'Load a pairs file '),
       this.fileInput,
       el(
@@ -266,6 +272,54 @@ export class TranslationPanel {
         'Built-in corpus: 4,129 English→French pairs written for this project (not yet loaded).';
   }
 
+  /** The data card: the pairs, the split, the vocabularies and what they cannot represent. */
+  private showSummary(name: string, info: Seq2SeqInfo): void {
+    this.dataStatus.textContent = dataSummary(
+      name,
+      info.trainExamples,
+      info.testExamples,
+      info.sourceVocabulary,
+      info.targetVocabulary,
+    );
+    const head = el(
+      'tr',
+      {},
+      el('th', { scope: 'col' }, '<unk>'),
+      el('th', { scope: 'col' }, 'training'),
+      el('th', { scope: 'col' }, 'held out'),
+    );
+    const rows = unknownRows(info).map((row) =>
+      el(
+        'tr',
+        { dataset: { side: row.side } },
+        el('th', { scope: 'row' }, row.label, el('span', { className: 'hint' }, row.tokenizer)),
+        ...(['train', 'test'] as const).map((part) => {
+          const cell = unknownCell(row[part]);
+          return el(
+            'td',
+            {
+              title: cell.counts,
+              dataset: { part, tokenRate: String(row[part].tokenRate), sentenceRate: String(row[part].sentenceRate) },
+            },
+            el('span', {}, cell.words),
+            el('span', {}, cell.sentences),
+          );
+        }),
+      ),
+    );
+    this.unknownTable.replaceChildren(
+      el(
+        'caption',
+        {},
+        'Words outside the vocabularies become <unk>: the model can neither read nor write them, so the ' +
+          'held-out share is a ceiling on its quality.',
+      ),
+      el('thead', {}, head),
+      el('tbody', {}, ...rows),
+    );
+    this.unknownTable.hidden = false;
+  }
+
   private async builtinData(): Promise<PairsData> {
     const response = await fetch(new URL(BUILTIN.url, document.baseURI));
     if (!response.ok) throw new Error(`could not load the built-in corpus (${response.status} ${response.statusText})`);
@@ -308,13 +362,7 @@ export class TranslationPanel {
     this.runs.clear();
     this.drawRuns();
     this.translate.reset();
-    this.dataStatus.textContent = dataSummary(
-      data.builtin ? `Built-in corpus (${data.name})` : data.name,
-      info.trainExamples,
-      info.testExamples,
-      info.sourceVocabulary,
-      info.targetVocabulary,
-    );
+    this.showSummary(data.builtin ? `Built-in corpus (${data.name})` : data.name, info);
     this.element.dataset.pairs = String(info.trainExamples + info.testExamples);
     this.element.dataset.dataName = data.name;
   }
@@ -355,14 +403,7 @@ export class TranslationPanel {
     try {
       if (!this.data) this.data = await this.builtinData();
       const { info, samples } = await this.create(this.data, model);
-      if (this.data.builtin)
-        this.dataStatus.textContent = dataSummary(
-          `Built-in corpus (${this.data.name})`,
-          info.trainExamples,
-          info.testExamples,
-          info.sourceVocabulary,
-          info.targetVocabulary,
-        );
+      if (this.data.builtin) this.showSummary(`Built-in corpus (${this.data.name})`, info);
       this.translate.ready(model, samples);
       this.run.send(
         'start',

@@ -1,9 +1,10 @@
 // The Translation panel's pure parts: the four models and their engine recipes, the chart series drawn
 // from finished runs (held-out BLEU per epoch, BLEU by source length — the lecture's figure), one
-// head's slice of the Transformer's attention, and the text of a file's summary. No DOM here:
+// head's slice of the Transformer's attention, and the text of a file's summary and of its <unk>
+// rates. No DOM here:
 // tests/js/translation_view.test.mjs checks these in node.
 import type { Seq2SeqBleuBucket, Seq2SeqCreateSettings } from '../../engine/protocol';
-import type { Seq2SeqRecipe } from '../../../generated/attn_engine.mjs';
+import type { Seq2SeqInfo, Seq2SeqRecipe, UnknownRate } from '../../../generated/attn_engine.mjs';
 import type { ChartSeries } from '../chart';
 
 export type ModelId = 'none' | 'bahdanau' | 'luong' | 'transformer';
@@ -168,4 +169,40 @@ export function dataSummary(name: string, trainPairs: number, heldOut: number, s
 /** A token as drawn in a map's label ("<eos>" spelled out, a space visible). */
 export function shownToken(token: string): string {
   return token === ' ' ? '␣' : token;
+}
+
+/** One side of the data card's <unk> table: how its words are split, and the share of its tokens
+ *  (and of its sentences) the vocabulary turns into <unk>, in the training and the held-out pairs. */
+export interface UnknownRow {
+  side: 'source' | 'target';
+  /** "Source words". */
+  label: string;
+  /** "English rules, lowercased". */
+  tokenizer: string;
+  train: UnknownRate;
+  test: UnknownRate;
+}
+
+export function unknownRows(info: Pick<Seq2SeqInfo, 'unknown' | 'sourceTokenizer' | 'targetTokenizer'>): UnknownRow[] {
+  return (['source', 'target'] as const).map((side) => ({
+    side,
+    label: side === 'source' ? 'Source words' : 'Target words',
+    tokenizer: side === 'source' ? info.sourceTokenizer : info.targetTokenizer,
+    train: info.unknown.train[side],
+    test: info.unknown.test[side],
+  }));
+}
+
+/** A cell of that table: two short lines ("0.02% of words", "0.16% of sentences") and the counts
+ *  for its tooltip ("1 of 4,741 words; 1 of 608 sentences"). */
+export function unknownCell(rate: UnknownRate): { words: string; sentences: string; counts: string } {
+  const pct = (x: number) => `${(100 * x).toFixed(x > 0 && x < 0.0001 ? 4 : 2)}%`;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return {
+    words: `${pct(rate.tokenRate)} of words`,
+    sentences: `${pct(rate.sentenceRate)} of sentences`,
+    counts:
+      `${n(rate.unknownTokens)} of ${n(rate.tokens)} words; ` +
+      `${n(rate.sentencesWithUnknown)} of ${n(rate.sentences)} sentences`,
+  };
 }
