@@ -746,7 +746,10 @@ TEST_CASE("cli.parallel_words_languages_unknown_rates_and_detokenised_output") {
   // Each translation is its tokens detokenised in French; the training sentences come out as
   // their references (lowercased), with no space before '.' and none after an elision.
   std::size_t exact = 0;
-  for (const auto& [en, fr] : pairs) {
+  for (const auto& pair : pairs) {
+    // doctest's CAPTURE takes a lambda, which cannot capture a structured binding in C++17.
+    const std::string& en = pair.first;
+    const std::string& fr = pair.second;
     CAPTURE(en);
     r = run_attn({"translate", "--model-file", model, "--text", en, "--json"});
     REQUIRE_MESSAGE(r.code == 0, r.err);
