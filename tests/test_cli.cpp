@@ -274,6 +274,8 @@ TEST_CASE("cli.seq2seq_argument_errors") {
        "attn eval: --pairs scores a seq2seq model; --data, --data-pos and --data-neg are for sentiment models"},
       {{"train", "--task", "parallel"}, "attn train: --task parallel needs --data PATH (source<TAB>target lines)"},
       {{"train", "--task", "dates", "--maxlen", "10"}, "attn train: --maxlen applies to --task sentiment only"},
+      {{"train", "--task", "reverse", "--schedule", "steps"},
+       "attn train: --schedule must be one of constant|linear|cosine|inverse_sqrt, got 'steps'"},
       {{"train", "--task", "dates", "--min-len", "3"},
        "attn train: --min-len applies to the digit tasks (reverse, sort, copy) only"},
       {{"train", "--data", "builtin", "--attention", "luong"},
@@ -591,8 +593,11 @@ TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
   CHECK(last.find("\"bleu_by_length_sentences\":[6,0,0,0,0]") != std::string::npos);
 
   // The same run without --json says it in words.
-  r = run_attn({"train", "--task", "parallel", "--data", tsv, "--model", "transformer-seq2seq", "--test-size", "6",
-                "--epochs", "1", "--embed", "8", "--heads", "2", "--layers", "1"});
+  // (with a warm-up and a decaying learning rate: --schedule and --warmup are the seq2seq trainer's too)
+  r = run_attn({"train",       "--task",   "parallel", "--data",  tsv,       "--model",    "transformer-seq2seq",
+                "--test-size", "6",        "--epochs", "1",       "--embed", "8",          "--heads",
+                "2",           "--layers", "1",        "--batch", "4",       "--schedule", "cosine",
+                "--warmup",    "2"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(r.out.find("held out (6 source sentences, all their references, lowercased): BLEU ") != std::string::npos);
   CHECK(r.out.find("BLEU by source length: 1-5 words: ") != std::string::npos);

@@ -433,6 +433,14 @@ TEST_CASE("seq2seq_session.transformer_config_from_json") {
   CHECK(c.trainer.learning_rate == doctest::Approx(0.005f));
   CHECK(d.trainer.learning_rate == doctest::Approx(0.005f));
   CHECK(Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "ff": 10})").transformer_config(5, 5).ff_dim == 10);
+  const Seq2SeqSessionConfig scheduled =
+      Seq2SeqSessionConfig::from_json(R"({"model": "transformer", "schedule": "linear", "warmup_steps": 300})");
+  CHECK(scheduled.trainer.schedule == "linear");
+  CHECK(scheduled.trainer.warmup_steps == 300);
+  CHECK(d.trainer.schedule == "constant");
+  CHECK(d.trainer.warmup_steps == 0);
+  CHECK_THROWS_WITH_AS(Seq2SeqSessionConfig::from_json(R"({"schedule": "steps"})"),
+                       doctest::Contains("schedule must be one of"), std::invalid_argument);
 }
 
 TEST_CASE("seq2seq_session.transformer_trains_with_held_out_bleu" * doctest::timeout(120)) {

@@ -159,3 +159,61 @@ TEST_CASE("seq2seq_trainer.cancel_and_external_validation") {
   REQUIRE(ratios.size() == 2);
   CHECK(ratios[1] == doctest::Approx(1.f - 0.5f / 3.f));
 }
+
+TEST_CASE("seq2seq_trainer.learning_rate_schedule") {
+  Sequences sources, targets;
+  reversal_data(64, 3, 5, 8, sources, targets);
+  Seq2SeqTrainerConfig c;
+  c.epochs = 2;
+  c.batch = 16;  // 4 batches an epoch: 8 planned steps
+  c.learning_rate = 0.01f;
+  c.validation_split = 0.f;
+  c.schedule = "linear";
+  c.warmup_steps = 2;
+  Seq2SeqModel model(digits_config(), 1);
+  const auto snapshot = [&model] {
+    std::vector<float> all;
+    for (const Parameter& p : model.parameters()) all.insert(all.end(), p.value, p.value + p.size);
+    return all;
+  };
+  const std::vector<float> before = snapshot();
+  std::vector<float> rates;
+  bool unchanged_after_first = false;
+  Seq2SeqCallbacks callbacks;
+  callbacks.on_step = [&](const Seq2SeqStepProgress& p) {
+    rates.push_back(p.learning_rate);
+    if (p.step == 1) unchanged_after_first = snapshot() == before;  // warm-up starts at 0: nothing moves
+    return true;
+  };
+  const Seq2SeqHistory h = train_seq2seq(model, sources, targets, c, callbacks);
+  CHECK(h.steps == 8);
+  CHECK(unchanged_after_first);
+  // Warm-up 0, 0.005, then 0.01 decaying linearly to 0 at step 8: 0.01 · (1 − d / 6).
+  const std::vector<float> expected = {0.f,           0.005f,        0.01f,         0.01f * 5 / 6,
+                                       0.01f * 4 / 6, 0.01f * 3 / 6, 0.01f * 2 / 6, 0.01f * 1 / 6};
+  REQUIRE(rates.size() == expected.size());
+  for (std::size_t i = 0; i < rates.size(); ++i) CHECK(rates[i] == doctest::Approx(expected[i]));
+  CHECK(snapshot() != before);  // the later steps did train
+
+  c.schedule = "constant";
+  c.warmup_steps = 0;
+  rates.clear();
+  Seq2SeqModel constant_model(digits_config(), 1);
+  callbacks.on_step = [&](const Seq2SeqStepProgress& p) {
+    rates.push_back(p.learning_rate);
+    return true;
+  };
+  train_seq2seq(constant_model, sources, targets, c, callbacks);
+  REQUIRE(rates.size() == 8);
+  for (float r : rates) CHECK(r == doctest::Approx(0.01f));
+
+  c.schedule = "steps";
+  CHECK_THROWS_WITH_AS(c.validate(),
+                       "Seq2SeqTrainerConfig: schedule must be one of constant, linear, cosine, inverse_sqrt, got "
+                       "'steps'",
+                       std::invalid_argument);
+  c.schedule = "cosine";
+  c.warmup_steps = 8;  // no step left to decay over
+  CHECK_THROWS_WITH_AS(train_seq2seq(model, sources, targets, c),
+                       doctest::Contains("must be greater than warmup_steps"), std::invalid_argument);
+}

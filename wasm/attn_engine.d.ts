@@ -512,8 +512,13 @@ export interface Seq2SeqSettings {
   bleuSentences?: number;
   epochs?: number;
   batch?: number;
-  /** Adam's learning rate (the recipes set each model's). */
+  /** Adam's learning rate (the recipes set each model's): the schedule's peak. */
   learningRate?: number;
+  /** The learning rate over the planned steps (epochs × batches): 'constant' (default), or a linear
+   *  warm-up of warmupSteps (snake_case warmup_steps, default 0) then 'linear' / 'cosine' decay to 0
+   *  at the last step, or 'inverse_sqrt'. */
+  schedule?: 'constant' | 'linear' | 'cosine' | 'inverse_sqrt';
+  warmupSteps?: number;
   clipNorm?: number;
   validationSplit?: number;
   earlyStoppingPatience?: number;

@@ -109,6 +109,15 @@ LearningRateSchedule LearningRateSchedule::from_name(const std::string& kind_nam
   return LearningRateSchedule(config);
 }
 
+LearningRateSchedule LearningRateSchedule::planned(const std::string& kind_name, float base_lr,
+                                                   std::size_t warmup_steps, std::size_t total_steps) {
+  ScheduleConfig c;
+  c.base_lr = base_lr;
+  c.warmup_steps = warmup_steps;
+  c.total_steps = total_steps;
+  return from_name(kind_name, c);
+}
+
 float LearningRateSchedule::at(std::size_t step) const {
   const ScheduleConfig& c = config_;
   const double base = c.base_lr;

@@ -241,20 +241,12 @@ struct ClassifierTrainingRun::State {
         validation(v),
         config(c),
         batches_per_epoch((t.size() + c.batch_size - 1) / c.batch_size),
-        schedule(LearningRateSchedule::from_name(c.schedule, schedule_config(c, batches_per_epoch * c.epochs))),
+        schedule(LearningRateSchedule::planned(c.schedule, c.learning_rate, c.warmup_steps, batches_per_epoch * c.epochs)),
         optimizer(make_optimizer(c)),
         order_rng(c.seed, 0x0de5),
         dropout_rng(c.seed, 0xd20f),
         guard(m.parameters()),
         best(c.early_stopping_patience) {}
-
-  static ScheduleConfig schedule_config(const TrainerConfig& c, std::size_t total_steps) {
-    ScheduleConfig out;
-    out.base_lr = c.learning_rate;
-    out.warmup_steps = c.warmup_steps;
-    out.total_steps = total_steps;
-    return out;
-  }
 
   const std::vector<std::size_t>& next_indices(const char* who);
   StepProgress record(const BatchStats& stats, Clock::time_point start);

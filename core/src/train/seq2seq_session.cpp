@@ -111,8 +111,8 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
         "bleu_sentences", [](C & c) -> auto & { return c.bleu_sentences; }, whole_range(0, 1 << 24),
         "parallel: held-out sources decoded for each epoch's BLEU (0: none)"));
     for (auto &f : nested_settings<C>(seq2seq_trainer_settings(), trainer,
-                                      {"epochs", "batch", "learning_rate", "clip_norm", "validation_split",
-                                       "early_stopping_patience", "restore_best"}))
+                                      {"epochs", "batch", "learning_rate", "schedule", "warmup_steps", "clip_norm",
+                                       "validation_split", "early_stopping_patience", "restore_best"}))
       fields.push_back(std::move(f));
     fields.push_back(whole_setting<C>(
         "seed", [](C & c) -> auto & { return c.seed; }, seed_range(), "the data, the initialisation and training",

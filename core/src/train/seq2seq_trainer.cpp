@@ -11,6 +11,7 @@
 #include "attn/models/seq2seq_decoding.hpp"
 #include "attn/optim/adam.hpp"
 #include "attn/optim/clip.hpp"
+#include "attn/optim/schedule.hpp"
 #include "attn/text/sequences.hpp"
 #include "attn/train/batching.hpp"
 #include "attn/train/gradient_exchange.hpp"
@@ -97,6 +98,12 @@ const SettingsSchema<Seq2SeqTrainerConfig> &seq2seq_trainer_settings() {
               "batch", [](C & c) -> auto & { return c.batch; }, whole_range(1, 65536), "minibatch size", "batch"),
           number_setting<C>(
               "learning_rate", [](C & c) -> auto & { return c.learning_rate; }, above(0), "Adam's learning rate", "lr"),
+          choice_setting<C>(
+              "schedule", [](C & c) -> auto & { return c.schedule; }, {"constant", "linear", "cosine", "inverse_sqrt"},
+              "learning-rate schedule over the planned steps", "schedule"),
+          whole_setting<C>(
+              "warmup_steps", [](C & c) -> auto & { return c.warmup_steps; }, whole_range(0, 1 << 30),
+              "steps of linear learning-rate warm-up from 0", "warmup"),
           number_setting<C>(
               "clip_norm", [](C & c) -> auto & { return c.clip_norm; }, {-std::numeric_limits<double>::infinity()},
               "global gradient-norm clipping (<= 0 disables it)"),
@@ -284,6 +291,7 @@ struct Seq2SeqTrainingRun::State {
   Seq2SeqTrainerConfig config;
   std::size_t max_decode = 0;
   Adam optimizer;
+  LearningRateSchedule schedule;  // over the planned steps: set once the first epoch's batches are known
   Rng order_rng, forcing_rng;
   TokenIds src, tgt;
   RunGuard guard;  // the last step's parameters with a finite loss
@@ -356,6 +364,9 @@ Seq2SeqTrainingRun::Seq2SeqTrainingRun(TrainableTranslator &model, const Sequenc
   s.history.validation_examples = validation_sources.size();
   s.start = Clock::now();
   s.begin_epoch();
+  // Every epoch splits the same pairs into as many batches as the first.
+  s.schedule = LearningRateSchedule::planned(config.schedule, config.learning_rate, config.warmup_steps,
+                                             planned_steps());
 }
 
 Seq2SeqTrainingRun::~Seq2SeqTrainingRun() = default;
@@ -385,6 +396,7 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::State::apply(float loss) {
   const float norm =
       config.clip_norm > 0 ? clip_grad_norm(params, config.clip_norm) : static_cast<float>(grad_norm(params));
   if (!std::isfinite(norm)) diverged("the gradient norm is " + number_text(norm));
+  optimizer.set_learning_rate(schedule.at(history.steps));
   optimizer.step(params);
   guard.step_succeeded();
   const std::vector<std::size_t> &indices = batches[next_batch++];
@@ -397,6 +409,7 @@ Seq2SeqStepProgress Seq2SeqTrainingRun::State::apply(float loss) {
   p.step = history.steps;
   p.epoch = epoch;
   p.loss = loss;
+  p.learning_rate = optimizer.learning_rate();
   p.elapsed = seconds_since(start);
   p.examples_seen = examples_seen;
   p.examples_per_second = p.elapsed > 0 ? static_cast<double>(examples_seen) / p.elapsed : 0.0;

@@ -57,6 +57,10 @@ class LearningRateSchedule {
   static LearningRateSchedule inverse_sqrt(float base_lr, std::size_t warmup_steps);
   // `config` with its kind replaced by parse_decay_kind(kind_name), then validated.
   static LearningRateSchedule from_name(const std::string& kind_name, ScheduleConfig config);
+  // A trainer's schedule: `kind_name` from base_lr after warmup_steps, over total_steps planned
+  // steps (decaying to 0 for linear and cosine).
+  static LearningRateSchedule planned(const std::string& kind_name, float base_lr, std::size_t warmup_steps,
+                                      std::size_t total_steps);
 
   // The learning rate for step `step` (0-based).
   float at(std::size_t step) const;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "attn/models/seq2seq.hpp"
@@ -30,8 +31,13 @@ using Sequences = std::vector<std::vector<int>>;
 struct Seq2SeqTrainerConfig {
   std::size_t epochs = 10;
   std::size_t batch = 64;
-  float learning_rate = 0.002f;  // Adam
-  float clip_norm = 5;           // global gradient norm; <= 0 disables clipping
+  float learning_rate = 0.002f;  // Adam; the schedule's base rate (optim/schedule.hpp)
+  // Learning-rate schedule over the planned steps (epochs × batches per epoch): "constant",
+  // "linear" or "cosine" (down to 0 at the last planned step), "inverse_sqrt"; each after a
+  // linear warm-up from 0 over warmup_steps (linear and cosine need more planned steps than that).
+  std::string schedule = "constant";
+  std::size_t warmup_steps = 0;
+  float clip_norm = 5;  // global gradient norm; <= 0 disables clipping
   // Teacher-forcing ratio, linear from start (first epoch) to end (last epoch); 1 = always gold.
   float teacher_forcing_start = 1, teacher_forcing_end = 1;
   float validation_split = 0.1f;            // share held out when no validation set is given; 0 = none
@@ -95,6 +101,7 @@ double parallel_teacher_forced_accuracy(TransformerSeq2Seq& model, const Sequenc
 struct Seq2SeqStepProgress {
   std::size_t step = 0, epoch = 0;  // step: 1-based optimiser steps; epoch: 0-based
   float loss = 0;                   // this batch's mean token cross-entropy
+  float learning_rate = 0;          // the rate this step used (the schedule's)
   double elapsed = 0;               // seconds since training started
   double examples_per_second = 0;
   std::size_t examples_seen = 0;  // pairs stepped on so far
