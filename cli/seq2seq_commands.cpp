@@ -173,7 +173,7 @@ Scope scope_of(const std::string& field) {
   for (const char* f : {"source_vocab", "target_vocab", "bleu_sentences"}) {
     if (field == f) return Scope::parallel;
   }
-  for (const char* f : {"source_language", "target_language", "lowercase"}) {
+  for (const char* f : {"source_language", "target_language", "lowercase", "max_train_tokens"}) {
     if (field == f) return Scope::words;
   }
   for (const char* f : {"cell", "embed", "units"}) {
@@ -339,7 +339,10 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
         .set("source", data.description)
         .set("source_vocab", static_cast<double>(config.source_vocab))
         .set("target_vocab", static_cast<double>(config.target_vocab));
-    if (task == "parallel") add_unknown_rates(line, data);
+    if (task == "parallel") {
+      add_unknown_rates(line, data);
+      line.set("train_too_long", static_cast<double>(data.train_too_long));
+    }
     out << line.dump() << "\n" << std::flush;
   } else {
     out << "data: " << data.train.size() << " training pairs, " << data.test.size() << " held out; " << data.description

@@ -795,6 +795,22 @@ TEST_CASE("cli.parallel_words_languages_unknown_rates_and_detokenised_output") {
   r = run_attn({"train", "--task", "parallel", "--data", tsv, "--source-language", "german"});
   CHECK(r.code == 2);
   CHECK(r.err.find("--source-language must be one of generic|english|french|en|fr, got 'german'") != std::string::npos);
+  // --max-tokens leaves out the long training pairs (at most 4 tokens a side: only "I'm here." /
+  // "Je suis là." fits, whichever source is held out), and the data line counts them; the digit
+  // tasks refuse it.
+  args = train;
+  for (const char* a : {"--max-tokens", "4", "--json"}) args.push_back(a);
+  r = run_attn(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const attn::FlatJson filtered = json_events(r.out, "data")[0];
+  CHECK(filtered.get_number("train_too_long") > 0);
+  CHECK(filtered.get_number("train_examples") + filtered.get_number("train_too_long") ==
+        data[0].get_number("train_examples"));
+  CHECK(filtered.get_string("source").find("training pairs over 4 tokens left out") != std::string::npos);
+  CHECK(json_events(r.out, "settings")[0].get_number("max_train_tokens") == 4);
+  r = run_attn({"train", "--task", "reverse", "--max-tokens", "4"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("attn train: --max-tokens applies to --task parallel only") == 0);
   std::remove(tsv.c_str());
   std::remove(model.c_str());
 }

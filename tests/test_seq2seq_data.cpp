@@ -169,6 +169,51 @@ TEST_CASE("seq2seq_data.parallel_holds_out_by_source_sentence") {
                        doctest::Contains("needs at least 2 distinct source sentences"), DataError);
 }
 
+TEST_CASE("seq2seq_data.max_train_tokens_leaves_out_long_training_pairs_only") {
+  // 20 sources, pair i has i + 1 source words and, for odd i, a 9-word target: with a limit of 6
+  // tokens, the long training pairs are left out (counted, named in the description), while the
+  // held-out sentences keep every length.
+  std::vector<ParallelExample> pairs;
+  for (std::size_t i = 0; i < 20; ++i) {
+    std::string source;
+    for (std::size_t w = 0; w <= i; ++w) source += (w ? " s" : "s") + std::to_string(i) + "x" + std::to_string(w);
+    pairs.push_back({source, i % 2 ? "a b c d e f g h i" : "t" + std::to_string(i) + " ."});
+  }
+  Seq2SeqDataSpec spec;
+  spec.task = "parallel";
+  spec.test_size = 6;
+  spec.seed = 3;
+  const Seq2SeqData all = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  CHECK(all.train_too_long == 0);
+  spec.max_train_tokens = 6;
+  const Seq2SeqData data = parallel_seq2seq_data(pairs, "p.tsv", spec);
+  CHECK(data.test.size() == 6);
+  std::size_t expected_kept = 0;
+  for (const ParallelExample& e : all.train) {
+    const bool fits = mt_tokenize(e.source, spec.tokenization.source).size() <= 6 &&
+                      mt_tokenize(e.target, spec.tokenization.target).size() <= 6;
+    expected_kept += fits ? 1 : 0;
+  }
+  CHECK(expected_kept > 0);
+  CHECK(data.train.size() == expected_kept);
+  CHECK(data.train_too_long == all.train.size() - expected_kept);
+  CHECK(data.train_too_long > 0);
+  for (const ParallelExample& e : data.train) {
+    CHECK(mt_tokenize(e.source, spec.tokenization.source).size() <= 6);
+    CHECK(mt_tokenize(e.target, spec.tokenization.target).size() <= 6);
+  }
+  // The same held-out sentences as without the limit, long ones included.
+  std::multiset<std::string> held_out, held_out_all;
+  for (const auto& e : data.test) held_out.insert(e.source);
+  for (const auto& e : all.test) held_out_all.insert(e.source);
+  CHECK(held_out == held_out_all);
+  CHECK(data.description == "p.tsv (shuffled with seed 3; " + std::to_string(data.train_too_long) +
+                                " training pairs over 6 tokens left out)");
+  spec.max_train_tokens = 1;  // no training pair fits
+  CHECK_THROWS_WITH_AS(parallel_seq2seq_data(pairs, "p.tsv", spec),
+                       doctest::Contains("no training pair has at most 1 tokens on each side"), DataError);
+}
+
 TEST_CASE("seq2seq_data.generated_tasks_and_the_model_file_record") {
   Seq2SeqDataSpec spec;
   spec.task = "sort";

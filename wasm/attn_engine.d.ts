@@ -510,6 +510,9 @@ export interface Seq2SeqSettings {
   /** snake_case bleu_sentences: task 'parallel', held-out sources decoded for each epoch's BLEU
    *  (0 = no per-epoch BLEU, `bleu` is then null). */
   bleuSentences?: number;
+  /** Task parallel: training pairs with more tokens than this on either side are left out (0, the
+   *  default: no limit); the held-out sentences are all kept. */
+  maxTrainTokens?: number;
   epochs?: number;
   batch?: number;
   /** Adam's learning rate (the recipes set each model's): the schedule's peak. */
@@ -552,6 +555,8 @@ export interface Seq2SeqInfo {
   targetVocabulary: number;
   trainExamples: number;
   testExamples: number;
+  /** Training pairs left out for having more than maxTrainTokens tokens on a side (task parallel). */
+  trainTooLong: number;
   /** The longest decoding translate runs (the longest target + 4): a Transformer's decoder mask
    *  (setDecoderMask) must be at least this many positions square. */
   decodeLimit: number;

@@ -198,6 +198,7 @@ class JsSeq2SeqSession {
       out.set("targetVocabulary", static_cast<double>(session_->vocabularies().target.size()));
       out.set("trainExamples", static_cast<double>(session_->train_set().size()));
       out.set("testExamples", static_cast<double>(session_->test_set().size()));
+      out.set("trainTooLong", static_cast<double>(session_->train_too_long()));
       out.set("decodeLimit", static_cast<double>(session_->decode_limit()));
       out.set("sourceTokenizer", session_->vocabularies().source.token_description());
       out.set("targetTokenizer", session_->vocabularies().target.token_description());

@@ -50,6 +50,17 @@ Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std:
   const std::size_t sources = group_references(pairs).size();
   if (sources < 2) throw DataError(name, 0, "needs at least 2 distinct source sentences (training and held-out)");
   SourceSplit by_source = split_by_source(pairs, std::min(spec.test_size, sources / 2), spec.seed);
+  std::size_t too_long = 0;
+  if (spec.max_train_tokens != 0) {
+    LengthFilterResult fitting =
+        filter_by_length(by_source.train, spec.max_train_tokens, spec.max_train_tokens, spec.tokenization);
+    too_long = fitting.dropped();
+    if (fitting.kept.empty()) {
+      throw DataError(name, 0, "no training pair has at most " + std::to_string(spec.max_train_tokens) +
+                                   " tokens on each side: raise max_train_tokens (0: no limit)");
+    }
+    by_source.train = std::move(fitting.kept);
+  }
   Rng rng(spec.seed);
   rng.shuffle(by_source.train);
   rng.shuffle(by_source.held_out);
@@ -58,8 +69,13 @@ Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std:
   if (spec.train_size != 0 && by_source.train.size() > spec.train_size) by_source.train.resize(spec.train_size);
   split.train = std::move(by_source.train);
   Seq2SeqData data = encode_seq2seq_data(std::move(split), TokenLevel::word, spec);
+  data.train_too_long = too_long;
   data.description = name + " (shuffled with seed " + std::to_string(spec.seed) +
-                     (skipped ? "; " + std::to_string(skipped) + " pairs without word tokens skipped" : "") + ")";
+                     (skipped ? "; " + std::to_string(skipped) + " pairs without word tokens skipped" : "") +
+                     (too_long ? "; " + std::to_string(too_long) + " training pairs over " +
+                                     std::to_string(spec.max_train_tokens) + " tokens left out"
+                               : "") +
+                     ")";
   return data;
 }
 

@@ -66,6 +66,11 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
             "test_max_len", [](C & c) -> auto & { return c.test_max_len; }, whole_range(0, 1000),
             "digit tasks: longest held-out string (0: max_len)", "test-max-len"),
         whole_setting<C>(
+            "max_train_tokens", [](C & c) -> auto & { return c.max_train_tokens; }, whole_range(0, 1 << 20),
+            "parallel: training pairs with more tokens on either side are left out (0: no limit; held-out "
+            "sentences are all kept)",
+            "max-tokens"),
+        whole_setting<C>(
             "source_vocab", [](C & c) -> auto & { return c.source_vocab; }, whole_range(5, 1 << 22),
             "parallel: most frequent source words kept", "vocab"),
         whole_setting<C>(
@@ -181,6 +186,7 @@ Seq2SeqDataSpec Seq2SeqSessionConfig::data_spec() const {
   spec.target_vocab = target_vocab;
   spec.tokenization.source = {source_language, lowercase};
   spec.tokenization.target = {target_language, lowercase};
+  spec.max_train_tokens = max_train_tokens;
   spec.seed = seed;
   return spec;
 }

@@ -34,6 +34,9 @@ struct Seq2SeqDataSpec {
   std::size_t test_min_len = 5, test_max_len = 20;       // digit tasks, held-out lengths
   std::size_t source_vocab = 8000, target_vocab = 8000;  // parallel: most frequent words (+4 reserved)
   PairTokenization tokenization;                         // parallel: each side's mt_tokenize rules
+  // parallel: training pairs with more tokens than this on either side are left out (0: no
+  // limit); held-out sentences are all kept, so BLEU by length still covers long ones.
+  std::size_t max_train_tokens = 0;
   std::uint64_t seed = 1;
 };
 
@@ -44,6 +47,7 @@ struct Seq2SeqData {
   // The share of each part's tokens (and sentences) the vocabularies turn into <unk>, per side.
   PairUnknownRates train_unknown, test_unknown;
   std::string description;  // one line for the user: where the pairs came from
+  std::size_t train_too_long = 0;  // parallel: training pairs left out by max_train_tokens
 };
 
 // A generated task (dates | reverse | sort | copy): its pairs, vocabularies and ids. Throws
@@ -51,8 +55,9 @@ struct Seq2SeqData {
 Seq2SeqData generate_seq2seq_data(const Seq2SeqDataSpec& spec);
 
 // Task parallel from pairs already loaded from the file called `name`: drops pairs without word
-// tokens (e.g. a lone apostrophe), holds out by source sentence, shuffles, caps the training pairs
-// at train_size (0 = no cap), fits word vocabularies and encodes. Throws DataError "<name>:0:
+// tokens (e.g. a lone apostrophe), holds out by source sentence, leaves out the training pairs
+// longer than max_train_tokens (filter_by_length), shuffles, caps the training pairs at
+// train_size (0 = no cap), fits word vocabularies and encodes. Throws DataError "<name>:0:
 // needs at least 2 pairs (training and held-out)" when fewer than 2 pairs are left, and "...
 // needs at least 2 distinct source sentences ..." when every pair has the same source.
 Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std::string& name,

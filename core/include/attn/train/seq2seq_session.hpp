@@ -54,6 +54,7 @@ struct Seq2SeqSessionConfig {
   // lowercasing, both sides (BLEU is scored lowercased anyway).
   MtLanguage source_language = MtLanguage::english, target_language = MtLanguage::french;
   bool lowercase = true;
+  std::size_t max_train_tokens = 0;  // parallel: longer training pairs left out (0: no limit)
   std::string kind = "rnn";  // "model": rnn | transformer
   // The parts of each model the settings choose (vocabulary sizes come from the data): rnn_config()
   // and transformer_config() are the models built.
@@ -168,6 +169,8 @@ class Seq2SeqSession {
   const ParallelVocabularies &vocabularies() const { return data_.vocabularies; }
   const std::vector<ParallelExample> &train_set() const { return data_.train; }
   const std::vector<ParallelExample> &test_set() const { return data_.test; }
+  // Training pairs max_train_tokens left out (task parallel).
+  std::size_t train_too_long() const { return data_.train_too_long; }
   // The share of each side's tokens and sentences the vocabularies turn into <unk>, in the
   // training and the held-out pairs (recomputed when load_model replaces the vocabularies).
   const PairUnknownRates &train_unknown() const { return data_.train_unknown; }
