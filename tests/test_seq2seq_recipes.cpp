@@ -46,10 +46,24 @@ TEST_CASE("seq2seq_recipes.the_values_the_cli_and_the_page_trained_before_the_ta
   CHECK(seq2seq_recipe_settings("dates").rnn_config(5, 5).score == ScoreKind::general);
   const Seq2SeqSessionConfig t = seq2seq_recipe_settings("translation-transformer");
   CHECK(t.train_size == 0);  // the whole file
-  CHECK(t.trainer.learning_rate == 0.001f);
+  CHECK(t.test_size == 2000);
+  CHECK(t.trainer.learning_rate == 0.002f);
+  CHECK(t.trainer.schedule == "linear");
+  CHECK(t.trainer.warmup_steps == 800);
+  CHECK(t.trainer.epochs == 7);
   const TransformerSeq2SeqConfig x = t.transformer_config(9, 9);
-  CHECK(x.ff_dim == 128);
+  CHECK(x.d_model == 128);
+  CHECK(x.ff_dim == 512);
   CHECK(x.label_smoothing == 0.1f);
+  const Seq2SeqSessionConfig b = seq2seq_recipe_settings("translation-bahdanau");
+  CHECK(b.rnn_config(5, 5).units == 128);
+  CHECK(b.trainer.warmup_steps == 200);
+  CHECK(b.trainer.epochs == 3);
+  // RNNenc is trained as RNNsearch is, without the attention: the same row otherwise.
+  const Seq2SeqSessionConfig e = seq2seq_recipe_settings("translation-rnnenc");
+  CHECK(e.rnn_config(5, 5).attention == AttentionForm::none);
+  CHECK(e.rnn_config(5, 5).embed == 128);
+  CHECK(e.trainer.epochs == 3);
   // The Translation tab's preset (web/src/views/translation/models.ts before the table).
   const Seq2SeqSessionConfig p = seq2seq_recipe_settings("translation-bahdanau-page");
   CHECK(p.train_size == 100000);
