@@ -1,6 +1,6 @@
 // Takes the README's screenshots: each view of the built app (dist/) in Debian's Chromium, after
 // the short interaction that makes it show something (a training run, a decoding), at desktop
-// size (1280×900, or a shot's own `desktop` size; docs/images/<view>.png) and phone size (390×844, docs/images/phone/<view>.png).
+// size (1366×900, or a shot's own `desktop` size; docs/images/<view>.png) and phone size (390×844, docs/images/phone/<view>.png).
 // Run after `npm run build`:  npm run screenshots [-- view ...]
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -220,7 +220,7 @@ const names = wanted.length ? wanted : Object.keys(SHOTS);
 for (const name of names) if (!SHOTS[name]) throw new Error(`unknown view '${name}' (one of ${Object.keys(SHOTS)})`);
 
 const SIZES = [
-  { dir: out, viewport: { width: 1280, height: 900 } },
+  { dir: out, viewport: { width: 1366, height: 900 } },
   { dir: path.join(out, 'phone'), viewport: { width: 390, height: 844 } },
 ];
 for (const { dir } of SIZES) mkdirSync(dir, { recursive: true });
