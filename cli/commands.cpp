@@ -284,8 +284,9 @@ const CommandSpec kCv = cv_spec();
 const std::vector<const CommandSpec*> kCommands = {&kTrain, &kCv, &kEval, &kPredict, &kTranslate, &kExport};
 
 // Options the sentiment trainer reads and the seq2seq tasks do not.
-const std::vector<std::string> kSentimentOnly = {"data-pos", "data-neg",       "test",    "holdout",      "maxlen",
-                                                 "pooling",  "no-group-split", "optimizer", "weight-decay", "word-dropout"};
+const std::vector<std::string> kSentimentOnly = {"data-pos",     "data-neg",    "test",           "holdout",
+                                                 "maxlen",       "pooling",     "no-group-split", "optimizer",
+                                                 "weight-decay", "word-dropout"};
 
 std::string general_usage() {
   std::string out = "usage: attn <command> [options]\ncommands:\n";

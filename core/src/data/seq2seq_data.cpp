@@ -56,8 +56,9 @@ Seq2SeqData parallel_seq2seq_data(std::vector<ParallelExample> pairs, const std:
         filter_by_length(by_source.train, spec.max_train_tokens, spec.max_train_tokens, spec.tokenization);
     too_long = fitting.dropped();
     if (fitting.kept.empty()) {
-      throw DataError(name, 0, "no training pair has at most " + std::to_string(spec.max_train_tokens) +
-                                   " tokens on each side: raise max_train_tokens (0: no limit)");
+      throw DataError(name, 0,
+                      "no training pair has at most " + std::to_string(spec.max_train_tokens) +
+                          " tokens on each side: raise max_train_tokens (0: no limit)");
     }
     by_source.train = std::move(fitting.kept);
   }

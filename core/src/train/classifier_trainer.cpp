@@ -241,7 +241,8 @@ struct ClassifierTrainingRun::State {
         validation(v),
         config(c),
         batches_per_epoch((t.size() + c.batch_size - 1) / c.batch_size),
-        schedule(LearningRateSchedule::planned(c.schedule, c.learning_rate, c.warmup_steps, batches_per_epoch * c.epochs)),
+        schedule(
+            LearningRateSchedule::planned(c.schedule, c.learning_rate, c.warmup_steps, batches_per_epoch * c.epochs)),
         optimizer(make_optimizer(c)),
         order_rng(c.seed, 0x0de5),
         dropout_rng(c.seed, 0xd20f),

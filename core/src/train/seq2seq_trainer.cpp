@@ -365,8 +365,8 @@ Seq2SeqTrainingRun::Seq2SeqTrainingRun(TrainableTranslator &model, const Sequenc
   s.start = Clock::now();
   s.begin_epoch();
   // Every epoch splits the same pairs into as many batches as the first.
-  s.schedule = LearningRateSchedule::planned(config.schedule, config.learning_rate, config.warmup_steps,
-                                             planned_steps());
+  s.schedule =
+      LearningRateSchedule::planned(config.schedule, config.learning_rate, config.warmup_steps, planned_steps());
 }
 
 Seq2SeqTrainingRun::~Seq2SeqTrainingRun() = default;

@@ -46,7 +46,7 @@ struct Seq2SeqData {
   EncodedPairs train_ids, test_ids;  // N × [Tx] sources, N × [Ty] targets
   // The share of each part's tokens (and sentences) the vocabularies turn into <unk>, per side.
   PairUnknownRates train_unknown, test_unknown;
-  std::string description;  // one line for the user: where the pairs came from
+  std::string description;         // one line for the user: where the pairs came from
   std::size_t train_too_long = 0;  // parallel: training pairs left out by max_train_tokens
 };
 

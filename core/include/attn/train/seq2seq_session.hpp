@@ -55,7 +55,7 @@ struct Seq2SeqSessionConfig {
   MtLanguage source_language = MtLanguage::english, target_language = MtLanguage::french;
   bool lowercase = true;
   std::size_t max_train_tokens = 0;  // parallel: longer training pairs left out (0: no limit)
-  std::string kind = "rnn";  // "model": rnn | transformer
+  std::string kind = "rnn";          // "model": rnn | transformer
   // The parts of each model the settings choose (vocabulary sizes come from the data): rnn_config()
   // and transformer_config() are the models built.
   Seq2SeqConfig model;
