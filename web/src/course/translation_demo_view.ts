@@ -11,14 +11,15 @@
 // The run button then scores the model's held-out translations with the learner's corpusBleu
 // (their draft of the corpus_bleu exercise, in the code sandbox) next to the engine's BLEU on the
 // same tokens.
+// This module trains and scores; translation_report.ts draws the numbers, translation_translator.ts
+// the translate box, and the Translation tab's length_chart.ts the lecture's figure.
 import type { Seq2SeqBleuBucket, Seq2SeqEpochReport } from '../../generated/attn_engine.mjs';
 import type { EngineBridge } from '../engine/bridge';
-import { createLineChart, type ChartSeries } from '../views/chart';
-import { createBeamCandidates } from '../views/beam_candidates';
-import { createAlignmentMap } from '../views/seq2seq/alignment_map';
-import { bucketCentre, bucketLabel, unknownCell, unknownRows } from '../views/translation/models';
+import type { ChartSeries } from '../views/chart';
 import { el } from '../views/dom';
-import { percent, quickMode } from '../views/format';
+import { quickMode } from '../views/format';
+import { createLengthChart } from '../views/translation/length_chart';
+import { lengthLine } from '../views/translation/models';
 import { EXERCISES } from './exercises';
 import type { EngineCall } from './exercises/types';
 import { createInModelDemo } from './in_model_demo';
@@ -27,6 +28,8 @@ import { NP_SOURCE } from './np_helper';
 import type { ProgressStore } from './progress';
 import { runInSandbox } from './sandbox';
 import { claimSeq2SeqSession, ownsSeq2SeqSession, type Seq2SeqEngine } from './seq2seq_demo_view';
+import { trainedReport, yourBleuTable } from './translation_report';
+import { createTranslator } from './translation_translator';
 
 export type TranslationEngine = Seq2SeqEngine & Pick<EngineBridge, 'seq2seqSamples'>;
 
@@ -41,8 +44,6 @@ interface Scored {
   greedy: string[];
   beam: string[];
 }
-
-const bleu = (score: number | null) => (score === null ? '–' : score.toFixed(1));
 
 /** Held-out pairs grouped by source, in first-seen order: every translation is a reference (the
  *  engine's evaluate groups them the same way; this gives the page the texts to translate). */
@@ -63,55 +64,13 @@ type ModelKind = 'rnn' | 'transformer';
 
 /** The lecture's figure: held-out BLEU against source length, one line per model trained (empty
  *  buckets left out: a point at 0 for "no sentences" would read as a failure). */
-export function lengthSeries(runs: ReadonlyMap<ModelKind, Seq2SeqBleuBucket[]>, names: Record<ModelKind, string>) {
-  const series: ChartSeries[] = [];
-  for (const kind of ['rnn', 'transformer'] as const) {
-    const buckets = runs.get(kind)?.filter((b) => b.sentences > 0);
-    if (buckets) series.push({ name: names[kind], xs: buckets.map(bucketCentre), ys: buckets.map((b) => b.bleu) });
-  }
-  return series;
-}
-
-function epochTable(epochs: Seq2SeqEpochReport[]): HTMLElement {
-  return el(
-    'table',
-    { className: 's2s-epoch-table', dataset: { testid: 'mt-epoch-table' } },
-    el(
-      'caption',
-      {},
-      'After each epoch: on the validation pairs (a tenth of the training pairs) the loss teacher-forced ' +
-        '(right history given), words and sentences free running; held-out BLEU free running (greedy) on the ' +
-        'held-out English sentences',
-    ),
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'col' }, 'epoch'),
-        el('th', { scope: 'col' }, 'loss (teacher-forced)'),
-        el('th', { scope: 'col' }, 'words right'),
-        el('th', { scope: 'col' }, 'exact match'),
-        el('th', { scope: 'col' }, 'held-out BLEU'),
-      ),
-    ),
-    el(
-      'tbody',
-      {},
-      ...epochs.map((e) =>
-        el(
-          'tr',
-          {},
-          el('td', {}, String(e.epoch + 1)),
-          el('td', {}, e.validationLoss === null ? '–' : e.validationLoss.toFixed(3)),
-          el('td', {}, e.validation ? percent(e.validation.tokenAccuracy) : '–'),
-          el('td', {}, e.validation ? percent(e.validation.exactMatch) : '–'),
-          el('td', {}, bleu(e.bleu)),
-        ),
-      ),
-    ),
-  );
+export function lengthSeries(
+  runs: ReadonlyMap<ModelKind, Seq2SeqBleuBucket[]>,
+  names: Record<ModelKind, string>,
+): ChartSeries[] {
+  return (['rnn', 'transformer'] as const)
+    .filter((kind) => runs.has(kind))
+    .map((kind) => lengthLine(names[kind], runs.get(kind)!));
 }
 
 async function readPairs(demo: TranslationDemo, file: File | undefined): Promise<{ data: string; name: string }> {
@@ -147,9 +106,9 @@ export function createTranslationDemoView(
   const fileInput = el('input', { type: 'file', accept: '.tsv,.txt,text/plain,text/tab-separated-values' });
   fileInput.setAttribute('aria-label', 'your own pairs file (source<TAB>target per line)');
   const report = el('div', { className: 'mt-report', dataset: { testid: 'mt-report' } });
-  const translator = el('div', { className: 's2s-translate', hidden: true });
   let scored: Scored | null = null;
   let owner = 0;
+  const translator = createTranslator(engine, demo.example, demo.beam, () => ownsSeq2SeqSession(owner));
 
   // The model to train: the RNN, or (when the lesson offers it) the Transformer.
   const t = demo.transformer;
@@ -167,14 +126,10 @@ export function createTranslationDemoView(
   // Each model's held-out BLEU by source length, for the chart (one pairs file at a time).
   const lengthRuns = new Map<ModelKind, Seq2SeqBleuBucket[]>();
   let lengthFile = '';
-  const chart = createLineChart({
-    title: 'Held-out BLEU (greedy) by source length, one line per model trained',
-    testId: 'mt-length-chart',
-    xLabel: 'source words (bucket middle)',
-    yLabel: 'BLEU',
-    yRange: [0, 100],
-  });
-  chart.element.hidden = true;
+  const chart = createLengthChart(
+    'Held-out BLEU (greedy) by source length, one line per model trained',
+    'source words (bucket middle)',
+  );
 
   const tokens = (text: string) => call('mtTokenize', text, { language: demo.targetLanguage, lowercase: true });
 
@@ -201,7 +156,7 @@ export function createTranslationDemoView(
     train: async (setState, section) => {
       scored = null;
       report.replaceChildren();
-      translator.hidden = true;
+      translator.element.hidden = true;
       setState('training', 'Reading the pairs…');
       const pairs = await readPairs(demo, fileInput.files?.[0]);
       setState('training', 'Building the vocabularies and the model…');
@@ -235,98 +190,22 @@ export function createTranslationDemoView(
       lengthFile = pairs.name;
       lengthRuns.set(model, evaluation.bleuByLength);
       chart.update(lengthSeries(lengthRuns, names));
-      chart.element.hidden = false;
       scored = { sources, references, greedy, beam };
       report.replaceChildren(
-        el(
-          'dl',
-          { className: 'mt-metrics' },
-          el('dt', {}, 'model'),
-          el('dd', { dataset: { testid: 'mt-model-trained' } }, names[model]),
-          el('dt', {}, 'data'),
-          el(
-            'dd',
-            {},
-            `${pairs.name}: ${info.trainExamples} training pairs; ${evaluation.sentences} English sentences held out ` +
-              `with all their translations (${info.testExamples} pairs); vocabularies of ` +
-              `${info.sourceVocabulary} and ${info.targetVocabulary} words; ${info.parameters.toLocaleString('en')} parameters`,
-          ),
-          el('dt', {}, 'unknown words'),
-          el(
-            'dd',
-            { dataset: { testid: 'mt-unknown' } },
-            unknownRows(info)
-              .map((row) => {
-                const held = unknownCell(row.test);
-                const trained = unknownCell(row.train);
-                return (
-                  `${row.label} (${row.tokenizer}): <unk> is ${held.words} and ${held.sentences} held out ` +
-                  `(${held.counts}), ${trained.words} in training`
-                );
-              })
-              .join('; '),
-          ),
-          el('dt', {}, 'model kept'),
-          el(
-            'dd',
-            { dataset: { testid: 'mt-kept' } },
-            outcome.bestEpoch >= 0
-              ? `epoch ${outcome.bestEpoch + 1}'s parameters (the best free-running exact match on the validation pairs, ` +
-                  `then word accuracy, then loss); the numbers below are that model’s`
-              : 'the last epoch’s parameters',
-          ),
-          el('dt', {}, 'teacher-forced'),
-          el(
-            'dd',
-            { dataset: { testid: 'mt-teacher-forced' } },
-            `token accuracy ${percent(evaluation.teacherForcedAccuracy)} on the ${evaluation.count} held-out pairs: ` +
-              'the right next word is the first choice, given the right history',
-          ),
-          el('dt', {}, 'free-running, greedy'),
-          el(
-            'dd',
-            { dataset: { testid: 'mt-free-running' } },
-            `BLEU ${bleu(evaluation.bleu)}, chrF ${evaluation.chrf.toFixed(1)} on ${evaluation.sentences} held-out ` +
-              `sentences; exact match ${percent(evaluation.exactMatch)} of the sentences (any translation), ` +
-              `${percent(evaluation.pairExactMatch)} of the pairs`,
-          ),
-          el('dt', {}, `beam search (width ${demo.beam})`),
-          el('dd', { dataset: { testid: 'mt-beam-bleu' } }, `BLEU ${bleu(beamBleu.score)}`),
-        ),
-        epochTable(epochs),
-        el(
-          'table',
-          { className: 's2s-epoch-table', dataset: { testid: 'mt-bleu-by-length' } },
-          el('caption', {}, 'Greedy BLEU by source length (held-out sentences)'),
-          el(
-            'thead',
-            {},
-            el(
-              'tr',
-              {},
-              el('th', { scope: 'col' }, 'source words'),
-              el('th', { scope: 'col' }, 'sentences'),
-              el('th', { scope: 'col' }, 'BLEU'),
-            ),
-          ),
-          el(
-            'tbody',
-            {},
-            ...evaluation.bleuByLength.map((b) =>
-              el(
-                'tr',
-                {},
-                el('td', {}, bucketLabel(b)),
-                el('td', {}, String(b.sentences)),
-                el('td', {}, b.sentences > 0 ? bleu(b.bleu) : '–'),
-              ),
-            ),
-          ),
-        ),
+        ...trainedReport({
+          modelName: names[model],
+          fileName: pairs.name,
+          info,
+          evaluation,
+          bestEpoch: outcome.bestEpoch,
+          epochs,
+          beam: demo.beam,
+          beamBleu: beamBleu.score,
+        }),
       );
-      translator.hidden = false;
+      translator.element.hidden = false;
       progress.markTrained(demo.id);
-      void translate();
+      void translator.translate();
     },
     run: async (setState, results) => {
       if (!scored) throw new Error('train the translator first');
@@ -361,44 +240,12 @@ export function createTranslationDemoView(
             );
       const agree = yours.map((y, i) => typeof y === 'number' && Math.abs(y - engineScores[i].score) <= 0.01);
       results.replaceChildren(
-        el(
-          'table',
-          { className: 's2s-epoch-table', dataset: { testid: 'mt-your-bleu-table' } },
-          el(
-            'caption',
-            {},
-            `BLEU of the model's ${greedy.length} held-out translations on lowercased mtTokenize tokens (the report above counts 13a tokens)`,
-          ),
-          el(
-            'thead',
-            {},
-            el(
-              'tr',
-              {},
-              el('th', { scope: 'col' }, 'search'),
-              el('th', { scope: 'col' }, 'engine'),
-              el('th', { scope: 'col' }, 'your corpusBleu'),
-            ),
-          ),
-          el(
-            'tbody',
-            {},
-            ...labels.map((label, i) =>
-              el(
-                'tr',
-                {},
-                el('td', {}, label),
-                el('td', {}, engineScores[i].score.toFixed(2)),
-                el(
-                  'td',
-                  { dataset: { testid: 'mt-your-score' } },
-                  typeof yours[i] === 'number'
-                    ? `${(yours[i] as number).toFixed(2)} ${agree[i] ? '✓' : '✗'}`
-                    : String(yours[i]),
-                ),
-              ),
-            ),
-          ),
+        yourBleuTable(
+          greedy.length,
+          labels,
+          engineScores.map((e) => e.score),
+          yours,
+          agree,
         ),
       );
       if (agree.every(Boolean))
@@ -415,58 +262,6 @@ export function createTranslationDemoView(
       el('label', { className: 'mt-file' }, 'Pairs file (optional): ', fileInput),
     );
 
-  // Translate the learner's sentence with both searches; the greedy output's alignment.
-  const input = el('input', { type: 'text', value: demo.example, autocomplete: 'off', spellcheck: false });
-  input.setAttribute('aria-label', 'sentence to translate');
-  const go = el('button', { type: 'button', textContent: 'Translate' });
-  const output = el('div', { className: 'mt-outputs', dataset: { testid: 'mt-outputs' } });
-  const candidates = createBeamCandidates('mt-candidates');
-  const map = createAlignmentMap(
-    'attention (French words × English words), greedy: the RNN’s α, the Transformer’s last-layer cross-attention averaged over its heads',
-    'mt-alignment',
-  );
-  map.element.hidden = true;
-  translator.append(el('div', { className: 'buttons' }, input, go), output, map.element);
-  const translate = async () => {
-    if (!ownsSeq2SeqSession(owner)) {
-      output.textContent = 'Another model was trained on this page since: train the translator again first.';
-      return;
-    }
-    const text = input.value.trim();
-    if (!text) {
-      output.textContent = 'Type a sentence to translate.';
-      return;
-    }
-    try {
-      const greedy = await engine.seq2seqTranslate(text, 1);
-      const beam = await engine.seq2seqTranslate(text, demo.beam);
-      output.replaceChildren(
-        el('p', {}, `greedy: ${greedy.output} (log p = ${greedy.logProb.toFixed(2)})`),
-        el('p', {}, `beam ${demo.beam}: ${beam.output} (log p = ${beam.logProb.toFixed(2)})`),
-        el('p', {}, `the beam’s ${beam.candidates.length} hypotheses, best first (score = log p / lp):`),
-        candidates.element,
-      );
-      candidates.update(beam.candidates);
-      map.element.hidden = greedy.rows === 0;
-      if (greedy.rows > 0) {
-        map.update({
-          values: greedy.alignment,
-          rows: greedy.rows,
-          cols: greedy.cols,
-          rowLabels: greedy.outputTokens,
-          colLabels: greedy.sourceTokens,
-          range: [0, 1],
-        });
-      }
-      translator.dataset.state = 'translated';
-    } catch (error) {
-      output.textContent = `The engine could not translate this: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  };
-  go.addEventListener('click', () => void translate());
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') void translate();
-  });
-  root.append(report, chart.element, translator);
+  root.append(report, chart.element, translator.element);
   return root;
 }

@@ -27,3 +27,8 @@ export function formatSigned(x: number): string {
 export function quickMode(): boolean {
   return new URLSearchParams(location.search).has('s2s-quick');
 }
+
+/** A BLEU score with one decimal, "–" where it was not measured. */
+export function formatBleu(score: number | null): string {
+  return score === null ? '–' : score.toFixed(1);
+}

@@ -5,70 +5,31 @@
 // sentence and see its alignment (RNN) or its cross-attention per layer and head and the decoder's
 // masked self-attention (Transformer), greedy against the beam's candidates; and draw the
 // lecture's figure, BLEU by source length with one line per model trained on the same data.
-// This module is the coordinator; models.ts holds the pure parts and translate_panel.ts the
-// translation's drawing.
+// This module is the coordinator of the tab's panels: data_card.ts (the pairs), training_panel.ts
+// (the readouts and charts), translate_panel.ts (the translation's drawing); models.ts holds the
+// pure parts.
 import { EngineBridge } from '../../engine/bridge';
 import { defaultWorkers, trainOnTwoWorkers } from '../../engine/data_parallel';
-import type { Seq2SeqEpoch, Seq2SeqProgress } from '../../engine/protocol';
-import { createLineChart } from '../chart';
-import { el, errorMessage, readoutRow, viewPart } from '../dom';
-import { percent } from '../format';
+import type { Seq2SeqProgress } from '../../engine/protocol';
+import { el, errorMessage, viewPart } from '../dom';
 import { RunControls } from '../run_controls';
-import {
-  bleuByLengthSeries,
-  dataSummary,
-  epochBleuSeries,
-  MODELS,
-  modelChoice,
-  presetSummary,
-  recipeTable,
-  runSettings,
-  unknownCell,
-  unknownRows,
-  type ModelId,
-  type RecipeTable,
-  type RunResult,
-} from './models';
-import type { Seq2SeqInfo } from '../../../generated/attn_engine.mjs';
+import { builtinPairs, DataCard, type PairsData } from './data_card';
+import { MODELS, modelChoice, presetSummary, recipeTable, runSettings, type ModelId, type RecipeTable } from './models';
+import { TrainingPanel } from './training_panel';
 import { TranslatePanel } from './translate_panel';
 import './translation.css';
-
-const BUILTIN = { url: 'data/pairs-en-fr.tsv', name: 'pairs-en-fr.tsv' };
-
-interface PairsData {
-  bytes: ArrayBuffer;
-  name: string;
-  builtin: boolean;
-}
 
 export class TranslationPanel {
   readonly element = el('section', { className: 'translation', dataset: { testid: 'translation' } });
   private data: PairsData | null = null;
-  private readonly runs = new Map<ModelId, RunResult>();
-  private current: RunResult | null = null;
-  private losses: number[] = [];
-  private frameRequested = false;
-  private latest: Seq2SeqProgress | null = null;
   /** Set while "Train every model" runs: the models still to train. */
   private queue: ModelId[] = [];
   private cancelled = false;
 
-  private readonly fileInput = el('input', {
-    id: 'mt-file',
-    type: 'file',
-    accept: '.txt,.tsv,text/plain,text/tab-separated-values',
+  private readonly dataCard = new DataCard({
+    onPairs: (data) => this.loadFile(data),
+    onBuiltin: () => this.useBuiltin(),
   });
-  private readonly builtinButton = el('button', { type: 'button', textContent: 'Use the built-in corpus' });
-  private readonly dropZone = el(
-    'div',
-    { className: 'mt-drop', dataset: { testid: 'mt-drop' } },
-    el('p', {}, 'Drop a pairs file here (English ', el('kbd', {}, 'Tab'), ' French, one pair per line; .txt or .tsv).'),
-  );
-  private readonly dataStatus = el('p', { className: 'mt-data-status', dataset: { testid: 'mt-data-status' } });
-  private readonly dataError = el('p', { className: 'error', role: 'alert', dataset: { testid: 'mt-data-error' } });
-  /** The loaded data's <unk> rates per side, training and held out (hidden until data is read). */
-  private readonly unknownTable = el('table', { className: 'mt-unk', dataset: { testid: 'mt-unk' }, hidden: true });
-
   private readonly modelSelect = el('select', { id: 'mt-model' });
   // Empty until the engine's recipes arrive (then the preset's epochs, unless typed in first).
   private readonly epochsInput = el('input', { id: 'mt-epochs', type: 'number', min: '1', max: '50' });
@@ -108,46 +69,16 @@ export class TranslationPanel {
         this.modelSelect,
         this.epochsInput,
         this.workersSelect,
-        this.fileInput,
-        this.builtinButton,
+        this.dataCard.fileInput,
+        this.dataCard.builtinButton,
         this.allButton,
       ])
         input.disabled = busy;
       this.element.toggleAttribute('data-busy', busy);
     },
   });
-  private readonly readout = {
-    model: el('output', { id: 'mt-run-model' }),
-    step: el('output', { id: 'mt-step' }),
-    speed: el('output', { id: 'mt-speed' }),
-    loss: el('output', { id: 'mt-loss' }),
-    bleu: el('output', { id: 'mt-bleu' }),
-    final: el('output', { id: 'mt-final' }),
-  };
-  private readonly lossChart = createLineChart({
-    title: 'Training loss (each batch)',
-    testId: 'mt-loss-chart',
-    xLabel: 'Step',
-    yLabel: 'Loss',
-    xFrom: 0,
-  });
-  private readonly bleuChart = createLineChart({
-    title: 'Held-out BLEU after each epoch (greedy output, all references)',
-    testId: 'mt-bleu-chart',
-    xLabel: 'Epoch',
-    yLabel: 'BLEU',
-    yRange: [0, 100],
-    xFrom: 0,
-  });
-  private readonly lengthChart = createLineChart({
-    title: 'BLEU by source length, one line per model trained on the same data',
-    testId: 'mt-length-chart',
-    xLabel: 'Source length (words; buckets 1–5, 6–10, 11–15 …)',
-    yLabel: 'BLEU',
-    yRange: [0, 100],
-  });
-  private readonly lengthHint = el('p', { className: 'hint', dataset: { testid: 'mt-length-hint' } });
   private readonly error = el('p', { className: 'error', role: 'alert' });
+  private readonly training = new TrainingPanel(() => Number(this.epochsInput.value));
   private readonly translate: TranslatePanel;
 
   constructor(private readonly engine: EngineBridge) {
@@ -163,57 +94,13 @@ export class TranslationPanel {
     );
     this.build();
     this.run.refresh();
-    this.showData();
-    this.drawRuns();
   }
 
   private build(): void {
     for (const m of MODELS) this.modelSelect.append(el('option', { value: m.id, textContent: m.label }));
     this.modelSelect.value = 'bahdanau';
     this.workersSelect.value = defaultWorkers();
-    this.fileInput.setAttribute('aria-describedby', 'mt-file-help');
-    this.fileInput.addEventListener('change', () => {
-      const file = this.fileInput.files?.[0];
-      if (file) void this.loadFile(file);
-      this.fileInput.value = '';
-    });
-    this.builtinButton.addEventListener('click', () => void this.useBuiltin());
     this.allButton.addEventListener('click', () => void this.trainModels(MODELS.map((m) => m.id)));
-    for (const type of ['dragenter', 'dragover'])
-      this.dropZone.addEventListener(type, (event) => {
-        event.preventDefault();
-        if (!this.fileInput.disabled) this.dropZone.dataset.over = '';
-      });
-    this.dropZone.addEventListener('dragleave', () => delete this.dropZone.dataset.over);
-    this.dropZone.addEventListener('drop', (event) => {
-      event.preventDefault();
-      delete this.dropZone.dataset.over;
-      const file = event.dataTransfer?.files[0];
-      if (!file) return;
-      if (this.fileInput.disabled) {
-        this.dataError.textContent = 'Wait for the training to end (or cancel it) before loading another file.';
-        return;
-      }
-      void this.loadFile(file);
-    });
-
-    const dataCard = viewPart(
-      el('h3', {}, 'Sentence pairs'),
-      this.dataStatus,
-      this.unknownTable,
-      el('label', { htmlFor: 'mt-file' }, 'Load a pairs file '),
-      this.fileInput,
-      el(
-        'p',
-        { className: 'hint', id: 'mt-file-help' },
-        'One pair per line: the English sentence, a tab, its French translation (the manythings.org / ' +
-          'Tatoeba format; a third column is ignored). Pairs are held out by source sentence; BLEU uses every ' +
-          'reference of a held-out sentence.',
-      ),
-      this.dropZone,
-      this.builtinButton,
-      this.dataError,
-    );
     const trainCard = viewPart(
       el('h3', {}, 'Train'),
       el(
@@ -235,27 +122,13 @@ export class TranslationPanel {
       el(
         'div',
         { className: 'dashboard' },
-        el('div', { className: 'dash-side' }, dataCard, trainCard, this.translate.controls),
+        el('div', { className: 'dash-side' }, this.dataCard.element, trainCard, this.translate.controls),
         el(
           'div',
           { className: 'dash-main' },
-          viewPart(
-            el('h3', {}, 'Training'),
-            el(
-              'dl',
-              { className: 'train-readout' },
-              readoutRow('Model', this.readout.model),
-              readoutRow('Step', this.readout.step),
-              readoutRow('Speed', this.readout.speed),
-              readoutRow('Loss (last batch)', this.readout.loss),
-              readoutRow('Held-out BLEU (last epoch)', this.readout.bleu),
-              readoutRow('Held-out, after training', this.readout.final),
-            ),
-            this.lossChart.element,
-            this.bleuChart.element,
-          ),
+          this.training.element,
           this.translate.result,
-          viewPart(el('h3', {}, 'BLEU by source length'), this.lengthChart.element, this.lengthHint),
+          this.training.lengthPart,
           this.error,
         ),
       ),
@@ -266,88 +139,20 @@ export class TranslationPanel {
     return this.modelSelect.value as ModelId;
   }
 
-  private showData(): void {
-    if (!this.data)
-      this.dataStatus.textContent =
-        'Built-in corpus: 4,129 English→French pairs written for this project (not yet loaded).';
-  }
-
-  /** The data card: the pairs, the split, the vocabularies and what they cannot represent. */
-  private showSummary(name: string, info: Seq2SeqInfo): void {
-    this.dataStatus.textContent = dataSummary(
-      name,
-      info.trainExamples,
-      info.testExamples,
-      info.sourceVocabulary,
-      info.targetVocabulary,
-    );
-    const head = el(
-      'tr',
-      {},
-      el('th', { scope: 'col' }, '<unk>'),
-      el('th', { scope: 'col' }, 'training'),
-      el('th', { scope: 'col' }, 'held out'),
-    );
-    const rows = unknownRows(info).map((row) =>
-      el(
-        'tr',
-        { dataset: { side: row.side } },
-        el('th', { scope: 'row' }, row.label, el('span', { className: 'hint' }, row.tokenizer)),
-        ...(['train', 'test'] as const).map((part) => {
-          const cell = unknownCell(row[part]);
-          return el(
-            'td',
-            {
-              title: cell.counts,
-              dataset: { part, tokenRate: String(row[part].tokenRate), sentenceRate: String(row[part].sentenceRate) },
-            },
-            el('span', {}, cell.words),
-            el('span', {}, cell.sentences),
-          );
-        }),
-      ),
-    );
-    this.unknownTable.replaceChildren(
-      el(
-        'caption',
-        {},
-        'Words outside the vocabularies become <unk>: the model can neither read nor write them, so the ' +
-          'held-out share is a ceiling on its quality.',
-      ),
-      el('thead', {}, head),
-      el('tbody', {}, ...rows),
-    );
-    this.unknownTable.hidden = false;
-  }
-
-  private async builtinData(): Promise<PairsData> {
-    const response = await fetch(new URL(BUILTIN.url, document.baseURI));
-    if (!response.ok) throw new Error(`could not load the built-in corpus (${response.status} ${response.statusText})`);
-    return { bytes: await response.arrayBuffer(), name: BUILTIN.name, builtin: true };
-  }
-
   private async useBuiltin(): Promise<void> {
     try {
-      await this.adopt(await this.builtinData());
+      await this.adopt(await builtinPairs());
     } catch (error) {
-      this.dataError.textContent = errorMessage(error);
+      this.dataCard.error.textContent = errorMessage(error);
     }
   }
 
-  private async loadFile(file: File): Promise<void> {
-    this.dataError.textContent = '';
-    let bytes: ArrayBuffer;
+  private async loadFile(data: PairsData): Promise<void> {
     try {
-      bytes = await file.arrayBuffer();
-    } catch (error) {
-      this.dataError.textContent = `${file.name}: the file could not be read (${errorMessage(error)})`;
-      return;
-    }
-    try {
-      await this.adopt({ bytes, name: file.name, builtin: false });
+      await this.adopt(data);
     } catch (error) {
       // The engine names the file and the line; the data and model loaded before stay.
-      this.dataError.textContent = errorMessage(error);
+      this.dataCard.error.textContent = errorMessage(error);
       this.element.dataset.dataError = '1';
     }
   }
@@ -357,12 +162,11 @@ export class TranslationPanel {
   private async adopt(data: PairsData): Promise<void> {
     const { info } = await this.create(data, this.model());
     this.data = data;
-    this.dataError.textContent = '';
+    this.dataCard.error.textContent = '';
     delete this.element.dataset.dataError;
-    this.runs.clear();
-    this.drawRuns();
+    this.training.clearRuns();
     this.translate.reset();
-    this.showSummary(data.builtin ? `Built-in corpus (${data.name})` : data.name, info);
+    this.dataCard.showSummary(data.builtin ? `Built-in corpus (${data.name})` : data.name, info);
     this.element.dataset.pairs = String(info.trainExamples + info.testExamples);
     this.element.dataset.dataName = data.name;
   }
@@ -393,17 +197,11 @@ export class TranslationPanel {
 
   private async trainOne(model: ModelId, inTurn: boolean): Promise<boolean> {
     this.run.send('prepare');
-    this.losses = [];
-    this.latest = null;
-    for (const output of Object.values(this.readout)) output.textContent = '';
-    this.readout.step.dataset.step = '0';
-    this.readout.model.textContent = modelChoice(model).label;
-    this.current = { model, epochBleu: [], bleu: 0, bleuByLength: [] };
-    this.lossChart.update([]);
+    this.training.begin(model);
     try {
-      if (!this.data) this.data = await this.builtinData();
+      if (!this.data) this.data = await builtinPairs();
       const { info, samples } = await this.create(this.data, model);
-      if (this.data.builtin) this.showSummary(`Built-in corpus (${this.data.name})`, info);
+      if (this.data.builtin) this.dataCard.showSummary(`Built-in corpus (${this.data.name})`, info);
       this.translate.ready(model, samples);
       this.run.send(
         'start',
@@ -412,24 +210,13 @@ export class TranslationPanel {
       );
       const outcome = await this.train(this.data, model);
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
-      const result = this.current;
-      // Parallel text always has a BLEU (null only for the built-in toy tasks).
-      result.bleu = metrics.bleu ?? 0;
-      result.bleuByLength = metrics.bleuByLength;
-      this.readout.final.textContent =
-        `BLEU ${result.bleu.toFixed(1)}, chrF ${metrics.chrf.toFixed(1)}, exact match ` +
-        `${percent(metrics.exactMatch)} of ${metrics.sentences} sentences (teacher-forced token accuracy ` +
-        `${percent(metrics.teacherForcedAccuracy)}, not a translation score)`;
-      this.readout.final.dataset.bleu = String(result.bleu);
-      if (!outcome.cancelled) this.runs.set(model, result);
-      this.current = null;
-      this.drawRuns();
+      this.training.finish(metrics, outcome.cancelled);
       this.run.send(outcome.cancelled ? 'cancel' : 'finish');
       this.translate.trained();
       return !outcome.cancelled;
     } catch (error) {
       this.error.textContent = errorMessage(error);
-      this.current = null;
+      this.training.fail();
       this.run.send('fail');
       return false;
     }
@@ -442,7 +229,7 @@ export class TranslationPanel {
    * leaves the run on one worker, and the status line says why. The helper goes when the run ends.
    */
   private async train(data: PairsData, model: ModelId) {
-    const onProgress = (p: Seq2SeqProgress) => this.onProgress(p);
+    const onProgress = (p: Seq2SeqProgress) => this.training.progress(p);
     let helper: EngineBridge | null = null;
     if (this.workersSelect.value === '2') {
       helper = new EngineBridge();
@@ -467,58 +254,5 @@ export class TranslationPanel {
     } finally {
       second.dispose();
     }
-  }
-
-  private onProgress(progress: Seq2SeqProgress): void {
-    for (let i = 0; i < progress.losses.length; i++) this.losses.push(progress.losses[i]);
-    for (const epoch of progress.epochs) this.onEpoch(epoch);
-    this.latest = progress;
-    if (this.frameRequested) return;
-    this.frameRequested = true;
-    requestAnimationFrame(() => {
-      this.frameRequested = false;
-      const p = this.latest;
-      if (!p) return;
-      this.readout.step.textContent = `${p.step} of ${p.plannedSteps} (epoch ${Math.min(p.epoch + 1, Number(this.epochsInput.value) || p.epoch + 1)})`;
-      this.readout.step.dataset.step = String(p.step);
-      this.readout.speed.textContent =
-        `${Math.round(p.examplesPerSecond).toLocaleString('en-US')} pairs/s on ` +
-        `${p.workers} worker${p.workers === 1 ? '' : 's'}`;
-      this.readout.speed.dataset.workers = String(p.workers);
-      this.readout.loss.textContent = p.loss.toFixed(4);
-      this.readout.loss.dataset.loss = String(p.loss);
-      if (this.losses.length) this.readout.loss.dataset.firstLoss = String(this.losses[0]);
-      this.lossChart.update([
-        { name: 'Loss', xs: Float32Array.from(this.losses, (_, i) => i + 1), ys: Float32Array.from(this.losses) },
-      ]);
-    });
-  }
-
-  private onEpoch(epoch: Seq2SeqEpoch): void {
-    if (!this.current) return;
-    this.current.epochBleu[epoch.epoch] = epoch.bleu;
-    if (epoch.bleu !== null) {
-      this.readout.bleu.textContent = `${epoch.bleu.toFixed(1)} after epoch ${epoch.epoch + 1}`;
-      this.readout.bleu.dataset.bleu = String(epoch.bleu);
-      this.readout.bleu.dataset.epochs = String(epoch.epoch + 1);
-    }
-    this.drawRuns();
-  }
-
-  /** The BLEU-per-epoch chart (finished runs and the current one) and the lecture's figure. */
-  private drawRuns(): void {
-    const withCurrent = new Map(this.runs);
-    if (this.current) withCurrent.set(this.current.model, { ...this.current, epochBleu: [...this.current.epochBleu] });
-    this.bleuChart.update(epochBleuSeries(withCurrent));
-    const lengthSeries = bleuByLengthSeries(this.runs);
-    this.lengthChart.update(lengthSeries);
-    this.lengthChart.element.hidden = lengthSeries.length === 0;
-    this.lengthHint.textContent =
-      lengthSeries.length === 0
-        ? 'Each finished run adds its line here. Train with and without attention (or press “Train every model in turn”) to ' +
-          'see where the fixed-length context of the RNN without attention gives out.'
-        : lengthSeries.length === 1
-          ? 'Train another model on the same data to compare it here.'
-          : `${lengthSeries.length} models trained on the same pairs and the same held-out sentences.`;
   }
 }

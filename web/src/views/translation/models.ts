@@ -106,10 +106,14 @@ export function bucketCentre(b: Seq2SeqBleuBucket): number {
  * (a point at 0 BLEU for "no sentences" would read as a model that failed); models in MODELS order.
  */
 export function bleuByLengthSeries(runs: ReadonlyMap<ModelId, RunResult>): ChartSeries[] {
-  return MODELS.filter((m) => runs.has(m.id)).map((m) => {
-    const buckets = runs.get(m.id)!.bleuByLength.filter((b) => b.sentences > 0);
-    return { name: m.short, xs: buckets.map(bucketCentre), ys: buckets.map((b) => b.bleu) };
-  });
+  return MODELS.filter((m) => runs.has(m.id)).map((m) => lengthLine(m.short, runs.get(m.id)!.bleuByLength));
+}
+
+/** One model's line of that figure (the Translation tab's and lesson 12's): BLEU at each bucket's
+ *  middle, the buckets without sentences left out. */
+export function lengthLine(name: string, buckets: readonly Seq2SeqBleuBucket[]): ChartSeries {
+  const drawn = buckets.filter((b) => b.sentences > 0);
+  return { name, xs: drawn.map(bucketCentre), ys: drawn.map((b) => b.bleu) };
 }
 
 /** Held-out BLEU per epoch, one line per model (finished runs and the one training now). */
