@@ -8,22 +8,23 @@
 // This class holds the settings and the run and connects the panels: data (data_panel.ts) and
 // its statistics (stats_panel.ts), the settings form (settings_form.ts), the live training
 // (training_panel.ts, curves.ts), the watched reviews' timeline (timeline_panel.ts), the race
-// (race.ts), saving (save_panel.ts) and the explanations (explain_panel.ts). All engine work
-// happens in workers (EngineBridge); the page renders once per animation frame at most. Text
-// from data files (file names, reviews, tokens) is only ever set as text nodes.
+// (race.ts), saving (save_panel.ts) and the explanations (explain_panel.ts); layout.ts places
+// them on the page. All engine work happens in workers (EngineBridge); the page renders once per
+// animation frame at most. Text from data files (file names, reviews, tokens) is only ever set as
+// text nodes.
 import type { EngineBridge } from '../../engine/bridge';
 import { errorKind } from '../../engine/errors';
 import type { TrainingProgress } from '../../engine/protocol';
 import type { DataSummary, ModelInfo } from '../../../generated/attn_engine.mjs';
 import { el, errorMessage } from '../dom';
 import type { RunState } from '../run_state';
-import { createTabs } from '../tabs';
 import type { ViewContext } from '../types';
 import { BowPanel } from './bow_panel';
 import { addProgress, newCurves, SNAPSHOTS_PER_RUN, type Curves } from './curves';
 import { DataPanel } from './data_panel';
 import { ErrorsPanel } from './errors_panel';
 import { ExplainPanel } from './explain_panel';
+import { studioLayout } from './layout';
 import { ChallengerRejected, Race, sideLabels } from './race';
 import { baselineRecipe, loadEngineRecipes } from './recipes';
 import { SavePanel } from './save_panel';
@@ -45,7 +46,6 @@ import { percent } from '../format';
 import { StatsPanel } from './stats_panel';
 import { TimelinePanel } from './timeline_panel';
 import { TrainingPanel } from './training_panel';
-import { explainedIn } from '../../app/course_links';
 
 /** Progress is drawn at most this often (in an animation frame). */
 const RENDER_MS = 200;
@@ -129,67 +129,20 @@ export class Studio {
       cancel: () => this.race?.cancel(),
       onChange: (state, isBusy) => this.stateChanged(state, isBusy),
     });
-    // Next to Train: what was loaded and what the run will train with (and the recommended recipe).
-    const setup = el(
-      'div',
-      { className: 'train-setup', id: 'train-setup' },
-      this.dataLine,
-      this.form.recipeLine,
-      this.form.suggestion,
-    );
-    this.training.element.append(
-      el('h3', { id: 'train-heading' }, 'Train a sentiment model'),
-      setup,
-      ...this.training.parts(),
-      this.training.charts,
-      this.timeline.element,
-    );
-    const model = el(
-      'section',
-      { className: 'studio-model' },
-      el('h3', { id: 'model-heading' }, 'Model'),
-      ...this.form.elements,
-    );
-    model.setAttribute('aria-labelledby', 'model-heading');
-    // A dashboard: data and settings in a side panel, the live training in the main area, the
-    // rest in tabs below (stacked on narrow screens: styles.css).
-    // The statistics come after the settings: a long data summary must not push them down.
-    const statistics = el(
-      'section',
-      { className: 'studio-stats' },
-      el('h3', { id: 'stats-heading' }, 'The loaded reviews'),
-      this.stats.element,
-    );
-    statistics.setAttribute('aria-labelledby', 'stats-heading');
-    const side = el('aside', { className: 'studio-side' }, this.data.element, model, statistics);
-    side.setAttribute('aria-label', 'Data and settings');
-    const tabs = createTabs('studio', 'Model results and storage', [
-      { id: 'explain', label: 'Explanation', content: this.explain.element },
-      { id: 'errors', label: 'Test-set errors', content: this.errors.element },
-      { id: 'save', label: 'Save and load', content: this.save.element },
-    ]);
-    tabs.element.classList.add('studio-tabs');
+    const shipped = new ShippedModelsPanel({ engine, busy, modelLoaded: (info) => this.modelLoaded(info) });
     this.element.append(
-      el('h2', { tabIndex: -1 }, 'Sentiment Studio'),
-      el(
-        'p',
-        { className: 'intro' },
-        'Train a sentiment classifier with attention in your browser and watch what it attends to. ' +
-          'Everything runs in background workers on this page; nothing is uploaded.',
-      ),
-      explainedIn('studio'),
-      el(
-        'div',
-        { className: 'studio-workspace' },
-        side,
-        el(
-          'div',
-          { className: 'studio-main' },
-          new ShippedModelsPanel({ engine, busy, modelLoaded: (info) => this.modelLoaded(info) }).element,
-          this.training.element,
-        ),
-      ),
-      tabs.element,
+      ...studioLayout({
+        setup: [this.dataLine, this.form.recipeLine, this.form.suggestion],
+        training: this.training,
+        timeline: this.timeline.element,
+        data: this.data.element,
+        model: this.form.elements,
+        stats: this.stats.element,
+        shipped: shipped.element,
+        explain: this.explain.element,
+        errors: this.errors.element,
+        save: this.save.element,
+      }),
     );
     this.training.controls.refresh();
     void this.loadRecipes();
