@@ -364,9 +364,10 @@ Seq2SeqTrainingRun::Seq2SeqTrainingRun(TrainableTranslator &model, const Sequenc
   s.history.validation_examples = validation_sources.size();
   s.start = Clock::now();
   s.begin_epoch();
-  // Every epoch splits the same pairs into as many batches as the first.
-  s.schedule =
-      LearningRateSchedule::planned(config.schedule, config.learning_rate, config.warmup_steps, planned_steps());
+  // Every epoch splits the same pairs into as many batches as the first. The warm-up is at most
+  // half the planned steps: a recipe sized for a large file still trains a small one.
+  s.schedule = LearningRateSchedule::planned(config.schedule, config.learning_rate,
+                                             std::min(config.warmup_steps, planned_steps() / 2), planned_steps());
 }
 
 Seq2SeqTrainingRun::~Seq2SeqTrainingRun() = default;

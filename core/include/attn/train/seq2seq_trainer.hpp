@@ -34,7 +34,8 @@ struct Seq2SeqTrainerConfig {
   float learning_rate = 0.002f;  // Adam; the schedule's base rate (optim/schedule.hpp)
   // Learning-rate schedule over the planned steps (epochs × batches per epoch): "constant",
   // "linear" or "cosine" (down to 0 at the last planned step), "inverse_sqrt"; each after a
-  // linear warm-up from 0 over warmup_steps (linear and cosine need more planned steps than that).
+  // linear warm-up from 0 over warmup_steps, at most half the planned steps (so a recipe
+  // sized for a large file still trains a small one).
   std::string schedule = "constant";
   std::size_t warmup_steps = 0;
   float clip_norm = 5;  // global gradient norm; <= 0 disables clipping
