@@ -134,7 +134,6 @@ std::size_t pick_column(const std::vector<std::string>& header, const std::strin
                       " (the header has: " + join(header) + ")");
 }
 
-
 // The fields of a TSV line (every tab separates).
 std::vector<std::string> split_tabs(const std::string& line) {
   std::vector<std::string> out;
