@@ -3,7 +3,10 @@
 // comment and the next rule, so the explanation's tokens lost their shading and took the Seq2seq
 // source's monospace), an empty item in a selector list, unbalanced braces or an unclosed comment,
 // an empty rule, and a custom property read with var() that nothing defines (no fallback, no
-// declaration in a stylesheet, no style.setProperty in the views).
+// declaration in a stylesheet, no style.setProperty in the views). And the two entry stylesheets
+// the pages link (styles.css, course/course.css) are only @import lines of their parts, each part
+// imported once and importing nothing: a part no entry imports would be linted here but never
+// reach the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -149,4 +152,96 @@ test('stylesheets: every class a selector names is written somewhere in the page
       }
     }
   assert.deepEqual([...unused], []);
+});
+
+/** The @import targets of a stylesheet, resolved from its own folder, and whether it has anything else. */
+export function importsOfSheet(file, css) {
+  const text = stripComments(css);
+  const imports = [...text.matchAll(/@import\s+(?:url\()?['"]([^'"]+)['"]\)?\s*;/g)].map((m) =>
+    path.resolve(path.dirname(file), m[1]),
+  );
+  const rest = text.replace(/@import\s+(?:url\()?['"][^'"]+['"]\)?\s*;/g, '').trim();
+  return { imports, onlyImports: rest === '' };
+}
+
+/** What is wrong with entry stylesheets and the folders of their parts (a list of messages). */
+export function checkParts(entries, partDirs, read) {
+  const problems = [];
+  const importedBy = new Map();
+  for (const entry of entries) {
+    const { imports, onlyImports } = importsOfSheet(entry, read(entry));
+    if (!onlyImports) problems.push(`${path.relative(root, entry)} holds rules: only @import lines belong there`);
+    for (const target of imports) {
+      if (read(target) === null)
+        problems.push(`${path.relative(root, entry)} imports a missing ${path.relative(root, target)}`);
+      importedBy.set(target, [...(importedBy.get(target) ?? []), entry]);
+    }
+  }
+  for (const [dir, parts] of partDirs)
+    for (const part of parts) {
+      const name = path.relative(root, path.join(dir, part));
+      const count = importedBy.get(path.join(dir, part))?.length ?? 0;
+      if (count !== 1) problems.push(`${name} is imported ${count} times (once, by its entry stylesheet)`);
+      const text = read(path.join(dir, part));
+      if (text !== null && importsOfSheet(path.join(dir, part), text).imports.length)
+        problems.push(`${name} imports another stylesheet: only the entry files do`);
+    }
+  return problems;
+}
+
+const entries = [path.join(root, 'web/src/styles.css'), path.join(root, 'web/src/course/course.css')];
+const partDirs = ['web/src/styles', 'web/src/course/styles'].map((dir) => [
+  path.join(root, dir),
+  readdirSync(path.join(root, dir)).filter((name) => name.endsWith('.css')),
+]);
+const readOrNull = (file) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+test('stylesheets: the entry files import every part once, in files that exist, and hold nothing else', () => {
+  assert.ok(
+    partDirs.every(([, parts]) => parts.length >= 5),
+    'found the parts',
+  );
+  assert.deepEqual(checkParts(entries, partDirs, readOrNull), []);
+});
+
+test('stylesheets: a part left out, imported twice or missing, or a rule in an entry file, is reported', () => {
+  const dir = path.join(root, 'web/src/styles');
+  const entry = path.join(root, 'web/src/styles.css');
+  const fake = (files) => (file) => files[path.relative(root, file)] ?? null;
+  const parts = [[dir, ['a.css', 'b.css']]];
+  const good = {
+    'web/src/styles.css': '@import \'./styles/a.css\';\n@import "./styles/b.css";\n',
+    'web/src/styles/a.css': '.a{}',
+    'web/src/styles/b.css': '.b{}',
+  };
+  assert.deepEqual(checkParts([entry], parts, fake(good)), []);
+  assert.deepEqual(checkParts([entry], parts, fake({ ...good, 'web/src/styles.css': "@import './styles/a.css';\n" })), [
+    'web/src/styles/b.css is imported 0 times (once, by its entry stylesheet)',
+  ]);
+  assert.deepEqual(
+    checkParts(
+      [entry],
+      parts,
+      fake({
+        ...good,
+        'web/src/styles.css':
+          "@import './styles/a.css';\n@import './styles/a.css';\n@import './styles/c.css';\n.x {\n  color: red;\n}\n",
+      }),
+    ),
+    [
+      'web/src/styles.css holds rules: only @import lines belong there',
+      'web/src/styles.css imports a missing web/src/styles/c.css',
+      'web/src/styles/a.css is imported 2 times (once, by its entry stylesheet)',
+      'web/src/styles/b.css is imported 0 times (once, by its entry stylesheet)',
+    ],
+  );
+  assert.deepEqual(checkParts([entry], parts, fake({ ...good, 'web/src/styles/b.css': "@import './a.css';\n.b{}" })), [
+    'web/src/styles/b.css imports another stylesheet: only the entry files do',
+  ]);
 });

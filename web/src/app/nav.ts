@@ -60,7 +60,7 @@ export function mountSharedHeader(header: HTMLElement, page: 'app' | 'course'): 
     const link = document.createElement('a');
     link.href = prefix + routeHash(id);
     // On a phone the nav shows the short name ("Lab"); the rest of the title stays in the
-    // link's accessible name (visually hidden there, styles.css .nav-extra).
+    // link's accessible name (visually hidden there, styles/small_screens.css .nav-extra).
     const [before, short, after] = NAV_SHORT[id];
     link.append(extra(before), short, extra(after));
     links.set(id, link);

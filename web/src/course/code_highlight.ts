@@ -1,7 +1,7 @@
-// Syntax colours for the exercise editor that follow the page's theme: each token kind takes a
-// CSS custom property (--code-*, defined for light and dark in course.css), so switching the
-// theme recolours the code without rebuilding the editor, and every colour keeps a 4.5:1
-// contrast on the editor's background in both themes (axe-core checks it on a lesson).
+// Syntax colours for the exercise editor that follow the page's theme: each token kind takes a CSS
+// custom property (--code-*, defined for light and dark in course/styles/exercise.css), so
+// switching the theme recolours the code without rebuilding the editor, and every colour keeps a
+// 4.5:1 contrast on the editor's background in both themes (axe-core checks it on a lesson).
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 

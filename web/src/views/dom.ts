@@ -23,7 +23,7 @@ export function viewPart(...children: (Node | string)[]): HTMLDivElement {
 }
 
 /**
- * A view as a dashboard (styles.css `.dashboard`): settings in a side panel, the live work
+ * A view as a dashboard (styles/dashboards.css `.dashboard`): settings in a side panel, the live work
  * (training, attention) in the main area; below 900 px the side panel stacks above the main area.
  */
 export function dashboard(side: Node[], main: Node[]): HTMLDivElement {

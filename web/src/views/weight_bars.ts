@@ -1,5 +1,5 @@
 // Attention weights as bars, one per key, whose heights follow each new snapshot smoothly: a
-// bar's height is a scaleY transform with a CSS transition (styles.css `.weight-bar`), so the
+// bar's height is a scaleY transform with a CSS transition (styles/widgets.css `.weight-bar`), so the
 // compositor interpolates it without layout or main-thread work; with prefers-reduced-motion the
 // bar jumps. Each bar's label and value are text (the bar itself is decoration).
 import { el } from './dom';

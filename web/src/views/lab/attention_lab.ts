@@ -141,7 +141,7 @@ export class AttentionLab {
       ),
       explainedIn('lab'),
       // Inputs and the results they drive side by side (stacked on narrow screens): changing the
-      // scoring function or τ changes what is on screen (styles.css .lab-workbench).
+      // scoring function or τ changes what is on screen (styles/lab.css .lab-workbench).
       el(
         'div',
         { className: 'lab-workbench' },

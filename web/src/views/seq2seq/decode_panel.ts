@@ -3,15 +3,17 @@
 // and the alignment matrix growing row by row (a compact heatmap that fits its panel, or links).
 // With prefers-reduced-motion the final alignment shows at once. Beside the result: how sure the
 // model was, whether the input is like its training inputs, and — for a beam — greedy's answer and
-// the beam's hypotheses with their scores.
+// the beam's hypotheses with their scores (`search_comparison.ts`). The input under the decoder
+// is `source_attention.ts`.
 import { prefersReducedMotion } from '../../app/theme';
 import type { EngineBridge } from '../../engine/bridge';
 import type { Seq2SeqTranslation } from '../../engine/protocol';
-import { createBeamCandidates } from '../beam_candidates';
 import { el, errorMessage, viewPart } from '../dom';
 import { formatValue } from '../format';
 import { attentionModeToggle, createLinkView, type AttentionMode } from '../link_view';
 import { createAlignmentMap } from './alignment_map';
+import { countSearchDifferences, SearchComparison } from './search_comparison';
+import { SourceAttention } from './source_attention';
 import {
   inputWarnings,
   LOW_CONFIDENCE,
@@ -33,7 +35,6 @@ export class DecodePanel {
   private attentionMode: AttentionMode = 'heatmap';
   /** Whether the decode on screen has alignment rows to show. */
   private hasAlignment = false;
-  private sourceTokens: HTMLElement[] = [];
 
   private readonly input = el('input', { id: 's2s-input', type: 'text', autocomplete: 'off', spellcheck: false });
   private readonly inputError = el('p', { className: 'field-error', id: 's2s-input-error', hidden: true });
@@ -58,18 +59,7 @@ export class DecodePanel {
     dataset: { testid: 's2s-warnings' },
     hidden: true,
   });
-  private readonly searches = el('table', {
-    className: 's2s-searches',
-    dataset: { testid: 's2s-searches' },
-    hidden: true,
-  });
-  private readonly candidates = createBeamCandidates('s2s-candidates');
-  private readonly candidatesPart = el(
-    'div',
-    { hidden: true },
-    el('h4', {}, 'The beam’s hypotheses (best first; score = log P ÷ length penalty)'),
-    this.candidates.element,
-  );
+  private readonly searches = new SearchComparison();
   private readonly output = el('output', { id: 's2s-output', className: 's2s-output' });
   private readonly current = el('div', { className: 's2s-current', id: 's2s-current' });
   private readonly heatmap = createAlignmentMap(
@@ -81,16 +71,7 @@ export class DecodePanel {
     rowsName: 'output tokens',
     colsName: 'input tokens',
   });
-  // The input under the decoder: each step tints its characters by that step's attention and
-  // slides a highlight (a transform, animated by CSS; reduced motion: it jumps) to the character
-  // attended most.
-  private readonly source = el('div', {
-    className: 's2s-source',
-    role: 'group',
-    hidden: true,
-    dataset: { testid: 's2s-source' },
-  });
-  private readonly focus = el('span', { className: 's2s-focus', ariaHidden: 'true', hidden: true });
+  private readonly source = new SourceAttention();
 
   /** The side panel's controls. */
   readonly controls = viewPart(
@@ -117,10 +98,10 @@ export class DecodePanel {
     this.status,
     this.warnings,
     el('p', {}, 'Output: ', this.output),
-    this.searches,
-    this.candidatesPart,
+    this.searches.table,
+    this.searches.candidatesPart,
     this.current,
-    this.source,
+    this.source.element,
     attentionModeToggle('s2s-mode', (mode) => this.showAttentionAs(mode)),
     this.heatmap.element,
     this.links.element,
@@ -168,9 +149,8 @@ export class DecodePanel {
     this.output.textContent = '';
     this.current.replaceChildren();
     this.warnings.hidden = true;
-    this.searches.hidden = true;
-    this.candidatesPart.hidden = true;
-    this.source.hidden = true;
+    this.searches.hide();
+    this.source.element.hidden = true;
     this.heatmap.element.hidden = true;
     this.links.setVisible(false);
     delete this.host.dataset.decodeStep;
@@ -226,9 +206,7 @@ export class DecodePanel {
       const greedy = beam > 1 ? await this.engine.seq2seqTranslate(text, 1) : null;
       const t = await this.engine.seq2seqTranslate(text, beam);
       this.translation = t;
-      this.sourceTokens = t.sourceTokens.map((token) => el('span', { className: 'token' }, shown(token)));
-      this.source.replaceChildren(this.focus, ...this.sourceTokens);
-      this.source.hidden = t.rows === 0;
+      this.source.setTokens(t.sourceTokens, t.rows > 0);
       const steps = t.outputTokens.length;
       const confidence = meanTokenProbability(t.logProb, steps);
       this.host.dataset.confidence = String(confidence);
@@ -238,7 +216,8 @@ export class DecodePanel {
         `the model gave its output tokens ${formatValue(confidence)} probability on average (geometric mean).` +
         (t.rows === 0 ? ' This model has no attention, so there is no alignment to show.' : '');
       this.showWarnings(inputWarnings(this.task, text, t.sourceTokens, this.lengths), confidence);
-      this.showSearches(greedy, t, beam);
+      const differ = this.searches.show(greedy, t, beam);
+      if (differ !== null) this.host.dataset.searchesDiffer = differ ? '1' : '0';
       if (prefersReducedMotion()) {
         this.showStep(this.rows());
         return;
@@ -272,52 +251,13 @@ export class DecodePanel {
     this.host.dataset.outOfDomain = warnings.length ? '1' : '0';
   }
 
-  /** Greedy's and the beam's answers side by side, marked when they differ. */
-  private showSearches(greedy: Seq2SeqTranslation | null, best: Seq2SeqTranslation, beam: number): void {
-    this.searches.hidden = greedy === null;
-    this.candidatesPart.hidden = greedy === null;
-    if (!greedy) return;
-    this.candidates.update(best.candidates);
-    const differ = greedy.output !== best.output;
-    this.host.dataset.searchesDiffer = differ ? '1' : '0';
-    const row = (name: string, t: Seq2SeqTranslation) =>
-      el('tr', {}, el('th', { scope: 'row' }, name), el('td', {}, t.output), el('td', {}, t.logProb.toFixed(3)));
-    this.searches.replaceChildren(
-      el(
-        'caption',
-        {},
-        differ
-          ? 'Beam search and greedy differ: the beam kept a path greedy dropped.'
-          : 'Beam search and greedy agree on this input (on these toy tasks they usually do: a trained model is ' +
-              'nearly sure of each character, so the first choice at every step is also the best sequence).',
-      ),
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          el('th', { scope: 'col' }, 'Search'),
-          el('th', { scope: 'col' }, 'Output'),
-          el('th', { scope: 'col' }, 'log P'),
-        ),
-      ),
-      el('tbody', {}, row('Greedy', greedy), row(`Beam, width ${beam} (its best)`, best)),
-    );
-  }
-
   /** Decodes every held-out sample both ways and counts where the answers differ. */
   private async compareSearches(): Promise<void> {
     const beam = Math.max(3, Number(this.beamSelect.value) || 3);
     this.compareButton.disabled = true;
     this.compareOut.textContent = `Decoding ${this.samples.length} samples twice…`;
     try {
-      let differ = 0;
-      for (const text of this.samples) {
-        const greedy = await this.engine.seq2seqTranslate(text, 1);
-        const best = await this.engine.seq2seqTranslate(text, beam);
-        if (greedy.output !== best.output) differ += 1;
-      }
+      const differ = await countSearchDifferences(this.engine, this.samples, beam);
       this.compareOut.textContent =
         `Beam search (width ${beam}) gives a different output from greedy on ${differ} of the ` +
         `${this.samples.length} held-out samples.`;
@@ -337,35 +277,6 @@ export class DecodePanel {
   private stopAnimation(): void {
     if (this.animation !== null) window.clearTimeout(this.animation);
     this.animation = null;
-  }
-
-  /** Tints the input by one step's attention (none: step 0) and moves the highlight to its peak. */
-  private showSourceAttention(weights: Float32Array | null): void {
-    let peak = -1;
-    this.sourceTokens.forEach((span, j) => {
-      const w = weights ? weights[j] : 0;
-      span.style.setProperty('--weight', Math.min(1, w).toFixed(3));
-      span.title = weights ? `attention ${formatValue(w)}` : '';
-      if (weights && (peak < 0 || w > weights[peak])) peak = j;
-    });
-    const step = this.host.dataset.decodeStep;
-    this.source.setAttribute('aria-label', weights ? `Attention of step ${step} over the input` : 'The input');
-    const appearing = this.focus.hidden;
-    this.focus.hidden = peak < 0;
-    if (peak < 0) {
-      delete this.source.dataset.focus;
-      return;
-    }
-    const target = this.sourceTokens[peak];
-    this.source.dataset.focus = String(peak);
-    this.focus.style.height = `${target.offsetHeight}px`;
-    // A highlight that was hidden appears at its first peak; it glides only from one peak to the next.
-    if (appearing) this.focus.style.transition = 'none';
-    this.focus.style.transform = `translate(${target.offsetLeft}px, ${target.offsetTop}px) scaleX(${target.offsetWidth})`;
-    if (appearing) {
-      void this.focus.offsetWidth; // commits the placement before transitions come back
-      this.focus.style.transition = '';
-    }
   }
 
   /** Shows the first `step` decoder steps: output so far, the latest step's attention, the matrix. */
@@ -393,7 +304,7 @@ export class DecodePanel {
       this.links.setVisible(false);
       return;
     }
-    this.showSourceAttention(step > 0 ? t.alignment.subarray((step - 1) * t.cols, step * t.cols) : null);
+    this.source.show(step > 0 ? t.alignment.subarray((step - 1) * t.cols, step * t.cols) : null, step);
     this.hasAlignment = step > 0;
     this.heatmap.element.hidden = step === 0 || this.attentionMode === 'links';
     this.links.setVisible(step > 0 && this.attentionMode === 'links');

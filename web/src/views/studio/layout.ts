@@ -1,7 +1,7 @@
-// The Studio's page layout: the heading and intro, then a dashboard — data, settings and the
-// loaded reviews' statistics in a side panel, the shipped models and the live training in the
-// main area — and the rest in tabs below (stacked on narrow screens: styles.css). The panels are
-// built by studio.ts; this module only places them.
+// The Studio's page layout: the heading and intro, then a dashboard — data, settings and the loaded
+// reviews' statistics in a side panel, the shipped models and the live training in the main area —
+// and the rest in tabs below (stacked on narrow screens: styles/studio.css). The panels are built
+// by studio.ts; this module only places them.
 import { explainedIn } from '../../app/course_links';
 import { el } from '../dom';
 import { createTabs } from '../tabs';
