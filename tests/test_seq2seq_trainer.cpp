@@ -219,8 +219,7 @@ TEST_CASE("seq2seq_trainer.learning_rate_schedule") {
   rates.clear();
   Seq2SeqModel small_file_model(digits_config(), 1);
   train_seq2seq(small_file_model, sources, targets, c, callbacks);
-  const std::vector<float> capped = {0.f,          0.0025f,       0.005f,        0.0075f,
-                                     0.01f,        0.01f * 3 / 4, 0.01f * 2 / 4, 0.01f * 1 / 4};
+  const std::vector<float> capped = {0.f, 0.0025f, 0.005f, 0.0075f, 0.01f, 0.01f * 3 / 4, 0.01f * 2 / 4, 0.01f * 1 / 4};
   REQUIRE(rates.size() == capped.size());
   for (std::size_t i = 0; i < rates.size(); ++i) CHECK(rates[i] == doctest::Approx(capped[i]));
 }
