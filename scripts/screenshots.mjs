@@ -24,6 +24,12 @@ const finished = (page, view, timeout) =>
     { timeout },
   );
 
+// The Translation tab is ready when the engine is and the tab is idle (what its e2e test waits for).
+const translationReady = async (page) => {
+  await visible(page, '[data-testid="engine-status"][data-state="ready"]', 60000);
+  await visible(page, '[data-testid="translation"][data-state="idle"]', 60000);
+};
+
 // What each shot does before the picture; every step waits for what it caused, never for a fixed time.
 const SHOTS = {
   home: {
@@ -95,7 +101,7 @@ const SHOTS = {
     async prepare(page, shoot) {
       // The default preset (Bahdanau, 6 epochs) on the built-in corpus; the run's held-out scores
       // and wall time are printed (docs/views.md quotes them).
-      await visible(page, '[data-testid="translation"][data-transformer]', 60000);
+      await translationReady(page);
       const started = Date.now();
       await page.locator('#mt-train').click();
       await page.waitForSelector('[data-testid="translation"][data-state="finished"]', { timeout: 900000 });
@@ -113,7 +119,7 @@ const SHOTS = {
   'translation-models': {
     hash: '#/seq2seq?tab=translation',
     async prepare(page) {
-      await visible(page, '[data-testid="translation"][data-transformer]', 60000);
+      await translationReady(page);
       const models = (await page.locator('#mt-model option:not([disabled])').count()) || 1;
       const started = Date.now();
       await page.getByRole('button', { name: 'Train every model in turn' }).click();

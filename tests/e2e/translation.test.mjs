@@ -340,6 +340,8 @@ test('translation parallel: two workers train the Transformer, repeat it exactly
   assert.match(first.speed, /^[\d,]+ pairs\/s on 2 workers$/);
   assert.ok(Number(first.loss) < Number(first.firstLoss), `the loss falls: ${first.firstLoss} → ${first.loss}`);
   assert.ok(Number(first.bleu) >= 0);
+  // The scores after training say whose parameters they are (the best validation epoch's).
+  assert.match(first.final, /\. Kept the parameters of epoch 1 of 1, the best validation exact match\.$/);
   assert.equal(workers.length, 1, 'one more engine worker for the run');
   await workers[0].closed;
 

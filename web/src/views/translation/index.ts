@@ -210,7 +210,7 @@ export class TranslationPanel {
       );
       const outcome = await this.train(this.data, model);
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
-      this.training.finish(metrics, outcome.cancelled);
+      this.training.finish(metrics, outcome.cancelled, outcome.bestEpoch);
       this.run.send(outcome.cancelled ? 'cancel' : 'finish');
       this.translate.trained();
       return !outcome.cancelled;

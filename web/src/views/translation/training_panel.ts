@@ -13,6 +13,7 @@ import { bleuByLengthSeries, epochBleuSeries, modelChoice, type ModelId, type Ru
 export class TrainingPanel {
   private readonly runs = new Map<ModelId, RunResult>();
   private current: RunResult | null = null;
+  private epochsRun = 0;  // epochs validated in the current run
   private losses: number[] = [];
   private frameRequested = false;
   private latest: Seq2SeqProgress | null = null;
@@ -84,20 +85,29 @@ export class TrainingPanel {
     this.readout.step.dataset.step = '0';
     this.readout.model.textContent = modelChoice(model).label;
     this.current = { model, epochBleu: [], bleu: 0, bleuByLength: [] };
+    this.epochsRun = 0;
     this.lossChart.update([]);
   }
 
-  /** The run ended (or was cancelled) with the held-out `metrics`; a finished run joins the figure. */
-  finish(metrics: Seq2SeqEvaluation, cancelled: boolean): void {
+  /** The run ended (or was cancelled) with the held-out `metrics`; a finished run joins the figure.
+   *  `bestEpoch` (0-based, -1 without validation) is the epoch whose parameters the model holds. */
+  finish(metrics: Seq2SeqEvaluation, cancelled: boolean, bestEpoch = -1): void {
     const result = this.current!;
+    const epochsRun = this.epochsRun;
     // Parallel text always has a BLEU (null only for the built-in toy tasks).
     result.bleu = metrics.bleu ?? 0;
     result.bleuByLength = metrics.bleuByLength;
     this.readout.final.textContent =
       `BLEU ${formatBleu(result.bleu)}, chrF ${metrics.chrf.toFixed(1)}, exact match ` +
       `${percent(metrics.exactMatch)} of ${metrics.sentences} sentences (teacher-forced token accuracy ` +
-      `${percent(metrics.teacherForcedAccuracy)}, not a translation score)`;
+      `${percent(metrics.teacherForcedAccuracy)}, not a translation score)` +
+      // As the Studio says it: the scores are those of the kept epoch, which may not be the last
+      // (the per-epoch BLEU above is measured on fewer sentences, after each epoch).
+      (bestEpoch >= 0 && epochsRun > 0
+        ? `. Kept the parameters of epoch ${bestEpoch + 1} of ${epochsRun}, the best validation exact match.`
+        : '');
     this.readout.final.dataset.bleu = String(result.bleu);
+    this.readout.final.dataset.keptEpoch = String(bestEpoch + 1);
     if (!cancelled) this.runs.set(result.model, result);
     this.current = null;
     this.drawRuns();
@@ -135,6 +145,7 @@ export class TrainingPanel {
 
   private onEpoch(epoch: Seq2SeqEpoch): void {
     if (!this.current) return;
+    this.epochsRun = Math.max(this.epochsRun, epoch.epoch + 1);
     this.current.epochBleu[epoch.epoch] = epoch.bleu;
     if (epoch.bleu !== null) {
       this.readout.bleu.textContent = `${formatBleu(epoch.bleu)} after epoch ${epoch.epoch + 1}`;
