@@ -13,7 +13,7 @@ import { bleuByLengthSeries, epochBleuSeries, modelChoice, type ModelId, type Ru
 export class TrainingPanel {
   private readonly runs = new Map<ModelId, RunResult>();
   private current: RunResult | null = null;
-  private epochsRun = 0;  // epochs validated in the current run
+  private epochsRun = 0; // epochs validated in the current run
   private losses: number[] = [];
   private frameRequested = false;
   private latest: Seq2SeqProgress | null = null;
