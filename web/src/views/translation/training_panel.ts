@@ -13,7 +13,6 @@ import { bleuByLengthSeries, epochBleuSeries, modelChoice, type ModelId, type Ru
 export class TrainingPanel {
   private readonly runs = new Map<ModelId, RunResult>();
   private current: RunResult | null = null;
-  private epochsRun = 0; // epochs validated in the current run
   private losses: number[] = [];
   private frameRequested = false;
   private latest: Seq2SeqProgress | null = null;
@@ -85,7 +84,6 @@ export class TrainingPanel {
     this.readout.step.dataset.step = '0';
     this.readout.model.textContent = modelChoice(model).label;
     this.current = { model, epochBleu: [], bleu: 0, bleuByLength: [] };
-    this.epochsRun = 0;
     this.lossChart.update([]);
   }
 
@@ -93,7 +91,7 @@ export class TrainingPanel {
    *  `bestEpoch` (0-based, -1 without validation) is the epoch whose parameters the model holds. */
   finish(metrics: Seq2SeqEvaluation, cancelled: boolean, bestEpoch = -1): void {
     const result = this.current!;
-    const epochsRun = this.epochsRun;
+    const epochsRun = result.epochBleu.length; // onEpoch fills one entry per validated epoch
     // Parallel text always has a BLEU (null only for the built-in toy tasks).
     result.bleu = metrics.bleu ?? 0;
     result.bleuByLength = metrics.bleuByLength;
@@ -145,7 +143,6 @@ export class TrainingPanel {
 
   private onEpoch(epoch: Seq2SeqEpoch): void {
     if (!this.current) return;
-    this.epochsRun = Math.max(this.epochsRun, epoch.epoch + 1);
     this.current.epochBleu[epoch.epoch] = epoch.bleu;
     if (epoch.bleu !== null) {
       this.readout.bleu.textContent = `${formatBleu(epoch.bleu)} after epoch ${epoch.epoch + 1}`;
