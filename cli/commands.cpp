@@ -211,8 +211,10 @@ const CommandSpec kEval{"eval",
                         "evaluate a saved model on labelled data or sentence pairs",
                         {{"model-file", "FILE", "a model written by attn train --save"},
                          {"pairs", "FILE",
-                          "seq2seq models: source<TAB>target lines, scored greedily against every target of each "
-                          "source (BLEU, chrF, exact match, BLEU by source length)"},
+                          "seq2seq models: source<TAB>target lines, decoded (greedy, or --beam) and scored against "
+                          "every target of each source (BLEU, chrF, exact match, BLEU by source length)"},
+                         {"beam", "K", "with --pairs: beam width (default 1: greedy)"},
+                         {"alpha", "X", "with --pairs: beam search length penalty exponent, GNMT (default 0.6)"},
                          {"data", "PATH", "labelled reviews (for aclImdb: its test half)"},
                          {"data-pos", "FILE", "instead of --data: positive sentences, one per line (with --data-neg)"},
                          {"data-neg", "FILE", "instead of --data: negative sentences, one per line (with --data-pos)"},
@@ -700,6 +702,9 @@ int eval_command(const Args& args, std::ostream& out, std::ostream& err) {
     if (args.has("data") || args.has("data-pos") || args.has("data-neg"))
       throw UsageError("--pairs scores a seq2seq model; --data, --data-pos and --data-neg are for sentiment models");
     return seq2seq_eval_command(args, out, err);
+  }
+  for (const char* name : {"beam", "alpha"}) {
+    if (args.has(name)) throw UsageError(std::string("--") + name + " goes with --pairs (a seq2seq model's decoding)");
   }
   const bool sentence_files = uses_sentence_files(args);  // usage errors before any file is read
   const std::vector<std::uint8_t> bytes = read_file(args.get("model-file"));

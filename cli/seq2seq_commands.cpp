@@ -164,7 +164,7 @@ LoadedTranslator load_translator_bytes(const std::vector<std::uint8_t>& bytes) {
 LoadedTranslator load_translator_file(const std::string& path) { return load_translator_bytes(read_file(path)); }
 
 // Which runs read a session setting: the flag checks of `attn train` and --help's defaults follow it.
-enum class Scope { any, digits, parallel, words, rnn, attention, transformer };
+enum class Scope { any, digits, parallel, words, scoring, rnn, attention, transformer };
 
 Scope scope_of(const std::string& field) {
   for (const char* f : {"min_len", "max_len", "test_min_len", "test_max_len"}) {
@@ -175,6 +175,9 @@ Scope scope_of(const std::string& field) {
   }
   for (const char* f : {"source_language", "target_language", "lowercase", "max_train_tokens"}) {
     if (field == f) return Scope::words;
+  }
+  for (const char* f : {"beam", "length_alpha"}) {
+    if (field == f) return Scope::scoring;
   }
   for (const char* f : {"cell", "embed", "units"}) {
     if (field == f) return Scope::rnn;
@@ -194,6 +197,7 @@ bool reads(Scope scope, const Seq2SeqSessionConfig& c) {
       return is_digit_task(c.task);
     case Scope::parallel:
     case Scope::words:
+    case Scope::scoring:
       return c.task == "parallel";
     case Scope::rnn:
       return !c.is_transformer();
@@ -216,6 +220,8 @@ std::string not_read(const std::string& flag, Scope scope) {
       return "--" + flag + " applies to --task sentiment or parallel only";
     case Scope::words:
       return "--" + flag + " applies to --task parallel only (the other seq2seq tasks are read character by character)";
+    case Scope::scoring:
+      return "--" + flag + " applies to --task parallel only (how the held-out sentences are decoded for BLEU)";
     case Scope::rnn:
       return "--" + flag + " is the RNN's; --model transformer-seq2seq is sized by --embed (d_model)";
     case Scope::attention:
@@ -423,7 +429,8 @@ int seq2seq_train_command(const Args& args, std::ostream& out, std::ostream& err
   if (task == "parallel") {
     // Held-out translation quality: each held-out sentence against all its translations.
     const TranslationScores t = score_translations(model, data.vocabularies, group_references(data.test),
-                                                   decode_limit(longest(data.test_ids.sources)));
+                                                   decode_limit(longest(data.test_ids.sources)), c.search());
+    done.set("beam", static_cast<double>(c.beam)).set("length_alpha", static_cast<double>(c.length_alpha));
     add_translation_scores(done, t);
     done.set("pair_exact_match", m.exact_match);
     if (!json) print_translation_scores(out, t);
@@ -510,6 +517,13 @@ int translate_lines(const Args& args, std::size_t width, float alpha, std::ostre
   }
   return 0;
 }
+// --beam K and --alpha X of attn translate and attn eval (default greedy; alpha in [0, 10]).
+TranslationSearch search_options(const Args& args) {
+  TranslationSearch search;
+  search.beam = args.whole("beam", 1, 1, 64);
+  search.alpha = static_cast<float>(args.number("alpha", kDefaultLengthAlpha, -1e-9, 10));
+  return search;
+}
 }  // namespace
 
 int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream&) {
@@ -520,11 +534,16 @@ int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream&) {
   std::size_t longest_source = 0;
   for (const ReferenceGroup& g : groups)
     longest_source = std::max(longest_source, loaded.vocabularies.source.encode(g.source).size());
+  const TranslationSearch search = search_options(args);
   const TranslationScores t =
-      score_translations(*loaded.model, loaded.vocabularies, groups, decode_limit(longest_source));
+      score_translations(*loaded.model, loaded.vocabularies, groups, decode_limit(longest_source), search);
   if (args.flag("json")) {
     FlatJson j;
-    j.set("event", "done").set("task", loaded.task).set("pairs", static_cast<double>(pairs.size()));
+    j.set("event", "done")
+        .set("task", loaded.task)
+        .set("pairs", static_cast<double>(pairs.size()))
+        .set("beam", static_cast<double>(search.beam))
+        .set("length_alpha", static_cast<double>(search.alpha));
     add_translation_scores(j, t);
     out << j.dump() << "\n";
   } else {
@@ -535,8 +554,9 @@ int seq2seq_eval_command(const Args& args, std::ostream& out, std::ostream&) {
 }
 
 int translate_command(const Args& args, std::ostream& out, std::ostream&) {
-  const std::size_t width = args.whole("beam", 1, 1, 64);
-  const float alpha = static_cast<float>(args.number("alpha", kDefaultLengthAlpha, -1e-9, 10));
+  const TranslationSearch search = search_options(args);
+  const std::size_t width = search.beam;
+  const float alpha = search.alpha;
   if (args.has("text") == args.has("input")) throw UsageError("give either --text TEXT or --input FILE");
   if (args.flag("alignments") && !args.has("input"))
     throw UsageError("--alignments goes with --input (with --text, --json prints the alignment)");

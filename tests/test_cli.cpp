@@ -634,6 +634,19 @@ TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
   CHECK(scored.get_number("chrf") >= 0);
   CHECK(scored.get_number("exact_match") >= 0);
   CHECK(lines_of(r.out).back().find("\"bleu_by_length\":[") != std::string::npos);
+  CHECK(scored.get_number("beam") == 1);
+  // --beam K scores beam search's outputs (train/translation_scores.hpp checks which ones).
+  r = run_attn({"eval", "--model-file", model, "--pairs", tsv, "--beam", "3", "--alpha", "0", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(last_json_line(r.out).get_number("beam") == 3);
+  CHECK(last_json_line(r.out).get_number("length_alpha") == 0);
+  CHECK(last_json_line(r.out).get_number("sentences") == 24);
+  r = run_attn({"eval", "--model-file", model, "--pairs", tsv, "--beam", "0"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--beam") != std::string::npos);
+  r = run_attn({"eval", "--model-file", model, "--data", tsv, "--beam", "2"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--beam goes with --pairs (a seq2seq model's decoding)") != std::string::npos);
 
   // The RNN's file works the same way.
   const std::string rnn = temp_path("phrases_rnn.model");
@@ -641,6 +654,18 @@ TEST_CASE("cli.transformer_seq2seq_train_translate_input_and_eval_pairs") {
                 "--units", "8", "--save", rnn, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(last_json_line(r.out).get_number("sentences") == 6);
+  CHECK(last_json_line(r.out).get_number("beam") == 1);
+  // attn train --beam: the done line's held-out scores come from a beam search.
+  r = run_attn({"train", "--task", "parallel", "--data", tsv, "--test-size", "6", "--epochs", "1", "--embed", "8",
+                "--units", "8", "--beam", "4", "--alpha", "1", "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(last_json_line(r.out).get_number("beam") == 4);
+  CHECK(last_json_line(r.out).get_number("length_alpha") == 1);
+  CHECK(json_events(r.out, "settings")[0].get_number("beam") == 4);
+  r = run_attn({"train", "--task", "reverse", "--beam", "4"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--beam applies to --task parallel only (how the held-out sentences are decoded for BLEU)") !=
+        std::string::npos);
   r = run_attn({"translate", "--model-file", rnn, "--input", input, "--alignments"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(lines_of(r.out).size() == 2);

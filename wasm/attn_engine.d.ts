@@ -510,6 +510,11 @@ export interface Seq2SeqSettings {
   /** snake_case bleu_sentences: task 'parallel', held-out sources decoded for each epoch's BLEU
    *  (0 = no per-epoch BLEU, `bleu` is then null). */
   bleuSentences?: number;
+  /** Task parallel: how the held-out sentences are decoded for their BLEU (each epoch's and
+   *  evaluate's): 1 (the default) greedy, K a beam search of K ranked with the GNMT length penalty
+   *  lengthAlpha (snake_case length_alpha, default 0.6, in [0, 10]). */
+  beam?: number;
+  lengthAlpha?: number;
   /** Task parallel: training pairs with more tokens than this on either side are left out (0, the
    *  default: no limit); the held-out sentences are all kept. */
   maxTrainTokens?: number;

@@ -115,6 +115,12 @@ const SettingsSchema<Seq2SeqSessionConfig> &seq2seq_session_settings() {
     fields.push_back(whole_setting<C>(
         "bleu_sentences", [](C & c) -> auto & { return c.bleu_sentences; }, whole_range(0, 1 << 24),
         "parallel: held-out sources decoded for each epoch's BLEU (0: none)"));
+    fields.push_back(whole_setting<C>(
+        "beam", [](C & c) -> auto & { return c.beam; }, whole_range(1, 64),
+        "parallel: the held-out sentences' decoding for their BLEU (1: greedy; K: a beam search of K)", "beam"));
+    fields.push_back(number_setting<C>(
+        "length_alpha", [](C & c) -> auto & { return c.length_alpha; }, whole_range(0, 10),
+        "parallel: the beam search's length penalty exponent (GNMT; 0: rank by log-probability)", "alpha"));
     for (auto &f : nested_settings<C>(seq2seq_trainer_settings(), trainer,
                                       {"epochs", "batch", "learning_rate", "schedule", "warmup_steps", "clip_norm",
                                        "validation_split", "early_stopping_patience", "restore_best"}))
@@ -456,7 +462,7 @@ std::string Seq2SeqSession::target_text(const std::vector<int> &ids) const {
 double Seq2SeqSession::held_out_bleu(std::size_t sources) const {
   std::vector<ReferenceGroup> groups = group_references(data_.test);
   if (groups.size() > sources) groups.resize(sources);
-  return score_translations(*model_, data_.vocabularies, groups, decode_limit()).bleu.score;
+  return score_translations(*model_, data_.vocabularies, groups, decode_limit(), config_.search()).bleu.score;
 }
 
 Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t limit) const {
@@ -479,7 +485,8 @@ Seq2SeqEvaluation Seq2SeqSession::evaluate(const std::string &which, std::size_t
                                     ? parallel_teacher_forced_accuracy(*transformer, sources, targets)
                                     : teacher_forced_accuracy(*model_, sources, targets);
   const std::vector<ParallelExample> first(texts.begin(), texts.begin() + static_cast<std::ptrdiff_t>(n));
-  const TranslationScores scores = score_translations(*model_, data_.vocabularies, group_references(first), max_len);
+  const TranslationScores scores =
+      score_translations(*model_, data_.vocabularies, group_references(first), max_len, config_.search());
   out.has_bleu = config_.task == "parallel";
   out.sentences = scores.sentences;
   out.bleu = scores.bleu.score;

@@ -1,21 +1,33 @@
 #include "attn/train/translation_scores.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "attn/text/sequences.hpp"
 
 namespace attn {
 
 TranslationScores score_translations(const Translator& translator, const ParallelVocabularies& vocabularies,
                                      const std::vector<ReferenceGroup>& groups, std::size_t max_len,
-                                     std::size_t batch) {
-  if (batch == 0) batch = 1;
+                                     const TranslationSearch& search) {
+  if (search.beam == 0) throw std::invalid_argument("score_translations: the beam width must be >= 1, got 0");
+  const std::size_t batch = search.beam == 1 ? std::max<std::size_t>(search.batch, 1) : 1;
   TranslationScores out;
   std::vector<std::vector<std::string>> references;
   std::vector<std::vector<std::int32_t>> pending;
   const auto flush = [&] {
     if (pending.empty()) return;
-    const std::vector<Decoded> decoded =
-        greedy_search(translator, pad_to_longest(pending, PadMode::post, kPadId).ids, max_len);
-    for (const Decoded& d : decoded) out.hypotheses.push_back(vocabularies.target.decode(d.tokens));
+    if (search.beam > 1) {
+      for (const std::vector<std::int32_t>& source : pending) {
+        const std::vector<Decoded> beam = beam_search(translator, std::vector<int>(source.begin(), source.end()),
+                                                      search.beam, search.alpha, max_len);
+        out.hypotheses.push_back(beam.empty() ? std::string() : vocabularies.target.decode(beam[0].tokens));
+      }
+    } else {
+      const std::vector<Decoded> decoded =
+          greedy_search(translator, pad_to_longest(pending, PadMode::post, kPadId).ids, max_len);
+      for (const Decoded& d : decoded) out.hypotheses.push_back(vocabularies.target.decode(d.tokens));
+    }
     pending.clear();
   };
   for (const ReferenceGroup& g : groups) {

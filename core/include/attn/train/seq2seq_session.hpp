@@ -21,6 +21,7 @@
 #include "attn/train/gradient_exchange.hpp"
 #include "attn/train/seq2seq_trainer.hpp"
 #include "attn/train/step_chunks.hpp"
+#include "attn/train/translation_scores.hpp"
 
 namespace attn {
 
@@ -33,6 +34,7 @@ namespace attn {
 //                 their translations, shuffled by seed, word level, as `attn train --task parallel`)
 //   train_size, test_size, min_len, max_len, test_min_len, test_max_len (0: min_len / max_len),
 //   source_vocab, target_vocab, bleu_sentences, seed — the data and the run
+//   beam, length_alpha — parallel: the held-out sentences' decoding for BLEU (1: greedy)
 //   source_language, target_language (english | french | generic, or en | fr), lowercase —
 //                 parallel: how each side is split into words (text/mt_tokenizer.hpp)
 //   model         rnn (default) | transformer
@@ -63,6 +65,11 @@ struct Seq2SeqSessionConfig {
   std::string score = "auto";  // rnn: auto = the attention's own (bahdanau additive, luong general)
   std::size_t ff = 0;          // transformer feed-forward size; 0 = 2·d_model
   std::size_t bleu_sentences = 200;
+  // parallel: how the held-out sentences are decoded for their scores (each epoch's BLEU,
+  // evaluate, `attn train`'s done line): beam 1 is greedy, K > 1 a beam search of K ranked with the
+  // GNMT length penalty length_alpha (train/translation_scores.hpp).
+  std::size_t beam = 1;
+  float length_alpha = kDefaultLengthAlpha;
   Seq2SeqTrainerConfig trainer;
   std::uint64_t seed = 1;  // data, initialisation and training (trainer.seed follows it)
 
@@ -77,6 +84,7 @@ struct Seq2SeqSessionConfig {
   Seq2SeqConfig rnn_config(std::size_t source_vocab_ids, std::size_t target_vocab_ids) const;
   TransformerSeq2SeqConfig transformer_config(std::size_t source_vocab_ids, std::size_t target_vocab_ids) const;
   Seq2SeqDataSpec data_spec() const;
+  TranslationSearch search() const { return {beam, length_alpha}; }
   bool is_transformer() const { return kind == "transformer"; }
 };
 
