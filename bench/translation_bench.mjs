@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { table } from './table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODELS = ['rnnsearch', 'transformer'];
@@ -160,12 +161,6 @@ const fmt = (x, digits = 1) =>
   x === null || x === undefined
     ? '-'
     : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 /** The figures and the targets as text. */
 export function translationReport(records) {

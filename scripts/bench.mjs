@@ -15,7 +15,8 @@
 //                                        the Studio's 2-worker ratio): bench/translation_bench.mjs
 //   npm run --silent bench -- --json    one JSON object {"gemm": [...], "train_step": [...], "env": {...}, ...}
 //   node scripts/bench.mjs --native-only | --no-browser | --no-tfjs | --quick (GEMM only in Chromium)
-//                        | --no-imdb-train (skip the native 4-epoch IMDB run)
+//                        | --no-imdb-train (skip the IMDB runs to the end: the native 4-epoch one
+//                                           and the Studio's time to accuracy on 1 and 2 workers)
 //                        | --tfjs-cpu-train (also time tfjs-backend-cpu's training steps: minutes each)
 //   node scripts/bench.mjs --records FILE     also write every raw record to FILE (JSON lines)
 //   node scripts/bench.mjs --no-run --add A.jsonl --add B.jsonl   only tabulate saved records, e.g.
@@ -37,6 +38,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { table } from '../bench/table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -51,7 +53,8 @@ const quick = args.includes('--quick');
 const addFiles = args.flatMap((a, i) => (a === '--add' ? [args[i + 1]] : []));
 const noRun = args.includes('--no-run');
 // The native `attn train` run on the aclImdb training half (issue 19, item 4) takes a minute or
-// more; --no-imdb-train skips it (so does --quick).
+// more, the Studio's IMDB recipe to the end on 1 and 2 workers (issue 29,
+// bench/browser/studio_time_to_accuracy.mjs) several; --no-imdb-train skips both (so does --quick).
 const withImdbTrain = !args.includes('--no-imdb-train') && !quick;
 const imdbArchive = path.resolve(root, '../shared/data/aclImdb_train.tar.gz');
 const recordsFile = args.includes('--records') ? args[args.indexOf('--records') + 1] : null;
@@ -205,7 +208,7 @@ async function main() {
     if (withBrowser) {
       log('running headless Chromium');
       const { runBrowserBench } = await import('../bench/browser/run.mjs');
-      records.push(...(await runBrowserBench({ log, quick, tfjsCpuTrain })));
+      records.push(...(await runBrowserBench({ log, quick, tfjsCpuTrain, imdbTrain: withImdbTrain })));
       if (!quick) {
         // Issue 27: translation training vs PyTorch (the Studio's run was timed just above).
         log('running the translation bench (issue 27)');
@@ -232,6 +235,8 @@ async function main() {
     (r) => r.kernel === 'studio_training' || r.kernel === 'studio_training_summary',
   );
   const studio = studioTraining.find((r) => r.kernel === 'studio_training_summary');
+  // The Studio's IMDB recipe trained to the end on 1 and 2 workers (bench/browser/studio_time_to_accuracy.mjs).
+  const studioAccuracy = records.filter((r) => r.kernel === 'studio_time_to_accuracy');
   const info = records.filter((r) => r.kernel === 'info');
   const dataPath = records.filter((r) => r.kernel === 'io');
   const imdbTrain = records.find((r) => r.kernel === 'imdb_train');
@@ -248,6 +253,7 @@ async function main() {
         'fma_peak',
         'studio_training',
         'studio_training_summary',
+        'studio_time_to_accuracy',
         'imdb_train',
       ].includes(r.kernel),
   );
@@ -271,11 +277,26 @@ async function main() {
   const targets = checkTargets(gemm, trainStep, pageInteractive, env, studio, imdbTrain);
   if (asJson) {
     process.stdout.write(
-      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, fma_peak: fmaPeak, studio_training: studioTraining, imdb_train: imdbTrain ?? null, targets, translation })}\n`,
+      `${JSON.stringify({ gemm, train_step: trainStep, env, gemm_reference: gemmReference, vector_math: vectorMath, data_path: dataPath, page_interactive: pageInteractive, fma_peak: fmaPeak, studio_training: studioTraining, studio_time_to_accuracy: studioAccuracy, imdb_train: imdbTrain ?? null, targets, translation })}\n`,
     );
     return;
   }
-  printTables(gemm, gemmReference, vectorMath, trainStep, pageInteractive, targets, env, fmaPeak, studio, imdbTrain);
+  const studioAccuracyLine = studioAccuracy.length
+    ? (await import('../bench/browser/studio_time_to_accuracy.mjs')).timeToAccuracyLine(studioAccuracy)
+    : null;
+  printTables(
+    gemm,
+    gemmReference,
+    vectorMath,
+    trainStep,
+    pageInteractive,
+    targets,
+    env,
+    fmaPeak,
+    studio,
+    imdbTrain,
+    studioAccuracyLine,
+  );
   if (translation.some((r) => r.bench === 'translation')) {
     const { translationReport } = await import('../bench/translation_bench.mjs');
     console.log();
@@ -408,12 +429,6 @@ function checkTargets(gemm, trainStep, pageInteractive, env, studio, imdbTrain) 
   return out;
 }
 
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
 function printTables(
   gemm,
   gemmReference,
@@ -425,6 +440,7 @@ function printTables(
   fmaPeak,
   studio,
   imdbTrain,
+  studioAccuracyLine,
 ) {
   const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? '-' : x.toFixed(digits));
   const impls = [...new Set([...gemm, ...trainStep].map((r) => r.impl))];
@@ -520,6 +536,7 @@ function printTables(
         `1 worker ${fmt(rate[1], 0)} reviews/s, 2 workers ${fmt(rate[2], 0)} reviews/s (× ${fmt(studio.speedup_2_over_1, 2)})`,
     );
   }
+  if (studioAccuracyLine) console.log(studioAccuracyLine);
   if (imdbTrain) {
     console.log(
       `Native ${imdbTrain.command}: trained in ${fmt(imdbTrain.train_seconds, 1)} s ` +

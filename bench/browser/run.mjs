@@ -2,6 +2,7 @@
 // and measures the app's time to interactive. Used by scripts/bench.mjs; on its own:
 //   node bench/browser/run.mjs [--impls wasm-simd,tfjs-wasm] [--quick] [--rounds N (GEMM, default 3)]
 //                              [--tfjs-cpu-train (tfjs-cpu's training steps too: minutes each)]
+//                              [--no-imdb-train (not the Studio's IMDB recipe to the end)]
 //
 // A tiny static server serves the repository read-only (only the bench page, the wasm bench
 // builds, the TensorFlow.js bundles and dist/), one page per implementation, and every item runs
@@ -292,6 +293,7 @@ export async function runBrowserBench({
   quick = false,
   rounds = 3,
   tfjsCpuTrain = false, // tfjs-cpu's training steps take minutes each: opt in
+  imdbTrain = true, // the Studio's IMDB recipe to the end, twice (studio_time_to_accuracy.mjs)
   onRecord = () => {},
 } = {}) {
   const records = [];
@@ -336,6 +338,17 @@ export async function runBrowserBench({
         log,
         onRecord: push,
       });
+    // Issue 29: the Studio's IMDB recipe trained to the end on 1 and 2 workers (minutes each).
+    const { studioTimeToAccuracy, studioTimeToAccuracySkip } = await import(
+      "./studio_time_to_accuracy.mjs"
+    );
+    const accuracySkip = studioTimeToAccuracySkip();
+    if (accuracySkip) log(accuracySkip);
+    else if (!quick && imdbTrain)
+      await studioTimeToAccuracy(context, `${baseUrl}dist/index.html`, {
+        log,
+        onRecord: push,
+      });
   });
   return records;
 }
@@ -352,6 +365,7 @@ if (
     impls,
     quick: args.includes("--quick"),
     tfjsCpuTrain: args.includes("--tfjs-cpu-train"),
+    imdbTrain: !args.includes("--no-imdb-train"),
     rounds: args.includes("--rounds")
       ? Number(args[args.indexOf("--rounds") + 1])
       : undefined,

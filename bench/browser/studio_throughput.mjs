@@ -15,40 +15,30 @@
 // Prints one JSON line per measurement ({"kernel":"studio_training", ...}) and a summary line
 // (medians per worker count, and the 2-worker / 1-worker ratio). Skips, saying why, when the
 // archive or dist/ is missing. scripts/bench.mjs runs it through runBrowserBench.
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measuredPage, metrics, withBrowser } from './run.mjs';
+import { metrics, withBrowser } from './run.mjs';
+import {
+  cliOption as option,
+  DEFAULT_ARCHIVE,
+  loadAverage,
+  openStudioWithArchive,
+  studioBenchSkip,
+  trainState,
+} from './studio_page.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Where the shared copy of the aclImdb training half lives beside the repository. */
-export const DEFAULT_ARCHIVE = path.resolve(root, '../shared/data/aclImdb_train.tar.gz');
+export { DEFAULT_ARCHIVE };
 const BATCH = 32;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const loadAverage = () => os.loadavg().map((x) => Number(x.toFixed(2)));
 
 /** Why the item cannot run here (a message), or null. */
-export function studioThroughputSkip(archive = DEFAULT_ARCHIVE) {
-  if (!existsSync(archive))
-    return `studio training throughput: ${archive} is missing (the aclImdb training half), skipped`;
-  if (!existsSync(path.join(root, 'dist/index.html')))
-    return 'studio training throughput: dist/ is missing (npm run build), skipped';
-  return null;
-}
-
-async function waitForState(page, states) {
-  await page.waitForFunction(
-    (wanted) => wanted.includes(document.querySelector('.train-panel')?.dataset.state),
-    states,
-    { timeout: 600000 },
-  );
-  return page.locator('.train-panel').getAttribute('data-state');
-}
+export const studioThroughputSkip = (archive = DEFAULT_ARCHIVE) =>
+  studioBenchSkip('studio training throughput', archive);
 
 /** One run on `workers` workers: steps/s between step `warm` and step `warm + steps`, then cancelled. */
 async function measure(page, cdp, workers, warm, steps) {
@@ -89,7 +79,7 @@ async function measure(page, cdp, workers, warm, steps) {
   const readout = await page.textContent('#train-speed');
   const shown = await page.locator('.train-panel').getAttribute('data-workers');
   await page.locator('#train-cancel').click();
-  await waitForState(page, ['cancelled', 'finished', 'failed']);
+  await trainState(page, ['cancelled', 'finished', 'failed']);
   if (shown !== String(workers)) throw new Error(`asked for ${workers} workers, the run had ${shown}`);
   // This run's counter only: the last run's final redraw may land after the recorder was reset.
   const own = samples.slice(samples.findLastIndex(([s]) => s < warm) + 1);
@@ -131,27 +121,15 @@ export async function studioThroughput(
     onRecord = () => {},
   } = {},
 ) {
-  const { page, cdp } = await measuredPage(context);
+  const say = (message) => log(`studio throughput: ${message}`);
+  const { page, cdp, summary: data } = await openStudioWithArchive(context, appUrl, archive, say);
   const records = [];
   try {
-    await page.goto(`${appUrl}#/studio`);
-    await page.waitForSelector('[data-testid="engine-status"][data-state="ready"]', { timeout: 60000 });
-    log(`studio throughput: loading ${archive}`);
-    await page.locator('#data-upload').setInputFiles(archive);
-    // Loaded when the summary counts more reviews than the built-in corpus has (it shows first).
-    await page.waitForFunction(
-      () =>
-        document.querySelector('.studio-data')?.dataset.state === 'loaded' &&
-        Number(/(\d+) training reviews/.exec(document.querySelector('#data-summary')?.textContent ?? '')?.[1]) > 5000,
-      null,
-      { timeout: 600000 },
-    );
-    const summary = await page.textContent('#data-summary');
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first, so neither always runs right after the archive was parsed.
       const order = round % 2 ? [...workers].reverse() : workers;
       for (const k of order) {
-        const record = { ...(await measure(page, cdp, k, warm, steps)), round, data: summary };
+        const record = { ...(await measure(page, cdp, k, warm, steps)), round, data };
         log(`studio throughput: round ${round + 1}, ${k} worker(s): ${record.reviews_per_second} reviews/s`);
         records.push(record);
         onRecord(record);
@@ -177,8 +155,6 @@ export async function studioThroughput(
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
   const archive = path.resolve(option('archive', DEFAULT_ARCHIVE));
   const skip = studioThroughputSkip(archive);
   if (skip) {

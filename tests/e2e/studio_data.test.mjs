@@ -177,7 +177,7 @@ test('studio recipes: presets fill the settings; a large file suggests the real-
   await page.close();
 });
 
-test('studio recipes: the end of a run names the epoch whose parameters the model kept', async () => {
+test('studio recipes: the end of a run names the epoch whose parameters the model kept, with its numbers', async () => {
   const { page, problems } = await openStudio(SMALL.replace('epochs=2', 'epochs=3'));
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await page.waitForFunction(
@@ -195,6 +195,16 @@ test('studio recipes: the end of a run names the epoch whose parameters the mode
     await status.textContent(),
     new RegExp(`Kept the parameters of epoch ${best} of 3, the lowest validation loss`),
   );
+  // The numbers behind the line (the time-to-accuracy bench reads them): the test accuracy
+  // unrounded, the epochs run and the steps.
+  const [, steps, shown] = /^Finished 3 epochs \((\d+) steps\); test accuracy (\d+\.\d)%/.exec(
+    await status.textContent(),
+  );
+  const accuracy = Number(await status.getAttribute('data-test-accuracy'));
+  assert.ok(accuracy > 0 && accuracy <= 1, `test accuracy ${accuracy}`);
+  assert.equal((100 * accuracy).toFixed(1), shown);
+  assert.equal(await status.getAttribute('data-epochs'), '3');
+  assert.equal(await status.getAttribute('data-steps'), steps);
   assert.deepEqual(problems, []);
   await page.close();
 });

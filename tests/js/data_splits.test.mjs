@@ -5,8 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { aclImdbFiles } from './support/aclimdb_files.mjs';
-import { loadEngine } from './support/engine.mjs';
-import { loadWebModules } from './support/web_modules.mjs';
+import { openArchiveSession } from './support/archive_session.mjs';
 
 // The page's ustar writer (it packs a chosen aclImdb folder the same way), gzipped.
 let tarArchive;
@@ -14,19 +13,13 @@ const tarGz = (files) => gzipSync(tarArchive(files));
 
 const aclImdb = (perClass, testPerClass) => tarGz(aclImdbFiles(perClass, testPerClass));
 
-let engine;
+let opened;
 let session;
-let loaded;
 before(async () => {
-  engine = await loadEngine();
-  session = new engine.SentimentSession();
-  loaded = await loadWebModules('/src/views/studio/folder_archive.ts');
-  ({ tarArchive } = loaded.modules[0]);
+  opened = await openArchiveSession();
+  ({ session, tarArchive } = opened);
 });
-after(async () => {
-  session?.delete();
-  await loaded?.close();
-});
+after(() => opened?.close());
 
 test('data splits: an archive with a test half keeps its halves', () => {
   const summary = session.loadBytes(aclImdb(6, 3), 'aclImdb_v1.tar.gz', { testFraction: 0.5, seed: 1 }, null);
@@ -110,7 +103,7 @@ test('data splits: bad shares and archives without training reviews are refused'
 });
 
 test('data splits: a chosen folder maps to aclImdb archive paths; long paths are refused', () => {
-  const { aclImdbPath } = loaded.modules[0];
+  const { aclImdbPath } = opened;
   assert.equal(aclImdbPath('aclImdb/train/pos/1_9.txt'), 'aclImdb/train/pos/1_9.txt');
   assert.equal(aclImdbPath('my copy/test/neg/7_2.txt'), 'aclImdb/test/neg/7_2.txt');
   assert.equal(aclImdbPath('aclImdb/train/unsup/3_0.txt'), null);

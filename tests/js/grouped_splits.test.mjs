@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { aclImdbMovieFiles } from './support/aclimdb_files.mjs';
-import { loadEngine } from './support/engine.mjs';
-import { loadWebModules } from './support/web_modules.mjs';
+import { openArchiveSession } from './support/archive_session.mjs';
 
 const fixtureHeader = readFileSync(new URL('../support/grouped_split_fixture.hpp', import.meta.url), 'utf8');
 const nativeString = (name) => {
@@ -29,20 +28,15 @@ function groupedFixture() {
   return { labels, groups };
 }
 
+let opened;
 let engine;
 let session;
-let loaded;
 let tarArchive;
 before(async () => {
-  engine = await loadEngine();
-  session = new engine.SentimentSession();
-  loaded = await loadWebModules('/src/views/studio/folder_archive.ts');
-  ({ tarArchive } = loaded.modules[0]);
+  opened = await openArchiveSession();
+  ({ engine, session, tarArchive } = opened);
 });
-after(async () => {
-  session?.delete();
-  await loaded?.close();
-});
+after(() => opened?.close());
 
 test('grouped splits: the wasm module deals the native split for the same seed', () => {
   const { labels, groups } = groupedFixture();

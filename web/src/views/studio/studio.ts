@@ -300,7 +300,11 @@ export class Studio {
         // No test set (a tiny file), no test figure: the engine would report 0 of 0 as 0 %.
         const hasTest = (this.stats.summary?.testExamples ?? 0) > 0;
         const test = hasTest ? await this.engine.evaluate('test') : null;
+        // The numbers behind the status line, unrounded, for the benches (time to accuracy).
         controls.status.dataset.bestEpoch = String(outcome.bestEpoch + 1);
+        controls.status.dataset.epochs = String(outcome.epochs);
+        controls.status.dataset.steps = String(outcome.steps);
+        if (test) controls.status.dataset.testAccuracy = String(test.accuracy);
         let text = outcomeText({
           steps: outcome.steps,
           epochsRun: outcome.epochs,

@@ -150,7 +150,7 @@ export class TrainingPanel {
   /** Clears the notices, readouts and charts of the last run as a new one starts. */
   begin(): void {
     this.error.textContent = '';
-    delete this.controls.status.dataset.bestEpoch;
+    for (const key of ['bestEpoch', 'epochs', 'steps', 'testAccuracy']) delete this.controls.status.dataset[key];
     this.diverged.hidden = true;
     this.raceReadout.hidden = true;
     this.raceReadout.textContent = '';
