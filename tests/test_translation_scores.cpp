@@ -16,10 +16,14 @@ using namespace attn;
 namespace {
 
 const std::vector<ParallelExample> kPairs = {
-    {"the cat sleeps .", "le chat dort ."},       {"the dog sleeps .", "le chien dort ."},
-    {"a cat eats .", "un chat mange ."},          {"a dog eats .", "un chien mange ."},
-    {"the cat eats .", "le chat mange ."},        {"the cat eats .", "le chat mange du pain ."},
-    {"the big dog runs .", "le grand chien court ."}, {"a small cat runs .", "un petit chat court ."},
+    {"the cat sleeps .", "le chat dort ."},
+    {"the dog sleeps .", "le chien dort ."},
+    {"a cat eats .", "un chat mange ."},
+    {"a dog eats .", "un chien mange ."},
+    {"the cat eats .", "le chat mange ."},
+    {"the cat eats .", "le chat mange du pain ."},
+    {"the big dog runs .", "le grand chien court ."},
+    {"a small cat runs .", "un petit chat court ."},
 };
 
 // An untrained model: its outputs are arbitrary but fixed, and a beam search finds other ones

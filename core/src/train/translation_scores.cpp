@@ -19,8 +19,8 @@ TranslationScores score_translations(const Translator& translator, const Paralle
     if (pending.empty()) return;
     if (search.beam > 1) {
       for (const std::vector<std::int32_t>& source : pending) {
-        const std::vector<Decoded> beam = beam_search(translator, std::vector<int>(source.begin(), source.end()),
-                                                      search.beam, search.alpha, max_len);
+        const std::vector<Decoded> beam =
+            beam_search(translator, std::vector<int>(source.begin(), source.end()), search.beam, search.alpha, max_len);
         out.hypotheses.push_back(beam.empty() ? std::string() : vocabularies.target.decode(beam[0].tokens));
       }
     } else {

@@ -1,9 +1,8 @@
 // Free-running translation quality of any translator on sentences grouped by source, as the
 // page's session (each epoch and evaluate), `attn train --task parallel`'s done line and
-// `attn eval --pairs` report it: free-running output (greedy, or a beam search) of each distinct source sentence, scored against
-// ALL its references (data/parallel_split.hpp's group_references), lowercased, with the metrics
-// of text/translation_metrics.hpp (corpus BLEU-4, chrF2, exact match, BLEU by source length).
-// Legend: K source groups.
+// `attn eval --pairs` report it: free-running output (greedy, or a beam search) of each distinct source sentence,
+// scored against ALL its references (data/parallel_split.hpp's group_references), lowercased, with the metrics of
+// text/translation_metrics.hpp (corpus BLEU-4, chrF2, exact match, BLEU by source length). Legend: K source groups.
 #pragma once
 
 #include <cstddef>
