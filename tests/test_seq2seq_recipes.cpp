@@ -51,6 +51,8 @@ TEST_CASE("seq2seq_recipes.the_values_the_cli_and_the_page_trained_before_the_ta
   CHECK(t.trainer.schedule == "linear");
   CHECK(t.trainer.warmup_steps == 800);
   CHECK(t.trainer.epochs == 7);
+  CHECK(t.beam == 5);  // the held-out scores: a beam search of 5
+  CHECK(t.length_alpha == kDefaultLengthAlpha);
   const TransformerSeq2SeqConfig x = t.transformer_config(9, 9);
   CHECK(x.d_model == 128);
   CHECK(x.ff_dim == 512);
@@ -59,11 +61,13 @@ TEST_CASE("seq2seq_recipes.the_values_the_cli_and_the_page_trained_before_the_ta
   CHECK(b.rnn_config(5, 5).units == 128);
   CHECK(b.trainer.warmup_steps == 200);
   CHECK(b.trainer.epochs == 3);
+  CHECK(b.beam == 5);
   // RNNenc is trained as RNNsearch is, without the attention: the same row otherwise.
   const Seq2SeqSessionConfig e = seq2seq_recipe_settings("translation-rnnenc");
   CHECK(e.rnn_config(5, 5).attention == AttentionForm::none);
   CHECK(e.rnn_config(5, 5).embed == 128);
   CHECK(e.trainer.epochs == 3);
+  CHECK(e.beam == 5);
   // The Translation tab's preset (web/src/views/translation/models.ts before the table).
   const Seq2SeqSessionConfig p = seq2seq_recipe_settings("translation-bahdanau-page");
   CHECK(p.train_size == 100000);
@@ -73,6 +77,7 @@ TEST_CASE("seq2seq_recipes.the_values_the_cli_and_the_page_trained_before_the_ta
   CHECK(p.trainer.learning_rate == 0.01f);
   CHECK(p.trainer.early_stopping_patience == 0);
   CHECK(p.seed == 7);
+  CHECK(p.beam == 1);  // greedy: each epoch's BLEU in a browser tab
   CHECK(p.rnn_config(5, 5).cell == CellKind::gru);
   CHECK(seq2seq_recipe_settings("translation-luong-page").rnn_config(5, 5).cell == CellKind::lstm);
   CHECK(seq2seq_recipe_settings("translation-transformer-page").trainer.learning_rate == 0.002f);
