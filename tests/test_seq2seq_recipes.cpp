@@ -81,6 +81,34 @@ TEST_CASE("seq2seq_recipes.the_values_the_cli_and_the_page_trained_before_the_ta
   CHECK(p.rnn_config(5, 5).cell == CellKind::gru);
   CHECK(seq2seq_recipe_settings("translation-luong-page").rnn_config(5, 5).cell == CellKind::lstm);
   CHECK(seq2seq_recipe_settings("translation-transformer-page").trainer.learning_rate == 0.002f);
+  // The tab's presets for a large file (models.ts FILE_PRESET_PAIRS): one epoch of up to 160,000
+  // pairs, 4,000 words a side, greedy scores of 1,000 held-out sources, the corpus presets' seed.
+  for (const char* name : {"translation-rnnenc-page-file", "translation-bahdanau-page-file",
+                           "translation-luong-page-file", "translation-transformer-page-file"}) {
+    CAPTURE(name);
+    const Seq2SeqSessionConfig f = seq2seq_recipe_settings(name);
+    CHECK(f.train_size == 160000);
+    CHECK(f.test_size == 1000);
+    CHECK(f.source_vocab == 4000);
+    CHECK(f.target_vocab == 4000);
+    CHECK(f.trainer.epochs == 1);
+    CHECK(f.trainer.batch == 64);
+    CHECK(f.trainer.validation_split == doctest::Approx(0.02));
+    CHECK(f.trainer.schedule == "linear");
+    CHECK(f.beam == 1);
+    CHECK(f.bleu_sentences == 200);
+    CHECK(f.seed == 7);
+  }
+  const Seq2SeqSessionConfig tf = seq2seq_recipe_settings("translation-transformer-page-file");
+  CHECK(tf.kind == "transformer");
+  CHECK(tf.transformer.d_model == 96);
+  CHECK(tf.ff == 384);
+  CHECK(tf.transformer.dropout == 0.f);
+  CHECK(tf.transformer.label_smoothing == 0.f);
+  CHECK(tf.trainer.learning_rate == 0.003f);
+  CHECK(tf.trainer.warmup_steps == 400);
+  CHECK(seq2seq_recipe_settings("translation-luong-page-file").rnn_config(5, 5).cell == CellKind::lstm);
+  CHECK(seq2seq_recipe_settings("translation-rnnenc-page-file").rnn_config(5, 5).attention == AttentionForm::none);
   // The Seq2seq tab's (web/src/views/seq2seq/tasks.ts): the session's small model.
   const Seq2SeqSessionConfig d = seq2seq_recipe_settings("dates-page");
   CHECK(d.train_size == 6000);

@@ -129,6 +129,63 @@ test('translation: bad pairs files show the engine’s message and keep the load
   assert.deepEqual(problems, []);
 });
 
+// `count` pairs with distinct English sentences (the split holds out whole sources).
+function largeFile(count) {
+  const lines = [];
+  for (let i = 0; i < count; i++) lines.push(`Room ${i} is open today.\tLa salle ${i} est ouverte aujourd'hui.`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The Train card as drawn: the model chosen, the epochs proposed, the preset's line. */
+async function trainCard(page) {
+  return {
+    presets: await page.locator(TAB).getAttribute('data-presets'),
+    model: await page.locator('#mt-model').inputValue(),
+    epochs: await page.locator('#mt-epochs').inputValue(),
+    hint: await page.locator('[data-testid="mt-preset"]').textContent(),
+  };
+}
+
+test('translation: a large file gets the large-file presets and the Transformer; the corpus gets its own back', async () => {
+  const { page, problems } = await openTranslation();
+  const corpus = await trainCard(page);
+  assert.equal(corpus.model, 'bahdanau');
+  assert.equal(corpus.epochs, '6');
+  assert.doesNotMatch(corpus.hint, /large file/);
+
+  // 24,000 pairs: 1,000 held-out sources, 23,000 training pairs; the preset is sized for 160,000,
+  // so the tab proposes round(160,000 / 23,000) = 7 epochs of it.
+  await chooseFile(page, 'large.tsv', largeFile(24000));
+  await page.waitForSelector(`${TAB}[data-data-name="large.tsv"]`, { timeout: 60000 });
+  assert.equal(await page.locator(TAB).getAttribute('data-pairs'), '24000');
+  assert.match(
+    await page.locator('[data-testid="mt-data-status"]').textContent(),
+    /^large\.tsv: 24,000 pairs — 23,000 to train on, 1,000 held out; vocabularies of 4,000 source and 4,000 target/,
+  );
+  const large = await trainCard(page);
+  assert.deepEqual(
+    { presets: large.presets, model: large.model, epochs: large.epochs },
+    { presets: 'file', model: 'transformer', epochs: '7' },
+  );
+  assert.match(large.hint, /^A large file: presets for up to 160,000 training pairs and 4,000 words a side/);
+  assert.match(large.hint, /d = 96/);
+  assert.ok(await page.locator('[data-testid="mt-preset"]').isVisible(), 'the preset’s line is drawn');
+
+  // The built-in corpus again: its presets, its model, its epochs.
+  await page.getByRole('button', { name: 'Use the built-in corpus' }).click();
+  await page.waitForSelector(`${TAB}[data-presets="corpus"][data-data-name="pairs-en-fr.tsv"]`, { timeout: 60000 });
+  assert.deepEqual(await trainCard(page), corpus);
+
+  // A model the learner picked stays picked when a large file comes.
+  await page.locator('#mt-model').selectOption('luong');
+  await chooseFile(page, 'large.tsv', largeFile(24000));
+  await page.waitForSelector(`${TAB}[data-presets="file"]`, { timeout: 60000 });
+  const picked = await trainCard(page);
+  assert.equal(picked.model, 'luong');
+  assert.equal(picked.epochs, '7');
+  assert.deepEqual(problems, []);
+});
+
 test('translation: the preset trains on the built-in corpus; loss, BLEU, alignment, candidates and the figure are drawn', async () => {
   const { page, problems } = await openTranslation();
   const tab = page.locator(TAB);

@@ -53,7 +53,10 @@ function cliTrains(args) {
 function pageSends() {
   const table = models.recipeTable(recipes);
   const out = new Map();
-  for (const m of models.MODELS) out.set(m.recipe, models.runSettings(table, m.id, NaN));
+  for (const m of models.MODELS) {
+    out.set(m.recipe, models.runSettings(table, m.id, NaN));
+    out.set(m.fileRecipe, models.runSettings(table, m.id, NaN, 'file'));
+  }
   for (const t of Object.values(tasks.TASKS)) {
     const recipe = table.get(t.recipe);
     assert.ok(recipe, `the engine has the Seq2seq tab's recipe '${t.recipe}'`);

@@ -36,6 +36,15 @@ const RECIPES = [
   row('translation-luong-page', { model: 'rnn', attention: 'luong', epochs: 6, batch: 32, cell: 'lstm' }),
   row('translation-transformer-page', { model: 'transformer', dModel: 64, heads: 4, layers: 2, epochs: 6, batch: 32 }),
 ];
+// Each model's preset for a large file (the engine's `translation-<model>-page-file`).
+const fileRow = (model, settings) =>
+  row(`translation-${model}-page-file`, { trainSize: 160000, sourceVocab: 6000, epochs: 1, batch: 64, ...settings });
+const FILE_RECIPES = [
+  fileRow('rnnenc', { model: 'rnn', attention: 'none', cell: 'gru' }),
+  fileRow('bahdanau', { model: 'rnn', attention: 'bahdanau', cell: 'gru', embed: 64, units: 64, bleuSentences: 200 }),
+  fileRow('luong', { model: 'rnn', attention: 'luong', cell: 'lstm' }),
+  fileRow('transformer', { model: 'transformer', dModel: 128, heads: 4, layers: 2 }),
+];
 
 test('translation.runSettings: the model’s engine recipe, epochs clamped to 1..50', () => {
   const table = models.recipeTable(RECIPES);
@@ -57,6 +66,41 @@ test('translation.runSettings: the model’s engine recipe, epochs clamped to 1.
     /GRU cells \(LSTM for Luong\), embeddings of 64 and 64 units .* d = 64, 4 heads, 2 encoder/,
   );
   assert.match(models.presetSummary(table), /6 epochs, batches of 32; BLEU after each epoch on 200 held-out/);
+});
+
+test('translation presets: a file of more than 20,000 pairs trains the file presets, the Transformer first', () => {
+  const table = models.recipeTable([...RECIPES, ...FILE_RECIPES]);
+  assert.equal(models.presetSize(3900), 'corpus');
+  assert.equal(models.presetSize(20000), 'corpus');
+  assert.equal(models.presetSize(20001), 'file');
+  assert.equal(models.defaultModel('corpus'), 'bahdanau');
+  assert.equal(models.defaultModel('file'), 'transformer');
+  // Each size's row of each model; the corpus' when no size is named.
+  assert.deepEqual(models.runSettings(table, 'transformer', NaN, 'file'), FILE_RECIPES[3].settings);
+  assert.deepEqual(models.runSettings(table, 'luong', 2, 'file'), { ...FILE_RECIPES[2].settings, epochs: 2 });
+  assert.equal(models.runSettings(table, 'transformer', NaN).dModel, 64);
+  assert.deepEqual(models.MODELS.map((m) => m.fileRecipe).sort(), FILE_RECIPES.map((r) => r.name).sort());
+  assert.throws(
+    () => models.runSettings(models.recipeTable(RECIPES), 'none', 1, 'file'),
+    /no recipe 'translation-rnnenc-page-file'/,
+  );
+  // The epochs proposed: the preset's for a file at least as large as it is sized for; for a smaller
+  // one as many as keep the pairs trained on about the same; the corpus presets' always their own.
+  assert.equal(models.presetEpochs(table, 'transformer', 'file', 156079), 1);
+  assert.equal(models.presetEpochs(table, 'transformer', 'file', 400000), 1);
+  assert.equal(models.presetEpochs(table, 'transformer', 'file', 40000), 4);
+  assert.equal(models.presetEpochs(table, 'transformer', 'file', 23000), 7);
+  assert.equal(models.presetEpochs(table, 'transformer', 'file', 1000), 50, 'at most 50');
+  assert.equal(models.presetEpochs(table, 'bahdanau', 'corpus', 3500), 6);
+  assert.equal(models.presetEpochs(table, 'bahdanau', 'corpus', 40000), 6);
+  // The hint says which presets and why.
+  const hint = models.presetSummary(table, 'file');
+  assert.match(
+    hint,
+    /^A large file: presets for up to 160,000 training pairs and 6,000 words a side, about five minutes/,
+  );
+  assert.match(hint, /d = 128, 4 heads, 2 encoder and 2 decoder blocks; 1 epoch, batches of 64;/);
+  assert.doesNotMatch(models.presetSummary(table), /large file/);
 });
 
 const bucket = (minLength, maxLength, sentences, bleu) => ({ minLength, maxLength, sentences, bleu });

@@ -14,14 +14,33 @@ import type { Seq2SeqProgress } from '../../engine/protocol';
 import { el, errorMessage, viewPart } from '../dom';
 import { RunControls } from '../run_controls';
 import { builtinPairs, DataCard, type PairsData } from './data_card';
-import { MODELS, modelChoice, presetSummary, recipeTable, runSettings, type ModelId, type RecipeTable } from './models';
+import {
+  defaultModel,
+  MODELS,
+  modelChoice,
+  presetEpochs,
+  presetSize,
+  presetSummary,
+  recipeTable,
+  runSettings,
+  type ModelId,
+  type PresetSize,
+  type RecipeTable,
+} from './models';
 import { TrainingPanel } from './training_panel';
 import { TranslatePanel } from './translate_panel';
 import './translation.css';
 
+/** The helper worker of a 2-worker run, once its session is built, or why it could not start. */
+type Helper = { bridge: EngineBridge; error?: undefined } | { bridge: null; error: string };
+
 export class TranslationPanel {
   readonly element = el('section', { className: 'translation', dataset: { testid: 'translation' } });
   private data: PairsData | null = null;
+  /** The presets the data trains: the corpus', or a large file's (models.ts presetSize). */
+  private size: PresetSize = 'corpus';
+  /** Set once the learner picks a model: loading a large file then keeps their choice. */
+  private modelPicked = false;
   /** Set while "Train every model" runs: the models still to train. */
   private queue: ModelId[] = [];
   private cancelled = false;
@@ -48,7 +67,7 @@ export class TranslationPanel {
     stateHost: this.element,
     ids: { train: 'mt-train' },
     texts: {
-      idle: 'No model yet: pick a model and press Train (the preset trains in a minute or two).',
+      idle: 'No model yet: pick a model and press Train (a preset trains in a minute or two on the built-in corpus, about five minutes on a large file).',
       preparing: 'Reading the pairs and building the model…',
       training: 'Training…',
       paused: 'Paused. You can translate with the current parameters.',
@@ -88,7 +107,7 @@ export class TranslationPanel {
       (recipes) => {
         this.presetHint.textContent = presetSummary(recipes);
         if (this.epochsInput.value === '')
-          this.epochsInput.value = String(runSettings(recipes, 'bahdanau', NaN).epochs);
+          this.epochsInput.value = String(runSettings(recipes, defaultModel('corpus'), NaN).epochs);
       },
       (error) => (this.error.textContent = errorMessage(error)),
     );
@@ -98,7 +117,9 @@ export class TranslationPanel {
 
   private build(): void {
     for (const m of MODELS) this.modelSelect.append(el('option', { value: m.id, textContent: m.label }));
-    this.modelSelect.value = 'bahdanau';
+    this.modelSelect.value = defaultModel(this.size);
+    this.element.dataset.presets = this.size;
+    this.modelSelect.addEventListener('change', () => (this.modelPicked = true));
     this.workersSelect.value = defaultWorkers();
     this.allButton.addEventListener('click', () => void this.trainModels(MODELS.map((m) => m.id)));
     const trainCard = viewPart(
@@ -158,9 +179,13 @@ export class TranslationPanel {
   }
 
   /** Reads the pairs through the engine (a session of the chosen model): on success they become
-   *  the data every run trains on; on failure nothing changes. */
+   *  the data every run trains on; on failure nothing changes. The presets follow the data's size:
+   *  when it calls for the other size's, the pairs are read again with its split (the summary and
+   *  the proposed epochs are then the presets' own). */
   private async adopt(data: PairsData): Promise<void> {
-    const { info } = await this.create(data, this.model());
+    let { info } = await this.create(data, this.model());
+    const size = presetSize(info.trainExamples + info.testExamples);
+    if (size !== this.size) ({ info } = await this.create(data, this.model(), this.engine, size));
     this.data = data;
     this.dataCard.error.textContent = '';
     delete this.element.dataset.dataError;
@@ -168,14 +193,29 @@ export class TranslationPanel {
     this.translate.reset();
     this.dataCard.showSummary(data.builtin ? `Built-in corpus (${data.name})` : data.name, info);
     this.element.dataset.pairs = String(info.trainExamples + info.testExamples);
+    await this.choosePresets(size, info.trainExamples);
     this.element.dataset.dataName = data.name;
   }
 
+  /**
+   * The presets of data this large: the hint under Train, the epochs proposed (a large file's
+   * preset trains as many pairs whatever the file's size), and, unless the learner picked a model,
+   * the model that learns such data best in the preset's minutes (models.ts defaultModel).
+   */
+  private async choosePresets(size: PresetSize, trainPairs: number): Promise<void> {
+    const recipes = await this.recipes;
+    this.size = size;
+    this.element.dataset.presets = size;
+    if (!this.modelPicked) this.modelSelect.value = defaultModel(size);
+    this.presetHint.textContent = presetSummary(recipes, size);
+    this.epochsInput.value = String(presetEpochs(recipes, this.model(), size, trainPairs));
+  }
+
   /** A fresh session of `model` on `data` (its bytes are copied: the bridge transfers them). */
-  private async create(data: PairsData, model: ModelId, engine = this.engine) {
+  private async create(data: PairsData, model: ModelId, engine = this.engine, size = this.size) {
     const epochs = Number(this.epochsInput.value);
     return engine.seq2seqCreate({
-      ...runSettings(await this.recipes, model, epochs),
+      ...runSettings(await this.recipes, model, epochs, size),
       parallelText: { data: data.bytes.slice(0), name: data.name },
     });
   }
@@ -198,8 +238,12 @@ export class TranslationPanel {
   private async trainOne(model: ModelId, inTurn: boolean): Promise<boolean> {
     this.run.send('prepare');
     this.training.begin(model);
+    let helper: Promise<Helper> | null = null;
     try {
       if (!this.data) this.data = await builtinPairs();
+      // With 2 workers the helper reads the pairs while the tab's worker does (a large file takes
+      // seconds to tokenise).
+      if (this.workersSelect.value === '2') helper = this.startHelper(this.data, model);
       const { info, samples } = await this.create(this.data, model);
       if (this.data.builtin) this.dataCard.showSummary(`Built-in corpus (${this.data.name})`, info);
       this.translate.ready(model, samples);
@@ -208,13 +252,15 @@ export class TranslationPanel {
         `Training ${modelChoice(model).short}: ${info.parameters.toLocaleString('en-US')} parameters on ` +
           `${info.trainExamples.toLocaleString('en-US')} pairs${inTurn && this.queue.length ? ` (then ${this.queue.length} more)` : ''}…`,
       );
-      const outcome = await this.train(this.data, model);
+      const outcome = await this.train(helper);
+      helper = null;
       const metrics = await this.engine.seq2seqEvaluate('test', 0);
       this.training.finish(metrics, outcome.cancelled, outcome.bestEpoch);
       this.run.send(outcome.cancelled ? 'cancel' : 'finish');
       this.translate.trained();
       return !outcome.cancelled;
     } catch (error) {
+      void helper?.then((h) => h.bridge?.dispose());
       this.error.textContent = errorMessage(error);
       this.training.fail();
       this.run.send('fail');
@@ -222,29 +268,34 @@ export class TranslationPanel {
     }
   }
 
-  /**
-   * Trains the session just created, on one worker or (Workers: 2) on two: a helper worker builds
-   * the same session from the same data and settings and trains shard 2 of every batch, the
-   * page's engine worker coordinates (and alone reports progress). A helper that cannot start
-   * leaves the run on one worker, and the status line says why. The helper goes when the run ends.
-   */
-  private async train(data: PairsData, model: ModelId) {
-    const onProgress = (p: Seq2SeqProgress) => this.training.progress(p);
-    let helper: EngineBridge | null = null;
-    if (this.workersSelect.value === '2') {
-      helper = new EngineBridge();
-      try {
-        await helper.ready;
-        await this.create(data, model, helper);
-      } catch (error) {
-        helper.dispose();
-        helper = null;
-        this.run.status.textContent += ` (The second worker could not start: ${errorMessage(error)}; training on one.)`;
-      }
+  /** A helper worker with the same session as the tab's worker builds, or why it could not start. */
+  private async startHelper(data: PairsData, model: ModelId): Promise<Helper> {
+    const bridge = new EngineBridge();
+    try {
+      await bridge.ready;
+      await this.create(data, model, bridge);
+      return { bridge };
+    } catch (error) {
+      bridge.dispose();
+      return { bridge: null, error: errorMessage(error) };
     }
-    this.element.dataset.workers = helper ? '2' : '1';
-    if (!helper) return this.engine.seq2seqTrain({}, onProgress);
-    const second = helper;
+  }
+
+  /**
+   * Trains the session just created, on one worker or (Workers: 2) on two: the helper worker
+   * (startHelper) has built the same session from the same data and settings and trains shard 2
+   * of every batch, the page's engine worker coordinates (and alone reports progress). A helper
+   * that could not start leaves the run on one worker, and the status line says why. The helper
+   * goes when the run ends.
+   */
+  private async train(starting: Promise<Helper> | null) {
+    const onProgress = (p: Seq2SeqProgress) => this.training.progress(p);
+    const helper = starting ? await starting : null;
+    if (helper?.error)
+      this.run.status.textContent += ` (The second worker could not start: ${helper.error}; training on one.)`;
+    this.element.dataset.workers = helper?.bridge ? '2' : '1';
+    if (!helper?.bridge) return this.engine.seq2seqTrain({}, onProgress);
+    const second = helper.bridge;
     try {
       return await trainOnTwoWorkers(
         (port) => second.seq2seqTrainReplica(port, 1, 2),

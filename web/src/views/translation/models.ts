@@ -15,8 +15,24 @@ export interface ModelChoice {
   label: string;
   /** What the lecture calls it. */
   short: string;
-  /** The engine recipe it trains (train/seq2seq_recipes.cpp). */
+  /** The engine recipe it trains on the built-in corpus and small files (train/seq2seq_recipes.cpp). */
   recipe: string;
+  /** The engine recipe it trains on a large file (more than FILE_PRESET_PAIRS pairs). */
+  fileRecipe: string;
+}
+
+/**
+ * Which of a model's two presets a run trains: 'corpus', sized for the built-in corpus (about 3,900
+ * pairs) and files of that order, or 'file', sized for a file like Tatoeba's English–French pairs
+ * (about 160,000) to train in about five minutes on two workers.
+ */
+export type PresetSize = 'corpus' | 'file';
+
+/** Files with more pairs than this train the 'file' presets. */
+export const FILE_PRESET_PAIRS = 20000;
+
+export function presetSize(pairs: number): PresetSize {
+  return pairs > FILE_PRESET_PAIRS ? 'file' : 'corpus';
 }
 
 /**
@@ -25,21 +41,42 @@ export interface ModelChoice {
  * epochs its input asks for (tests/js/seq2seq_recipes.test.mjs holds both to the recipe).
  */
 export const MODELS: readonly ModelChoice[] = [
-  { id: 'none', label: 'No attention (RNNenc)', short: 'RNNenc', recipe: 'translation-rnnenc-page' },
+  {
+    id: 'none',
+    label: 'No attention (RNNenc)',
+    short: 'RNNenc',
+    recipe: 'translation-rnnenc-page',
+    fileRecipe: 'translation-rnnenc-page-file',
+  },
   {
     id: 'bahdanau',
     label: 'Bahdanau attention (RNNsearch)',
     short: 'Bahdanau',
     recipe: 'translation-bahdanau-page',
+    fileRecipe: 'translation-bahdanau-page-file',
   },
-  { id: 'luong', label: 'Luong attention (LSTM cells)', short: 'Luong', recipe: 'translation-luong-page' },
+  {
+    id: 'luong',
+    label: 'Luong attention (LSTM cells)',
+    short: 'Luong',
+    recipe: 'translation-luong-page',
+    fileRecipe: 'translation-luong-page-file',
+  },
   {
     id: 'transformer',
     label: 'Transformer encoder–decoder',
     short: 'Transformer',
     recipe: 'translation-transformer-page',
+    fileRecipe: 'translation-transformer-page-file',
   },
 ];
+
+/** The model the tab starts with for data of this size: Bahdanau's RNNsearch on the corpus, the
+ *  Transformer on a large file (the one model whose file preset passes 30 held-out BLEU on the
+ *  Tatoeba file in five minutes: docs/translation.md, "In the page"). */
+export function defaultModel(size: PresetSize): ModelId {
+  return size === 'file' ? 'transformer' : 'bahdanau';
+}
 
 export function modelChoice(id: string): ModelChoice {
   const found = MODELS.find((m) => m.id === id);
@@ -54,28 +91,58 @@ export function recipeTable(rows: readonly Seq2SeqRecipe[]): RecipeTable {
   return new Map(rows.map((r) => [r.name, r]));
 }
 
-/** The recipe of `id` in `recipes`; throws when the engine has no such row. */
-export function modelRecipe(recipes: RecipeTable, id: ModelId): Seq2SeqRecipe {
-  const recipe = recipes.get(modelChoice(id).recipe);
-  if (!recipe) throw new Error(`the engine has no recipe '${modelChoice(id).recipe}'`);
+/** The recipe of `id`'s preset of `size` in `recipes`; throws when the engine has no such row. */
+export function modelRecipe(recipes: RecipeTable, id: ModelId, size: PresetSize = 'corpus'): Seq2SeqRecipe {
+  const choice = modelChoice(id);
+  const name = size === 'file' ? choice.fileRecipe : choice.recipe;
+  const recipe = recipes.get(name);
+  if (!recipe) throw new Error(`the engine has no recipe '${name}'`);
   return recipe;
 }
 
-/** The engine settings of one run: the model's recipe, and the epochs asked for (1..50; not a
- *  number: the recipe's). */
-export function runSettings(recipes: RecipeTable, id: ModelId, epochs: number): Seq2SeqCreateSettings {
-  const { settings } = modelRecipe(recipes, id);
-  return { ...settings, epochs: Math.min(50, Math.max(1, Math.round(epochs) || settings.epochs)) };
+const clampEpochs = (epochs: number) => Math.min(50, Math.max(1, Math.round(epochs)));
+
+/** The engine settings of one run: the model's preset of `size`, and the epochs asked for (1..50;
+ *  not a number: the preset's). */
+export function runSettings(
+  recipes: RecipeTable,
+  id: ModelId,
+  epochs: number,
+  size: PresetSize = 'corpus',
+): Seq2SeqCreateSettings {
+  const { settings } = modelRecipe(recipes, id, size);
+  return { ...settings, epochs: clampEpochs(Math.round(epochs) || settings.epochs) };
+}
+
+/**
+ * The epochs the tab proposes for data with `trainPairs` training pairs: the preset's, or, where
+ * the data has fewer pairs than a 'file' preset is sized for (its train_size), as many more as
+ * keep the pairs trained on — and so the minutes — about the same (a 40,000-pair file gets 4
+ * epochs of a preset sized at 1 epoch of 160,000).
+ */
+export function presetEpochs(recipes: RecipeTable, id: ModelId, size: PresetSize, trainPairs: number): number {
+  const { settings } = modelRecipe(recipes, id, size);
+  if (size === 'corpus' || settings.trainSize === 0 || !(trainPairs > 0) || trainPairs >= settings.trainSize)
+    return settings.epochs;
+  return clampEpochs((settings.epochs * settings.trainSize) / trainPairs);
 }
 
 /** The preset's line under the Train button, from the recipes' numbers. */
-export function presetSummary(recipes: RecipeTable): string {
-  const rnn = modelRecipe(recipes, 'bahdanau').settings;
-  const t = modelRecipe(recipes, 'transformer').settings;
+export function presetSummary(recipes: RecipeTable, size: PresetSize = 'corpus'): string {
+  const rnn = modelRecipe(recipes, 'bahdanau', size).settings;
+  const t = modelRecipe(recipes, 'transformer', size).settings;
+  const sized =
+    size === 'file'
+      ? `A large file: presets for up to ${rnn.trainSize.toLocaleString('en-US')} training pairs and ` +
+        `${rnn.sourceVocab.toLocaleString('en-US')} words a side, about five minutes on 2 workers (more epochs ` +
+        'for a smaller file). '
+      : '';
   return (
-    `Preset: RNNs with ${rnn.cell.toUpperCase()} cells (${modelRecipe(recipes, 'luong').settings.cell.toUpperCase()} ` +
+    `${sized}Preset: RNNs with ${rnn.cell.toUpperCase()} cells ` +
+    `(${modelRecipe(recipes, 'luong', size).settings.cell.toUpperCase()} ` +
     `for Luong), embeddings of ${rnn.embed} and ${rnn.units} units a direction; the Transformer with d = ${t.dModel}, ` +
-    `${t.heads} heads, ${t.layers} encoder and ${t.layers} decoder blocks; ${rnn.epochs} epochs, batches of ` +
+    `${t.heads} heads, ${t.layers} encoder and ${t.layers} decoder blocks; ${rnn.epochs} ` +
+    `epoch${rnn.epochs === 1 ? '' : 's'}, batches of ` +
     `${rnn.batch}; BLEU after each epoch on ${rnn.bleuSentences} held-out sentences. With 2 workers each batch is ` +
     'split between two engine workers (one core each) that add their gradients: the same seed gives the same run ' +
     'again for a given worker count.'
