@@ -176,7 +176,8 @@ CommandSpec train_spec() {
         "split at random even when the data names groups (aclImdb's urls_*.txt movies, a CSV/TSV group column); "
         "by default the hold-out, validation split and cv folds keep each group on one side"},
        {"model", "NAME",
-        "bilstm-attention (default) | transformer | bilstm | bow; seq2seq tasks: seq2seq-attention (default) | "
+        "bilstm-attention (default) | transformer | bilstm | ngram-attention (no encoder: attention over words and "
+        "hashed bigrams) | bow; seq2seq tasks: seq2seq-attention (default) | "
         "seq2seq (no attention) | transformer-seq2seq (encoder-decoder; --embed is d_model). Sentiment recipes "
         "(train/recipes.hpp) set the defaults marked 'the model's recipe'"},
        {"save", "FILE", "write the trained model to FILE"},
@@ -241,17 +242,17 @@ const CommandSpec kTranslate{"translate",
                               {"json", "", "print one JSON object (tokens and the alignment matrix)"}},
                              {"model-file"}};
 
-const CommandSpec kExport{
-    "export",
-    "write a trained model (sentiment or seq2seq) in another framework's format",
-    {{"model-file", "FILE",
-      "a model written by attn train --save: sentiment (bilstm-attention, transformer, bilstm) or any seq2seq "
-      "task's (seq2seq, seq2seq-attention, transformer-seq2seq)"},
-     {"format", "NAME",
-      "pytorch: model.safetensors, vocab.json and model.py, plus config.json for a seq2seq model "
-      "(docs/pytorch.md)"},
-     {"out", "DIR", "the folder to write (created if missing; files in it are replaced)"}},
-    {"model-file", "format", "out"}};
+const CommandSpec kExport{"export",
+                          "write a trained model (sentiment or seq2seq) in another framework's format",
+                          {{"model-file", "FILE",
+                            "a model written by attn train --save: sentiment (bilstm-attention, transformer, bilstm, "
+                            "ngram-attention) or any seq2seq "
+                            "task's (seq2seq, seq2seq-attention, transformer-seq2seq)"},
+                           {"format", "NAME",
+                            "pytorch: model.safetensors, vocab.json and model.py, plus config.json for a seq2seq model "
+                            "(docs/pytorch.md)"},
+                           {"out", "DIR", "the folder to write (created if missing; files in it are replaced)"}},
+                          {"model-file", "format", "out"}};
 
 // attn cv takes every sentiment option of attn train (the recipe to cross-validate) but --task and
 // --save; --test and --holdout are listed only to be refused with a reason.
@@ -397,12 +398,14 @@ void apply_flags(const SettingsSchema<Config>& schema, const Args& args, Config&
 
 SentimentSettings sentiment_settings(const Args& args) {
   SentimentSettings s;
-  s.model_name = args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "bow"});
+  s.model_name =
+      args.choice("model", "bilstm-attention", {"bilstm-attention", "transformer", "bilstm", "ngram-attention", "bow"});
   // The built-in corpus has recipes of its own (short reviews, few of them).
   const RecipeSettings recipe = recipe_settings(
       sentiment_recipe(s.model_name, args.has("data") && args.get("data") == "builtin" ? "builtin" : "real"));
   SentimentModelConfig model = recipe.model;
-  if (s.model_name != "transformer" && args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
+  const bool recurrent = s.model_name == "bilstm-attention" || s.model_name == "bilstm";
+  if (recurrent && args.choice("cell", "lstm", {"lstm", "gru"}) == "gru") {
     model.classifier.encoder = EncoderKind::bigru;
   }
   apply_flags(sentiment_model_settings(), args, model);
@@ -779,7 +782,7 @@ int export_command(const Args& args, std::ostream& out, std::ostream&) {
   if (kind == "bag_of_ngrams") {
     throw UsageError(
         "the bag-of-n-grams model has no PyTorch export (it is a linear model over n-gram counts; "
-        "export bilstm-attention, transformer or bilstm)");
+        "export bilstm-attention, transformer, bilstm or ngram-attention)");
   }
   const bool translator = kind == "seq2seq" || kind == "transformer_seq2seq";
   const std::vector<ExportedFile> files =

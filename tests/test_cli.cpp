@@ -95,7 +95,7 @@ TEST_CASE("cli.usage_and_argument_errors") {
       {{"train", "--data", "builtin", "--lr", "-1"}, "attn train: --lr must be a finite number > 0, got '-1'"},
       {{"train", "--data", "builtin", "--lr", "abc"}, "attn train: --lr must be a finite number > 0, got 'abc'"},
       {{"train", "--data", "builtin", "--model", "cnn"},
-       "attn train: --model must be one of bilstm-attention|transformer|bilstm|bow, got 'cnn'"},
+       "attn train: --model must be one of bilstm-attention|transformer|bilstm|ngram-attention|bow, got 'cnn'"},
       {{"train", "--data", "builtin", "--task", "poems"},
        "attn train: --task must be one of sentiment|dates|reverse|sort|copy|parallel, got 'poems'"},
       {{"train", "--data", "builtin", "--cell", "rnn"}, "attn train: --cell must be one of lstm|gru, got 'rnn'"},

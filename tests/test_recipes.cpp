@@ -8,7 +8,7 @@ using namespace attn;
 
 TEST_CASE("recipes.one_per_cli_model_with_the_tuned_values") {
   const auto& all = sentiment_recipes();
-  REQUIRE(all.size() == 8);  // four real-data rows, then four for the built-in corpus
+  REQUIRE(all.size() == 10);  // five real-data rows, then five for the built-in corpus
   CHECK(all[0].model == "bilstm-attention");
   CHECK(all[0].data == "real");
   const SentimentRecipe& t = sentiment_recipe("transformer");
@@ -23,12 +23,19 @@ TEST_CASE("recipes.one_per_cli_model_with_the_tuned_values") {
   CHECK(r.word_dropout == 0.2);
   CHECK(sentiment_recipe("bow").learning_rate == 0.02);
   for (const SentimentRecipe& x : all) {
-    CHECK(x.num_words == 5000);
+    CAPTURE(x.model);
+    const bool ngrams = x.model == "ngram-attention";
+    if (!ngrams || x.data == "builtin") CHECK(x.num_words == 5000);
     CHECK(x.maxlen == (x.data == "real" ? 500u : 64u));
+    CHECK((x.bigram_buckets > 0) == ngrams);  // only the model without an encoder has the bigram table
+    const RecipeSettings s = recipe_settings(x);
+    CHECK((s.model.classifier.encoder == EncoderKind::none) == ngrams);
+    CHECK(s.model.classifier.bigram_buckets == x.bigram_buckets);
   }
-  CHECK_THROWS_WITH_AS(sentiment_recipe("rnn"),
-                       "no sentiment recipe for model 'rnn' (known: bilstm-attention, transformer, bilstm, bow)",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      sentiment_recipe("rnn"),
+      "no sentiment recipe for model 'rnn' (known: bilstm-attention, transformer, bilstm, ngram-attention, bow)",
+      std::invalid_argument);
 }
 
 TEST_CASE("recipes.the_built_in_corpus_has_its_own_rows") {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "attn/io/model_file.hpp"
@@ -82,12 +83,54 @@ TEST_CASE("sequence_classifier.gradients_transformer") {
   check_model(learned, 1e-3);
 }
 
+TEST_CASE("sequence_classifier.gradients_with_bigram_embeddings") {
+  // (d): no encoder, words + hashed bigrams, attention or mean pooling; and a BiGRU reading them.
+  ClassifierConfig ngrams = small(EncoderKind::none, PoolingKind::attention);
+  ngrams.bigram_buckets = 7;
+  check_model(ngrams);
+  ngrams.pooling = PoolingKind::mean;
+  check_model(ngrams);
+  ClassifierConfig gru = small(EncoderKind::bigru, PoolingKind::attention);
+  gru.bigram_buckets = 5;
+  check_model(gru);
+}
+
+TEST_CASE("sequence_classifier.bigram_rows_follow_the_hash_and_padding_takes_row_zero") {
+  CHECK(bigram_bucket(4, 5, 11) == 8);  // 1 + (4 · 1000003 + 5) mod 10
+  CHECK(bigram_bucket(0, 1, 2) == 1);
+  CHECK(bigram_bucket(4999, 4999, 131072) ==
+        1 + static_cast<std::int32_t>((4999ull * 1000003ull + 4999ull) % 131071ull));
+  CHECK_THROWS_AS(bigram_bucket(1, 2, 1), std::invalid_argument);
+  ClassifierConfig c = small(EncoderKind::none, PoolingKind::attention);
+  c.bigram_buckets = 11;
+  SequenceClassifier model(c, 3);
+  Rng rng(1);
+  Tensor1 logits, dlogits = {1.f, 1.f, 1.f};
+  zero_grads(model.parameters());
+  model.forward(kIds, kMask, false, rng, logits);
+  model.backward(dlogits);
+  // Row 0 (padding) never moves; the first real token of a row pairs with id 0.
+  const Parameter* bigrams = nullptr;
+  for (const Parameter& p : model.parameters())
+    if (p.name == "bigrams.weight") bigrams = &p;
+  REQUIRE(bigrams != nullptr);
+  for (std::size_t d = 0; d < 4; ++d) {
+    CHECK(bigrams->value[d] == 0.f);
+    CHECK(bigrams->grad[d] == 0.f);
+  }
+  // Row 1 + (0 · 1000003 + 4) mod 10 = 5 is the pair (start of row 0, 4): it has a gradient.
+  double row5 = 0;
+  for (std::size_t d = 0; d < 4; ++d) row5 += std::abs(bigrams->grad[5 * 4 + d]);
+  CHECK(row5 > 0);
+}
+
 TEST_CASE("sequence_classifier.gradients_with_dropout") {
   // Dropout on the embeddings and the pooled vector (and inside the Transformer block): the
   // masks are fixed by re-seeding the generator before every forward, so the loss is smooth.
-  for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer}) {
+  for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer, EncoderKind::none}) {
     CAPTURE(encoder_kind_name(encoder));
     ClassifierConfig config = small(encoder, PoolingKind::attention);
+    if (encoder == EncoderKind::none) config.bigram_buckets = 9;
     config.dropout = 0.3f;
     config.word_dropout = 0.3f;
     SequenceClassifier model(config, 17);
@@ -113,9 +156,11 @@ TEST_CASE("sequence_classifier.gradients_with_dropout") {
 }
 
 TEST_CASE("sequence_classifier.padding_does_not_change_predictions") {
-  for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer}) {
+  for (EncoderKind encoder : {EncoderKind::bilstm, EncoderKind::transformer, EncoderKind::none}) {
     CAPTURE(encoder_kind_name(encoder));
-    SequenceClassifier model(small(encoder, PoolingKind::attention), 5);
+    ClassifierConfig config = small(encoder, PoolingKind::attention);
+    if (encoder == EncoderKind::none) config.bigram_buckets = 13;
+    SequenceClassifier model(config, 5);
     Rng rng(1);
     Tensor1 short_logits, long_logits;
     const TokenIds ids = {{4, 5, 6}};
@@ -147,6 +192,16 @@ TEST_CASE("sequence_classifier.config_json_round_trip_and_validation") {
   REQUIRE(old_json.find(key) != std::string::npos);
   old_json.erase(old_json.find(key), key.size());
   CHECK(ClassifierConfig::from_json(old_json).word_dropout == 0.f);
+  // ... and files from before bigrams have none.
+  ClassifierConfig with_bigrams = small(EncoderKind::none, PoolingKind::attention);
+  with_bigrams.bigram_buckets = 64;
+  CHECK(ClassifierConfig::from_json(with_bigrams.to_json()).bigram_buckets == 64);
+  CHECK(ClassifierConfig::from_json(with_bigrams.to_json()).encoder == EncoderKind::none);
+  std::string no_bigrams = c.to_json();
+  const std::string bigram_key = "\"bigram_buckets\":0,";
+  REQUIRE(no_bigrams.find(bigram_key) != std::string::npos);
+  no_bigrams.erase(no_bigrams.find(bigram_key), bigram_key.size());
+  CHECK(ClassifierConfig::from_json(no_bigrams).bigram_buckets == 0);
 
   ClassifierConfig bad = small(EncoderKind::transformer, PoolingKind::attention);
   bad.heads = 3;
@@ -160,7 +215,18 @@ TEST_CASE("sequence_classifier.config_json_round_trip_and_validation") {
   bad = small(EncoderKind::bilstm, PoolingKind::attention);
   bad.vocab_size = 3;
   CHECK_THROWS_AS(bad.validate(), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(encoder_kind_from_name("lstm"), "unknown encoder 'lstm'; valid: bilstm, bigru, transformer",
+  CHECK_THROWS_WITH_AS(encoder_kind_from_name("lstm"),
+                       "unknown encoder 'lstm'; valid: bilstm, bigru, transformer, none", std::invalid_argument);
+  bad = small(EncoderKind::none, PoolingKind::last);
+  CHECK_THROWS_WITH_AS(
+      bad.validate(),
+      "invalid model configuration: pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'",
+      std::invalid_argument);
+  bad = small(EncoderKind::none, PoolingKind::attention);
+  bad.bigram_buckets = 1;
+  CHECK_THROWS_WITH_AS(bad.validate(),
+                       "invalid model configuration: bigram_buckets must be 0 (no bigrams) or between 2 and 4194304, "
+                       "got 1",
                        std::invalid_argument);
 }
 

@@ -101,7 +101,8 @@ export interface SentimentModelConfig {
   lowercase?: boolean;
   stripHtml?: boolean;
   keepPunctuation?: boolean;
-  encoder?: 'bilstm' | 'bigru' | 'transformer';
+  /** 'none': the pooling reads the embeddings (words, plus bigrams with bigramBuckets). */
+  encoder?: 'bilstm' | 'bigru' | 'transformer' | 'none';
   embedDim?: number;
   units?: number;
   pooling?: 'attention' | 'last' | 'mean';
@@ -115,6 +116,8 @@ export interface SentimentModelConfig {
   /** Rate of dropping whole token embeddings while training (the CLI's --word-dropout). */
   wordDropout?: number;
   causal?: boolean;
+  /** Rows of the hashed bigram embedding table added to the word embeddings (0 = none). */
+  bigramBuckets?: number;
   /** Parameter initialisation seed. */
   seed?: number;
 }
@@ -1083,7 +1086,7 @@ export interface ResolvedSentimentSettings {
 }
 
 export interface SentimentRecipe {
-  model: 'bilstm-attention' | 'transformer' | 'bilstm' | 'bow';
+  model: 'bilstm-attention' | 'transformer' | 'bilstm' | 'ngram-attention' | 'bow';
   /** 'real': real reviews (the CLI's defaults, the IMDB preset); 'builtin': the built-in corpus. */
   data: 'real' | 'builtin';
   epochs: number;
@@ -1096,6 +1099,8 @@ export interface SentimentRecipe {
   maxlen: number;
   batchSize: number;
   patience: number;
+  /** ngram-attention: rows of the hashed bigram table (0 for the other models). */
+  bigramBuckets: number;
 }
 
 export interface AttnEngineFactoryOptions {

@@ -41,7 +41,7 @@ val js_run_toy_task(const std::string& config_json, const val& on_step) {
 }
 
 // sentimentRecipes() -> [{model, data, epochs, learningRate, dropout, wordDropout, schedule, pooling,
-// numWords, maxlen, batchSize, patience}]: the table of train/recipes.hpp, a copy.
+// numWords, maxlen, batchSize, patience, bigramBuckets}]: the table of train/recipes.hpp, a copy.
 val js_sentiment_recipes() {
   return guarded([] {
     val out = val::array();
@@ -59,6 +59,7 @@ val js_sentiment_recipes() {
       recipe.set("maxlen", static_cast<double>(r.maxlen));
       recipe.set("batchSize", static_cast<double>(r.batch_size));
       recipe.set("patience", static_cast<double>(r.patience));
+      recipe.set("bigramBuckets", static_cast<double>(r.bigram_buckets));
       out.call<void>("push", recipe);
     }
     return out;

@@ -169,6 +169,28 @@ test('studio: built-in statistics match the engine; training moves the charts an
   await page.close();
 });
 
+test('studio: attention over words and bigrams (no encoder) trains from its link and draws its weights', async () => {
+  const { page, problems } = await openStudio(`${SMALL}&enc=none&bigrams=512`);
+  assert.equal(await page.locator('#set-encoder').inputValue(), 'none');
+  assert.equal(await page.locator('#set-bigramBuckets').inputValue(), '512');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  assert.equal(await waitForState(page, ['finished', 'failed', 'diverged']), 'finished');
+  assert.match(await page.locator('#train-status').textContent(), /test accuracy \d+\.\d%/);
+  // The pooling weights over "<start> the acting was not good", one per word (each word and the
+  // bigram ending at it), sum to 1 and are drawn as colours of the 0–1 scale, not left blank.
+  const weights = await heatmapValues(page, 'watched-0');
+  assert.equal(weights.length, 6);
+  assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-4, 'weights sum to 1');
+  const drawn = await drawnCells(page, 'watched-0');
+  for (const c of drawn) assert.ok(distance(c.rgb, [255, 255, 255]) > 60, `${c.value} drawn as ${c.rgb}: no shading`);
+  const order = [...drawn].sort((a, b) => a.value - b.value);
+  if (order[order.length - 1].value - order[0].value > 0.1) {
+    assert.ok(distance(order[0].rgb, order[order.length - 1].rgb) > 20, 'different weights, different colours');
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('studio: a CSV by file picker, a malformed CSV names its line, a dropped file (as text) and an aclImdb folder load', async () => {
   const { page, problems } = await openStudio();
   await page

@@ -33,6 +33,7 @@ const KINDS = [
   { encoder: 'transformer', pooling: 'attention', positional: 'learned' },
   { encoder: 'transformer', pooling: 'mean', positional: 'learned' },
   { encoder: 'transformer', pooling: 'attention', positional: 'sinusoidal', causal: true },
+  { encoder: 'none', pooling: 'attention', bigramBuckets: 101 },
 ];
 
 let engine;

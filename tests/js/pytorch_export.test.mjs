@@ -154,6 +154,13 @@ test('pytorch export: a BiGRU that classifies from its last states runs unchange
   compareWithEngine(...trainAndExport('bigru', { ...SMALL_MODEL, encoder: 'bigru', pooling: 'last' }));
 });
 
+test('pytorch export: attention over words and hashed bigrams (no encoder) runs unchanged in PyTorch', () => {
+  requireTorch();
+  // Post padding and truncation: the bigram of a row's first token pairs with 0 on both sides.
+  const config = { ...SMALL_MODEL, encoder: 'none', bigramBuckets: 301, padding: 'post', maxlen: 20 };
+  compareWithEngine(...trainAndExport('ngrams', config));
+});
+
 test("pytorch export: the Studio's zip (stored, UTF-8 names) opens in Python's zipfile with every CRC right", async () => {
   const { modules, close } = await loadWebModules('/src/export/zip.ts');
   try {

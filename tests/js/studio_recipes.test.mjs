@@ -37,6 +37,7 @@ test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), rea
     ['bigru', 'mean'],
     ['transformer', 'mean'],
     ['transformer', 'attention'],
+    ['none', 'mean'],
   ]) {
     const form = applyRecipe('imdb', { ...DEFAULTS, encoder, pooling });
     const r = table.find((x) => x.model === cliModel({ encoder, pooling }));
@@ -46,10 +47,12 @@ test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), rea
       [r.epochs, r.learningRate, r.dropout, r.wordDropout, r.schedule, r.maxlen, r.numWords],
       `${encoder}/${pooling}`,
     );
-    assert.deepEqual([form.batchSize, form.patience], [r.batchSize, r.patience]);
-    assert.equal(form.pooling, encoder === 'transformer' ? r.pooling : pooling);
+    assert.deepEqual([form.batchSize, form.patience, form.bigramBuckets], [r.batchSize, r.patience, r.bigramBuckets]);
+    assert.equal(form.pooling, encoder === 'transformer' || encoder === 'none' ? r.pooling : pooling);
+    assert.equal(form.bigramBuckets > 0, encoder === 'none', `${encoder}: bigrams only without an encoder`);
   }
   assert.equal(cliModel({ encoder: 'bilstm', pooling: 'last' }), 'bilstm');
+  assert.equal(cliModel({ encoder: 'none', pooling: 'attention' }), 'ngram-attention');
   const bow = table.find((r) => r.model === 'bow');
   assert.deepEqual(recipes.baselineRecipe(), { epochs: bow.epochs, learningRate: bow.learningRate });
   assert.deepEqual(
@@ -58,10 +61,12 @@ test('studio_recipes.the IMDB preset is the engine table (the CLI defaults), rea
       'bilstm-attention/real',
       'transformer/real',
       'bilstm/real',
+      'ngram-attention/real',
       'bow/real',
       'bilstm-attention/builtin',
       'transformer/builtin',
       'bilstm/builtin',
+      'ngram-attention/builtin',
       'bow/builtin',
     ],
   );
@@ -75,6 +80,7 @@ test('studio_recipes.the built-in preset is the engine built-in row (the CLI wit
     ['bilstm', 'attention'],
     ['bilstm', 'last'],
     ['transformer', 'mean'],
+    ['none', 'attention'],
   ]) {
     const form = applyRecipe('builtin', { ...DEFAULTS, encoder, pooling });
     const r = table.find((x) => x.model === cliModel({ encoder, pooling }) && x.data === 'builtin');
@@ -83,8 +89,11 @@ test('studio_recipes.the built-in preset is the engine built-in row (the CLI wit
       [r.epochs, r.learningRate, r.dropout, r.wordDropout, r.schedule, r.maxlen, r.numWords],
       `${encoder}/${pooling}`,
     );
-    assert.deepEqual([form.batchSize, form.patience], [r.batchSize, r.patience]);
+    assert.deepEqual([form.batchSize, form.patience, form.bigramBuckets], [r.batchSize, r.patience, r.bigramBuckets]);
   }
+  // The page's fallback before the engine's table arrives is the engine's built-in row.
+  const ngrams = table.find((x) => x.model === 'ngram-attention' && x.data === 'builtin');
+  assert.equal(recipes.BUILTIN_BIGRAM_BUCKETS, ngrams.bigramBuckets);
   // The Studio opens on model (a)'s built-in recipe.
   assert.deepEqual(applyRecipe('builtin', DEFAULTS), DEFAULTS);
   assert.equal(matchingRecipe(DEFAULTS), 'builtin');

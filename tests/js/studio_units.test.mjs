@@ -48,6 +48,11 @@ test('studio_settings.round-trip through the URL; only non-defaults are written;
   assert.equal(bad.units, 32);
   assert.equal(bad.maxlen, 64);
   assert.equal(bad.pooling, 'mean');
+  // Attention over words and bigrams travels in the link too.
+  const ngrams = { ...DEFAULTS, encoder: 'none', bigramBuckets: 8192 };
+  assert.equal(settingsToParams(ngrams).toString(), 'enc=none&bigrams=8192');
+  assert.deepEqual(settingsFromParams(settingsToParams(ngrams)), ngrams);
+  assert.equal(modelConfig(ngrams).bigramBuckets, 8192);
   assert.equal(bad.learningRate, 0.0005);
   // Out-of-range numbers pass through: the engine refuses them with its own message.
   assert.equal(settingsFromParams(new URLSearchParams('maxlen=0')).maxlen, 0);
@@ -58,6 +63,7 @@ test('studio_settings.round-trip through the URL; only non-defaults are written;
     embedDim: 32,
     units: 32,
     attentionDim: 32,
+    bigramBuckets: 0,
     numWords: 5000,
     maxlen: 64,
     dropout: 0.3,

@@ -1,7 +1,8 @@
 """attn export --format pytorch, checked end to end (CTest: pytorch_export.model_py_matches_engine).
 
 For every exported architecture — BiLSTM and BiGRU with attention pooling (each scoring function),
-the Transformer with attention and with mean pooling, BiLSTM / BiGRU last state — it trains a
+the Transformer with attention and with mean pooling, BiLSTM / BiGRU last state, words and hashed
+bigrams without an encoder (attention and mean pooling) — it trains a
 tiny model on the built-in corpus with the CLI, exports it, runs the exported model.py (its
 --jsonl entry point, in a separate process, as a user would) on 50 reviews and compares every
 P(positive), token and attention weight with `attn predict --json` to 1e-4. Any mismatch fails.
@@ -43,6 +44,8 @@ MODELS = {
     "transformer-mean": ["--model", "transformer", "--pooling", "mean", "--heads", "4"],
     "bilstm-last": ["--model", "bilstm", "--cell", "lstm"],
     "bigru-last": ["--model", "bilstm", "--cell", "gru"],
+    "ngram-attention": ["--model", "ngram-attention", "--bigram-buckets", "512"],
+    "ngram-mean": ["--model", "ngram-attention", "--pooling", "mean", "--bigram-buckets", "97"],
 }
 
 # What the tokenizer must get right beyond plain reviews: tags, case, punctuation, apostrophes,

@@ -70,6 +70,7 @@ std::vector<std::pair<std::string, std::string>> architecture(const ClassifierCo
           {"max_len", n(c.max_len)},
           {"positional", c.positional == PositionalKind::learned ? "learned" : "sinusoidal"},
           {"causal", c.causal ? "true" : "false"},
+          {"bigram_buckets", n(c.bigram_buckets)},
           {"activation", "gelu_tanh"},
           {"layer_norm_eps", "1e-05"}};
 }
@@ -100,9 +101,10 @@ std::vector<ExportedFile> export_pytorch(const SentimentModel& model) {
   const ClassifierConfig& c = classifier.config();
   Renamer r(classifier.parameters());
   r.same("embedding.weight", "embedding.weight");
+  if (c.bigram_buckets) r.same("bigrams.weight", "bigrams.weight");
   if (c.encoder == EncoderKind::transformer) {
     export_transformer(r, c);
-  } else {
+  } else if (c.encoder != EncoderKind::none) {
     export_recurrent(r, c);
   }
   export_pooling(r, c);

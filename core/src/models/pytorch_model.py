@@ -318,7 +318,8 @@ class AttentionPooling(nn.Module):
 
 
 class SentimentClassifier(nn.Module):
-    """Embedding -> BiLSTM | BiGRU | Transformer encoder -> attention | mean | last pooling -> Linear -> σ."""
+    """Embedding (+ hashed bigrams) -> BiLSTM | BiGRU | Transformer encoder | none -> attention | mean | last
+    pooling -> Linear -> σ."""
 
     def __init__(self, config):
         super().__init__()
@@ -327,7 +328,12 @@ class SentimentClassifier(nn.Module):
         self.encoder, self.pooling_kind = c["encoder"], c["pooling"]
         e = n("embed_dim")
         self.embedding = nn.Embedding(n("vocab_size"), e)
-        if self.encoder in ("bilstm", "bigru"):
+        self.bigram_buckets = int(c.get("bigram_buckets", "0"))
+        if self.bigram_buckets:
+            self.bigrams = nn.Embedding(self.bigram_buckets, e)
+        if self.encoder == "none":
+            out_dim = e
+        elif self.encoder in ("bilstm", "bigru"):
             rnn = nn.LSTM if self.encoder == "bilstm" else nn.GRU
             self.rnn = rnn(e, n("units"), batch_first=True, bidirectional=True)
             out_dim = 2 * n("units")
@@ -354,8 +360,16 @@ class SentimentClassifier(nn.Module):
         """ids [B, T], mask [B, T] (True = real token; reviews start at column 0) -> logits [B],
         pooling weights [B, T] or None, self-attention [layers] of [B, H, T, T]."""
         x = self.embedding(ids)
+        if self.bigram_buckets:
+            # Row 1 + (previous id * 1000003 + id) mod (buckets - 1); the previous id is 0 at a row's
+            # start and after padding; padded positions take row 0 (zeros).
+            previous = torch.cat([torch.zeros_like(ids[:, :1]), ids[:, :-1] * mask[:, :-1].long()], dim=1)
+            rows = 1 + (previous * 1000003 + ids) % (self.bigram_buckets - 1)
+            x = x + self.bigrams(rows * mask.long())
         self_attention = []
-        if self.encoder == "transformer":
+        if self.encoder == "none":
+            h, last = x, None
+        elif self.encoder == "transformer":
             t = ids.shape[1]
             x = x * math.sqrt(x.shape[-1])
             x = x + (self.positional.weight[:t] if hasattr(self, "positional") else self.sinusoid[:t])

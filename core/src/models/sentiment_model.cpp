@@ -13,18 +13,18 @@ constexpr const char* kModelKind = "sentiment_model";
 constexpr double kFormat = 1;
 
 // A floor on the floats the classifier described by `config` allocates, from its largest
-// tables (embedding V×E, recurrent U×U, Transformer E×E and E×ff per block, position tables
-// max_len×E). Compared with what a file holds BEFORE building the model, so a damaged or
+// tables (embedding V×E, bigram table buckets×E, recurrent U×U, Transformer E×E and E×ff per
+// block, position tables max_len×E). Compared with what a file holds BEFORE building the model, so a damaged or
 // hostile configuration ("vocab_size": 1e9) is refused instead of allocating gigabytes.
 double least_floats(const ClassifierConfig& config) {
   const double e = static_cast<double>(config.embed_dim);
-  double floor = static_cast<double>(config.vocab_size) * e;
+  double floor = std::max(static_cast<double>(config.vocab_size), static_cast<double>(config.bigram_buckets)) * e;
   if (config.encoder == EncoderKind::transformer) {
     const double layers = static_cast<double>(config.layers);
     floor = std::max(floor, layers * e * std::max(e, static_cast<double>(config.ff_dim)));
     // The sinusoidal table is not saved but is allocated; the learned one is a parameter.
     floor = std::max(floor, static_cast<double>(config.max_len) * e);
-  } else {
+  } else if (config.encoder != EncoderKind::none) {
     const double u = static_cast<double>(config.units);
     floor = std::max(floor, u * std::max(u, e));
   }

@@ -101,6 +101,23 @@ class TransformerEncoder final : public SequenceEncoder {
   Tensor2 sinusoids_;  // the sinusoidal PE table, filled on the first forward (see add_sinusoidal_positional_encoding)
 };
 
+// No encoder: each position's vector is its embedding (h = x), so the pooling reads the words
+// (and bigrams) themselves.
+class IdentityEncoder final : public SequenceEncoder {
+ public:
+  explicit IdentityEncoder(std::size_t dim) : dim_(dim) {}
+  void forward(const Tensor3& x, const Mask2&, bool, Rng&, Tensor3& h, Tensor2& final_state) override {
+    copy_into(h, x);
+    final_state.resize({0, 0});
+  }
+  void backward(const Tensor3& dh, const Tensor2*, Tensor3& dx) override { copy_into(dx, dh); }
+  void parameters(ParameterList&, const std::string&) override {}
+  std::size_t output_dim() const override { return dim_; }
+
+ private:
+  std::size_t dim_;
+};
+
 std::unique_ptr<SequenceEncoder> make_encoder(const ClassifierConfig& c, Rng& rng) {
   switch (c.encoder) {
     case EncoderKind::bilstm:
@@ -109,6 +126,8 @@ std::unique_ptr<SequenceEncoder> make_encoder(const ClassifierConfig& c, Rng& rn
       return make_recurrent_encoder(CellKind::gru, c.embed_dim, c.units, rng);
     case EncoderKind::transformer:
       return std::make_unique<TransformerEncoder>(c, rng);
+    case EncoderKind::none:
+      return std::make_unique<IdentityEncoder>(c.embed_dim);
   }
   throw std::invalid_argument("unknown encoder");
 }
@@ -126,6 +145,14 @@ Kind kind_from_name(const std::string& name, std::initializer_list<Kind> kinds, 
 
 }  // namespace
 
+std::int32_t bigram_bucket(std::int32_t previous, std::int32_t id, std::size_t buckets) {
+  ATTN_REQUIRE(buckets >= 2 && previous >= 0 && id >= 0, "bigram_bucket",
+               "needs buckets >= 2 and ids >= 0, got buckets " + std::to_string(buckets) + ", ids " +
+                   std::to_string(previous) + ", " + std::to_string(id));
+  const std::uint64_t pair = static_cast<std::uint64_t>(previous) * 1000003u + static_cast<std::uint64_t>(id);
+  return static_cast<std::int32_t>(1 + pair % (buckets - 1));
+}
+
 const char* encoder_kind_name(EncoderKind kind) {
   switch (kind) {
     case EncoderKind::bilstm:
@@ -134,13 +161,15 @@ const char* encoder_kind_name(EncoderKind kind) {
       return "bigru";
     case EncoderKind::transformer:
       return "transformer";
+    case EncoderKind::none:
+      return "none";
   }
   return "unknown";
 }
 
 EncoderKind encoder_kind_from_name(const std::string& name) {
-  return kind_from_name(name, {EncoderKind::bilstm, EncoderKind::bigru, EncoderKind::transformer}, encoder_kind_name,
-                        "encoder");
+  return kind_from_name(name, {EncoderKind::bilstm, EncoderKind::bigru, EncoderKind::transformer, EncoderKind::none},
+                        encoder_kind_name, "encoder");
 }
 
 const char* pooling_kind_name(PoolingKind kind) {
@@ -172,6 +201,14 @@ void ClassifierConfig::validate() const {
          ") must have at most 268435456 values");
   }
   if (encoder != EncoderKind::transformer && (units < 1 || units > 4096)) fail("units must be between 1 and 4096");
+  if (encoder == EncoderKind::none && pooling == PoolingKind::last)
+    fail("pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'");
+  if (bigram_buckets == 1 || bigram_buckets > (1u << 22))
+    fail("bigram_buckets must be 0 (no bigrams) or between 2 and 4194304, got " + std::to_string(bigram_buckets));
+  if (static_cast<double>(bigram_buckets) * static_cast<double>(embed_dim) > 268435456.0) {
+    fail("the bigram table (bigram_buckets " + std::to_string(bigram_buckets) + " × embed_dim " +
+         std::to_string(embed_dim) + ") must have at most 268435456 values");
+  }
   if (attention_dim < 1 || attention_dim > 4096) fail("attention_dim must be between 1 and 4096");
   if (!(dropout >= 0.f && dropout < 1.f)) fail("dropout must be in [0, 1)");
   if (!(word_dropout >= 0.f && word_dropout < 1.f)) fail("word_dropout must be in [0, 1)");
@@ -205,7 +242,8 @@ const SettingsSchema<ClassifierConfig>& classifier_settings() {
               "encoder", [](C & c) -> auto& { return c.encoder; },
               std::vector<std::pair<std::string, EncoderKind>>{{"bilstm", EncoderKind::bilstm},
                                                                {"bigru", EncoderKind::bigru},
-                                                               {"transformer", EncoderKind::transformer}},
+                                                               {"transformer", EncoderKind::transformer},
+                                                               {"none", EncoderKind::none}},
               "the sequence encoder"),
           whole_setting<C>(
               "units", [](C & c) -> auto& { return c.units; }, whole_range(1, 4096), "recurrent units per direction",
@@ -249,6 +287,9 @@ const SettingsSchema<ClassifierConfig>& classifier_settings() {
               "rate of dropping whole token embeddings while training", "word-dropout"),
           flag_setting<C>(
               "causal", [](C & c) -> auto& { return c.causal; }, "Transformer: causal self-attention mask"),
+          whole_setting<C>(
+              "bigram_buckets", [](C & c) -> auto& { return c.bigram_buckets; }, whole_range(0, 1 << 22),
+              "rows of the hashed bigram embedding table added to the word embeddings (0 = none)", "bigram-buckets"),
       },
       [](C& c) { c.validate(); });
   return schema;
@@ -265,8 +306,8 @@ ClassifierConfig ClassifierConfig::from_json(const std::string& json) {
   if (j.get_string("model") != "sequence_classifier") {
     throw std::invalid_argument("this file holds a '" + j.get_string("model") + "' model, not a sequence classifier");
   }
-  // Files written before word dropout existed have no key; they trained without it.
-  return classifier_settings().read(j, {}, {true, {"word_dropout"}, {"model"}});
+  // Files written before word dropout or bigrams existed have no key; they trained without them.
+  return classifier_settings().read(j, {}, {true, {"word_dropout", "bigram_buckets"}, {"model"}});
 }
 
 namespace {
@@ -283,6 +324,8 @@ SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, std::uint
 SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, Rng&& rng)
     : config_(config),
       embedding_(config.vocab_size, config.embed_dim, rng, 0),
+      bigrams_(config.bigram_buckets ? std::make_unique<Embedding>(config.bigram_buckets, config.embed_dim, rng, 0)
+                                     : nullptr),
       encoder_(make_encoder(config, rng)),
       output_(encoder_->output_dim(), 1, rng),
       embedding_dropout_(config.dropout),
@@ -292,6 +335,7 @@ SequenceClassifier::SequenceClassifier(const ClassifierConfig& config, Rng&& rng
     pooling_ = std::make_unique<AttentionPooling>(config.score, encoder_->output_dim(), config.attention_dim, rng);
   }
   embedding_.parameters(parameters_, "embedding.");
+  if (bigrams_) bigrams_->parameters(parameters_, "bigrams.");
   encoder_->parameters(parameters_, "encoder.");
   if (pooling_) pooling_->parameters(parameters_, "pooling.");
   output_.parameters(parameters_, "output.");
@@ -307,6 +351,19 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
   const std::size_t batch = ids.shape(0), time = ids.shape(1), dh = encoder_->output_dim();
   mask_ = mask;
   embedding_.forward(ids, embedded_, embedding_cache_);
+  if (bigrams_) {
+    ensure_shape(bigram_ids_, ids.shape());
+    for (std::size_t b = 0; b < batch; ++b) {
+      for (std::size_t t = 0; t < time; ++t) {
+        const std::int32_t previous = t > 0 && mask(b, t - 1) ? ids(b, t - 1) : 0;
+        bigram_ids_(b, t) = mask(b, t) ? bigram_bucket(previous, ids(b, t), config_.bigram_buckets) : 0;
+      }
+    }
+    bigrams_->forward(bigram_ids_, bigram_embedded_, bigram_cache_);
+    float* x = embedded_.data();
+    const float* y = bigram_embedded_.data();
+    for (std::size_t i = 0, n = embedded_.size(); i < n; ++i) x[i] += y[i];
+  }
   embedding_dropout_.forward(embedded_, dropped_embedded_, training, rng, embedding_dropout_cache_);
   word_dropout_.forward(dropped_embedded_.data(), dropped_embedded_.data(), dropped_embedded_.size(), training, rng,
                         word_dropout_cache_, config_.embed_dim);
@@ -380,8 +437,9 @@ void SequenceClassifier::backward(const Tensor1& dlogits) {
   word_dropout_.backward(d_dropped_embedded_.data(), d_dropped_embedded_.data(), d_dropped_embedded_.size(),
                          word_dropout_cache_);
   embedding_dropout_.backward(d_dropped_embedded_, embedding_dropout_cache_, d_embedded_);
-  // embedded = Embedding(ids)
+  // embedded = Embedding(ids) (+ bigrams(bucket ids))
   embedding_.backward(d_embedded_, embedding_cache_);
+  if (bigrams_) bigrams_->backward(d_embedded_, bigram_cache_);
 }
 
 const Tensor2& SequenceClassifier::pooling_weights() const { return pooling_ ? pooling_cache_.weights : no_weights_; }

@@ -13,6 +13,8 @@ const std::vector<SentimentRecipe>& sentiment_recipes() {
       // Chosen by 5-fold cross-validation on the training half (docs/recipes.md): dropout 0.3.
       {"transformer", "real", 6, 5e-4, 0.3, 0, "constant", "mean"},
       {"bilstm", "real", 4, 2e-3, 0.2, 0.2, "cosine", "last"},
+      // Attention over words and hashed bigrams, no encoder (docs/recipes.md).
+      {"ngram-attention", "real", 3, 2e-3, 0.2, 0, "cosine", "attention", 20000, 500, 32, 2, 131072},
       {"bow", "real", 10, 0.02, 0, 0, "constant", "attention"},
       // The built-in corpus: 528 training reviews of at most 34 tokens. Chosen by 5-fold x 2-seed
       // cross-validation on its training part with the rule of docs/recipes.md (docs/cli.md, "The
@@ -20,6 +22,7 @@ const std::vector<SentimentRecipe>& sentiment_recipes() {
       {"bilstm-attention", "builtin", 15, 2e-3, 0.3, 0.2, "cosine", "attention", 5000, 64, 32, 0},
       {"transformer", "builtin", 20, 1e-3, 0.3, 0, "cosine", "mean", 5000, 64, 32, 0},
       {"bilstm", "builtin", 15, 2e-3, 0.3, 0.2, "cosine", "last", 5000, 64, 32, 0},
+      {"ngram-attention", "builtin", 15, 2e-3, 0.3, 0, "cosine", "attention", 5000, 64, 32, 0, 8192},
       {"bow", "builtin", 10, 0.02, 0, 0, "constant", "attention", 5000, 64, 32, 0},
   };
   return recipes;
@@ -45,6 +48,8 @@ RecipeSettings recipe_settings(const SentimentRecipe& recipe) {
   m.pipeline.maxlen = recipe.maxlen;
   ClassifierConfig& c = m.classifier;
   if (recipe.model == "transformer") c.encoder = EncoderKind::transformer;
+  if (recipe.model == "ngram-attention") c.encoder = EncoderKind::none;
+  c.bigram_buckets = recipe.bigram_buckets;
   c.attention_dim = c.embed_dim;
   c.ff_dim = 2 * c.embed_dim;
   c.pooling = pooling_kind_from_name(recipe.pooling);

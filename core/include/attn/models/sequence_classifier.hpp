@@ -4,6 +4,13 @@
 //   (b) Embedding (· √D) + positional encoding → N pre-norm Transformer blocks → LayerNorm →
 //       attention or mean pooling → Dense → σ
 //   (c) baseline without attention: Embedding → BiLSTM | BiGRU → last states → Dense → σ
+//   (d) attention over n-grams, no encoder: (Embedding + hashed bigram Embedding) → attention
+//       pooling → Dense → σ — each position is its word and the bigram ending there, and the
+//       pooling's weights say which of them decided (a bag of n-grams that attends)
+//
+// Any encoder can take the bigram embeddings (bigram_buckets > 0): position t's input is
+// word[ids[b,t]] + bigram[bigram_bucket(ids[b,t-1], ids[b,t], bigram_buckets)], the previous id
+// being 0 at the start of a row and after padding; padded positions take the zero row 0.
 //
 // Legend: B batch, T time, V vocabulary, E embedding size, U recurrent units per direction,
 // Dh encoder output size (2U for recurrent encoders, E for the Transformer).
@@ -26,7 +33,7 @@
 
 namespace attn {
 
-enum class EncoderKind { bilstm, bigru, transformer };
+enum class EncoderKind { bilstm, bigru, transformer, none };  // none: h = the embeddings
 enum class PoolingKind { attention, last, mean };
 enum class PositionalKind { sinusoidal, learned };
 
@@ -43,9 +50,10 @@ struct ClassifierConfig {
   std::size_t ff_dim = 64;
   std::size_t max_len = 512;  // longest sequence the positional encoding supports
   PositionalKind positional = PositionalKind::sinusoidal;
-  float dropout = 0.f;       // on the embeddings, on the pooled vector, and inside Transformer blocks
-  float word_dropout = 0.f;  // drops whole token embeddings (spatial dropout), after `dropout`
-  bool causal = false;       // Transformer: causal self-attention mask
+  float dropout = 0.f;             // on the embeddings, on the pooled vector, and inside Transformer blocks
+  float word_dropout = 0.f;        // drops whole token embeddings (spatial dropout), after `dropout`
+  bool causal = false;             // Transformer: causal self-attention mask
+  std::size_t bigram_buckets = 0;  // rows of the hashed bigram table (0 = no bigram embeddings)
 
   // Checks ranges and combinations; throws std::invalid_argument saying what is wrong.
   void validate() const;
@@ -56,6 +64,10 @@ struct ClassifierConfig {
 // ClassifierConfig's fields (io/settings_schema.hpp): to_json / from_json follow it; validate()
 // adds the checks that combine fields ("invalid model configuration: ...").
 const SettingsSchema<ClassifierConfig>& classifier_settings();
+
+// The bigram table's row for the pair (previous id, id) at a real position: 1 + (previous ·
+// 1000003 + id) mod (buckets − 1), in 64-bit arithmetic; row 0 is the padding row. buckets >= 2.
+std::int32_t bigram_bucket(std::int32_t previous, std::int32_t id, std::size_t buckets);
 
 const char* encoder_kind_name(EncoderKind kind);
 EncoderKind encoder_kind_from_name(const std::string& name);
@@ -102,7 +114,7 @@ class SequenceClassifier {
   // backward() must not follow it. Throws std::logic_error unless pooling is attention, and
   // ShapeError when weights is not [B, T].
   void forward_with_attention(const TokenIds& ids, const Mask2& mask, const Tensor2& weights, Tensor1& logits);
-  // Of the last forward: the embedding output x [B, T, E] (before dropout), the encoder output
+  // Of the last forward: the embedding output x [B, T, E] (words plus bigrams, before dropout), the encoder output
   // h [B, T, Dh], and the pre-softmax pooling scores e [B, T] (empty unless pooling is attention).
   const Tensor3& embedded() const { return embedded_; }
   const Tensor3& encoded() const { return encoded_; }
@@ -117,6 +129,7 @@ class SequenceClassifier {
 
   ClassifierConfig config_;
   Embedding embedding_;
+  std::unique_ptr<Embedding> bigrams_;  // null unless config_.bigram_buckets > 0
   std::unique_ptr<SequenceEncoder> encoder_;
   std::unique_ptr<AttentionPooling> pooling_;
   Dense output_;
@@ -124,7 +137,9 @@ class SequenceClassifier {
   ParameterList parameters_;
 
   // Activations of the last forward and scratch for backward, reused across steps.
-  EmbeddingCache embedding_cache_;
+  EmbeddingCache embedding_cache_, bigram_cache_;
+  TokenIds bigram_ids_;
+  Tensor3 bigram_embedded_;
   DropoutCache embedding_dropout_cache_, pooled_dropout_cache_, word_dropout_cache_;
   Tensor3 embedded_, dropped_embedded_, encoded_, d_encoded_, d_dropped_embedded_, d_embedded_;
   Tensor2 final_state_, pooled_, dropped_pooled_, d_dropped_pooled_, d_pooled_, d_final_, logits2_, d_logits2_;

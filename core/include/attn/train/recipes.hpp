@@ -16,7 +16,7 @@
 namespace attn {
 
 struct SentimentRecipe {
-  std::string model;  // bilstm-attention | bilstm | transformer | bow (the CLI's --model names)
+  std::string model;  // bilstm-attention | bilstm | transformer | ngram-attention | bow (the CLI's --model names)
   std::string data;   // real | builtin
   std::size_t epochs;
   double learning_rate;
@@ -24,6 +24,7 @@ struct SentimentRecipe {
   std::string schedule;  // constant | linear | cosine | inverse_sqrt
   std::string pooling;   // attention | mean | last (unused by bow)
   std::size_t num_words = 5000, maxlen = 500, batch_size = 32, patience = 2;
+  std::size_t bigram_buckets = 0;  // ngram-attention: rows of the hashed bigram table
 };
 
 // Every recipe: the real-data rows in the CLI's order of --model names, then the builtin rows.
@@ -34,7 +35,8 @@ const SentimentRecipe& sentiment_recipe(const std::string& model, const std::str
 
 // Everything one recipe trains: the model's and the trainer's settings, each field from the
 // recipe where it has one and from the struct's own default otherwise (attention_dim follows
-// embed_dim, ff_dim is 2 × embed_dim, the Transformer row picks the Transformer encoder). The
+// embed_dim, ff_dim is 2 × embed_dim, the Transformer row picks the Transformer encoder, the
+// ngram-attention row no encoder and its bigram table). The
 // CLI's `attn train` starts from this before its flags; the Studio's presets resolve to it
 // (tests/test_cli.cpp and tests/js/settings_schema.test.mjs hold both to it).
 struct RecipeSettings {

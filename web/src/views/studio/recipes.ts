@@ -19,6 +19,7 @@ export type RecipeValues = Pick<
   | 'schedule'
   | 'patience'
   | 'pooling'
+  | 'bigramBuckets'
 >;
 
 const RECIPE_KEYS = [
@@ -32,6 +33,7 @@ const RECIPE_KEYS = [
   'schedule',
   'patience',
   'pooling',
+  'bigramBuckets',
 ] as const satisfies readonly (keyof RecipeValues)[];
 
 export const RECIPE_LABELS: Record<RecipeName, string> = {
@@ -64,12 +66,15 @@ export function hasEngineRecipes(): boolean {
 /** The CLI's --model name whose recipe fits the Studio's encoder and pooling. */
 export function cliModel(s: Pick<StudioSettings, 'encoder' | 'pooling'>): SentimentRecipe['model'] {
   if (s.encoder === 'transformer') return 'transformer';
+  if (s.encoder === 'none') return 'ngram-attention';
   return s.pooling === 'last' ? 'bilstm' : 'bilstm-attention';
 }
 
 /**
  * The values of `name` for the encoder (and pooling) in `s`. "imdb" is the engine's recipe for
- * that model (cliModel); a recurrent model keeps its pooling, the Transformer takes the recipe's.
+ * that model (cliModel); a recurrent model keeps its pooling, the Transformer and ngram-attention
+ * take the recipe's. Without an encoder the bigram table comes with every recipe (the built-in
+ * corpus' size before the engine's table arrives), and never with an encoder.
  * Throws for "imdb" before useEngineRecipes.
  */
 export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder' | 'pooling'>): RecipeValues {
@@ -78,6 +83,7 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
   const base: RecipeValues = {
     ...(Object.fromEntries(RECIPE_KEYS.map((key) => [key, DEFAULTS[key]])) as RecipeValues),
     pooling: s.pooling,
+    bigramBuckets: s.encoder === 'none' ? (builtinRow(s)?.bigramBuckets ?? BUILTIN_BIGRAM_BUCKETS) : 0,
   };
   if (name === 'preview') return { ...base, epochs: 2, maxlen: 100 };
   if (name === 'builtin' && !engineRecipes) return base;
@@ -95,8 +101,18 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
     wordDropout: r.wordDropout,
     schedule: r.schedule as RecipeValues['schedule'],
     patience: r.patience,
-    pooling: s.encoder === 'transformer' ? (r.pooling as RecipeValues['pooling']) : s.pooling,
+    pooling: s.encoder === 'transformer' || s.encoder === 'none' ? (r.pooling as RecipeValues['pooling']) : s.pooling,
+    bigramBuckets: r.bigramBuckets,
   };
+}
+
+/** ngram-attention's bigram table on the built-in corpus (train/recipes.cpp's builtin row; a node
+ *  test holds them equal), used until the engine's table arrives. */
+export const BUILTIN_BIGRAM_BUCKETS = 8192;
+
+function builtinRow(s: Pick<StudioSettings, 'encoder' | 'pooling'>): SentimentRecipe | undefined {
+  const model = cliModel(s);
+  return engineRecipes?.find((recipe) => recipe.model === model && recipe.data === 'builtin');
 }
 
 /** The CLI's `bow` settings from the engine's table (the baseline trains as `attn train --model bow`). */

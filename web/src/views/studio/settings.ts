@@ -5,11 +5,14 @@ import type { SentimentModelConfig, TrainerSettings } from '../../../generated/a
 import { defaultWorkers } from '../../engine/data_parallel';
 
 export interface StudioSettings {
-  encoder: 'bilstm' | 'bigru' | 'transformer';
+  /** 'none': the pooling reads the embeddings themselves (words and hashed bigrams). */
+  encoder: 'bilstm' | 'bigru' | 'transformer' | 'none';
   pooling: 'attention' | 'last' | 'mean';
   score: 'additive' | 'dot' | 'scaled_dot' | 'general';
   embedDim: number;
   units: number;
+  /** Rows of the hashed bigram embedding table added to the word embeddings; 0 = words only. */
+  bigramBuckets: number;
   maxlen: number;
   numWords: number;
   epochs: number;
@@ -47,6 +50,7 @@ export const DEFAULTS: StudioSettings = {
   score: 'additive',
   embedDim: 32,
   units: 32,
+  bigramBuckets: 0,
   maxlen: 64,
   numWords: 5000,
   epochs: 15,
@@ -67,7 +71,7 @@ export const DEFAULTS: StudioSettings = {
 };
 
 export const CHOICES = {
-  encoder: ['bilstm', 'bigru', 'transformer'],
+  encoder: ['bilstm', 'bigru', 'transformer', 'none'],
   pooling: ['attention', 'last', 'mean'],
   score: ['additive', 'dot', 'scaled_dot', 'general'],
   data: ['builtin', 'synthetic', 'file'],
@@ -83,6 +87,7 @@ export const PARAM: Record<keyof StudioSettings, string> = {
   score: 'score',
   embedDim: 'embed',
   units: 'units',
+  bigramBuckets: 'bigrams',
   maxlen: 'maxlen',
   numWords: 'words',
   epochs: 'epochs',
@@ -135,6 +140,7 @@ export function modelConfig(s: StudioSettings): SentimentModelConfig {
     embedDim: s.embedDim,
     units: s.units,
     attentionDim: s.units,
+    bigramBuckets: s.bigramBuckets,
     numWords: s.numWords,
     maxlen: s.maxlen,
     dropout: s.dropout,
@@ -216,6 +222,7 @@ export function settingsFromModel(
   out.score = pick('score', c.score);
   if (typeof c.embed_dim === 'number') out.embedDim = c.embed_dim;
   if (typeof c.units === 'number') out.units = c.units;
+  out.bigramBuckets = typeof c.bigram_buckets === 'number' ? c.bigram_buckets : 0;
   // Rates are stored as float32 (0.2 reads back as 0.200000003): shown as written.
   if (typeof c.dropout === 'number') out.dropout = Number(c.dropout.toPrecision(6));
   if (typeof c.word_dropout === 'number') out.wordDropout = Number(c.word_dropout.toPrecision(6));

@@ -80,6 +80,7 @@ export class SettingsForm {
       bilstm: 'Bidirectional LSTM',
       bigru: 'Bidirectional GRU',
       transformer: 'Transformer',
+      none: 'None: attention over words and bigrams',
     });
     select('pooling', 'Pooling', { attention: 'Attention', last: 'Last state', mean: 'Mean' });
     select('score', 'Attention score', {
@@ -90,6 +91,7 @@ export class SettingsForm {
     });
     number('embedDim', 'Embedding size');
     number('units', 'Units');
+    number('bigramBuckets', 'Bigram buckets (0 = words only)');
     number('maxlen', 'Max length (tokens)');
     number('numWords', 'Vocabulary size');
     number('epochs', 'Epochs');

@@ -31,6 +31,7 @@ export interface ShippedModel {
       layers: number;
       heads: number;
       ff_dim: number;
+      bigram_buckets?: number;
     };
     trainer: { learning_rate: number; batch_size: number; schedule: string; validation_split: number };
   };
@@ -89,12 +90,15 @@ export function shippedRecipe(m: ShippedModel): string {
   const c = m.recipe.classifier;
   const t = m.recipe.trainer;
   const en = (n: number) => n.toLocaleString('en');
+  const pooling =
+    c.pooling === 'attention' ? `${c.score} attention pooling (${c.attention_dim})` : `${c.pooling} pooling`;
   const shape =
     c.encoder === 'transformer'
       ? `${c.layers} Transformer layer${c.layers === 1 ? '' : 's'} of ${c.heads} heads (d_model ${c.embed_dim}, ` +
         `feed-forward ${c.ff_dim}), ${c.pooling} pooling`
-      : `embeddings of ${c.embed_dim}, a ${c.encoder === 'bigru' ? 'BiGRU' : 'BiLSTM'} of ${c.units} units, ` +
-        `${c.pooling === 'attention' ? `${c.score} attention pooling (${c.attention_dim})` : `${c.pooling} pooling`}`;
+      : c.encoder === 'none'
+        ? `embeddings of ${c.embed_dim} for words and ${en(c.bigram_buckets ?? 0)} hashed bigrams, no encoder, ${pooling}`
+        : `embeddings of ${c.embed_dim}, a ${c.encoder === 'bigru' ? 'BiGRU' : 'BiLSTM'} of ${c.units} units, ${pooling}`;
   const epochs = m.epochsRun === 1 ? '1 epoch' : `the best of ${m.epochsRun} epochs`;
   return (
     `${shape}; ${en(m.recipe.vocabulary)} words, reviews cut at ${m.recipe.maxlen} tokens; trained on ` +
