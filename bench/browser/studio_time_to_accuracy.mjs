@@ -17,7 +17,9 @@
 // never time: a run takes as long as it takes.
 //
 //   node bench/browser/studio_time_to_accuracy.mjs [--archive ../shared/data/aclImdb_train.tar.gz]
-//        [--workers 1,2] [--epochs N] [--max-reviews N]
+//        [--workers 1,2] [--epochs N] [--max-reviews N] [--encoder bilstm|transformer|none]
+// --encoder picks the Studio's encoder before the IMDB recipe (default bilstm: model (a)); `none`
+// is attention over words and bigrams (the CLI's ngram-attention), `transformer` model (b).
 // --epochs (instead of the recipe's 4) and --max-reviews (an archive of the first N reviews of
 // each split, half per class, cut from --archive: aclimdb_subset.mjs) truncate the run, to check
 // the bench in a minute; their records say "truncated" and are not the figure. Prints one JSON
@@ -58,7 +60,10 @@ function cut(archive, maxReviews) {
 }
 
 /** One run to the end on `workers` workers in a fresh page: its record. */
-async function trainToTheEnd(context, appUrl, upload, workers, { epochs, maxReviews, log }) {
+/** The CLI's --model name of each Studio encoder the bench trains (with attention pooling). */
+const MODEL_OF_ENCODER = { bilstm: 'bilstm-attention', transformer: 'transformer', none: 'ngram-attention' };
+
+async function trainToTheEnd(context, appUrl, upload, workers, { epochs, maxReviews, encoder, log }) {
   const { page, cdp, summary } = await openStudioWithArchive(context, appUrl, upload, log);
   try {
     // The real-data recipe can be chosen once the engine's recipe table is in.
@@ -66,6 +71,10 @@ async function trainToTheEnd(context, appUrl, upload, workers, { epochs, maxRevi
       state: 'attached',
       timeout: 60000,
     });
+    if (encoder !== 'bilstm') {
+      await page.locator('#set-encoder').selectOption(encoder);
+      await page.locator('#set-encoder').dispatchEvent('change');
+    }
     await page.locator('#set-recipe').selectOption('imdb');
     if (epochs !== null) {
       await page.locator('#set-epochs').fill(String(epochs));
@@ -107,7 +116,7 @@ async function trainToTheEnd(context, appUrl, upload, workers, { epochs, maxRevi
     return {
       impl: 'app (chromium)',
       kernel: KERNEL,
-      model: 'bilstm-attention',
+      model: MODEL_OF_ENCODER[encoder],
       recipe,
       workers,
       truncated: epochs === null && maxReviews === null ? null : { epochs, max_reviews: maxReviews },
@@ -150,6 +159,7 @@ export async function studioTimeToAccuracy(
     workers = [1, 2],
     epochs = null,
     maxReviews = null,
+    encoder = 'bilstm',
     log = () => {},
     onRecord = () => {},
   } = {},
@@ -165,7 +175,7 @@ export async function studioTimeToAccuracy(
         };
   const records = [];
   for (const k of workers) {
-    const record = await trainToTheEnd(context, appUrl, upload, k, { epochs, maxReviews, log: say });
+    const record = await trainToTheEnd(context, appUrl, upload, k, { epochs, maxReviews, encoder, log: say });
     say(`${k} worker(s): ${record.test_accuracy_shown} after ${record.wall_seconds} s`);
     records.push(record);
     onRecord(record);
@@ -184,7 +194,8 @@ export function timeToAccuracyLine(records) {
   const ratio = one && two ? `; 2 workers took ${(two.wall_seconds / one.wall_seconds).toFixed(2)}× the time of 1` : '';
   const truncated = records.some((r) => r.truncated) ? ' TRUNCATED (--epochs / --max-reviews), not the figure:' : '';
   const data = records[0] ? `${records[0].train_reviews} training reviews, ${records[0].test_reviews} held out` : '';
-  return `Studio time to the final accuracy (Chromium, IMDB recipe, model (a), ${data}):${truncated} ${runs.join(', ')}${ratio}`;
+  const model = records[0]?.model ?? 'bilstm-attention';
+  return `Studio time to the final accuracy (Chromium, IMDB recipe, ${model}, ${data}):${truncated} ${runs.join(', ')}${ratio}`;
 }
 
 /** The records as a table (one row per run). */
@@ -205,7 +216,7 @@ export function timeToAccuracyTable(records) {
   );
 }
 
-/** The command line's options, checked: {archive, workers, epochs, maxReviews} or {error}. */
+/** The command line's options, checked: {archive, workers, epochs, maxReviews, encoder} or {error}. */
 function parseOptions() {
   const whole = (name, least) => {
     const value = option(name, null);
@@ -218,7 +229,10 @@ function parseOptions() {
     const workers = option('workers', '1,2').split(',').map(Number);
     if (!workers.every((k) => k === 1 || k === 2)) throw new Error('--workers takes 1, 2 or 1,2');
     const archive = path.resolve(option('archive', DEFAULT_ARCHIVE));
-    return { archive, workers, epochs: whole('epochs', 1), maxReviews: whole('max-reviews', 2) };
+    const encoder = option('encoder', 'bilstm');
+    if (!(encoder in MODEL_OF_ENCODER))
+      throw new Error(`--encoder takes bilstm, transformer or none, got "${encoder}"`);
+    return { archive, workers, epochs: whole('epochs', 1), maxReviews: whole('max-reviews', 2), encoder };
   } catch (error) {
     return { error: error.message };
   }
@@ -245,7 +259,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         ? ' — TRUNCATED (--epochs / --max-reviews): not the figure'
         : '';
       process.stderr.write(
-        `\nStudio time to the final accuracy (Chromium, IMDB recipe, model (a))${truncated}\n${timeToAccuracyTable(records)}\n`,
+        `\nStudio time to the final accuracy (Chromium, IMDB recipe, ${MODEL_OF_ENCODER[options.encoder]})${truncated}\n` +
+          `${timeToAccuracyTable(records)}\n`,
       );
     } catch (failure) {
       // A bad archive or a run that failed: its message, without a stack trace.

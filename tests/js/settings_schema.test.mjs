@@ -134,7 +134,7 @@ test('settings_schema.settings cross the boundary as objects, with the schema wo
     );
     assert.throws(
       () => s.createModel({ encoder: 'rnn' }),
-      /SentimentModelConfig: encoder must be one of bilstm, bigru, transformer, got 'rnn'/,
+      /SentimentModelConfig: encoder must be one of bilstm, bigru, transformer, none, got 'rnn'/,
     );
     assert.throws(
       () => s.createModel({ units: 'many' }),
