@@ -22,6 +22,12 @@ TEST_CASE("recipes.one_per_cli_model_with_the_tuned_values") {
   CHECK(r.schedule == "cosine");
   CHECK(r.word_dropout == 0.2);
   CHECK(sentiment_recipe("bow").learning_rate == 0.02);
+  const SentimentRecipe& n = sentiment_recipe("ngram-attention");  // docs/recipes.md
+  CHECK(n.epochs == 1);
+  CHECK(n.learning_rate == 1e-2);
+  CHECK(n.num_words == 20000);
+  CHECK(n.bigram_buckets == 131072);
+  CHECK(n.pooling == "attention");
   for (const SentimentRecipe& x : all) {
     CAPTURE(x.model);
     const bool ngrams = x.model == "ngram-attention";
