@@ -80,7 +80,7 @@ export class SettingsForm {
       bilstm: 'Bidirectional LSTM',
       bigru: 'Bidirectional GRU',
       transformer: 'Transformer',
-      none: 'None: attention over words and bigrams',
+      none: 'None (words + bigrams)',
     });
     select('pooling', 'Pooling', { attention: 'Attention', last: 'Last state', mean: 'Mean' });
     select('score', 'Attention score', {
