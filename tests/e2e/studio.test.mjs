@@ -170,9 +170,15 @@ test('studio: built-in statistics match the engine; training moves the charts an
 });
 
 test('studio: attention over words and bigrams (no encoder) trains from its link and draws its weights', async () => {
-  const { page, problems } = await openStudio(`${SMALL}&enc=none&bigrams=512`);
+  const { page, problems } = await openStudio(`${SMALL}&enc=none&bigrams=512&workers=2`);
   assert.equal(await page.locator('#set-encoder').inputValue(), 'none');
   assert.equal(await page.locator('#set-bigramBuckets').inputValue(), '512');
+  // Two workers exchange the bigram table's gradient every step: the line next to Train says so.
+  const recipeLine = page.locator('#train-recipe');
+  assert.match(await recipeLine.textContent(), /1 worker trains it faster/);
+  await page.locator('#set-workers').selectOption('1');
+  await page.locator('#set-workers').dispatchEvent('change');
+  assert.doesNotMatch(await recipeLine.textContent(), /worker/);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   assert.equal(await waitForState(page, ['finished', 'failed', 'diverged']), 'finished');
   assert.match(await page.locator('#train-status').textContent(), /test accuracy \d+\.\d%/);

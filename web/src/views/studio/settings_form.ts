@@ -175,7 +175,11 @@ export class SettingsForm {
     this.recipeLine.textContent =
       `Recipe: ${recipe ? RECIPE_LABELS[recipe] : 'your own settings'} — ${option('encoder')}, ` +
       `${option('pooling').toLowerCase()} pooling, ${s.epochs} epochs, reviews cut at ${s.maxlen} tokens, ` +
-      `learning rate ${formatRate(s.learningRate)}. Change it under Model.`;
+      `learning rate ${formatRate(s.learningRate)}. Change it under Model.` +
+      (s.encoder === 'none' && s.workers === '2' && s.bigramBuckets > 0
+        ? ' With 2 workers every step sends the whole gradient, bigram table included, between them: for ' +
+          'this model that costs more than the second core saves, and 1 worker trains it faster.'
+        : '');
   }
 
   /** Fills the settings with a recipe's values and shows them. */
