@@ -281,8 +281,14 @@ async function main() {
     );
     return;
   }
+  // One line per model the bench trained (bilstm-attention, then ngram-attention).
+  const { timeToAccuracyLine } = studioAccuracy.length
+    ? await import('../bench/browser/studio_time_to_accuracy.mjs')
+    : {};
   const studioAccuracyLine = studioAccuracy.length
-    ? (await import('../bench/browser/studio_time_to_accuracy.mjs')).timeToAccuracyLine(studioAccuracy)
+    ? [...new Set(studioAccuracy.map((r) => r.model))]
+        .map((model) => timeToAccuracyLine(studioAccuracy.filter((r) => r.model === model)))
+        .join('\n')
     : null;
   printTables(
     gemm,

@@ -338,17 +338,20 @@ export async function runBrowserBench({
         log,
         onRecord: push,
       });
-    // Issue 29: the Studio's IMDB recipe trained to the end on 1 and 2 workers (minutes each).
+    // Issue 29: the Studio's IMDB recipe trained to the end on 1 and 2 workers (minutes each),
+    // for model (a) and for attention over words and bigrams (encoder none).
     const { studioTimeToAccuracy, studioTimeToAccuracySkip } = await import(
       "./studio_time_to_accuracy.mjs"
     );
     const accuracySkip = studioTimeToAccuracySkip();
     if (accuracySkip) log(accuracySkip);
     else if (!quick && imdbTrain)
-      await studioTimeToAccuracy(context, `${baseUrl}dist/index.html`, {
-        log,
-        onRecord: push,
-      });
+      for (const encoder of ["bilstm", "none"])
+        await studioTimeToAccuracy(context, `${baseUrl}dist/index.html`, {
+          encoder,
+          log,
+          onRecord: push,
+        });
   });
   return records;
 }
