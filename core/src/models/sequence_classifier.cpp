@@ -201,7 +201,7 @@ void ClassifierConfig::validate() const {
          ") must have at most 268435456 values");
   }
   if (encoder != EncoderKind::transformer && (units < 1 || units > 4096)) fail("units must be between 1 and 4096");
-  if (encoder == EncoderKind::none && pooling == PoolingKind::last)
+  if ((encoder == EncoderKind::transformer || encoder == EncoderKind::none) && pooling == PoolingKind::last)
     fail("pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'");
   if (bigram_buckets == 1 || bigram_buckets > (1u << 22))
     fail("bigram_buckets must be 0 (no bigrams) or between 2 and 4194304, got " + std::to_string(bigram_buckets));
@@ -213,7 +213,6 @@ void ClassifierConfig::validate() const {
   if (!(dropout >= 0.f && dropout < 1.f)) fail("dropout must be in [0, 1)");
   if (!(word_dropout >= 0.f && word_dropout < 1.f)) fail("word_dropout must be in [0, 1)");
   if (encoder == EncoderKind::transformer) {
-    if (pooling == PoolingKind::last) fail("pooling 'last' needs a recurrent encoder; use 'attention' or 'mean'");
     if (layers < 1 || layers > 64) fail("layers must be between 1 and 64");
     if (heads < 1 || embed_dim % heads != 0) {
       fail("heads (" + std::to_string(heads) + ") must divide embed_dim (" + std::to_string(embed_dim) + ")");
