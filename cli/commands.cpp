@@ -246,8 +246,7 @@ const CommandSpec kExport{"export",
                           "write a trained model (sentiment or seq2seq) in another framework's format",
                           {{"model-file", "FILE",
                             "a model written by attn train --save: sentiment (bilstm-attention, transformer, bilstm, "
-                            "ngram-attention) or any seq2seq "
-                            "task's (seq2seq, seq2seq-attention, transformer-seq2seq)"},
+                            "ngram-attention) or any seq2seq task's (seq2seq, seq2seq-attention, transformer-seq2seq)"},
                            {"format", "NAME",
                             "pytorch: model.safetensors, vocab.json and model.py, plus config.json for a seq2seq model "
                             "(docs/pytorch.md)"},
