@@ -282,14 +282,13 @@ async function main() {
     return;
   }
   // One line per model the bench trained (bilstm-attention, then ngram-attention).
-  const { timeToAccuracyLine } = studioAccuracy.length
-    ? await import('../bench/browser/studio_time_to_accuracy.mjs')
-    : {};
-  const studioAccuracyLine = studioAccuracy.length
-    ? [...new Set(studioAccuracy.map((r) => r.model))]
-        .map((model) => timeToAccuracyLine(studioAccuracy.filter((r) => r.model === model)))
-        .join('\n')
-    : null;
+  let studioAccuracyLine = null;
+  if (studioAccuracy.length) {
+    const { timeToAccuracyLine } = await import('../bench/browser/studio_time_to_accuracy.mjs');
+    studioAccuracyLine = [...new Set(studioAccuracy.map((r) => r.model))]
+      .map((model) => timeToAccuracyLine(studioAccuracy.filter((r) => r.model === model)))
+      .join('\n');
+  }
   printTables(
     gemm,
     gemmReference,

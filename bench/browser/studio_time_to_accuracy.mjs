@@ -59,10 +59,10 @@ function cut(archive, maxReviews) {
   }
 }
 
-/** One run to the end on `workers` workers in a fresh page: its record. */
 /** The CLI's --model name of each Studio encoder the bench trains (with attention pooling). */
 const MODEL_OF_ENCODER = { bilstm: 'bilstm-attention', transformer: 'transformer', none: 'ngram-attention' };
 
+/** One run to the end on `workers` workers in a fresh page: its record. */
 async function trainToTheEnd(context, appUrl, upload, workers, { epochs, maxReviews, encoder, log }) {
   const { page, cdp, summary } = await openStudioWithArchive(context, appUrl, upload, log);
   try {

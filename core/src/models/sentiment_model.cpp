@@ -14,8 +14,9 @@ constexpr double kFormat = 1;
 
 // A floor on the floats the classifier described by `config` allocates, from its largest
 // tables (embedding V×E, bigram table buckets×E, recurrent U×U, Transformer E×E and E×ff per
-// block, position tables max_len×E). Compared with what a file holds BEFORE building the model, so a damaged or
-// hostile configuration ("vocab_size": 1e9) is refused instead of allocating gigabytes.
+// block, position tables max_len×E). Compared with what a file holds BEFORE building the
+// model, so a damaged or hostile configuration ("vocab_size": 1e9) is refused instead of
+// allocating gigabytes.
 double least_floats(const ClassifierConfig& config) {
   const double e = static_cast<double>(config.embed_dim);
   double floor = std::max(static_cast<double>(config.vocab_size), static_cast<double>(config.bigram_buckets)) * e;

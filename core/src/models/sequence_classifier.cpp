@@ -359,9 +359,7 @@ void SequenceClassifier::forward(const TokenIds& ids, const Mask2& mask, bool tr
       }
     }
     bigrams_->forward(bigram_ids_, bigram_embedded_, bigram_cache_);
-    float* x = embedded_.data();
-    const float* y = bigram_embedded_.data();
-    for (std::size_t i = 0, n = embedded_.size(); i < n; ++i) x[i] += y[i];
+    add_to(embedded_, bigram_embedded_);
   }
   embedding_dropout_.forward(embedded_, dropped_embedded_, training, rng, embedding_dropout_cache_);
   word_dropout_.forward(dropped_embedded_.data(), dropped_embedded_.data(), dropped_embedded_.size(), training, rng,

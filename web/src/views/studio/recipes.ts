@@ -83,13 +83,13 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
   const base: RecipeValues = {
     ...(Object.fromEntries(RECIPE_KEYS.map((key) => [key, DEFAULTS[key]])) as RecipeValues),
     pooling: s.pooling,
-    bigramBuckets: s.encoder === 'none' ? (builtinRow(s)?.bigramBuckets ?? BUILTIN_BIGRAM_BUCKETS) : 0,
+    bigramBuckets:
+      s.encoder === 'none' ? (engineRow(cliModel(s), 'builtin')?.bigramBuckets ?? BUILTIN_BIGRAM_BUCKETS) : 0,
   };
   if (name === 'preview') return { ...base, epochs: 2, maxlen: 100 };
   if (name === 'builtin' && !engineRecipes) return base;
   const model = cliModel(s);
-  const data = name === 'builtin' ? 'builtin' : 'real';
-  const r = engineRecipes?.find((recipe) => recipe.model === model && recipe.data === data);
+  const r = engineRow(model, name === 'builtin' ? 'builtin' : 'real');
   if (!r) throw new Error(`The engine's recipe for ${model} has not arrived yet.`);
   return {
     maxlen: r.maxlen,
@@ -110,14 +110,14 @@ export function recipeValues(name: RecipeName, s: Pick<StudioSettings, 'encoder'
  *  test holds them equal), used until the engine's table arrives. */
 export const BUILTIN_BIGRAM_BUCKETS = 8192;
 
-function builtinRow(s: Pick<StudioSettings, 'encoder' | 'pooling'>): SentimentRecipe | undefined {
-  const model = cliModel(s);
-  return engineRecipes?.find((recipe) => recipe.model === model && recipe.data === 'builtin');
+/** The engine's row of `model` for `data`, once the table is here. */
+function engineRow(model: SentimentRecipe['model'], data: 'real' | 'builtin'): SentimentRecipe | undefined {
+  return engineRecipes?.find((recipe) => recipe.model === model && recipe.data === data);
 }
 
 /** The CLI's `bow` settings from the engine's table (the baseline trains as `attn train --model bow`). */
 export function baselineRecipe(): { epochs: number; learningRate: number } | null {
-  const r = engineRecipes?.find((recipe) => recipe.model === 'bow' && recipe.data === 'real');
+  const r = engineRow('bow', 'real');
   return r ? { epochs: r.epochs, learningRate: r.learningRate } : null;
 }
 
